@@ -1,0 +1,1 @@
+//! Shared inputs for peng's benchmarks and differential tests against peers.

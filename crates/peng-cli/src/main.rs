@@ -1,0 +1,5 @@
+//! The `peng` command-line tool.
+
+fn main() {
+    println!("peng: nothing here yet");
+}

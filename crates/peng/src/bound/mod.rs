@@ -1,0 +1,9 @@
+//! Bounding volumes: axis-aligned boxes, bounding circles/spheres, oriented boxes.
+
+mod aabb;
+mod obb;
+mod sphere;
+
+pub use aabb::{Aabb, Aabb2, Aabb3};
+
+pub use sphere::{BoundingBall, BoundingCircle, BoundingSphere};

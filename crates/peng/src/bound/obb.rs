@@ -1,0 +1,1 @@
+//! Oriented bounding boxes.

@@ -1,0 +1,1 @@
+//! Separating-axis tests and face clipping for polyhedral shapes in 3D.

@@ -1,0 +1,1 @@
+//! Convex decomposition of simple polygons.
