@@ -1,0 +1,163 @@
+//! Contact manifolds of two polytopes from their separating axis: face contact
+//! by clipping, edge contact by the closest points of the two edges.
+
+use super::clip::{clip, ClipBuffer, MAX_CLIPPED};
+use super::closest::segment_segment;
+use super::polytope::{Polygon, Polytope};
+use super::reduce::reduce_to_four;
+use super::separation::{sat, SatAxis, SatResult};
+use crate::math::{Pose3, Vec3};
+use crate::query::types::{ContactId, ContactPoint3, Manifold3};
+
+/// The contact manifold of two polytopes, in A's frame (B placed by `b_in_a`),
+/// when their separation is at most `prediction`.
+pub fn polytope_manifold<A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
+    let r = sat(a, b, b_in_a, prediction)?;
+    if r.separation > prediction || r.separation.is_nan() {
+        return None;
+    }
+    Some(manifold_from_axis(a, b, b_in_a, &r, prediction))
+}
+
+/// Builds the manifold for the axis `r` found by [`sat`].
+pub fn manifold_from_axis<A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    r: &SatResult,
+    prediction: f32,
+) -> Manifold3 {
+    let mut m = Manifold3::new(r.normal);
+    let mut reference = Polygon::default();
+    let mut incident = Polygon::default();
+    match r.axis {
+        SatAxis::FaceA(f) => {
+            a.face_polygon(f, &mut reference);
+            let (n, d) = a.face_plane(f);
+            b.incident_polygon(b_in_a.inverse_transform_vector(-n), &mut incident);
+            incident.transform(b_in_a);
+            face_contact(
+                &reference,
+                (n, d),
+                n,
+                &incident,
+                true,
+                prediction,
+                r.normal,
+                &mut m,
+            );
+        }
+        SatAxis::FaceB(f) => {
+            b.face_polygon(f, &mut reference);
+            reference.transform(b_in_a);
+            let (nb, db) = b.face_plane(f);
+            let n = b_in_a.transform_vector(nb);
+            let d = db + n.dot(b_in_a.translation);
+            a.incident_polygon(-n, &mut incident);
+            face_contact(
+                &reference,
+                (n, d),
+                n,
+                &incident,
+                false,
+                prediction,
+                r.normal,
+                &mut m,
+            );
+        }
+        SatAxis::Edges(ea, eb) => {
+            let (pa, qa) = a.edge(ea);
+            let (pb, qb) = b.edge(eb);
+            let (pb, qb) = (b_in_a.transform_point(pb), b_in_a.transform_point(qb));
+            let (s, t) = segment_segment(pa, qa, pb, qb);
+            let xa = pa + (qa - pa) * s;
+            let xb = pb + (qb - pb) * t;
+            m.push(ContactPoint3 {
+                point_a: xa,
+                point_b: xb,
+                depth: -r.separation,
+                id: ContactId::new(
+                    crate::query::types::Feature::edge(ea),
+                    crate::query::types::Feature::edge(eb),
+                ),
+            });
+        }
+    }
+    if m.is_empty() {
+        // Clipping lost every point (a numerically thin overlap): fall back to
+        // the supporting vertices along the axis.
+        let n = r.normal;
+        let (pb, fb) = b.support_vertex(b_in_a.inverse_transform_vector(-n));
+        let (pa, fa) = a.support_vertex(n);
+        let pb = b_in_a.transform_point(pb);
+        let depth = -r.separation;
+        let (point_a, point_b) = match r.axis {
+            SatAxis::FaceB(_) => (pa, pa - n * depth),
+            _ => (pb + n * depth, pb),
+        };
+        m.push(ContactPoint3 {
+            point_a,
+            point_b,
+            depth,
+            id: ContactId::new(fa, fb),
+        });
+    }
+    m
+}
+
+/// Face contact: clips `incident` against the side planes of `reference` (a
+/// face with plane `(n_r, d_r)`, counter-clockwise around `n_r`), measures each
+/// clipped point's depth below the reference plane along `w` (the direction
+/// from the reference shape to the incident one; `w = n_r` for a SAT face
+/// axis), keeps those deeper than `-prediction` and reduces them to 4 into `m`.
+/// `normal` is the manifold normal (A to B).
+#[allow(clippy::too_many_arguments)]
+pub fn face_contact(
+    reference: &Polygon,
+    (n_r, d_r): (Vec3, f32),
+    w: Vec3,
+    incident: &Polygon,
+    ref_is_a: bool,
+    prediction: f32,
+    normal: Vec3,
+    m: &mut Manifold3,
+) {
+    let mut clipped = ClipBuffer::default();
+    // The side planes are parallel to `w`; orient the loop test by `n_r`, which
+    // the loop winds around. Using `w` keeps the prism along the contact normal.
+    let axis = if n_r.dot(w) >= 0.0 { w } else { -w };
+    clip(reference, axis, incident, &mut clipped);
+    let nw = n_r.dot(w);
+    if nw.abs() <= 1e-6 {
+        return;
+    }
+    let mut pts = [ContactPoint3::default(); MAX_CLIPPED];
+    let mut len = 0;
+    for v in clipped.vertices() {
+        let p = v.point;
+        // Depth s: p + s·w lies on the reference plane.
+        let s = (d_r - n_r.dot(p)) / nw;
+        if s < -prediction || s.is_nan() {
+            continue;
+        }
+        let q = p + w * s;
+        let (point_a, point_b, id) = if ref_is_a {
+            (q, p, ContactId::new(v.reference, v.incident))
+        } else {
+            (p, q, ContactId::new(v.incident, v.reference))
+        };
+        pts[len] = ContactPoint3 {
+            point_a,
+            point_b,
+            depth: s,
+            id,
+        };
+        len += 1;
+    }
+    reduce_to_four(&pts[..len], normal, m);
+}
