@@ -31,14 +31,14 @@ fn rotated_unit_cubes_depth_along_x() {
     let c = cuboid(Vec3::splat(0.5));
     let pb = Pose3::from_axis_angle(Vec3::new(-0.5, 0.0, 0.0), Vec3::Z * FRAC_PI_4);
     let m = contact(&c, &Pose3::IDENTITY, &c, &pb, 0.0).unwrap();
-    assert!(close(m.depth(), 0.707_107, 1e-5), "{m:?}");
+    assert!(close(m.depth(), 0.5f32.sqrt(), 1e-5), "{m:?}");
     assert!((m.normal - Vec3::NEG_X).length() < 1e-5, "{m:?}");
     // B's edge along z lies deepest in A's -x face: its two ends are the
     // deepest points of the manifold.
     let deep: Vec<_> = m
         .points()
         .iter()
-        .filter(|p| close(p.depth, 0.707_107, 1e-5))
+        .filter(|p| close(p.depth, 0.5f32.sqrt(), 1e-5))
         .collect();
     assert_eq!(deep.len(), 2, "{m:?}");
     for p in deep {
@@ -47,7 +47,7 @@ fn rotated_unit_cubes_depth_along_x() {
     check_points(&m);
     // The other way round.
     let m2 = contact(&c, &pb, &c, &Pose3::IDENTITY, 0.0).unwrap();
-    assert!(close(m2.depth(), 0.707_107, 1e-5) && (m2.normal - Vec3::X).length() < 1e-5);
+    assert!(close(m2.depth(), 0.5f32.sqrt(), 1e-5) && (m2.normal - Vec3::X).length() < 1e-5);
 }
 
 #[test]
@@ -192,7 +192,10 @@ fn capsule_lying_on_box_has_two_points() {
     assert_eq!(m.len(), 2, "{m:?}");
     assert!(close(m.depth(), -0.05, 1e-5));
     // Standing upright: one point.
-    let up = Pose3::from_axis_angle(Vec3::new(0.0, 1.98, 0.0), Vec3::Z * 1.5707964);
+    let up = Pose3::from_axis_angle(
+        Vec3::new(0.0, 1.98, 0.0),
+        Vec3::Z * std::f32::consts::FRAC_PI_2,
+    );
     let m = contact(&b, &Pose3::IDENTITY, &cap, &up, 0.0).unwrap();
     assert_eq!(m.len(), 1);
     assert!(close(m.depth(), 0.02, 1e-5));
