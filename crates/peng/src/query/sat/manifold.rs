@@ -21,10 +21,12 @@ pub fn polytope_manifold<A: Polytope, B: Polytope>(
     if r.separation > prediction || r.separation.is_nan() {
         return None;
     }
-    Some(manifold_from_axis(a, b, b_in_a, &r, prediction))
+    let m = manifold_from_axis(a, b, b_in_a, &r, prediction);
+    (!m.is_empty()).then_some(m)
 }
 
-/// Builds the manifold for the axis `r` found by [`sat`].
+/// Builds the manifold for the axis `r` found by [`sat`]; empty when the
+/// shapes turn out farther apart than `prediction`.
 pub fn manifold_from_axis<A: Polytope, B: Polytope>(
     a: &A,
     b: &B,
@@ -77,10 +79,27 @@ pub fn manifold_from_axis<A: Polytope, B: Polytope>(
             let (s, t) = segment_segment(pa, qa, pb, qb);
             let xa = pa + (qa - pa) * s;
             let xb = pb + (qb - pb) * t;
+            let mut depth = -r.separation;
+            // Apart, the SAT separation only bounds the distance from below;
+            // when these edges' closest points are farther apart than it, they
+            // give the normal and the (negative) depth instead, so that the
+            // point pair lies along the normal.
+            let gap = xb - xa;
+            let tol = 1e-5 * a.scale().max(b.scale()).max(1e-6);
+            // Both edges lie in planes normal to the axis, so the gap's part
+            // along it is the separation; what is left is off the axis.
+            let off_axis = gap - r.normal * r.normal.dot(gap);
+            if r.separation > 0.0 && off_axis.length() > tol {
+                m.normal = gap.normalize();
+                depth = -gap.length();
+            }
+            if depth < -prediction {
+                return m;
+            }
             m.push(ContactPoint3 {
                 point_a: xa,
                 point_b: xb,
-                depth: -r.separation,
+                depth,
                 id: ContactId::new(
                     crate::query::types::Feature::edge(ea),
                     crate::query::types::Feature::edge(eb),
@@ -88,9 +107,9 @@ pub fn manifold_from_axis<A: Polytope, B: Polytope>(
             });
         }
     }
-    if m.is_empty() {
-        // Clipping lost every point (a numerically thin overlap): fall back to
-        // the supporting vertices along the axis.
+    if m.is_empty() && r.separation <= 0.0 {
+        // Clipping lost every point of an overlap (numerically thin): fall
+        // back to the supporting vertices along the axis.
         let n = r.normal;
         let (pb, fb) = b.support_vertex(b_in_a.inverse_transform_vector(-n));
         let (pa, fa) = a.support_vertex(n);

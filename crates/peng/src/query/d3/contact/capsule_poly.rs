@@ -56,25 +56,31 @@ pub fn capsule_polytope(
         let m = manifold_from_axis(&pa, &pb, b_in_a, &r, reach);
         return inflate_a(&m, core.r, prediction);
     }
-    // Exact closest points of the core and the polytope (B's frame).
+    // Exact closest points of the core and the polytope (B's frame), with the
+    // normal (out of B) taken from the feature where possible: exact even
+    // when the gap is tiny.
     let a_b = b_in_a.inverse_transform_point(core.a);
     let b_b = b_in_a.inverse_transform_point(core.b);
     let mut best_d = f32::INFINITY;
     let mut best = (Vec3::ZERO, Vec3::ZERO, Feature::NONE, Feature::NONE);
+    let mut best_n = Vec3::X;
     for (end, fa) in [(a_b, Feature::vertex(0)), (b_b, Feature::vertex(1))] {
         if let Some(p) = project(b, end) {
             if p.dist < best_d {
                 best_d = p.dist;
                 best = (end, p.point, fa, p.feature);
+                best_n = p.normal;
             }
         }
     }
+    let dc = b_b - a_b;
     for e in 0..pb.edge_count() {
         let (p, q) = pb.edge(e);
         let (s, t) = segment_segment(a_b, b_b, p, q);
-        let xa = a_b + (b_b - a_b) * s;
+        let xa = a_b + dc * s;
         let xb = p + (q - p) * t;
-        let d = (xb - xa).length();
+        let gap = xa - xb;
+        let d = gap.length();
         if d < best_d {
             best_d = d;
             let fa = if s <= 0.0 {
@@ -85,31 +91,51 @@ pub fn capsule_polytope(
                 Feature::edge(0)
             };
             best = (xa, xb, fa, Feature::edge(e));
+            let cross = dc.cross(q - p);
+            best_n = if s > 0.0
+                && s < 1.0
+                && t > 0.0
+                && t < 1.0
+                && cross.length_squared() > 1e-12 * dc.length_squared() * (q - p).length_squared()
+            {
+                let n = cross.normalize();
+                if n.dot(gap) < 0.0 {
+                    -n
+                } else {
+                    n
+                }
+            } else {
+                gap.normalize_or(Vec3::X)
+            };
         }
     }
     if best_d - core.r > prediction || !best_d.is_finite() {
         return None;
     }
-    let tol = 1e-5 * pb.scale().max(pa.scale()).max(1e-6);
-    if matches!(r.axis, SatAxis::FaceB(_)) && (best_d - r.separation).abs() <= tol {
-        let m = manifold_from_axis(&pa, &pb, b_in_a, &r, reach);
-        if let Some(m) = inflate_a(&m, core.r, prediction) {
-            return Some(m);
-        }
-    }
     let (xa, xb, fa, fb) = best;
     let (xa, xb) = (b_in_a.transform_point(xa), b_in_a.transform_point(xb));
-    let n = if best_d > 0.0 {
-        (xb - xa) / best_d
-    } else {
-        r.normal
-    };
-    let mut m = Manifold3::new(n);
-    m.push(ContactPoint3 {
+    // From the core (A) to B: against B's outward normal.
+    let n = -b_in_a.transform_vector(best_n);
+    let exact = ContactPoint3 {
         point_a: xa + n * core.r,
         point_b: xb,
         depth: core.r - best_d,
         id: ContactId::new(fa, fb),
-    });
+    };
+    let tol = 1e-5 * pb.scale().max(pa.scale()).max(1e-6);
+    if matches!(r.axis, SatAxis::FaceB(_)) && (best_d - r.separation).abs() <= tol {
+        // The face realises the distance: clip the core against it (two
+        // points when parallel). Should clipping miss the closest pair (it
+        // sits on the face's border, where the normal turns), the exact pair
+        // alone is the manifold.
+        let m = manifold_from_axis(&pa, &pb, b_in_a, &r, reach);
+        if let Some(m) = inflate_a(&m, core.r, prediction) {
+            if m.depth() >= exact.depth - tol {
+                return Some(m);
+            }
+        }
+    }
+    let mut m = Manifold3::new(n);
+    m.push(exact);
     Some(m)
 }

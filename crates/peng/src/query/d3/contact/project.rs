@@ -128,7 +128,13 @@ pub fn cuboid(b: &Cuboid, c: Vec3) -> Proj {
             }
             _ => Feature::vertex(vid),
         };
-        let (n, l) = outward(c, q, Vec3::X);
+        let (mut n, l) = outward(c, q, Vec3::X);
+        if clamped == 1 {
+            // Face region: the face normal, exact even for a tiny gap.
+            n = Vec3::ZERO;
+            let k = (0..3).find(|&k| c[k] > h[k] || c[k] < -h[k]).unwrap_or(0);
+            n[k] = c[k].signum();
+        }
         return Proj {
             point: q,
             normal: n,
@@ -369,7 +375,13 @@ pub fn cylinder(s: &Cylinder, c: Vec3) -> Proj {
         (true, false) => Feature::face(2),
         _ => Feature::face(top as usize),
     };
-    let (n, l) = outward(c, q, Vec3::X);
+    let (mut n, l) = outward(c, q, Vec3::X);
+    // Side and cap regions: the exact surface normal.
+    match (rho > r, y.abs() > h) {
+        (true, false) => n = lift(u, 1.0, 0.0),
+        (false, true) => n = if top { Vec3::Y } else { Vec3::NEG_Y },
+        _ => {}
+    }
     Proj {
         point: q,
         normal: n,
@@ -441,11 +453,58 @@ pub fn cone(s: &Cone, c: Vec3) -> Proj {
         )
     };
     let q = lift(u, m.x, m.y);
-    let (n, l) = outward(c, q, Vec3::X);
+    let (mut n, l) = outward(c, q, Vec3::X);
+    // Base and slant regions: the exact surface normal.
+    if feature == Feature::face(0) {
+        n = Vec3::NEG_Y;
+    } else if feature == Feature::face(1) {
+        n = lift(u, ns.x, ns.y);
+    }
     Proj {
         point: q,
         normal: n,
         dist: l,
         feature,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Brute-force distance from `p` to a triangle by sampling.
+    fn brute(t: &Triangle, p: Vec3) -> f32 {
+        let [a, b, c] = *t.vertices();
+        let n = 300;
+        let mut best = f32::MAX;
+        for i in 0..=n {
+            for j in 0..=(n - i) {
+                let (u, v) = (i as f32 / n as f32, j as f32 / n as f32);
+                best = best.min((a + (b - a) * u + (c - a) * v - p).length());
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn triangle_projection_matches_sampling() {
+        let t = Triangle::new(
+            Vec3::new(-0.5, 0.0, 0.0),
+            Vec3::new(0.4, -0.3, 0.1),
+            Vec3::new(0.0, 0.9, -0.2),
+        )
+        .unwrap();
+        let mut seed = 12345u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 * 3.0 - 1.5
+        };
+        for _ in 0..200 {
+            let p = Vec3::new(rnd(), rnd(), rnd());
+            let r = triangle(&t, p);
+            let b = brute(&t, p);
+            assert!(r.dist <= b + 1e-6 && r.dist >= b - 1e-2, "{p:?} {r:?} {b}");
+            assert!(((p - r.point).length() - r.dist).abs() < 1e-5);
+        }
     }
 }

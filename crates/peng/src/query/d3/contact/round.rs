@@ -49,7 +49,22 @@ pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3>
     let cross = da.cross(db);
     // Below a few ulps of the coordinates the gap's direction is rounding noise.
     let eps = crate::math::tolerance::REL_EPS * (pa.abs().max_element() + pb.abs().max_element());
-    let normal = if dist > eps && dist * dist > ZERO_LENGTH_SQ {
+    let crossing = cross.length_squared() > 1e-8 * da.length_squared() * db.length_squared()
+        && s > 0.0
+        && s < 1.0
+        && t > 0.0
+        && t < 1.0;
+    let normal = if crossing && dist > eps {
+        // Closest points inside both cores: the gap is along the common
+        // perpendicular, which the cross product gives to full precision even
+        // when the gap is tiny.
+        let n = cross.normalize();
+        if n.dot(gap) < 0.0 {
+            -n
+        } else {
+            n
+        }
+    } else if dist > eps && dist * dist > ZERO_LENGTH_SQ {
         gap / dist
     } else if cross.length_squared() > ZERO_LENGTH_SQ * da.length_squared().max(1.0) {
         // Crossing cores: the MTD is normal to both (the Minkowski difference
