@@ -53,8 +53,7 @@ pub fn contact(
         });
         return best;
     }
-    let b_in_a = pose_a.inv_mul(pose_b);
-    contact_local(a, b, &b_in_a, prediction).map(|m| to_world(&m, pose_a))
+    contact_pair(a, pose_a, b, pose_b, prediction)
 }
 
 /// All contact manifolds of the pair (one per touching part pair of compounds),
@@ -110,9 +109,8 @@ fn for_each_part_pair(
             });
         }
     } else {
-        let b_in_a = pose_a.inv_mul(pose_b);
-        if let Some(m) = contact_local(a, b, &b_in_a, prediction) {
-            f(to_world(&m, pose_a));
+        if let Some(m) = contact_pair(a, pose_a, b, pose_b, prediction) {
+            f(m);
         }
     }
 }
@@ -180,8 +178,16 @@ fn core(s: &Shape) -> Option<Core> {
     })
 }
 
-/// The manifold of two non-compound shapes, in A's frame.
-fn contact_local(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) -> Option<Manifold3> {
+/// The manifold of two non-compound shapes, in world space. The pair is put
+/// in rank order and solved in the frame of the first, with the relative pose
+/// computed once from the world poses (one rounding step).
+fn contact_pair(
+    a: &Shape,
+    pose_a: &Pose3,
+    b: &Shape,
+    pose_b: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
     // A zero-area triangle is the segment of its longest edge.
     let (ta, tb);
     let a = match flat_triangle(a) {
@@ -199,10 +205,36 @@ fn contact_local(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) -> Optio
         None => b,
     };
     if rank(a) > rank(b) {
-        let a_in_b = b_in_a.inverse();
-        return contact_ordered(b, a, &a_in_b, prediction).map(|m| to_world(&m.swapped(), b_in_a));
+        return ordered_world(b, pose_b, a, pose_a, prediction).map(|m| m.swapped());
     }
-    contact_ordered(a, b, b_in_a, prediction)
+    ordered_world(a, pose_a, b, pose_b, prediction)
+}
+
+/// [`contact_ordered`] mapped to world space; a ball against a shape without a
+/// core is solved in that shape's frame directly.
+fn ordered_world(
+    a: &Shape,
+    pose_a: &Pose3,
+    b: &Shape,
+    pose_b: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
+    if let Shape::Ball(ball) = a {
+        if core(b).is_none() && !matches!(b, Shape::HalfSpace(_)) {
+            let c = pose_b.inverse_transform_point(pose_a.translation);
+            let p = project::project(b, c)?;
+            let m = round::ball_contact(ball.radius(), &p, &Pose3::IDENTITY, prediction)?;
+            // Built around the centre in B's frame: shift and rotate to world.
+            let mut w = to_world(&m, pose_b);
+            let surface = pose_a.translation + w.normal * ball.radius();
+            for q in w.points_mut() {
+                q.point_a = surface;
+            }
+            return Some(w);
+        }
+    }
+    let b_in_a = pose_a.inv_mul(pose_b);
+    contact_ordered(a, b, &b_in_a, prediction).map(|m| to_world(&m, pose_a))
 }
 
 /// The manifold with `rank(a) <= rank(b)`, in A's frame.

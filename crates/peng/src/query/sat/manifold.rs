@@ -7,7 +7,7 @@ use super::polytope::{Polygon, Polytope};
 use super::reduce::reduce_to_four;
 use super::separation::{sat, SatAxis, SatResult};
 use crate::math::{Pose3, Vec3};
-use crate::query::types::{ContactId, ContactPoint3, Manifold3};
+use crate::query::types::{ContactId, ContactPoint3, Feature, Manifold3};
 
 /// The contact manifold of two polytopes, in A's frame (B placed by `b_in_a`),
 /// when their separation is at most `prediction`.
@@ -100,31 +100,37 @@ pub fn manifold_from_axis<A: Polytope, B: Polytope>(
                 point_a: xa,
                 point_b: xb,
                 depth,
-                id: ContactId::new(
-                    crate::query::types::Feature::edge(ea),
-                    crate::query::types::Feature::edge(eb),
-                ),
+                id: ContactId::new(Feature::edge(ea), Feature::edge(eb)),
             });
         }
     }
-    if m.is_empty() && r.separation <= 0.0 {
-        // Clipping lost every point of an overlap (numerically thin): fall
-        // back to the supporting vertices along the axis.
+    // The deepest vertex along a face axis may lie outside the reference
+    // face's prism (deep overlaps): clipping then misses the MTD's depth, and
+    // the supporting vertex joins the points so that the manifold's depth is
+    // the exact penetration. Also the fallback when clipping lost every point.
+    let tol = 1e-5 * a.scale().max(b.scale()).max(1e-6);
+    let is_face = !matches!(r.axis, SatAxis::Edges(..));
+    if r.separation <= 0.0 && (m.is_empty() || (is_face && m.depth() < -r.separation - tol)) {
         let n = r.normal;
         let (pb, fb) = b.support_vertex(b_in_a.inverse_transform_vector(-n));
         let (pa, fa) = a.support_vertex(n);
         let pb = b_in_a.transform_point(pb);
         let depth = -r.separation;
-        let (point_a, point_b) = match r.axis {
-            SatAxis::FaceB(_) => (pa, pa - n * depth),
-            _ => (pb + n * depth, pb),
+        let (point_a, point_b, id) = match r.axis {
+            SatAxis::FaceB(f) => (pa, pa - n * depth, ContactId::new(fa, Feature::face(f))),
+            SatAxis::FaceA(f) => (pb + n * depth, pb, ContactId::new(Feature::face(f), fb)),
+            SatAxis::Edges(..) => (pb + n * depth, pb, ContactId::new(fa, fb)),
         };
-        m.push(ContactPoint3 {
+        let mut cand = [ContactPoint3 {
             point_a,
             point_b,
             depth,
-            id: ContactId::new(fa, fb),
-        });
+            id,
+        }; 5];
+        cand[1..=m.len()].copy_from_slice(m.points());
+        let len = m.len() + 1;
+        m = Manifold3::new(n);
+        reduce_to_four(&cand[..len], n, &mut m);
     }
     m
 }

@@ -38,9 +38,9 @@ pub struct SatResult {
 
 /// A face axis is kept over an edge axis, and A's face over B's face, unless
 /// the other separates by more than this times the scale of the pair. Small, so
-/// that the returned MTD stays exact to about 1e-5 relative while exact ties
+/// that the returned MTD stays exact to about 2e-6 relative while exact ties
 /// (parallel faces, aligned boxes) resolve the stable way (policy rule 5).
-pub const FACE_BIAS_REL: f32 = 1.0e-5;
+pub const FACE_BIAS_REL: f32 = 2.0e-6;
 
 /// Whether the Gauss-map arcs `a b` and `c d` (unit vectors; each arc the short
 /// great arc between its ends) cross.
