@@ -37,6 +37,15 @@ fn shape_strategy() -> impl Strategy<Value = Shape> {
         )
         .unwrap()
         .into()),
+        (
+            size.clone(),
+            size.clone(),
+            size.clone(),
+            size.clone(),
+            size.clone(),
+            size.clone()
+        )
+            .prop_map(|(a, b, c, d, e, f)| octahedron([a, b, c, d, e, f]).into()),
         proptest::collection::vec((-1.0f32..1.0, -1.0f32..1.0, -1.0f32..1.0), 6..12).prop_map(
             |pts| {
                 let pts: Vec<Vec3> = pts
@@ -45,11 +54,41 @@ fn shape_strategy() -> impl Strategy<Value = Shape> {
                     .collect();
                 match ConvexPolyhedron::from_points(&pts) {
                     Ok(p) => Shape::Polyhedron(Arc::new(p)),
-                    Err(_) => Cuboid::new(Vec3::splat(0.5)).unwrap().into(),
+                    Err(_) => ConvexPolyhedron::cuboid(Vec3::new(0.5, 0.3, 0.4))
+                        .unwrap()
+                        .into(),
                 }
             }
         ),
     ]
+}
+
+/// An irregular octahedron with vertices on the axes at the given distances
+/// (+x, -x, +y, -y, +z, -z): convex for any positive sizes.
+fn octahedron(s: [f32; 6]) -> ConvexPolyhedron {
+    let v = vec![
+        Vec3::new(s[0], 0.0, 0.0),
+        Vec3::new(-s[1], 0.0, 0.0),
+        Vec3::new(0.0, s[2], 0.0),
+        Vec3::new(0.0, -s[3], 0.0),
+        Vec3::new(0.0, 0.0, s[4]),
+        Vec3::new(0.0, 0.0, -s[5]),
+    ];
+    let mut loops = Vec::new();
+    for x in [0u32, 1] {
+        for y in [2u32, 3] {
+            for z in [4u32, 5] {
+                let (a, b, c) = (v[x as usize], v[y as usize], v[z as usize]);
+                // Counter-clockwise seen from outside (the origin is inside).
+                if (b - a).cross(c - a).dot(a + b + c) > 0.0 {
+                    loops.push(vec![x, y, z]);
+                } else {
+                    loops.push(vec![x, z, y]);
+                }
+            }
+        }
+    }
+    ConvexPolyhedron::from_faces(v, &loops).unwrap()
 }
 
 fn pose_strategy(spread: f32) -> impl Strategy<Value = Pose3> {

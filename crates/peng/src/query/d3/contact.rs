@@ -2,6 +2,7 @@
 //!
 //! | pair | method |
 //! | --- | --- |
+//! | cuboid with cuboid | the 15-axis closed-form separating-axis test, then face clipping or edge-edge closest points |
 //! | cuboid, polyhedron, triangle, segment among themselves | separating-axis test with Gauss-map pruning, then face clipping or edge-edge closest points ([`crate::query::sat`]) |
 //! | ball with anything | closest point of the centre on the other shape (closed forms; Ericson 5.1.5 for triangles) |
 //! | capsule/segment with capsule/segment/ball | closest points of the cores; two points for parallel overlapping cores |
@@ -12,6 +13,8 @@
 //!
 //! Work happens in A's frame; results are mapped to world space at the end.
 
+#[path = "contact/box_box.rs"]
+mod box_box;
 #[path = "contact/capsule_poly.rs"]
 mod capsule_poly;
 #[path = "contact/features.rs"]
@@ -264,6 +267,7 @@ fn contact_ordered(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) -> Opt
             }
             general::general_contact(a, b, b_in_a, prediction)
         }
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => box_box::box_box(ca, cb, b_in_a, prediction),
         _ => match (AnyPoly::of(a), AnyPoly::of(b)) {
             (Some(pa), Some(pb)) => polytope_manifold(&pa, &pb, b_in_a, prediction),
             _ => general::general_contact(a, b, b_in_a, prediction),

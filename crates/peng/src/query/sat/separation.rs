@@ -157,8 +157,10 @@ pub fn sat<A: Polytope, B: Polytope>(
             let db = qb - pb;
             let axis = da.cross(db);
             let len2 = axis.length_squared();
-            // Parallel edges (and zero-length ones) give no axis (policy rule 5).
-            if len2 <= 1e-10 * da.length_squared() * db.length_squared() || len2 == 0.0 {
+            // Parallel edges (and zero-length ones) give no axis (policy rule
+            // 5). Below about 1e-3 rad the cross product's direction is mostly
+            // rounding, and a face axis is nearly the same.
+            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
                 continue;
             }
             let l = axis / len2.sqrt();
