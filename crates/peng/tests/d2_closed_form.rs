@@ -56,17 +56,19 @@ fn circles_distance_is_centre_distance_minus_radii() {
 #[test]
 fn rotated_square_against_square() {
     let sq = rect(0.5, 0.5);
+    // The rotated square's corner reaches x = -0.5 + √2/2: 0.707107 past x = -0.5.
+    let half_diag = 0.5 * 2f32.sqrt();
     let a = Pose2::new(Vec2::new(-0.5, 0.0), FRAC_PI_4);
     let b = Pose2::IDENTITY;
     let d = distance(&sq, &a, &sq, &b);
-    assert!(close(d.distance, -0.707107 + 0.0, 1e-5), "{d:?}");
+    assert!(close(d.distance, -half_diag, 1e-5), "{d:?}");
     assert!(vclose(d.normal, Vec2::X, 1e-5));
     let m = contact(&sq, &a, &sq, &b, 0.0).unwrap();
-    assert!(close(m.depth(), 0.707107, 1e-5));
+    assert!(close(m.depth(), half_diag, 1e-5));
     assert!(vclose(m.normal, Vec2::X, 1e-5));
     // Swapped: same depth, flipped normal.
     let m2 = contact(&sq, &b, &sq, &a, 0.0).unwrap();
-    assert!(close(m2.depth(), 0.707107, 1e-5));
+    assert!(close(m2.depth(), half_diag, 1e-5));
     assert!(vclose(m2.normal, -Vec2::X, 1e-5));
 }
 
