@@ -23,7 +23,9 @@ mod segment;
 pub use gjk::GjkCache2;
 
 use crate::math::{Pose2, Vec2};
-use crate::query::types::{ContactPoint2, Distance2, Manifold2, PointProjection2, Ray2, RayHit2};
+use crate::query::types::{
+    ContactId, ContactPoint2, Distance2, Feature, Manifold2, PointProjection2, Ray2, RayHit2,
+};
 use crate::shape::d2::Shape;
 use poly::Poly;
 
@@ -90,7 +92,24 @@ fn for_each_leaf_pair(
     });
 }
 
+/// Circle-circle in closed form, in A's frame: `(signed distance, unit normal,
+/// centre of B)`. Coincident centres take the +x normal (degeneracy policy).
+fn circle_circle(ra: f32, rb: f32, pose_a: &Pose2, pose_b: &Pose2) -> (f32, Vec2, Vec2) {
+    let c = pose_a.inverse_transform_point(pose_b.translation);
+    let d2 = c.length_squared();
+    if d2 > crate::math::tolerance::ZERO_LENGTH_SQ {
+        let d = d2.sqrt();
+        (d - ra - rb, c / d, c)
+    } else {
+        (d2.sqrt() - ra - rb, Vec2::X, c)
+    }
+}
+
 fn intersects_convex(a: &Shape, pose_a: &Pose2, b: &Shape, pose_b: &Pose2) -> bool {
+    if let (Shape::Circle(ca), Shape::Circle(cb)) = (a, b) {
+        let r = ca.radius() + cb.radius();
+        return (pose_b.translation - pose_a.translation).length_squared() <= r * r;
+    }
     match cores(a, pose_a, b, pose_b) {
         Some((pa, pb)) => pair::intersects(&pa, &pb),
         None => false,
@@ -115,6 +134,21 @@ fn contact_convex(
     pose_b: &Pose2,
     prediction: f32,
 ) -> Option<Manifold2> {
+    if let (Shape::Circle(ca), Shape::Circle(cb)) = (a, b) {
+        let (ra, rb) = (ca.radius(), cb.radius());
+        let (d, n, c) = circle_circle(ra, rb, pose_a, pose_b);
+        if d > prediction {
+            return None;
+        }
+        let mut m = Manifold2::new(pose_a.transform_vector(n));
+        m.push(ContactPoint2 {
+            point_a: pose_a.transform_point(n * ra),
+            point_b: pose_a.transform_point(c - n * rb),
+            depth: -d,
+            id: ContactId::new(Feature::vertex(0), Feature::vertex(0)),
+        });
+        return Some(m);
+    }
     let (pa, pb) = cores(a, pose_a, b, pose_b)?;
     let lm = pair::manifold(&pa, &pb, prediction)?;
     let mut m = Manifold2::new(pose_a.transform_vector(lm.normal));
@@ -180,6 +214,19 @@ fn distance_convex(
     pose_b: &Pose2,
     cache: Option<&mut GjkCache2>,
 ) -> Option<Distance2> {
+    if let (Shape::Circle(ca), Shape::Circle(cb)) = (a, b) {
+        if let Some(c) = cache {
+            c.reset();
+        }
+        let (ra, rb) = (ca.radius(), cb.radius());
+        let (d, n, c) = circle_circle(ra, rb, pose_a, pose_b);
+        return Some(Distance2 {
+            distance: d,
+            point_a: pose_a.transform_point(n * ra),
+            point_b: pose_a.transform_point(c - n * rb),
+            normal: pose_a.transform_vector(n),
+        });
+    }
     let (pa, pb) = cores(a, pose_a, b, pose_b)?;
     let an = pair::analyze(&pa, &pb, cache);
     let (d, xa, xb, n) = pair::signed_distance(&pa, &pb, &an);
