@@ -1,6 +1,7 @@
 //! Bounding volumes: axis-aligned boxes, bounding circles/spheres, oriented boxes.
 
 mod aabb;
+mod circumball;
 mod obb;
 mod sphere;
 
