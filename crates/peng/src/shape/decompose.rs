@@ -144,26 +144,31 @@ impl<'a> Ring<'a> {
 
     /// Removes repeated vertices and vertices where the outline runs straight on
     /// (or doubles back along itself, a zero-width spike), until none is left.
+    /// A removal can make a neighbour straight, so neighbours are re-examined
+    /// (a work list over a doubly linked ring).
     fn drop_straight_vertices(&mut self) {
-        let mut changed = true;
-        while changed && self.idx.len() >= 3 {
-            changed = false;
-            let mut out: Vec<usize> = Vec::with_capacity(self.idx.len());
-            let n = self.idx.len();
-            for k in 0..n {
-                let prev = match out.last() {
-                    Some(&i) => self.pts[i],
-                    None => self.p((k + n - 1) % n),
-                };
-                let (b, c) = (self.p(k), self.p((k + 1) % n));
-                if b == prev || self.is_straight(prev, b, c) {
-                    changed = true;
-                } else {
-                    out.push(self.idx[k]);
-                }
+        let n = self.idx.len();
+        let mut prev: Vec<usize> = (0..n).map(|k| (k + n - 1) % n).collect();
+        let mut next: Vec<usize> = (0..n).map(|k| (k + 1) % n).collect();
+        let mut alive = vec![true; n];
+        let mut count = n;
+        let mut work: Vec<usize> = (0..n).rev().collect();
+        while let Some(k) = work.pop() {
+            if !alive[k] || count < 3 {
+                continue;
             }
-            self.idx = out;
+            let (a, c) = (prev[k], next[k]);
+            let (pa, pk, pc) = (self.p(a), self.p(k), self.p(c));
+            if pk == pa || self.is_straight(pa, pk, pc) {
+                alive[k] = false;
+                count -= 1;
+                next[a] = c;
+                prev[c] = a;
+                work.push(c);
+                work.push(a);
+            }
         }
+        self.idx = (0..n).filter(|&k| alive[k]).map(|k| self.idx[k]).collect();
     }
 
     /// Rejects outlines in which two non-adjacent edges share a point (crossing
