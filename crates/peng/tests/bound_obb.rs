@@ -313,3 +313,28 @@ fn errors() {
         Err(GeometryError::NonFinite { .. })
     ));
 }
+
+#[test]
+fn transformed_moves_corners() {
+    let o = Obb3::new(
+        Vec3::new(1.0, -2.0, 0.5),
+        Mat3::from_rotation_x(0.3),
+        Vec3::new(1.0, 2.0, 3.0),
+    );
+    let pose = Pose3::new(Vec3::new(4.0, 0.0, -1.0), Quat::from_rotation_y(1.1));
+    let t = o.transformed(&pose);
+    assert!(is_rotation(t.axes));
+    for (a, b) in o.corners().iter().zip(t.corners()) {
+        assert!((pose.transform_point(*a) - b).length() < 1e-5);
+    }
+    let o2 = Obb2::new(
+        Vec2::new(1.0, 2.0),
+        Rot2::from_angle(0.2),
+        Vec2::new(1.0, 0.5),
+    );
+    let pose2 = Pose2::new(Vec2::new(-3.0, 1.0), 2.0);
+    let t2 = o2.transformed(&pose2);
+    for (a, b) in o2.corners().iter().zip(t2.corners()) {
+        assert!((pose2.transform_point(*a) - b).length() < 1e-5);
+    }
+}

@@ -55,6 +55,15 @@ impl Obb2 {
         )
     }
 
+    /// The box after the rigid `pose` (exact: an oriented box stays one).
+    pub fn transformed(&self, pose: &Pose2) -> Self {
+        Obb2::new(
+            pose.transform_point(self.center),
+            pose.rotation.mul(self.rotation),
+            self.half_extents,
+        )
+    }
+
     /// The unit axes.
     #[inline]
     pub fn axes(&self) -> [Vec2; 2] {
@@ -182,6 +191,15 @@ impl Obb3 {
             pose.transform_point(local.center()),
             pose.rotation_matrix(),
             local.half_extents(),
+        )
+    }
+
+    /// The box after the rigid `pose` (exact: an oriented box stays one).
+    pub fn transformed(&self, pose: &Pose3) -> Self {
+        Obb3::new(
+            pose.transform_point(self.center),
+            pose.rotation_matrix() * self.axes,
+            self.half_extents,
         )
     }
 
