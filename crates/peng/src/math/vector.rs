@@ -65,19 +65,25 @@ pub trait Vector:
     }
     /// The boundary measure of an axis-aligned box whose side lengths are the
     /// components of `self`: the perimeter `2(x + y)` in 2D, the surface area
-    /// `2(xy + yz + zx)` in 3D. The surface area heuristic (SAH) of BVH builders
-    /// weighs nodes by it (MacDonald and Booth 1990).
-    fn box_boundary(self) -> f32;
-    /// The unit vector along axis `i` (`i < DIM`).
-    fn axis(i: usize) -> Self {
-        let mut v = Self::ZERO;
-        v.set(i, 1.0);
-        v
+    /// `2(xy + yz + zx)` in 3D. In any dimension a box has two facets
+    /// perpendicular to each axis `i`, each of measure `Π_{j≠i} s_j`. The surface
+    /// area heuristic (SAH) of BVH builders weighs nodes by it (MacDonald and
+    /// Booth 1990).
+    fn box_boundary(self) -> f32 {
+        let mut sum = 0.0;
+        for i in 0..Self::DIM {
+            let mut facet = 1.0;
+            for j in (0..Self::DIM).filter(|&j| j != i) {
+                facet *= self.get(j);
+            }
+            sum += facet;
+        }
+        2.0 * sum
     }
 }
 
 macro_rules! impl_vector {
-    ($t:ty, $dim:expr, $boundary:expr) => {
+    ($t:ty, $dim:expr) => {
         impl Vector for $t {
             const DIM: usize = $dim;
             const ZERO: Self = <$t>::ZERO;
@@ -139,13 +145,9 @@ macro_rules! impl_vector {
             fn product(self) -> f32 {
                 <$t>::element_product(self)
             }
-            #[inline]
-            fn box_boundary(self) -> f32 {
-                ($boundary)(self)
-            }
         }
     };
 }
 
-impl_vector!(Vec2, 2, |v: Vec2| 2.0 * (v.x + v.y));
-impl_vector!(Vec3, 3, |v: Vec3| 2.0 * (v.x * v.y + v.y * v.z + v.z * v.x));
+impl_vector!(Vec2, 2);
+impl_vector!(Vec3, 3);
