@@ -22,7 +22,7 @@ pub mod shape;
 
 /// Everything 2D in one place: shapes, poses and the pair queries.
 pub mod d2 {
-    pub use crate::bound::{Aabb2, BoundingCircle};
+    pub use crate::bound::{Aabb2, BoundingCircle, Obb2};
     pub use crate::math::{Pose2, Rot2, Vec2};
     pub use crate::query::d2::*;
     pub use crate::query::types::{
@@ -33,7 +33,7 @@ pub mod d2 {
 
 /// Everything 3D in one place: shapes, poses and the pair queries.
 pub mod d3 {
-    pub use crate::bound::{Aabb3, BoundingSphere};
+    pub use crate::bound::{Aabb3, BoundingSphere, Obb3};
     pub use crate::math::{Pose3, Quat, Vec3};
     pub use crate::query::d3::*;
     pub use crate::query::types::{
