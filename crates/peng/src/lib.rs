@@ -5,6 +5,7 @@
 //! - [`math`]: poses, tolerances and the one degeneracy policy ([`math::policy`]).
 //! - [`bound`]: axis-aligned boxes, bounding circles/spheres, oriented boxes.
 //! - [`shape`]: closed enums of shapes per dimension, convex hulls, decomposition.
+//! - [`broad`]: dynamic AABB tree and other structures that find candidate pairs.
 //! - [`query`]: pure functions on `(shape, pose, shape, pose)`: overlap, contact
 //!   manifolds, distance, ray casts and point queries.
 //!
@@ -16,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod bound;
+pub mod broad;
 pub mod math;
 pub mod query;
 pub mod shape;
