@@ -18,7 +18,18 @@ pub fn general_contact(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) ->
         return None;
     }
     let n = d.normal;
-    let depth0 = -d.distance;
+    // When overlapping, the depth is the overlap of the two shapes along the
+    // normal, from their exact support points: then moving B by the depth
+    // along the normal separates them whatever the accuracy of the expanding
+    // polytope, and the point pair lies along the normal by construction.
+    let (depth0, exact_a, exact_b) = if d.distance < 0.0 {
+        let sa = a.local_support(n);
+        let sb = b_in_a.transform_point(b.local_support(b_in_a.inverse_transform_vector(-n)));
+        let depth = (sa - sb).dot(n);
+        (depth, sb + n * depth, sb)
+    } else {
+        (-d.distance, d.point_a, d.point_b)
+    };
     let mut fa = Polygon::default();
     let mut fb = Polygon::default();
     support_feature(a, n, &mut fa);
@@ -48,7 +59,7 @@ pub fn general_contact(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) ->
 
     // Depths of the approximate features never exceed the exact one; the
     // exact deepest pair joins when no clipped point reaches it.
-    let scale_tol = 1e-6 * (d.point_a.length() + d.point_b.length()).max(1.0);
+    let scale_tol = 1e-6 * (exact_a.length() + exact_b.length()).max(1.0);
     let mut cand = [ContactPoint3::default(); 5];
     let mut len = 0;
     for p in m.points() {
@@ -64,8 +75,8 @@ pub fn general_contact(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) ->
         // The exact pair goes first so that it is kept.
         cand.copy_within(0..len, 1);
         cand[0] = ContactPoint3 {
-            point_a: d.point_a,
-            point_b: d.point_b,
+            point_a: exact_a,
+            point_b: exact_b,
             depth: depth0,
             id: ContactId::new(fa.feature, fb.feature),
         };
