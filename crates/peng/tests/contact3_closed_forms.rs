@@ -281,3 +281,64 @@ fn ball_against_cylinder_and_cone() {
         "{m:?}"
     );
 }
+
+#[test]
+fn cylinder_standing_on_box_gives_cap_points() {
+    let b = cuboid(Vec3::new(2.0, 0.5, 2.0));
+    let cyl: Shape = Cylinder::new(0.5, 0.4).unwrap().into();
+    let m = contact(&b, &Pose3::IDENTITY, &cyl, &at(0.1, 0.98, -0.2), 0.0).unwrap();
+    assert!((m.normal - Vec3::Y).length() < 1e-3, "{m:?}");
+    assert!(close(m.depth(), 0.02, 1e-4), "{m:?}");
+    assert_eq!(m.len(), 4, "{m:?}");
+    for p in m.points() {
+        assert!(close(p.depth, 0.02, 1e-4));
+        // On the rim of the bottom cap.
+        let r = (p.point_b - Vec3::new(0.1, 0.48, -0.2)).length();
+        assert!(
+            close(r, 0.4, 1e-4) && close(p.point_b.y, 0.48, 1e-4),
+            "{p:?}"
+        );
+    }
+    check_points(&m);
+    // Standing on a floor: the same cap points.
+    let floor: Shape = HalfSpace::new(Vec3::Y).unwrap().into();
+    let m = contact(&floor, &Pose3::IDENTITY, &cyl, &at(0.0, 0.48, 0.0), 0.0).unwrap();
+    assert_eq!(m.len(), 4);
+    assert!(close(m.depth(), 0.02, 1e-6));
+}
+
+#[test]
+fn cylinder_lying_on_box_gives_a_side_segment() {
+    let b = cuboid(Vec3::new(2.0, 0.5, 2.0));
+    let cyl: Shape = Cylinder::new(0.6, 0.3).unwrap().into();
+    // Axis along x, lowest line 0.01 into the box.
+    let pose = Pose3::from_axis_angle(
+        Vec3::new(0.2, 0.79, 0.1),
+        Vec3::Z * std::f32::consts::FRAC_PI_2,
+    );
+    let m = contact(&b, &Pose3::IDENTITY, &cyl, &pose, 0.0).unwrap();
+    assert!((m.normal - Vec3::Y).length() < 1e-3, "{m:?}");
+    assert!(close(m.depth(), 0.01, 1e-4), "{m:?}");
+    assert_eq!(m.len(), 2, "{m:?}");
+    let mut xs: Vec<f32> = m.points().iter().map(|p| p.point_b.x).collect();
+    xs.sort_by(f32::total_cmp);
+    assert!(
+        close(xs[0], -0.4, 1e-3) && close(xs[1], 0.8, 1e-3),
+        "{xs:?}"
+    );
+    check_points(&m);
+}
+
+#[test]
+fn cone_apex_into_box_gives_one_point() {
+    let b = cuboid(Vec3::new(1.0, 0.5, 1.0));
+    let cone: Shape = Cone::new(0.5, 0.3).unwrap().into();
+    // Upside down (apex at -y), apex 0.05 into the top face.
+    let pose = Pose3::from_axis_angle(Vec3::new(0.1, 0.95, 0.0), Vec3::X * std::f32::consts::PI);
+    let m = contact(&b, &Pose3::IDENTITY, &cone, &pose, 0.0).unwrap();
+    assert!((m.normal - Vec3::Y).length() < 1e-3, "{m:?}");
+    assert!(close(m.depth(), 0.05, 1e-4), "{m:?}");
+    assert_eq!(m.len(), 1);
+    assert!((m.points()[0].point_b - Vec3::new(0.1, 0.45, 0.0)).length() < 1e-3);
+    check_points(&m);
+}

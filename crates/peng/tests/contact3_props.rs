@@ -286,3 +286,32 @@ proptest! {
         prop_assert_eq!(d.len(), 4);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+
+    /// The general route (cylinders and cones) takes its normal from the signed
+    /// distance's expanding polytope, which is approximate on curved shapes;
+    /// hence looser tolerances. Ignored until the GJK/EPA fixes on the `dist3`
+    /// branch land on main (main's version misjudges some segment-cone and
+    /// cone-cone overlaps as separated): run with `--ignored`.
+    #[test]
+    #[ignore]
+    fn general_route_properties(a in shape_strategy(), b in shape_strategy(),
+                                pa in pose_strategy(0.5), pb in pose_strategy(0.5)) {
+        prop_assume!(general_route(&a, &b));
+        let ab = contact(&a, &pa, &b, &pb, 0.0);
+        let ba = contact(&b, &pb, &a, &pa, 0.0);
+        prop_assert_eq!(ab.is_some(), ba.is_some(), "{:?} {:?}", ab, ba);
+        let Some(m) = ab else { return Ok(()); };
+        for p in m.points() {
+            let gap = p.point_b - p.point_a + m.normal * p.depth;
+            prop_assert!(gap.dot(m.normal).abs() < 1e-4, "{p:?} {m:?}");
+            prop_assert!(off_surface(&a, &pa, p.point_a).abs() < 5e-3, "{p:?} {m:?}");
+            prop_assert!(off_surface(&b, &pb, p.point_b).abs() < 5e-3, "{p:?} {m:?}");
+        }
+        // The depth is the overlap along the normal: moving B by it separates.
+        let moved = Pose3 { translation: pb.translation + m.normal * (m.depth() + 2e-3), ..pb };
+        prop_assert!(contact(&a, &pa, &b, &moved, 0.0).is_none(), "{m:?}");
+    }
+}

@@ -5,7 +5,7 @@
 
 use super::features::{support_feature, FEATURE_SIN};
 use crate::math::{Pose3, Vec3};
-use crate::query::sat::closest::point_segment;
+use crate::query::sat::closest::{point_segment, segment_segment};
 use crate::query::sat::reduce::reduce_to_four;
 use crate::query::sat::{face_contact, Polygon};
 use crate::query::types::{ContactId, ContactPoint3, Manifold3};
@@ -18,23 +18,39 @@ pub fn general_contact(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) ->
         return None;
     }
     let n = d.normal;
-    // When overlapping, the depth is the overlap of the two shapes along the
-    // normal, from their exact support points: then moving B by the depth
-    // along the normal separates them whatever the accuracy of the expanding
-    // polytope, and the point pair lies along the normal by construction.
-    let (depth0, exact_a, exact_b) = if d.distance < 0.0 {
-        let sa = a.local_support(n);
-        let sb = b_in_a.transform_point(b.local_support(b_in_a.inverse_transform_vector(-n)));
-        let depth = (sa - sb).dot(n);
-        (depth, sb + n * depth, sb)
-    } else {
-        (-d.distance, d.point_a, d.point_b)
-    };
     let mut fa = Polygon::default();
     let mut fb = Polygon::default();
     support_feature(a, n, &mut fa);
     support_feature(b, b_in_a.inverse_transform_vector(-n), &mut fb);
     fb.transform(b_in_a);
+    // When overlapping, the depth is the overlap of the two shapes along the
+    // normal, from their exact support points: then moving B by the depth
+    // along the normal separates them whatever the accuracy of the expanding
+    // polytope. The deepest pair is placed on the support features: at a
+    // point feature when one side has one, at the closest points of two edge
+    // features, else at the expanding polytope's witness on B.
+    let (depth0, exact_a, exact_b) = if d.distance < 0.0 {
+        let sa = a.local_support(n);
+        let sb = b_in_a.transform_point(b.local_support(b_in_a.inverse_transform_vector(-n)));
+        let depth = (sa - sb).dot(n);
+        let (va, vb) = (fa.vertices(), fb.vertices());
+        if va.len() == 1 {
+            (depth, va[0].point, va[0].point - n * depth)
+        } else if vb.len() == 1 {
+            (depth, vb[0].point + n * depth, vb[0].point)
+        } else if va.len() == 2 && vb.len() == 2 {
+            let (p, q) = (va[0].point, va[1].point);
+            let (s, t) = segment_segment(p, q, vb[0].point, vb[1].point);
+            let xa = p + (q - p) * s;
+            let xb = vb[0].point + (vb[1].point - vb[0].point) * t;
+            let mid = (xa + xb) * 0.5;
+            (depth, mid + n * (depth * 0.5), mid - n * (depth * 0.5))
+        } else {
+            (depth, d.point_b + n * depth, d.point_b)
+        }
+    } else {
+        (-d.distance, d.point_a, d.point_b)
+    };
 
     let mut m = Manifold3::new(n);
     let align_a = if fa.len() >= 3 {
