@@ -244,6 +244,22 @@ proptest! {
     }
 
     #[test]
+    fn depth_matches_signed_distance(a in shape_strategy(), b in shape_strategy(),
+                                     pa in pose_strategy(0.5), pb in pose_strategy(0.5)) {
+        prop_assume!(!general_route(&a, &b));
+        let d = distance(&a, &pa, &b, &pb);
+        match contact(&a, &pa, &b, &pb, 0.0) {
+            Some(m) => {
+                // The expanding polytope behind the signed distance is exact
+                // only to its tolerance: compare loosely.
+                prop_assert!((m.depth() + d.distance).abs() <= 1e-3 * (1.0 + m.depth().abs()),
+                    "depth {} vs distance {:?}: {m:?}", m.depth(), d);
+            }
+            None => prop_assert!(d.distance > -1e-4, "no contact but distance {:?}", d),
+        }
+    }
+
+    #[test]
     fn speculative_points_within_prediction(a in shape_strategy(), b in shape_strategy(),
                                             pa in pose_strategy(1.2), pb in pose_strategy(1.2)) {
         prop_assume!(!general_route(&a, &b));

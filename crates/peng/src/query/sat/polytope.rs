@@ -9,7 +9,7 @@ use crate::query::types::Feature;
 /// Most vertices a face polygon (and a clipped polygon) may have. Larger faces
 /// are truncated to their first vertices (a smaller convex polygon: contacts
 /// stay valid, only coverage shrinks). Fixed so that no query allocates.
-pub const MAX_POLYGON: usize = 64;
+pub const MAX_POLYGON: usize = 32;
 
 /// One vertex of a [`Polygon`].
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
