@@ -49,7 +49,7 @@ pub struct CheckArgs {
 
     /// Also report separated pairs at most D apart (0 reports only overlapping
     /// and touching pairs). Default: the scene's "distance" field, else 0.
-    #[arg(long, short, value_name = "D")]
+    #[arg(long, short, value_name = "D", allow_negative_numbers = true)]
     pub distance: Option<f32>,
 
     /// Print the report as JSON (schema in `peng check --help`).

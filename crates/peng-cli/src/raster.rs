@@ -71,9 +71,9 @@ impl Canvas {
         }
         let a = a.min(1.0);
         let i = (y as usize * self.width as usize + x as usize) * 3;
-        for k in 0..3 {
-            let old = self.data[i + k] as f32;
-            self.data[i + k] = (old + (c[k] as f32 - old) * a).round() as u8;
+        for (px, &ck) in self.data[i..i + 3].iter_mut().zip(&c) {
+            let old = *px as f32;
+            *px = (old + (ck as f32 - old) * a).round() as u8;
         }
     }
 
