@@ -83,9 +83,9 @@ B by normal * depth separates them) and its contact points (a point on each surf
 With --distance D > 0, separated pairs at most D apart are listed too, with their \
 distance, the direction from A to B and the closest point on each shape.
 
-Exit status: 0 when the scene was checked (whatever was found), 1 on any error (bad \
-arguments, unreadable file, invalid scene: the message names file:line:column and the \
-field).";
+Exit status: 0 when the scene was checked (whatever was found); 1 on an error (unreadable \
+file, invalid scene, bad option value: an invalid scene's message names \
+file:line:column and the field); 2 on a command-line usage error.";
 
 const CHECK_AFTER: &str = r#"SCENE FORMAT (full reference in the README, "Scene format")
   {

@@ -460,6 +460,55 @@ mod tests {
         assert!(matches!(o[0], Outline::Line(..)), "{o:?}");
     }
 
+    /// Rendering needs no narrow phase: a hand-made report on the bundled scene.
+    #[test]
+    fn draws_markers_overlap_outlines_and_near_lines() {
+        use crate::check::{ContactOut, Near, Overlap};
+        let scene =
+            crate::scene::parse("s", include_str!("../../../examples/scene2d.json")).unwrap();
+        let report = Report {
+            format: "peng-check/1",
+            scene: "s".into(),
+            dimension: 2,
+            shapes: scene.len(),
+            distance: 0.5,
+            pairs: 36,
+            pairs_tested: 0,
+            overlaps: vec![Overlap {
+                a: "ground".into(),
+                b: "crate".into(),
+                depth: 0.25,
+                normal: vec![0.0, 1.0],
+                points: vec![ContactOut {
+                    point_a: vec![-6.0, 0.0],
+                    point_b: vec![-6.0, -0.25],
+                    depth: 0.25,
+                }],
+            }],
+            near: vec![Near {
+                a: "wedge".into(),
+                b: "beam".into(),
+                distance: 0.4,
+                normal: vec![0.0, 1.0],
+                point_a: vec![0.5, 1.4],
+                point_b: vec![0.5, 1.8],
+            }],
+        };
+        let c = render(&scene, &report, 300, 200);
+        let count = |col: Rgb| c.data.chunks_exact(3).filter(|p| *p == col).count();
+        assert!(count(CONTACT) >= 30, "{}", count(CONTACT));
+        assert!(count(OVERLAP) > 100);
+        assert!(count(NEAR) > 5);
+        assert!(count(NORMAL) > 10);
+        // The scene fits: the border rows hold only background and grey axes.
+        for x in 0..300 {
+            for y in [0, 199] {
+                let [r, g, b] = c.get(x, y).unwrap();
+                assert!(r == g && g == b && r >= AXES[0], "({x}, {y}): {r} {g} {b}");
+            }
+        }
+    }
+
     #[test]
     fn capsule_outline_is_rounded() {
         let mut o = Vec::new();

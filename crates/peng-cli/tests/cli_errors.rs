@@ -37,11 +37,23 @@ fn expect(name: &str, text: &str, field: &str, token: &str, message: &str) {
     if field.is_empty() {
         assert!(tail.starts_with(' '), "{name}: {err}");
     } else {
-        assert!(tail.starts_with(&format!(" {field}: ")), "{name}: field {field} not in {err}");
+        assert!(
+            tail.starts_with(&format!(" {field}: ")),
+            "{name}: field {field} not in {err}"
+        );
     }
     assert!(tail.contains(message), "{name}: {message:?} not in {err}");
-    let at: String = text.lines().nth(line - 1).unwrap().chars().skip(col - 1).collect();
-    assert!(at.starts_with(token), "{name}: {line}:{col} points at {at:?}, not {token:?}");
+    let at: String = text
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .chars()
+        .skip(col - 1)
+        .collect();
+    assert!(
+        at.starts_with(token),
+        "{name}: {line}:{col} points at {at:?}, not {token:?}"
+    );
 }
 
 #[test]
@@ -52,13 +64,23 @@ fn missing_file() {
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1));
-    assert!(err.contains("no/such/scene.json") && err.contains("cannot read"), "{err}");
+    assert!(
+        err.contains("no/such/scene.json") && err.contains("cannot read"),
+        "{err}"
+    );
 }
 
 #[test]
 fn invalid_json() {
-    let text = "{\n  \"dimension\": 2,\n  \"shapes\": [\n    {\"name\": \"a\" \"shape\": 1}\n  ]\n}\n";
-    expect("syntax.json", text, "", "\"shape\"", "invalid JSON: expected `,` or `}`");
+    let text =
+        "{\n  \"dimension\": 2,\n  \"shapes\": [\n    {\"name\": \"a\" \"shape\": 1}\n  ]\n}\n";
+    expect(
+        "syntax.json",
+        text,
+        "",
+        "\"shape\"",
+        "invalid JSON: expected `,` or `}`",
+    );
     let (_, err) = fail("eof.json", "{\"dimension\": 2, \"shapes\": [", &[]);
     assert!(err.contains("eof.json:1:28: invalid JSON: EOF"), "{err}");
 }
@@ -106,7 +128,13 @@ fn negative_size() {
 fn non_finite_size() {
     // JSON has no NaN; a number beyond f32 range reads as infinity.
     let text = "{\"dimension\": 2, \"shapes\": [\n {\"name\": \"r\", \"shape\": {\"type\": \"rect\", \"half_extents\": [1, 1e39]}}]}";
-    expect("inf.json", text, "shapes[0].shape.half_extents", "[1, 1e39]", "rect half extents is not finite");
+    expect(
+        "inf.json",
+        text,
+        "shapes[0].shape.half_extents",
+        "[1, 1e39]",
+        "rect half extents is not finite",
+    );
 }
 
 #[test]
@@ -124,11 +152,30 @@ fn unknown_shape_type() {
 #[test]
 fn missing_field() {
     let text = "{\"dimension\": 3,\n \"shapes\": [{\"name\": \"box\",\n  \"shape\": {\"type\": \"cuboid\"}}]}";
-    expect("missing.json", text, "shapes[0].shape", "{\"type\": \"cuboid\"}", "missing field `half_extents`");
-    let text = "{\"dimension\": 2,\n \"shapes\": [{\"name\": \"x\",\n  \"shape\": {\"radius\": 1}}]}";
-    expect("missing_type.json", text, "shapes[0].shape", "{\"radius\"", "missing field `type`");
+    expect(
+        "missing.json",
+        text,
+        "shapes[0].shape",
+        "{\"type\": \"cuboid\"}",
+        "missing field `half_extents`",
+    );
+    let text =
+        "{\"dimension\": 2,\n \"shapes\": [{\"name\": \"x\",\n  \"shape\": {\"radius\": 1}}]}";
+    expect(
+        "missing_type.json",
+        text,
+        "shapes[0].shape",
+        "{\"radius\"",
+        "missing field `type`",
+    );
     let text = "{\n  \"shapes\": []\n}";
-    expect("missing_dim.json", text, "", "{", "missing field `dimension`");
+    expect(
+        "missing_dim.json",
+        text,
+        "",
+        "{",
+        "missing field `dimension`",
+    );
 }
 
 #[test]
@@ -142,7 +189,13 @@ fn wrong_vector_dimension() {
         "invalid length 3, expected an array of 2 numbers [x, y]",
     );
     let text = "{\"dimension\": 3, \"shapes\": [\n  {\"name\": \"h\", \"shape\": {\"type\": \"halfspace\", \"normal\": [0, 1]}}]}";
-    expect("vec_dim3.json", text, "shapes[0].shape.normal", "[0, 1]", "expected an array of 3 numbers");
+    expect(
+        "vec_dim3.json",
+        text,
+        "shapes[0].shape.normal",
+        "[0, 1]",
+        "expected an array of 3 numbers",
+    );
 }
 
 #[test]
@@ -176,22 +229,61 @@ fn nested_compound_error_names_the_part() {
 #[test]
 fn other_semantic_errors() {
     let text = "{\"dimension\": 4,\n \"shapes\": []}";
-    expect("dim.json", text, "dimension", "4", "dimension must be 2 or 3, got 4");
+    expect(
+        "dim.json",
+        text,
+        "dimension",
+        "4",
+        "dimension must be 2 or 3, got 4",
+    );
     let text = "{\"dimension\": 2, \"shapes\": [\n  {\"name\": \"c\", \"shape\": {\"type\": \"circle\", \"radius\": 1}, \"colour\": \"red\"}]}";
-    expect("unknown_field.json", text, "shapes[0].colour", "\"red\"", "unknown field `colour`");
+    expect(
+        "unknown_field.json",
+        text,
+        "shapes[0].colour",
+        "\"red\"",
+        "unknown field `colour`",
+    );
     let text = "{\"dimension\": 2, \"shapes\": [\n  {\"name\": \"c\", \"shape\": {\"type\": \"circle\", \"radius\": 1}},\n  {\"name\": \"c\", \"shape\": {\"type\": \"circle\", \"radius\": 2}}]}";
-    expect("dup.json", text, "shapes[1].name", "\"c\"", "duplicate shape name \"c\"");
+    expect(
+        "dup.json",
+        text,
+        "shapes[1].name",
+        "\"c\"",
+        "duplicate shape name \"c\"",
+    );
     let text = "{\"dimension\": 3, \"shapes\": [\n  {\"name\": \"b\", \"shape\": {\"type\": \"ball\", \"radius\": 1},\n   \"rotation\": {\"axis\": [0, 0, 0], \"angle_deg\": 30}}]}";
-    expect("axis.json", text, "shapes[0].rotation.axis", "[0, 0, 0]", "rotation axis must be finite and non-zero");
+    expect(
+        "axis.json",
+        text,
+        "shapes[0].rotation.axis",
+        "[0, 0, 0]",
+        "rotation axis must be finite and non-zero",
+    );
     let text = "{\"dimension\": 2, \"shapes\": [\n  {\"name\": \"s\", \"shape\": {\"type\": \"capsule\", \"radius\": 1, \"a\": [0, 0]}}]}";
-    expect("capsule.json", text, "shapes[0].shape", "{\"type\": \"capsule\"", "needs either `half_height` or both ends");
+    expect(
+        "capsule.json",
+        text,
+        "shapes[0].shape",
+        "{\"type\": \"capsule\"",
+        "needs either `half_height` or both ends",
+    );
     let text = "{\"dimension\": 2, \"distance\": -1, \"shapes\": []}";
-    expect("distance.json", text, "distance", "-1", "distance must be a finite number >= 0");
+    expect(
+        "distance.json",
+        text,
+        "distance",
+        "-1",
+        "distance must be a finite number >= 0",
+    );
 }
 
 #[test]
 fn bad_distance_argument() {
     let text = "{\"dimension\": 2, \"shapes\": []}";
     let (_, err) = fail("ok.json", text, &["--distance", "-0.5"]);
-    assert!(err.contains("--distance must be a finite number >= 0"), "{err}");
+    assert!(
+        err.contains("--distance must be a finite number >= 0"),
+        "{err}"
+    );
 }
