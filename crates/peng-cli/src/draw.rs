@@ -37,6 +37,7 @@ pub const PALETTE: [Rgb; 8] = [
 ];
 const BACKGROUND: Rgb = [255, 255, 255];
 const AXES: Rgb = [225, 225, 225];
+const LABEL: Rgb = [50, 50, 50];
 /// Directions sampled around round shapes.
 const SAMPLES: usize = 96;
 
@@ -346,6 +347,31 @@ pub fn render(scene: &Scene, report: &Report, width: u32, height: u32) -> Canvas
                     c.line(view.px(*point - t), view.px(*point + t), w, col, 1.0);
                 }
             }
+        }
+    }
+
+    // Names above each shape's outline.
+    for (name, outlines) in &shapes {
+        let mut top: Option<(f32, f32, f32)> = None; // (min x, max x, max y) in view units
+        for o in outlines {
+            let pts: Vec<Vec2> = match o {
+                Outline::Poly(ps) => ps.clone(),
+                Outline::Line(a, b) => vec![*a, *b],
+                Outline::HalfPlane { point, .. } => vec![*point],
+            };
+            for p in pts.into_iter().filter(|p| p.is_finite()) {
+                top = Some(match top {
+                    None => (p.x, p.x, p.y),
+                    Some((lo, hi, y)) => (lo.min(p.x), hi.max(p.x), y.max(p.y)),
+                });
+            }
+        }
+        if let Some((lo, hi, y)) = top {
+            let anchor = view.px(Vec2::new((lo + hi) * 0.5, y));
+            let w = crate::font::text_width(name, 1) as f32;
+            let x = (anchor.x - w * 0.5).clamp(2.0, (width as f32 - w - 2.0).max(2.0));
+            let y = (anchor.y - 12.0).max(2.0);
+            crate::font::draw_text(&mut c, x as i64, y as i64, name, 1, LABEL);
         }
     }
 

@@ -9,6 +9,7 @@
 mod check;
 mod cli;
 mod draw;
+mod font;
 mod raster;
 mod report;
 mod scene;

@@ -198,7 +198,7 @@ fn json_has_the_documented_keys_in_order() {
     let r: Value = serde_json::from_str(&raw).unwrap();
     assert_eq!(r["format"], "peng-check/1");
     let tested = r["pairs_tested"].as_u64().unwrap();
-    assert!(tested >= 7 && tested < 36, "prefilter kept {tested} pairs");
+    assert!((7..36).contains(&tested), "prefilter kept {tested} pairs");
     let o = &r["overlaps"][0];
     let okeys: Vec<&String> = o.as_object().unwrap().keys().collect();
     for k in ["a", "b", "depth", "normal", "points"] {
