@@ -127,10 +127,14 @@ JSON OUTPUT (--json), keys in this order:
   {"format": "peng-check/1", "scene": NAME, "dimension": 2|3, "shapes": N,
    "distance": D, "pairs": N(N-1)/2, "pairs_tested": M,
    "overlaps": [{"a": NAME, "b": NAME, "depth": d, "normal": [..],
-                 "points": [{"point_a": [..], "point_b": [..], "depth": d}, ..]}, ..],
+                 "points": [{"point_a": [..], "point_b": [..], "depth": d,
+                             "normal": [..], "part_a": i, "part_b": j}, ..]}, ..],
    "near": [{"a": NAME, "b": NAME, "distance": d, "normal": [..],
              "point_a": [..], "point_b": [..]}, ..]}
-  Vectors have 2 or 3 numbers; pairs are in scene order.
+  Vectors have 2 or 3 numbers; pairs are in scene order. The pair's depth and normal
+  are those of its deepest point; each point carries the normal of its own manifold
+  (they differ only when compounds touch at several parts; part_a/part_b index the
+  touching parts, 0 for other shapes), and point_a - point_b = normal * depth.
 
 PNG (--png FILE):
   Shapes are filled in distinct colours; shapes that overlap another are outlined

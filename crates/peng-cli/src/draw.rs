@@ -509,7 +509,11 @@ mod tests {
                     point_a: vec![-6.0, 0.0],
                     point_b: vec![-6.0, -0.25],
                     depth: 0.25,
+                    normal: vec![0.0, 1.0],
+                    part_a: 0,
+                    part_b: 0,
                 }],
+                compound: false,
             }],
             near: vec![Near {
                 a: "wedge".into(),

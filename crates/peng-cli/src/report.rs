@@ -41,8 +41,7 @@ pub fn text(r: &Report) -> String {
             vec(&o.normal)
         );
         for p in &o.points {
-            let _ = writeln!(
-                s,
+            let mut line = format!(
                 "      contact {} on {}, {} on {}, depth {}",
                 vec(&p.point_a),
                 o.a,
@@ -50,6 +49,17 @@ pub fn text(r: &Report) -> String {
                 o.b,
                 num(p.depth)
             );
+            if o.compound {
+                let _ = write!(line, ", parts {} / {}", p.part_a, p.part_b);
+            }
+            if p.normal
+                .iter()
+                .zip(&o.normal)
+                .any(|(x, y)| (x - y).abs() > 1e-4)
+            {
+                let _ = write!(line, ", normal {}", vec(&p.normal));
+            }
+            let _ = writeln!(s, "{line}");
         }
     }
     if r.distance > 0.0 {

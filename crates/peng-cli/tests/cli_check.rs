@@ -58,10 +58,10 @@ fn assert_overlaps(r: &Value, expected: &[(&str, &str, f32, &[f32])]) {
         assert!(close(n, en, 2e-3), "{a}/{b}: normal {n:?}, expected {en:?}");
     }
     for o in r["overlaps"].as_array().unwrap() {
-        let n = v(&o["normal"]);
         let pts = o["points"].as_array().unwrap();
         assert!(!pts.is_empty(), "{o}");
         for p in pts {
+            let n = v(&p["normal"]);
             let (pa, pb, d) = (
                 v(&p["point_a"]),
                 v(&p["point_b"]),
@@ -106,6 +106,17 @@ fn bundled_2d_scene_reports_the_designed_pairs() {
         let (pa, pb) = (v(&p["point_a"]), v(&p["point_b"]));
         assert!(pa[1].abs() < 1e-3 && (pb[1] + 0.25).abs() < 1e-3, "{p}");
         assert!(pa[0] >= -6.001 && pa[0] <= -3.999, "{p}");
+    }
+    // ground/cart: both wheels (parts 1 and 2 of the compound) touch.
+    let wheels = r["overlaps"][2]["points"].as_array().unwrap();
+    let parts: Vec<u64> = wheels
+        .iter()
+        .map(|p| p["part_b"].as_u64().unwrap())
+        .collect();
+    assert_eq!(parts, [1, 2], "{wheels:?}");
+    for (p, x) in wheels.iter().zip([3.7, 5.3]) {
+        assert!(close(&v(&p["point_a"]), &[x, 0.0], 2e-3), "{p}");
+        assert!((p["depth"].as_f64().unwrap() - 0.05).abs() < 2e-3, "{p}");
     }
     // crate/ball: the ball's deepest point is 0.2 inside the crate's right face.
     let cb = &r["overlaps"][3]["points"][0];
@@ -203,6 +214,10 @@ fn json_has_the_documented_keys_in_order() {
     let okeys: Vec<&String> = o.as_object().unwrap().keys().collect();
     for k in ["a", "b", "depth", "normal", "points"] {
         assert!(okeys.iter().any(|x| *x == k), "{o}");
+    }
+    let p = &o["points"][0];
+    for k in ["point_a", "point_b", "depth", "normal", "part_a", "part_b"] {
+        assert!(p.get(k).is_some(), "{p}");
     }
     let raw_o = raw.find("\"points\"").unwrap();
     assert!(raw[raw_o..].find("\"point_a\"") < raw[raw_o..].find("\"point_b\""));
