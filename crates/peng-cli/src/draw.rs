@@ -386,25 +386,31 @@ pub fn render(scene: &Scene, report: &Report, width: u32, height: u32) -> Canvas
         c.disk(b, 3.0, NEAR, 1.0);
     }
 
-    // Contacts: normal arrow from the mean contact point, then the markers.
+    // Contacts: a normal arrow from the mean point of each manifold (one per
+    // touching part pair), then the markers on top.
     for o in &report.overlaps {
-        if o.points.is_empty() {
-            continue;
-        }
-        let mut mean = Vec2::ZERO;
+        let mut groups: Vec<((u32, u32), Vec2, Vec2, f32)> = Vec::new();
         for p in &o.points {
-            mean += (view_point(&p.point_a) + view_point(&p.point_b)) * 0.5;
+            let mid = (view_point(&p.point_a) + view_point(&p.point_b)) * 0.5;
+            match groups.iter_mut().find(|g| g.0 == (p.part_a, p.part_b)) {
+                Some(g) => {
+                    g.1 += mid;
+                    g.3 += 1.0;
+                }
+                None => groups.push(((p.part_a, p.part_b), mid, view_point(&p.normal), 1.0)),
+            }
         }
-        mean /= o.points.len() as f32;
-        if let Some((dx, dy)) = view.dir(view_point(&o.normal)) {
-            let a = view.px(mean);
-            c.arrow(
-                a,
-                P::new(a.x + dx * 40.0, a.y + dy * 40.0),
-                2.0,
-                NORMAL,
-                11.0,
-            );
+        for (_, sum, normal, n) in groups {
+            if let Some((dx, dy)) = view.dir(normal) {
+                let a = view.px(sum / n);
+                c.arrow(
+                    a,
+                    P::new(a.x + dx * 40.0, a.y + dy * 40.0),
+                    2.0,
+                    NORMAL,
+                    11.0,
+                );
+            }
         }
     }
     for o in &report.overlaps {
