@@ -108,6 +108,8 @@ const CHECK_AFTER: &str = r#"SCENE FORMAT (full reference in the README, "Scene 
     segment   a, b
     triangle  a, b, c
     polygon   points [[x, y], ...]  (their convex hull)
+    simple_polygon  points [[x, y], ...]  (a non-convex outline, split into convex
+              parts; it must not cross itself)
     compound  parts [{"shape": {...}, "position": [..], "angle_deg": ..}, ...]
   3D shape types and fields:
     ball      radius

@@ -258,6 +258,21 @@ fn reads_scenes_from_files_and_stdin() {
 }
 
 #[test]
+fn simple_polygon_is_split_into_convex_parts() {
+    // An L: the circle sits in its inner corner, touching only the lower arm.
+    let path = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ell.json");
+    let text = r#"{"dimension": 2, "shapes": [
+        {"name": "ell", "shape": {"type": "simple_polygon",
+         "points": [[0, 0], [4, 0], [4, 1], [1, 1], [1, 4], [0, 4]]}},
+        {"name": "pebble", "shape": {"type": "circle", "radius": 0.5}, "position": [3, 1.3]},
+        {"name": "inside", "shape": {"type": "circle", "radius": 0.5}, "position": [2.5, 2.5]}]}"#;
+    std::fs::write(&path, text).unwrap();
+    let r = json(&["check", path.to_str().unwrap(), "--json"]);
+    // "inside" lies in the L's bounding box but outside the L: no overlap.
+    assert_overlaps(&r, &[("ell", "pebble", 0.2, UP2)]);
+}
+
+#[test]
 fn help_explains_the_command_and_format() {
     let h = run(&["--help"]);
     assert!(h.contains("check") && h.contains("collision"), "{h}");
@@ -269,6 +284,7 @@ fn help_explains_the_command_and_format() {
         "SCENE FORMAT",
         "half_extents",
         "polyhedron",
+        "simple_polygon",
         "quaternion",
         "JSON OUTPUT",
         "peng-check/1",

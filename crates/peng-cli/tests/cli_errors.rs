@@ -211,6 +211,18 @@ fn degenerate_polygon() {
 }
 
 #[test]
+fn self_intersecting_simple_polygon() {
+    let text = "{\"dimension\": 2, \"shapes\": [\n  {\"name\": \"bow\", \"shape\": {\"type\": \"simple_polygon\",\n    \"points\": [[0, 0], [2, 2], [2, 0], [0, 2]]}}]}";
+    expect(
+        "bowtie.json",
+        text,
+        "shapes[0].shape.points",
+        "[[0, 0]",
+        "simple polygon is degenerate",
+    );
+}
+
+#[test]
 fn nested_compound_error_names_the_part() {
     let text = r#"{"dimension": 3, "shapes": [
   {"name": "cart", "shape": {"type": "compound", "parts": [

@@ -9,11 +9,19 @@ use super::typed::{fields, index, key, shape_type};
 use peng::d2::{
     Capsule, Circle, Compound, ConvexPolygon, Pose2, Rect, Segment, Shape, Triangle, Vec2,
 };
+use peng::shape::decompose::convex_decomposition;
 use serde_json::Value;
 
 /// The 2D shape type names, in the order the help lists them.
 pub const TYPES: &[&str] = &[
-    "circle", "capsule", "rect", "segment", "triangle", "polygon", "compound",
+    "circle",
+    "capsule",
+    "rect",
+    "segment",
+    "triangle",
+    "polygon",
+    "simple_polygon",
+    "compound",
 ];
 
 /// The pose from `position` and `angle_deg` of the element at `path`.
@@ -74,6 +82,23 @@ pub fn shape(v: &Value, path: &[Seg]) -> Result<Shape, Located> {
             let d: PointsDef<V2> = fields(v, path)?;
             let pts: Vec<Vec2> = d.points.iter().map(|p| p.0).collect();
             ConvexPolygon::from_points(&pts).map_err(geo)?.into()
+        }
+        "simple_polygon" => {
+            // A non-convex outline becomes a compound of convex pieces (ear
+            // clipping + Hertel–Mehlhorn, peng::shape::decompose).
+            let d: PointsDef<V2> = fields(v, path)?;
+            let pts: Vec<Vec2> = d.points.iter().map(|p| p.0).collect();
+            let pieces = convex_decomposition(&pts).map_err(geo)?;
+            let parts = pieces
+                .into_iter()
+                .map(|p| {
+                    (
+                        Pose2::IDENTITY,
+                        ConvexPolygon::from_hull_unchecked(p).into(),
+                    )
+                })
+                .collect();
+            Compound::new(parts).map_err(geo)?.into()
         }
         "compound" => {
             let d: CompoundDef<Part2> = fields(v, path)?;
