@@ -47,7 +47,8 @@ pub fn signed_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         (true, Some(n)) => (gap.dot(n), n, g.point_a, g.point_b),
         _ => {
             let e = epa(a, b, pose_ab, &g.simplex);
-            (-e.depth, e.normal, e.point_a, e.point_b)
+            let (pa, pb) = refine_witnesses(a, b, pose_ab, &e, g.simplex.max_norm_sq().sqrt());
+            (-e.depth, e.normal, pa, pb)
         }
     };
     SignedDistance {
@@ -56,6 +57,37 @@ pub fn signed_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         point_b: pb - normal * rb,
         normal,
         status: g.status,
+    }
+}
+
+/// EPA's witness points come from barycentric coordinates on its nearest face;
+/// on a sliver face (nearly collinear vertices from a curved rim) they can be
+/// off even when depth and normal are right. Then the witnesses are recomputed
+/// by GJK with B moved just clear along the MTD: translating B along `n`
+/// keeps the pair of surface points whose common normal is `n`, so the closest
+/// points of the separated pair, moved back, are the deepest points.
+fn refine_witnesses<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose3,
+    e: &super::EpaOutput,
+    scale: f32,
+) -> (Vec3, Vec3) {
+    let scale = scale.max(e.depth.abs()).max(f32::MIN_POSITIVE);
+    let residual = (e.point_a - e.point_b - e.normal * e.depth).length();
+    if residual <= 1e-5 * scale {
+        return (e.point_a, e.point_b);
+    }
+    let shift = e.normal * (e.depth + 1e-3 * scale);
+    let moved = Pose3 {
+        translation: pose_ab.translation + shift,
+        rotation: pose_ab.rotation,
+    };
+    let g = gjk(a, b, &moved, None);
+    if g.status == GjkStatus::Separated && g.distance > 0.0 {
+        (g.point_a, g.point_b - shift)
+    } else {
+        (e.point_a, e.point_b)
     }
 }
 
