@@ -7,7 +7,6 @@
 //! inside). Flat shapes (segments, triangles, zero-size boxes) give `t_in =
 //! t_out`. Compounds take the nearest hit over their parts.
 
-use super::point::closest_points_segments;
 use crate::math::tolerance::REL_EPS;
 use crate::math::{Pose3, Vec3};
 use crate::query::types::{Ray3, RayHit3};
@@ -341,12 +340,11 @@ fn cone_interval(c: &Cone, o: Vec3, d: Vec3) -> Option<LineInterval> {
     let slant_normal = |t: f32| {
         let p = o + d * t;
         let rho = (p.x * p.x + p.z * p.z).sqrt();
-        let u = if rho > 0.0 {
-            Vec3::new(p.x / rho, 0.0, p.z / rho)
-        } else {
-            Vec3::X
-        };
-        u * slant.x + Vec3::Y * slant.y
+        if rho <= REL_EPS * (h + r) {
+            // At the apex the normal is undefined: take the axis.
+            return Vec3::Y;
+        }
+        Vec3::new(p.x / rho, 0.0, p.z / rho) * slant.x + Vec3::Y * slant.y
     };
     let below_apex = |t: f32| o.y + d.y * t <= h;
     let scale = d.dot(d);
@@ -411,24 +409,58 @@ fn cone_interval(c: &Cone, o: Vec3, d: Vec3) -> Option<LineInterval> {
     nappe.clip(base)
 }
 
-/// The line within a scale-relative tolerance of segment `a b`: one point.
+/// The stretch of the line within a scale-relative tolerance of segment `a b`.
+///
+/// Seen along the line's direction `u`, the segment projects to a 2D segment
+/// `a' b'` in the plane through `o` perpendicular to `u`; the line passes
+/// within `eps` of the points `a + τ (b - a)` for which `|a' + τ (b' - a')| <= eps`,
+/// a quadratic inequality in `τ`. This stays well conditioned when the line
+/// runs nearly parallel to the segment (then a whole range of `τ` qualifies and
+/// the line interval covers it), unlike a closest-points computation.
 fn segment_interval(a: Vec3, b: Vec3, o: Vec3, d: Vec3) -> Option<LineInterval> {
-    // Closest points of the segment and a long stretch of the line around it.
     let dl = d.length();
     if dl == 0.0 {
         return None;
     }
-    let reach = (a - o).length().max((b - o).length()) / dl + 1.0;
-    let (s, _, cl, cs) = closest_points_segments(o - d * reach, o + d * reach, a, b);
+    let u = d / dl;
     let scale = a.abs().max(b.abs()).max(o.abs()).max_element().max(1.0);
-    if cl.distance(cs) > 10.0 * REL_EPS * scale {
-        return None;
-    }
-    let t = (2.0 * s - 1.0) * reach;
+    let eps = 10.0 * REL_EPS * scale;
+    let (ra, rb) = (a - o, b - o);
+    let pa = ra - u * ra.dot(u);
+    let e = (rb - u * rb.dot(u)) - pa;
+    let qa = e.dot(e);
+    let (lo, hi) = if qa <= eps * eps * 1e-6 {
+        if pa.length_squared() > eps * eps {
+            return None;
+        }
+        (0.0, 1.0)
+    } else {
+        // Nearest approach at τ* (the miss vector m computed directly, not as
+        // a difference of squares), then the half-width of the band.
+        let tau = -pa.dot(e) / qa;
+        let m = pa + e * tau;
+        let slack = eps * eps - m.length_squared();
+        if slack < 0.0 {
+            return None;
+        }
+        let half = (slack / qa).sqrt();
+        let (lo, hi) = ((tau - half).max(0.0), (tau + half).min(1.0));
+        if lo > hi {
+            return None;
+        }
+        (lo, hi)
+    };
+    let along = |tau: f32| (ra + (rb - ra) * tau).dot(u) / dl;
+    let (ta, tb) = (along(lo), along(hi));
     let ab = b - a;
     let perp = d - ab * (d.dot(ab) / ab.length_squared().max(f32::MIN_POSITIVE));
-    let n = (-perp).normalize_or(-d / dl);
-    Some(LineInterval::point(t, n))
+    let n = (-perp).normalize_or(-u);
+    Some(LineInterval {
+        t_in: ta.min(tb),
+        n_in: n,
+        t_out: ta.max(tb),
+        n_out: n,
+    })
 }
 
 /// Möller–Trumbore ("Fast, minimum storage ray/triangle intersection", 1997),
@@ -440,13 +472,11 @@ fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<Line
     let pvec = d.cross(e2);
     let det = e1.dot(pvec);
     let scale = d.length() * nrm.length();
-    if det.abs() <= REL_EPS * scale || nrm.length_squared() == 0.0 {
-        // Parallel to the plane (or a zero-area triangle): only edge hits.
-        let n = nrm.normalize_or(Vec3::ZERO);
-        let size = a.abs().max(b.abs()).max(c.abs()).max_element().max(1.0);
-        if n != Vec3::ZERO && n.dot(o - a).abs() > 10.0 * REL_EPS * size {
-            return None;
-        }
+    let n = nrm.normalize_or(Vec3::ZERO);
+    let size = a.abs().max(b.abs()).max(c.abs()).max_element().max(1.0);
+    let in_plane = n == Vec3::ZERO || n.dot(o - a).abs() <= 10.0 * REL_EPS * size;
+    if (det.abs() <= REL_EPS * scale && in_plane) || nrm.length_squared() == 0.0 {
+        // Along the plane (or a zero-area triangle): only edge hits.
         let mut out: Option<LineInterval> = None;
         for (p, q) in [(a, b), (b, c), (c, a)] {
             if let Some(iv) = segment_interval(p, q, o, d) {
@@ -459,6 +489,9 @@ fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<Line
         return out;
     }
     let inv = 1.0 / det;
+    if !inv.is_finite() {
+        return None;
+    }
     let tvec = o - a;
     let u = tvec.dot(pvec) * inv;
     let tol = 4.0 * REL_EPS;
@@ -471,7 +504,6 @@ fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<Line
         return None;
     }
     let t = e2.dot(qvec) * inv;
-    let n = nrm.normalize();
     let n = if n.dot(d) > 0.0 { -n } else { n };
     Some(LineInterval::point(t, n))
 }

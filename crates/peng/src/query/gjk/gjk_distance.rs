@@ -52,6 +52,8 @@ const REL_TOL: f32 = 1.0e-9;
 /// Absolute tolerance on the distance, in units of the Minkowski difference's
 /// size (about 3 f32 ulps).
 const ABS_TOL: f32 = 4.0e-7;
+/// Consecutive iterations without progress before GJK settles for the best.
+const MAX_STALLS: usize = 4;
 /// Below this distance (relative to the size), the cores are considered touching.
 const TOUCH_TOL: f32 = 1.0e-6;
 
@@ -86,6 +88,9 @@ pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     }
     let (mut v, mut inside) = simplex.solve();
     let mut status = GjkStatus::Indeterminate;
+    // The best simplex so far and its squared distance.
+    let mut best = (simplex, v.length_squared());
+    let mut stalls = 0;
     let mut iterations = 0;
     while iterations < GJK_MAX_ITERATIONS {
         let v2 = v.length_squared();
@@ -103,29 +108,45 @@ pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         // gap = |v|² - v·w = |v| · (upper bound - lower bound) on the distance.
         let gap = v2 - v.dot(sp.w);
         if gap <= REL_TOL * v2 || gap <= ABS_TOL * v2.sqrt() * scale {
+            simplex = best.0;
             status = GjkStatus::Separated;
             break;
         }
         if simplex.contains(sp.w, (ABS_TOL * scale) * (ABS_TOL * scale)) {
+            simplex = best.0;
             status = GjkStatus::Separated;
             break;
         }
-        let previous = simplex;
         simplex.push(sp);
         let (nv, ninside) = simplex.solve();
-        let progressed = nv.length_squared() < v2;
-        if !ninside && !progressed {
-            // No progress (or NaN): the previous simplex is the best we have.
-            simplex = previous;
-            status = if nv.is_finite() {
-                GjkStatus::Separated
-            } else {
-                GjkStatus::Indeterminate
-            };
+        let nv2 = nv.length_squared();
+        if !nv2.is_finite() {
+            simplex = best.0;
+            status = GjkStatus::Indeterminate;
             break;
+        }
+        if !ninside {
+            if nv2 < best.1 {
+                best = (simplex, nv2);
+                stalls = 0;
+            } else {
+                // No progress. Rounding in a sliver simplex (a densely sampled
+                // curved rim) can stall |v| while the bounds are still apart;
+                // a few more steps usually get past it. Give up after several.
+                stalls += 1;
+                if stalls > MAX_STALLS {
+                    simplex = best.0;
+                    status = GjkStatus::Separated;
+                    break;
+                }
+            }
         }
         v = nv;
         inside = ninside;
+    }
+    if status == GjkStatus::Indeterminate && !inside {
+        // Iteration cap: return the best simplex seen.
+        simplex = best.0;
     }
     if let Some(c) = cache {
         c.store(simplex.points().iter().map(|p| p.dir));

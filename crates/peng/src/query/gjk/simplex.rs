@@ -240,17 +240,13 @@ fn s2d(p: &[Vec3; 4], i: usize, j: usize, k: usize) -> Sub {
             v: q,
         };
     }
-    // Beyond an edge: recurse into the edges facing the origin (those whose
-    // opposite vertex has a non-positive weight).
+    // Beyond an edge. Montanari et al. recurse only into the edges facing the
+    // origin (opposite a non-positive weight); a weight near zero can have the
+    // wrong sign after rounding, so every edge is tried and the closest kept
+    // (the closest point of the triangle is on its boundary either way).
     let mut best = None;
-    if la <= 0.0 {
-        best = closer(best, s1d(p, j, k));
-    }
-    if lb <= 0.0 {
-        best = closer(best, s1d(p, i, k));
-    }
-    if lc <= 0.0 {
-        best = closer(best, s1d(p, i, j));
+    for (u, v) in [(j, k), (i, k), (i, j)] {
+        best = closer(best, s1d(p, u, v));
     }
     best.unwrap_or(Sub::vertex(p, i))
 }
@@ -288,12 +284,12 @@ fn s3d(p: &[Vec3; 4]) -> (Sub, bool) {
             true,
         );
     }
+    // Outside: as in `s2d`, every facet is tried (not only those the signs
+    // point to) so that a sign flipped by rounding cannot hide the closest one.
     let faces = [(1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2)];
     let mut best = None;
-    for (m, &(i, j, k)) in faces.iter().enumerate() {
-        if cs[m] * vol <= 0.0 {
-            best = closer(best, s2d(p, i, j, k));
-        }
+    for &(i, j, k) in &faces {
+        best = closer(best, s2d(p, i, j, k));
     }
     (best.unwrap_or(Sub::vertex(p, 0)), false)
 }
