@@ -37,7 +37,7 @@ fn sat_depth(ha: Vec3, hb: Vec3, rel: &Pose3) -> f32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 3000, max_global_rejects: 100_000, .. ProptestConfig::default() })]
 
     /// EPA on box pairs is exact: its depth equals the separating-axis depth.
     #[test]
@@ -58,7 +58,7 @@ proptest! {
     #[test]
     fn warm_start_is_consistent(ka in 0usize..8, kb in 0usize..8, pa in params(), sa in sizes(),
                                 pb in params(), sb in sizes(), x in pose(),
-                                nudge in proptest::array::uniform3(-0.05f32..0.05)) {
+                                nudge in proptest::array::uniform3(float(-0.05, 0.05))) {
         let a = make_convex(ka, &pa, &sa);
         let b = make_convex(kb, &pb, &sb);
         let mut cache = GjkCache::new();
@@ -72,10 +72,7 @@ proptest! {
         let moved = Pose3::new(x.translation + v3(nudge), x.rotation);
         let warm2 = gjk::gjk(&a, &b, &moved, Some(&mut cache));
         let cold2 = gjk::gjk(&a, &b, &moved, None);
-        // (A curved rim against a large flat face makes GJK's steps tiny; in
-        // f32 it can stall up to a few 1e-4 above the true distance, and two
-        // runs from different simplices stall at different points.)
-        prop_assert!((warm2.distance - cold2.distance).abs() <= 1e-3 * (1.0 + cold2.distance),
+        prop_assert!((warm2.distance - cold2.distance).abs() <= 1e-4 * (1.0 + cold2.distance),
             "{} vs {}", warm2.distance, cold2.distance);
     }
 }

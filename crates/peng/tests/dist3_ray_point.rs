@@ -285,7 +285,7 @@ proptest! {
     /// and a point just before the hit is outside.
     #[test]
     fn rays_hit_the_surface(k in 0usize..8, p in params(), s in sizes(), x in pose(),
-                            dir in proptest::array::uniform3(-1.0f32..1.0)) {
+                            dir in vec3_strategy()) {
         let shape = make_convex(k, &p, &s);
         let target = x.transform_point(inner_point(&shape));
         let dir = v3(dir);
@@ -315,7 +315,7 @@ proptest! {
     /// GJK distance of a point to the shape; projections are on the surface.
     #[test]
     fn projection_matches_gjk(k in 0usize..8, p in params(), s in sizes(), x in pose(),
-                              q in proptest::array::uniform3(-3.0f32..3.0)) {
+                              q in proptest::array::uniform3(float(-3.0, 3.0))) {
         let shape = make_convex(k, &p, &s);
         let q = v3(q);
         let solid = project_point(&shape, &x, q, true);

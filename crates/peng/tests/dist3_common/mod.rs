@@ -119,20 +119,31 @@ pub fn make_shape(kind: usize, p: &[f32; 9], s: &[f32; 3]) -> Shape {
     }
 }
 
+/// A float in `[lo, hi)` on a grid of 2^20 steps (proptest's own f32
+/// sampler can trip an internal assertion on rare draws).
+pub fn float(lo: f32, hi: f32) -> impl Strategy<Value = f32> {
+    (0u32..(1 << 20)).prop_map(move |i| lo + (hi - lo) * (i as f32 / (1u32 << 20) as f32))
+}
+
 pub fn params() -> impl Strategy<Value = [f32; 9]> {
-    proptest::array::uniform9(-1.0f32..1.0)
+    proptest::array::uniform9(float(-1.0, 1.0))
 }
 
 pub fn sizes() -> impl Strategy<Value = [f32; 3]> {
-    proptest::array::uniform3(0.1f32..2.0)
+    proptest::array::uniform3(float(0.1, 2.0))
 }
 
 pub fn pose() -> impl Strategy<Value = Pose3> {
     (
-        proptest::array::uniform3(-2.5f32..2.5),
-        proptest::array::uniform3(-3.1f32..3.1),
+        proptest::array::uniform3(float(-2.5, 2.5)),
+        proptest::array::uniform3(float(-3.1, 3.1)),
     )
         .prop_map(|(t, r)| Pose3::from_axis_angle(v3(t), v3(r)))
+}
+
+/// A direction-ish vector with components in `[-1, 1)`.
+pub fn vec3_strategy() -> impl Strategy<Value = [f32; 3]> {
+    proptest::array::uniform3(float(-1.0, 1.0))
 }
 
 /// A point inside (or on, for flat shapes) a bounded convex shape, local frame.

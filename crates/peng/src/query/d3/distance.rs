@@ -244,7 +244,7 @@ fn segments_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
     let (a0, a1, ra) = segment_core(a);
     let (b0, b1, rb) = segment_core(b);
     let (b0, b1) = (pose_ab.transform_point(b0), pose_ab.transform_point(b1));
-    let (_, _, ca, cb) = closest_points_segments(a0, a1, b0, b1);
+    let (s, t, ca, cb) = closest_points_segments(a0, a1, b0, b1);
     let v = cb - ca;
     let d = v.length();
     let scale = a0
@@ -254,27 +254,38 @@ fn segments_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
         .max(b1.abs())
         .max_element()
         .max(1.0);
-    let normal = if d > 1e-6 * scale {
-        v / d
+    let (da, db) = (a1 - a0, b1 - b0);
+    let cross = da.cross(db);
+    let skew = cross.length_squared() > 1e-6 * da.length_squared() * db.length_squared();
+    let towards = (b0 + b1 - a0 - a1) * 0.5;
+    let (normal, core) = if skew && s > 0.0 && s < 1.0 && t > 0.0 && t < 1.0 {
+        // Closest points inside both segments: the gap is along d_a × d_b, and
+        // the distance between the two lines along it is exact and stable,
+        // however small (the direction of cb - ca is not, at tiny gaps).
+        // When the lines cross, A − B's core is flat (a parallelogram through
+        // the origin) and the depth is exactly r_a + r_b along that normal;
+        // oriented from A's centre towards B's for determinism.
+        let n = cross.normalize();
+        let gap = n.dot(b0 - a0);
+        let n = if gap < 0.0 || (gap == 0.0 && n.dot(towards) < 0.0) {
+            -n
+        } else {
+            n
+        };
+        (n, gap.abs())
+    } else if d > 1e-6 * scale {
+        (v / d, d)
     } else {
-        // The cores cross: A − B's core is flat (a parallelogram through the
-        // origin), so its support along its normal d_a × d_b is 0 and the depth
-        // is exactly r_a + r_b along that normal. Oriented from A's centre
-        // towards B's for determinism.
-        let (da, db) = (a1 - a0, b1 - b0);
-        let n = match da.cross(db).try_normalize() {
+        // Touching at an end, or parallel and overlapping: any direction
+        // perpendicular to the cores is an MTD; pick one deterministically.
+        let n = match cross.try_normalize() {
             Some(n) => n,
             None if da.length_squared() >= db.length_squared() => perpendicular(da),
             None => perpendicular(db),
         };
-        let towards = (b0 + b1 - a0 - a1) * 0.5;
-        if n.dot(towards) < 0.0 {
-            -n
-        } else {
-            n
-        }
+        let n = if n.dot(towards) < 0.0 { -n } else { n };
+        (n, v.dot(n))
     };
-    let core = if d > 1e-6 * scale { d } else { v.dot(normal) };
     SignedDistance {
         distance: core - ra - rb,
         point_a: ca + normal * ra,

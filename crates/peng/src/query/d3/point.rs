@@ -62,7 +62,17 @@ pub fn project_local(shape: &Shape, p: Vec3) -> LocalProjection {
         }
         Shape::Triangle(s) => {
             let [a, b, c] = *s.vertices();
-            let q = closest_point_on_triangle(a, b, c, p);
+            let (q, interior) = closest_point_on_triangle_region(a, b, c, p);
+            if let (true, Some(n)) = (interior, s.normal()) {
+                // Face region: the normal is the face normal, exactly.
+                let h = n.dot(p - q);
+                let scale = a.abs().max(b.abs()).max(c.abs()).max_element();
+                let lp = flat(q, p, n, scale);
+                return LocalProjection {
+                    normal: if h < 0.0 { -n } else { n },
+                    ..lp
+                };
+            }
             let scale = a.abs().max(b.abs()).max(c.abs()).max_element();
             let n = s.normal().unwrap_or_else(|| {
                 let e = [b - a, c - a, c - b];
@@ -312,30 +322,50 @@ fn project_polyhedron(s: &ConvexPolyhedron, p: Vec3) -> LocalProjection {
             normal: n,
         };
     }
-    // Outside: the closest point lies on a face that sees `p`.
+    // Outside: the closest point lies on a face that sees `p`: either the
+    // projection on its plane when that falls inside the face (then the normal
+    // is the face normal and the distance the plane distance, both exact at
+    // any distance), or a point of the face's boundary.
     let verts = s.vertices();
     let mut best = p;
     let mut best_d = f32::INFINITY;
+    let mut best_n = None;
     for (fi, f) in s.faces().iter().enumerate() {
-        if f.normal.dot(p) - f.offset <= 0.0 {
+        let height = f.normal.dot(p) - f.offset;
+        if height <= 0.0 {
             continue;
         }
         let lp = s.face_loop(fi);
-        let a = verts[lp[0] as usize];
-        for k in 1..lp.len().saturating_sub(1) {
-            let q =
-                closest_point_on_triangle(a, verts[lp[k] as usize], verts[lp[k + 1] as usize], p);
-            let d = q.distance_squared(p);
+        let q = p - f.normal * height;
+        let inside_face = (0..lp.len()).all(|k| {
+            let v0 = verts[lp[k] as usize];
+            let v1 = verts[lp[(k + 1) % lp.len()] as usize];
+            (v1 - v0).cross(q - v0).dot(f.normal) >= 0.0
+        });
+        if inside_face {
+            if height * height < best_d {
+                best_d = height * height;
+                best = q;
+                best_n = Some(f.normal);
+            }
+            continue;
+        }
+        for k in 0..lp.len() {
+            let v0 = verts[lp[k] as usize];
+            let v1 = verts[lp[(k + 1) % lp.len()] as usize];
+            let c = closest_point_on_segment(v0, v1, p);
+            let d = c.distance_squared(p);
             if d < best_d {
                 best_d = d;
-                best = q;
+                best = c;
+                best_n = None;
             }
         }
     }
     LocalProjection {
         point: best,
         inside: false,
-        normal: (p - best).normalize_or(s.faces()[max_f].normal),
+        normal: best_n.unwrap_or_else(|| (p - best).normalize_or(s.faces()[max_f].normal)),
     }
 }
 
@@ -353,41 +383,49 @@ pub fn closest_point_on_segment(a: Vec3, b: Vec3, p: Vec3) -> Vec3 {
 /// The point of triangle `a b c` closest to `p`, by its Voronoi regions
 /// (Ericson, *Real-Time Collision Detection*, 5.1.5). Zero-area triangles work:
 /// the tests fall through to the edge and vertex regions.
+// Offered to the sibling query modules (contact manifolds).
+#[allow(dead_code)]
 pub fn closest_point_on_triangle(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> Vec3 {
+    closest_point_on_triangle_region(a, b, c, p).0
+}
+
+/// Like [`closest_point_on_triangle`], also telling whether the point lies in
+/// the face region (inside the triangle, not on an edge or vertex region).
+pub fn closest_point_on_triangle_region(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> (Vec3, bool) {
     let ab = b - a;
     let ac = c - a;
     let ap = p - a;
     let d1 = ab.dot(ap);
     let d2 = ac.dot(ap);
     if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
+        return (a, false);
     }
     let bp = p - b;
     let d3 = ab.dot(bp);
     let d4 = ac.dot(bp);
     if d3 >= 0.0 && d4 <= d3 {
-        return b;
+        return (b, false);
     }
     let vc = d1 * d4 - d3 * d2;
     if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
         let v = d1 / (d1 - d3);
-        return a + ab * v;
+        return (a + ab * v, false);
     }
     let cp = p - c;
     let d5 = ab.dot(cp);
     let d6 = ac.dot(cp);
     if d6 >= 0.0 && d5 <= d6 {
-        return c;
+        return (c, false);
     }
     let vb = d5 * d2 - d1 * d6;
     if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
         let w = d2 / (d2 - d6);
-        return a + ac * w;
+        return (a + ac * w, false);
     }
     let va = d3 * d6 - d5 * d4;
     if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
         let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return b + (c - b) * w;
+        return (b + (c - b) * w, false);
     }
     let denom = va + vb + vc;
     if denom == 0.0 || !denom.is_finite() {
@@ -397,14 +435,15 @@ pub fn closest_point_on_triangle(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> Vec3 {
             closest_point_on_segment(b, c, p),
             closest_point_on_segment(a, c, p),
         ];
-        return cands
+        let q = cands
             .into_iter()
             .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
             .unwrap_or(a);
+        return (q, false);
     }
     let v = vb / denom;
     let w = vc / denom;
-    a + ab * v + ac * w
+    (a + ab * v + ac * w, true)
 }
 
 /// Closest points of segments `p1 q1` and `p2 q2`: returns `(s, t, c1, c2)` with

@@ -48,14 +48,14 @@ pub struct GjkOutput {
 /// quadratically in the direction error (an error of θ in the normal costs
 /// about θ²/2 in distance), so a tight value is needed for accurate normals;
 /// the f32 floor is caught by the no-progress and repeated-vertex tests.
-const REL_TOL: f32 = 1.0e-9;
+const REL_TOL: f64 = 1.0e-9;
 /// Absolute tolerance on the distance, in units of the Minkowski difference's
 /// size (about 3 f32 ulps).
-const ABS_TOL: f32 = 4.0e-7;
+const ABS_TOL: f64 = 4.0e-7;
 /// Consecutive iterations without progress before GJK settles for the best.
 const MAX_STALLS: usize = 4;
 /// Below this distance (relative to the size), the cores are considered touching.
-const TOUCH_TOL: f32 = 1.0e-6;
+const TOUCH_TOL: f64 = 1.0e-6;
 
 /// GJK distance between the cores of `a` and `b`, with B placed by `pose_ab` in
 /// A's frame. With a cache, starts from the cached simplex and stores the final
@@ -97,22 +97,24 @@ pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         if !v2.is_finite() {
             break;
         }
-        let scale2 = simplex.max_norm_sq();
+        let scale2 = simplex.max_norm_sq() as f64;
         if inside || v2 <= TOUCH_TOL * TOUCH_TOL * scale2 {
             status = GjkStatus::Overlapping;
             break;
         }
         iterations += 1;
-        let sp: SupportPoint = support_pair(a, b, pose_ab, -v);
-        let scale = scale2.max(sp.w.length_squared()).sqrt();
+        let sp: SupportPoint = support_pair(a, b, pose_ab, -v.as_vec3());
+        let w = sp.w.as_dvec3();
+        let scale = scale2.max(w.length_squared()).sqrt();
         // gap = |v|² - v·w = |v| · (upper bound - lower bound) on the distance.
-        let gap = v2 - v.dot(sp.w);
+        let gap = v2 - v.dot(w);
         if gap <= REL_TOL * v2 || gap <= ABS_TOL * v2.sqrt() * scale {
             simplex = best.0;
             status = GjkStatus::Separated;
             break;
         }
-        if simplex.contains(sp.w, (ABS_TOL * scale) * (ABS_TOL * scale)) {
+        let dup = (ABS_TOL * scale) as f32;
+        if simplex.contains(sp.w, dup * dup) {
             simplex = best.0;
             status = GjkStatus::Separated;
             break;
@@ -130,9 +132,8 @@ pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
                 best = (simplex, nv2);
                 stalls = 0;
             } else {
-                // No progress. Rounding in a sliver simplex (a densely sampled
-                // curved rim) can stall |v| while the bounds are still apart;
-                // a few more steps usually get past it. Give up after several.
+                // No progress (rounding in a sliver simplex): a few more steps
+                // usually get past it; give up after several.
                 stalls += 1;
                 if stalls > MAX_STALLS {
                     simplex = best.0;
@@ -156,7 +157,7 @@ pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let distance = if status == GjkStatus::Overlapping {
         0.0
     } else {
-        simplex.closest().length()
+        simplex.closest().length() as f32
     };
     GjkOutput {
         status,
