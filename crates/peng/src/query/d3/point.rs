@@ -380,9 +380,15 @@ pub fn closest_point_on_segment(a: Vec3, b: Vec3, p: Vec3) -> Vec3 {
     a + ab * t
 }
 
-/// The point of triangle `a b c` closest to `p`, by its Voronoi regions
-/// (Ericson, *Real-Time Collision Detection*, 5.1.5). Zero-area triangles work:
-/// the tests fall through to the edge and vertex regions.
+/// The point of triangle `a b c` closest to `p`. Zero-area triangles work (they
+/// act as their longest edge).
+///
+/// Ericson, *Real-Time Collision Detection*, 5.1.5, classifies `p` into the
+/// triangle's Voronoi regions with products of dot products; on slivers (nearly
+/// collinear vertices) those products cancel catastrophically in f32 and the
+/// result can land visibly off the triangle. Here the same regions are decided
+/// in f64: project on the plane, keep the projection when it is inside all three
+/// edges, otherwise take the nearest of the three edge points.
 // Offered to the sibling query modules (contact manifolds).
 #[allow(dead_code)]
 pub fn closest_point_on_triangle(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> Vec3 {
@@ -392,58 +398,37 @@ pub fn closest_point_on_triangle(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> Vec3 {
 /// Like [`closest_point_on_triangle`], also telling whether the point lies in
 /// the face region (inside the triangle, not on an edge or vertex region).
 pub fn closest_point_on_triangle_region(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> (Vec3, bool) {
-    let ab = b - a;
-    let ac = c - a;
-    let ap = p - a;
-    let d1 = ab.dot(ap);
-    let d2 = ac.dot(ap);
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return (a, false);
+    use glam::DVec3;
+    let (a, b, c, p) = (a.as_dvec3(), b.as_dvec3(), c.as_dvec3(), p.as_dvec3());
+    let n = (b - a).cross(c - a);
+    let nn = n.length_squared();
+    let e2 = (b - a)
+        .length_squared()
+        .max((c - a).length_squared())
+        .max((c - b).length_squared());
+    if nn > 1e-24 * e2 * e2 {
+        let q = p - n * (n.dot(p - a) / nn);
+        let inside = n.dot((b - a).cross(q - a)) >= 0.0
+            && n.dot((c - b).cross(q - b)) >= 0.0
+            && n.dot((a - c).cross(q - c)) >= 0.0;
+        if inside {
+            return (q.as_vec3(), true);
+        }
     }
-    let bp = p - b;
-    let d3 = ab.dot(bp);
-    let d4 = ac.dot(bp);
-    if d3 >= 0.0 && d4 <= d3 {
-        return (b, false);
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return (a + ab * v, false);
-    }
-    let cp = p - c;
-    let d5 = ab.dot(cp);
-    let d6 = ac.dot(cp);
-    if d6 >= 0.0 && d5 <= d6 {
-        return (c, false);
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return (a + ac * w, false);
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return (b + (c - b) * w, false);
-    }
-    let denom = va + vb + vc;
-    if denom == 0.0 || !denom.is_finite() {
-        // Degenerate (zero area) and numerically in no region: nearest edge.
-        let cands = [
-            closest_point_on_segment(a, b, p),
-            closest_point_on_segment(b, c, p),
-            closest_point_on_segment(a, c, p),
-        ];
-        let q = cands
-            .into_iter()
-            .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
-            .unwrap_or(a);
-        return (q, false);
-    }
-    let v = vb / denom;
-    let w = vc / denom;
-    (a + ab * v + ac * w, true)
+    let seg = |u: DVec3, v: DVec3| {
+        let e = v - u;
+        let l = e.length_squared();
+        if l <= 0.0 {
+            u
+        } else {
+            u + e * ((p - u).dot(e) / l).clamp(0.0, 1.0)
+        }
+    };
+    let best = [seg(a, b), seg(b, c), seg(c, a)]
+        .into_iter()
+        .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
+        .unwrap_or(a);
+    (best.as_vec3(), false)
 }
 
 /// Closest points of segments `p1 q1` and `p2 q2`: returns `(s, t, c1, c2)` with

@@ -330,12 +330,19 @@ fn cone_interval(c: &Cone, o: Vec3, d: Vec3) -> Option<LineInterval> {
         return (p.x * p.x + p.z * p.z <= r * r * (1.0 + 4.0 * REL_EPS)).then_some(iv);
     }
     // The solid nappe below the apex: x² + z² <= k² (h - y)², y <= h, with
-    // k = r / 2h. Along the line, f(t) = A t² + 2 B t + C <= 0 where e = h - o.y.
-    let k2 = (r / (2.0 * h)).powi(2);
-    let e = h - o.y;
-    let a = d.x * d.x + d.z * d.z - k2 * d.y * d.y;
-    let b = o.x * d.x + o.z * d.z + k2 * e * d.y;
-    let cc = o.x * o.x + o.z * o.z - k2 * e * e;
+    // k = r / 2h. Rays passing near the apex give two nearly equal roots, an
+    // ill-conditioned quadratic; it is solved in f64 and parametrized from the
+    // line's point nearest the apex (t = t0 + τ), which keeps the coefficients
+    // small. With m that point relative to the apex, along the line
+    // f(τ) = A τ² + 2 B τ + C <= 0.
+    let k2 = (r as f64 / (2.0 * h as f64)).powi(2);
+    let dd = d.as_dvec3();
+    let od = o.as_dvec3() - glam::DVec3::new(0.0, h as f64, 0.0);
+    let t0 = -od.dot(dd) / dd.dot(dd);
+    let m = od + dd * t0;
+    let a = dd.x * dd.x + dd.z * dd.z - k2 * dd.y * dd.y;
+    let b = m.x * dd.x + m.z * dd.z - k2 * m.y * dd.y;
+    let cc = m.x * m.x + m.z * m.z - k2 * m.y * m.y;
     let slant = Vec3::new(2.0 * h, r, 0.0).normalize();
     let slant_normal = |t: f32| {
         let p = o + d * t;
@@ -346,14 +353,17 @@ fn cone_interval(c: &Cone, o: Vec3, d: Vec3) -> Option<LineInterval> {
         }
         Vec3::new(p.x / rho, 0.0, p.z / rho) * slant.x + Vec3::Y * slant.y
     };
-    let below_apex = |t: f32| o.y + d.y * t <= h;
-    let scale = d.dot(d);
-    let nappe = if a.abs() <= REL_EPS * scale {
-        // Parallel to a generator: one crossing where 2 B t + C = 0.
-        if b.abs() <= REL_EPS * scale.sqrt() * (h + r) {
+    // Below the apex: y - h = m.y + τ d.y <= 0.
+    let below_apex = |tau: f64| m.y + dd.y * tau <= 0.0;
+    let to_t = |tau: f64| (t0 + tau) as f32;
+    let scale = dd.dot(dd);
+    let eps = REL_EPS as f64 * 1e-3;
+    let nappe = if a.abs() <= eps * scale {
+        // Parallel to a generator: one crossing where 2 B τ + C = 0.
+        if b == 0.0 {
             return None;
         }
-        let t = -cc / (2.0 * b);
+        let t = to_t(-cc / (2.0 * b));
         // The inside is the side where f < 0, i.e. the sign of -B.
         if b > 0.0 {
             LineInterval {
@@ -372,36 +382,42 @@ fn cone_interval(c: &Cone, o: Vec3, d: Vec3) -> Option<LineInterval> {
         // With a < 0 the line is steeper than the generators and always
         // crosses the double cone (a negative discriminant is rounding).
         let disc = b * b - a * cc;
-        let (t0, t1) = if a < 0.0 {
-            quadratic_roots(a, b, cc, disc.max(0.0))?
+        if a > 0.0 && disc < 0.0 {
+            return None;
+        }
+        let sq = disc.max(0.0).sqrt();
+        let q = -(b + sq.copysign(b));
+        let (r1, r2) = if q != 0.0 {
+            (q / a, cc / q)
         } else {
-            quadratic(a, b, cc)?
+            (0.0, 0.0)
         };
+        let (tau0, tau1) = (r1.min(r2), r1.max(r2));
+        let (t_a, t_b) = (to_t(tau0), to_t(tau1));
         if a > 0.0 {
             // Shallower than the generators: f <= 0 between the roots, on one
             // nappe; keep it if that is the lower one.
-            let mid = 0.5 * (t0 + t1);
-            if !below_apex(mid) {
+            if !below_apex(0.5 * (tau0 + tau1)) {
                 return None;
             }
             LineInterval {
-                t_in: t0,
-                n_in: slant_normal(t0),
-                t_out: t1,
-                n_out: slant_normal(t1),
+                t_in: t_a,
+                n_in: slant_normal(t_a),
+                t_out: t_b,
+                n_out: slant_normal(t_b),
             }
         } else if d.y > 0.0 {
             // Steeper: f <= 0 outside the roots; going up, the lower nappe is
             // the part before the first root.
             LineInterval {
-                t_out: t0,
-                n_out: slant_normal(t0),
+                t_out: t_a,
+                n_out: slant_normal(t_a),
                 ..EVERYWHERE
             }
         } else {
             LineInterval {
-                t_in: t1,
-                n_in: slant_normal(t1),
+                t_in: t_b,
+                n_in: slant_normal(t_b),
                 ..EVERYWHERE
             }
         }
@@ -488,22 +504,29 @@ fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<Line
         }
         return out;
     }
+    // The barycentric solve runs in f64: for a grazing ray the crossing time is
+    // the rounding error over sin α, which f32 would turn into a hit visibly
+    // off the triangle.
+    let (a64, d64) = (a.as_dvec3(), d.as_dvec3());
+    let (e1, e2) = (b.as_dvec3() - a64, c.as_dvec3() - a64);
+    let pvec = d64.cross(e2);
+    let det = e1.dot(pvec);
     let inv = 1.0 / det;
     if !inv.is_finite() {
         return None;
     }
-    let tvec = o - a;
+    let tvec = o.as_dvec3() - a64;
     let u = tvec.dot(pvec) * inv;
-    let tol = 4.0 * REL_EPS;
+    let tol = 4.0 * REL_EPS as f64;
     if u < -tol || u > 1.0 + tol {
         return None;
     }
     let qvec = tvec.cross(e1);
-    let v = d.dot(qvec) * inv;
+    let v = d64.dot(qvec) * inv;
     if v < -tol || u + v > 1.0 + tol {
         return None;
     }
-    let t = e2.dot(qvec) * inv;
+    let t = (e2.dot(qvec) * inv) as f32;
     let n = if n.dot(d) > 0.0 { -n } else { n };
     Some(LineInterval::point(t, n))
 }
