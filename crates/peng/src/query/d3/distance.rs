@@ -326,3 +326,38 @@ fn ball_distance(a: &Shape, c: Vec3, r: f32) -> SignedDistance {
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::d3::{Cone, Cylinder};
+
+    #[test]
+    fn cached_distance_matches_and_warm_starts() {
+        let a: Shape = Cylinder::new(1.0, 0.5).unwrap().into();
+        let b: Shape = Cone::new(0.8, 0.6).unwrap().into();
+        let pa = Pose3::from_axis_angle(Vec3::new(0.1, 0.2, 0.3), Vec3::new(0.2, 0.1, -0.4));
+        let mut cache = GjkCache::new();
+        for i in 0..20 {
+            let pb = Pose3::from_axis_angle(
+                Vec3::new(1.6 + 0.01 * i as f32, 0.4, -0.2),
+                Vec3::new(0.3, 0.02 * i as f32, 0.1),
+            );
+            let plain = distance(&a, &pa, &b, &pb);
+            let cold_iters = {
+                let mut fresh = GjkCache::new();
+                distance_cached(&a, &pa, &b, &pb, &mut fresh);
+                fresh.last_iterations
+            };
+            let warm = distance_cached(&a, &pa, &b, &pb, &mut cache);
+            assert!(
+                (plain.distance - warm.distance).abs() < 1e-5,
+                "{plain:?} {warm:?}"
+            );
+            assert!((plain.normal - warm.normal).length() < 2e-3);
+            if i > 0 {
+                assert!(cache.last_iterations <= cold_iters, "step {i}");
+            }
+        }
+    }
+}
