@@ -109,3 +109,27 @@ fn warm_start_saves_iterations_along_a_path() {
         "warm {warm_total} cold {cold_total}"
     );
 }
+
+/// GJK, EPA and the GJK ray cast return (some value) on non-finite input
+/// instead of panicking or looping (the public queries debug-assert instead).
+#[test]
+fn non_finite_input_terminates() {
+    let a: Shape = Cylinder::new(1.0, 0.5).unwrap().into();
+    let b: Shape = ConvexPolyhedron::cuboid(Vec3::ONE).unwrap().into();
+    for bad in [f32::NAN, f32::INFINITY] {
+        let pose = Pose3 {
+            translation: Vec3::new(bad, 0.0, 0.0),
+            rotation: Quat::IDENTITY,
+        };
+        let g = gjk::gjk(&a, &b, &pose, None);
+        assert_ne!(g.status, GjkStatus::Separated, "{g:?}");
+        let _ = gjk::epa(&a, &b, &pose, &g.simplex);
+        let _ = gjk::signed_distance(&a, &b, &pose, None);
+        let _ = gjk::ray_cast(&a, Vec3::new(bad, 0.0, 0.0), Vec3::X, 10.0);
+        let rot = Pose3 {
+            translation: Vec3::ONE,
+            rotation: Quat::from_xyzw(bad, 0.0, 0.0, 1.0),
+        };
+        let _ = gjk::signed_distance(&a, &b, &rot, None);
+    }
+}

@@ -45,6 +45,7 @@ impl SupportMap for Shape {
 
 /// Whether the two shapes overlap (touching counts).
 pub fn intersects(a: &Shape, pose_a: &Pose3, b: &Shape, pose_b: &Pose3) -> bool {
+    debug_assert!(pose_a.is_finite() && pose_b.is_finite(), "non-finite pose");
     let pose_ab = pose_a.inv_mul(pose_b);
     local_intersects(a, b, &pose_ab)
 }
@@ -76,6 +77,7 @@ fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
 /// Two half-spaces whose normals are not opposite always overlap without a
 /// finite penetration: the distance is `f32::NEG_INFINITY` then.
 pub fn distance(a: &Shape, pose_a: &Pose3, b: &Shape, pose_b: &Pose3) -> Distance3 {
+    debug_assert!(pose_a.is_finite() && pose_b.is_finite(), "non-finite pose");
     let pose_ab = pose_a.inv_mul(pose_b);
     to_world(pose_a, &local_distance(a, b, &pose_ab))
 }

@@ -13,6 +13,7 @@ use crate::shape::d3::{Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape};
 /// projection is the nearest point on the boundary of any part (for a point
 /// inside overlapping parts this may lie inside another part).
 pub fn project_point(shape: &Shape, pose: &Pose3, point: Vec3, solid: bool) -> PointProjection3 {
+    debug_assert!(pose.is_finite() && point.is_finite(), "non-finite input");
     let local = pose.inverse_transform_point(point);
     let lp = project_local(shape, local);
     PointProjection3 {

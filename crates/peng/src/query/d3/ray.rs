@@ -21,6 +21,7 @@ pub fn ray_cast(
     max_toi: f32,
     solid: bool,
 ) -> Option<RayHit3> {
+    debug_assert!(pose.is_finite(), "non-finite pose");
     let o = pose.inverse_transform_point(ray.origin);
     let d = pose.inverse_transform_vector(ray.dir);
     let (toi, n) = local_ray_cast(shape, o, d, max_toi, solid)?;
