@@ -1,0 +1,106 @@
+//! Convex hull of a 3D point set.
+//!
+//! Two stages:
+//! 1. [`quickhull`]: Quickhull (Barber, Dobkin, Huhdanpaa, "The Quickhull
+//!    Algorithm for Convex Hulls", ACM TOMS 1996) builds a triangulated hull, with
+//!    the robustness measures of Gregorius ("Implementing Quickhull", GDC 2014):
+//!    fat planes (a point within `eps` of a face is on it, not outside), an
+//!    initial simplex from extreme points, and a scale-relative `eps`.
+//! 2. [`merge`]: adjacent triangles whose vertices lie within tolerance of one
+//!    plane are merged into one convex polygon, and vertices left on only two faces
+//!    (collinear along a merged boundary) are dropped.
+//!
+//! All arithmetic is in f64 on the (exactly representable) f32 input, so the only
+//! tolerance that matters is the one chosen for the f32 input's own precision.
+
+mod merge;
+mod quickhull;
+
+use crate::math::policy::GeometryError;
+use crate::math::tolerance::REL_EPS;
+use crate::math::Vec3;
+use glam::DVec3;
+
+const WHAT: &str = "convex hull";
+
+/// The convex hull of `points`: its vertices (only those used, in input order)
+/// and its faces as vertex loops, counter-clockwise seen from outside, with
+/// coplanar faces merged into one convex polygon per plane.
+///
+/// Points closer than a scale-relative tolerance to a face plane count as on it
+/// (see [`crate::math::policy`] rule 4), so duplicates, points on edges and points
+/// on faces are not hull vertices.
+///
+/// # Errors
+/// - [`GeometryError::NonFinite`] if a coordinate is NaN or infinite;
+/// - [`GeometryError::TooFew`] for fewer than 4 points;
+/// - [`GeometryError::Degenerate`] if the points are coincident, collinear or
+///   coplanar within tolerance.
+pub fn convex_hull(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<Vec<u32>>), GeometryError> {
+    if points.iter().any(|p| !p.is_finite()) {
+        return Err(GeometryError::NonFinite {
+            what: "convex hull input point",
+        });
+    }
+    if points.len() < 4 {
+        return Err(GeometryError::TooFew {
+            what: WHAT,
+            needed: 4,
+            got: points.len(),
+        });
+    }
+    let pts: Vec<DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
+    let eps = hull_eps(&pts);
+    let tris = quickhull::build(&pts, eps)?;
+    let loops = merge::merge_coplanar(&pts, &tris, 2.0 * eps)?;
+
+    // Keep only the vertices used, in input order, and renumber the loops.
+    let mut remap = vec![u32::MAX; points.len()];
+    for lp in &loops {
+        for &v in lp {
+            remap[v as usize] = 0;
+        }
+    }
+    let mut vertices = Vec::new();
+    for (i, r) in remap.iter_mut().enumerate() {
+        if *r == 0 {
+            *r = vertices.len() as u32;
+            vertices.push(points[i]);
+        }
+    }
+    let faces = loops
+        .into_iter()
+        .map(|lp| lp.into_iter().map(|v| remap[v as usize]).collect())
+        .collect();
+    Ok((vertices, faces))
+}
+
+/// The distance tolerance of the hull: `REL_EPS` times the sum over the axes of
+/// the largest absolute coordinate. Gregorius (GDC 2014) uses the same scale with
+/// `3 * FLT_EPSILON`; the coordinate magnitudes (not the extent) set the rounding
+/// error of f32 input, so shapes far from the origin get a larger tolerance.
+fn hull_eps(pts: &[DVec3]) -> f64 {
+    let m = pts.iter().fold(DVec3::ZERO, |m, p| m.max(p.abs()));
+    REL_EPS as f64 * (m.x + m.y + m.z)
+}
+
+/// A triangle of the hull under construction: vertices counter-clockwise seen
+/// from outside, `adj[k]` the triangle across edge `v[k] → v[(k + 1) % 3]`.
+#[derive(Debug, Clone)]
+pub(crate) struct Tri {
+    /// Input point indices.
+    pub v: [u32; 3],
+    /// Neighbouring triangles across each edge.
+    pub adj: [u32; 3],
+    /// Outward unit normal.
+    pub n: DVec3,
+    /// Plane offset: `n · x = d` on the plane.
+    pub d: f64,
+}
+
+impl Tri {
+    #[inline]
+    pub(crate) fn dist(&self, p: DVec3) -> f64 {
+        self.n.dot(p) - self.d
+    }
+}
