@@ -55,6 +55,7 @@ impl Rot2 {
 
     /// `self * o`: first `o`, then `self`.
     #[inline]
+    #[allow(clippy::should_implement_trait)] // also `impl Mul`; the method reads better in chains
     pub fn mul(self, o: Rot2) -> Rot2 {
         Rot2 {
             cos: self.cos * o.cos - self.sin * o.sin,
@@ -148,6 +149,7 @@ impl Pose2 {
 
     /// `self * o`: apply `o` first, then `self`.
     #[inline]
+    #[allow(clippy::should_implement_trait)] // also `impl Mul`; the method reads better in chains
     pub fn mul(&self, o: &Pose2) -> Pose2 {
         Pose2 {
             translation: self.transform_point(o.translation),
@@ -173,6 +175,22 @@ impl Pose2 {
             translation: self.inverse_transform_point(o.translation),
             rotation: self.rotation.inverse().mul(o.rotation),
         }
+    }
+}
+
+impl core::ops::Mul for Rot2 {
+    type Output = Rot2;
+    #[inline]
+    fn mul(self, o: Rot2) -> Rot2 {
+        Rot2::mul(self, o)
+    }
+}
+
+impl core::ops::Mul for Pose2 {
+    type Output = Pose2;
+    #[inline]
+    fn mul(self, o: Pose2) -> Pose2 {
+        Pose2::mul(&self, &o)
     }
 }
 

@@ -95,6 +95,7 @@ impl Pose3 {
 
     /// `self * o`: apply `o` first, then `self`.
     #[inline]
+    #[allow(clippy::should_implement_trait)] // also `impl Mul`; the method reads better in chains
     pub fn mul(&self, o: &Pose3) -> Pose3 {
         Pose3 {
             translation: self.transform_point(o.translation),
@@ -126,6 +127,14 @@ impl Pose3 {
     #[inline]
     pub fn rotation_matrix(&self) -> glam::Mat3 {
         glam::Mat3::from_quat(self.rotation)
+    }
+}
+
+impl core::ops::Mul for Pose3 {
+    type Output = Pose3;
+    #[inline]
+    fn mul(self, o: Pose3) -> Pose3 {
+        Pose3::mul(&self, &o)
     }
 }
 
