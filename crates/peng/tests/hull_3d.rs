@@ -93,6 +93,18 @@ fn check_hull(input: &[Vec3], verts: &[Vec3], faces: &[Vec<u32>]) -> (usize, Vec
         }
     }
     assert!(used.iter().all(|&u| u), "unused hull vertex");
+    // Every vertex is a real corner: on three faces at least (a vertex on two
+    // faces would sit on the straight edge between them).
+    let mut degree = vec![0; verts.len()];
+    for lp in faces {
+        for &v in lp {
+            degree[v as usize] += 1;
+        }
+    }
+    assert!(
+        degree.iter().all(|&d| d >= 3),
+        "a vertex is on fewer than 3 faces"
+    );
     for &(a, b) in directed.keys() {
         assert!(
             directed.contains_key(&(b, a)),
@@ -457,5 +469,54 @@ proptest! {
         let pts: Vec<Vec3> = pts.into_iter().map(|p| q * (p * h) + t).collect();
         let (v, f) = hull_ok(&pts);
         assert_is_box(&pts, &v, &f);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    /// Face points jittered off their planes by less than the hull tolerance are
+    /// still on the faces: 6 quads. Also for thin slabs.
+    #[test]
+    fn prop_box_near_coplanar(seed in any::<u64>(), n in 0usize..300, thin in any::<bool>()) {
+        let mut rng = Rng(seed);
+        let h = if thin { Vec3::new(2.0, 1e-3, 1.5) } else { Vec3::new(1.0, 2.0, 0.5) };
+        let jitter = 0.3 * REL_EPS * (h.x + h.y + h.z);
+        let mut pts: Vec<Vec3> = cube_corners(1.0).into_iter().map(|p| p * h).collect();
+        for _ in 0..n {
+            let mut p = on_cube_face(&mut rng, 1.0) * h;
+            p += Vec3::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) * jitter;
+            pts.push(p.clamp(-h, h));
+        }
+        let (v, f) = hull_ok(&pts);
+        assert_is_box(&pts, &v, &f);
+    }
+
+    /// Points on a cylinder (many coplanar cap points, many collinear side
+    /// points): 2 caps, all other faces quads, every input point contained.
+    #[test]
+    fn prop_cylinder(seed in any::<u64>(), sides in 3usize..40, extra in 0usize..100) {
+        let mut rng = Rng(seed);
+        let mut pts = Vec::new();
+        for i in 0..sides {
+            let a = i as f32 / sides as f32 * std::f32::consts::TAU;
+            pts.push(Vec3::new(a.cos(), -1.0, a.sin()));
+            pts.push(Vec3::new(a.cos(), 1.0, a.sin()));
+        }
+        for _ in 0..extra {
+            let i = rng.index(sides);
+            let j = (i + 1) % sides;
+            let s = rng.range(0.0, 1.0);
+            let y = rng.range(-1.0, 1.0);
+            // On a side quad (between two rungs) or on a rung line.
+            let (a, b) = (pts[2 * i], pts[2 * j]);
+            let p = a.lerp(b, s);
+            pts.push(Vec3::new(p.x, y, p.z));
+        }
+        let (v, f) = hull_ok(&pts);
+        let (nv, sizes) = check_hull(&pts, &v, &f);
+        prop_assert_eq!(nv, 2 * sides);
+        prop_assert_eq!(sizes.iter().filter(|&&s| s == sides).count(), if sides == 4 { 6 } else { 2 });
+        prop_assert_eq!(f.len(), sides + 2);
     }
 }

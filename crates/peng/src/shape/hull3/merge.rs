@@ -118,6 +118,39 @@ fn boundary_loop(tris: &[Tri], group: &[u32], members: &[u32], g: u32) -> Option
     (lp.len() == next.len()).then_some(lp)
 }
 
+/// Vertices (indices into `pts`) at a corner of some loop that is reflex or
+/// within `tol` of straight: closer than `tol` to the segment between its two
+/// loop neighbours or on its inner side (measured in the loop's Newell plane).
+pub(super) fn weak_corners(pts: &[DVec3], loops: &[Vec<u32>], tol: f64) -> Vec<u32> {
+    let mut weak = Vec::new();
+    for lp in loops {
+        // Newell's normal: twice the vector area of the loop.
+        let n = (0..lp.len())
+            .map(|k| pts[lp[k] as usize].cross(pts[lp[(k + 1) % lp.len()] as usize]))
+            .sum::<DVec3>()
+            .normalize_or_zero();
+        for k in 0..lp.len() {
+            let p = pts[lp[(k + lp.len() - 1) % lp.len()] as usize];
+            let q = pts[lp[k] as usize];
+            let r = pts[lp[(k + 1) % lp.len()] as usize];
+            // Signed distance of q outside the line p → r (positive when the
+            // corner turns left, counter-clockwise about n). Only a q that lies
+            // between p and r is weak: in a sliver triangle every corner is close
+            // to the line through the other two, but only the middle one is
+            // covered by the others.
+            let pr = r - p;
+            let out = (q - p).cross(pr).dot(n) / pr.length();
+            let t = (q - p).dot(pr) / pr.length_squared();
+            if out <= tol && t > 0.0 && t < 1.0 {
+                weak.push(lp[k]);
+            }
+        }
+    }
+    weak.sort_unstable();
+    weak.dedup();
+    weak
+}
+
 /// Drops every vertex that lies on exactly two faces: it sits on the edge
 /// between them, collinear with its neighbours in both loops.
 fn drop_two_face_vertices(loops: &mut [Vec<u32>]) -> Result<(), GeometryError> {

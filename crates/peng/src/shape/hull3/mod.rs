@@ -23,6 +23,10 @@ use glam::DVec3;
 
 const WHAT: &str = "convex hull";
 
+/// Most hull rebuilds after dropping points on weak corners (see
+/// [`convex_hull`]); one is the common case.
+const MAX_ROUNDS: usize = 8;
+
 /// The convex hull of `points`: its vertices (only those used, in input order)
 /// and its faces as vertex loops, counter-clockwise seen from outside, with
 /// coplanar faces merged into one convex polygon per plane.
@@ -51,8 +55,40 @@ pub fn convex_hull(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<Vec<u32>>), Geomet
     }
     let pts: Vec<DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
     let eps = hull_eps(&pts);
-    let tris = quickhull::build(&pts, eps)?;
-    let loops = merge::merge_coplanar(&pts, &tris, 2.0 * eps)?;
+    let tol = 2.0 * eps;
+
+    // A merged face may come out with a corner that is reflex or straight within
+    // tolerance: a vertex within `tol` of a face plane and of the line through its
+    // loop neighbours, i.e. a point on that face in all but rounding. Such points
+    // are dropped (with every point within `eps` of them) and the hull rebuilt;
+    // they stay within tolerance of the new hull. Rare, so rebuilding is cheap.
+    let mut keep: Vec<u32> = (0..pts.len() as u32).collect();
+    let mut round = 0;
+    let loops = loop {
+        if keep.len() < 4 {
+            return Err(GeometryError::Degenerate {
+                what: WHAT,
+                why: "all points are coplanar",
+            });
+        }
+        let sub: Vec<DVec3> = keep.iter().map(|&i| pts[i as usize]).collect();
+        let tris = quickhull::build(&sub, eps)?;
+        let loops = merge::merge_coplanar(&sub, &tris, tol)?;
+        let weak = merge::weak_corners(&sub, &loops, tol);
+        round += 1;
+        if weak.is_empty() || round >= MAX_ROUNDS {
+            break loops
+                .into_iter()
+                .map(|lp| {
+                    lp.into_iter()
+                        .map(|v| keep[v as usize])
+                        .collect::<Vec<u32>>()
+                })
+                .collect::<Vec<_>>();
+        }
+        let weak: Vec<DVec3> = weak.iter().map(|&v| sub[v as usize]).collect();
+        keep.retain(|&i| weak.iter().all(|w| w.distance(pts[i as usize]) > eps));
+    };
 
     // Keep only the vertices used, in input order, and renumber the loops.
     let mut remap = vec![u32::MAX; points.len()];
@@ -96,6 +132,9 @@ pub(crate) struct Tri {
     pub n: DVec3,
     /// Plane offset: `n · x = d` on the plane.
     pub d: f64,
+    /// How far behind the plane a point may be and still count as coplanar
+    /// when deciding visibility (beyond `eps`; large for thin triangles).
+    pub slack: f64,
 }
 
 impl Tri {

@@ -24,9 +24,11 @@ use std::collections::HashMap;
 /// Returns the triangles with adjacency indices into the returned vector.
 pub(super) fn build(pts: &[DVec3], eps: f64) -> Result<Vec<Tri>, GeometryError> {
     let s = initial_simplex(pts, eps)?;
+    let lever = plane_lever(pts);
     let mut h = Hull {
         pts,
         eps,
+        lever,
         tris: Vec::new(),
         outside: Vec::new(),
         alive: Vec::new(),
@@ -42,7 +44,7 @@ pub(super) fn build(pts: &[DVec3], eps: f64) -> Result<Vec<Tri>, GeometryError> 
         [s[2], s[3], s[0]],
     ];
     for f in faces {
-        let (n, d) = plane(pts, f).ok_or(GeometryError::Degenerate {
+        let (n, d, slack) = plane(pts, f, lever).ok_or(GeometryError::Degenerate {
             what: WHAT,
             why: "all points are coplanar",
         })?;
@@ -51,6 +53,7 @@ pub(super) fn build(pts: &[DVec3], eps: f64) -> Result<Vec<Tri>, GeometryError> 
             adj: [u32::MAX; 3],
             n,
             d,
+            slack,
         });
     }
     link_by_edges(&mut h.tris);
@@ -85,10 +88,19 @@ pub(super) fn build(pts: &[DVec3], eps: f64) -> Result<Vec<Tri>, GeometryError> 
     Ok(h.compact())
 }
 
+/// How far behind the eye, in units of `eps`, a triangle enclosed by visible
+/// ones may be and still be taken as visible (see [`Hull::fill_holes`]).
+const HOLE_EPS: f64 = 1.0e3;
+
+/// Most repairs of one visible region (see [`Hull::add_point`]).
+const MAX_REPAIRS: usize = 32;
+
 /// The hull under construction.
 struct Hull<'a> {
     pts: &'a [DVec3],
     eps: f64,
+    /// See [`plane_lever`].
+    lever: f64,
     tris: Vec<Tri>,
     /// Outside set of each triangle (input point indices).
     outside: Vec<Vec<u32>>,
@@ -185,70 +197,52 @@ impl Hull<'_> {
             }
         }
 
-        // Horizon edges, then chained into one loop.
-        let mut edges = Vec::new();
-        for &t in &visible {
-            let tri = &self.tris[t as usize];
-            for k in 0..3 {
-                let nb = tri.adj[k];
-                if self.mark[nb as usize] != vis {
-                    let (a, b) = (tri.v[k], tri.v[(k + 1) % 3]);
-                    let kt = &self.tris[nb as usize];
-                    let kk = (0..3).find(|&j| kt.v[j] == b && kt.v[(j + 1) % 3] == a)?;
-                    edges.push(HorizonEdge {
-                        a,
-                        b,
-                        keep: nb,
-                        k: kk,
-                    });
-                }
-            }
-        }
-        if edges.len() < 3 {
-            return None;
-        }
-        let mut by_start: HashMap<u32, usize> = HashMap::with_capacity(edges.len());
-        for (i, e) in edges.iter().enumerate() {
-            if by_start.insert(e.a, i).is_some() {
-                return None; // the region touches itself at a vertex
-            }
-        }
-        let mut order = Vec::with_capacity(edges.len());
-        let mut cur = 0usize;
-        loop {
-            order.push(cur);
-            cur = *by_start.get(&edges[cur].b)?;
-            if cur == 0 {
-                break;
-            }
-            if order.len() > edges.len() {
+        // Rounding tilts the planes of thin triangles, so the region can come out
+        // with a hole (a triangle testing hidden while all around it test
+        // visible) or pinched (touching itself at a vertex). Both are repaired by
+        // taking the least hidden of the offending triangles as visible too.
+        let mut order = None;
+        for _ in 0..MAX_REPAIRS {
+            let repaired = match self.horizon(&visible, vis) {
+                Ok(o) => match self.folded_edge(&o, pe) {
+                    None => {
+                        order = Some(o);
+                        break;
+                    }
+                    Some(k) => {
+                        self.mark[k as usize] = vis;
+                        visible.push(k);
+                        true
+                    }
+                },
+                Err(Some(w)) => self.fix_pinch(w, &mut visible, pe, vis),
+                Err(None) => self.fill_holes(&mut visible, pe, vis),
+            };
+            if !repaired {
                 return None;
             }
         }
-        if order.len() != edges.len() {
-            return None; // several loops: the region has a hole
-        }
+        let order = order?;
 
         // Planes of the new triangles (checked before anything is changed).
         let mut planes = Vec::with_capacity(order.len());
-        for &e in &order {
-            let (a, b) = (edges[e].a, edges[e].b);
-            planes.push(plane(self.pts, [a, b, eye])?);
+        for e in &order {
+            planes.push(plane(self.pts, [e.a, e.b, eye], self.lever)?);
         }
 
         // Replace the visible region by the fan from the eye.
         let base = self.tris.len() as u32;
         let m = order.len() as u32;
-        for (j, &e) in order.iter().enumerate() {
+        for (j, &he) in order.iter().enumerate() {
             let j = j as u32;
-            let he = edges[e];
-            let (n, d) = planes[j as usize];
+            let (n, d, slack) = planes[j as usize];
             let t = base + j;
             self.push(Tri {
                 v: [he.a, he.b, eye],
                 adj: [he.keep, base + (j + 1) % m, base + (j + m - 1) % m],
                 n,
                 d,
+                slack,
             });
             self.tris[he.keep as usize].adj[he.k] = t;
         }
@@ -260,6 +254,191 @@ impl Hull<'_> {
         let new: Vec<u32> = (base..base + m).collect();
         self.assign(&orphans, &new, eye);
         Some(new)
+    }
+
+    /// The boundary of the region `visible` (triangles marked `vis`) as one loop
+    /// of edges in order. Fails with `Some(w)` if the region touches itself at
+    /// vertex `w`, with `None` if it has holes (or is broken otherwise).
+    fn horizon(&self, visible: &[u32], vis: u64) -> Result<Vec<HorizonEdge>, Option<u32>> {
+        let mut edges = Vec::new();
+        for &t in visible {
+            let tri = &self.tris[t as usize];
+            for k in 0..3 {
+                let nb = tri.adj[k];
+                if self.mark[nb as usize] != vis {
+                    let (a, b) = (tri.v[k], tri.v[(k + 1) % 3]);
+                    let kt = &self.tris[nb as usize];
+                    let kk = (0..3)
+                        .find(|&j| kt.v[j] == b && kt.v[(j + 1) % 3] == a)
+                        .ok_or(None)?;
+                    edges.push(HorizonEdge {
+                        a,
+                        b,
+                        keep: nb,
+                        k: kk,
+                    });
+                }
+            }
+        }
+        if edges.len() < 3 {
+            return Err(None);
+        }
+        let mut by_start: HashMap<u32, usize> = HashMap::with_capacity(edges.len());
+        for (i, e) in edges.iter().enumerate() {
+            if by_start.insert(e.a, i).is_some() {
+                return Err(Some(e.a));
+            }
+        }
+        let mut order = Vec::with_capacity(edges.len());
+        let mut cur = 0usize;
+        loop {
+            order.push(edges[cur]);
+            cur = *by_start.get(&edges[cur].b).ok_or(None)?;
+            if cur == 0 {
+                break;
+            }
+            if order.len() > edges.len() {
+                return Err(None);
+            }
+        }
+        // Fewer edges in the loop than on the boundary: the region has a hole.
+        if order.len() == edges.len() {
+            Ok(order)
+        } else {
+            Err(None)
+        }
+    }
+
+    /// A kept triangle on the horizon whose verdict "hidden" is not reliable and
+    /// whose new neighbour would fold back over it: the new triangle faces
+    /// against it (normals more than 90 degrees apart) while the eye is within
+    /// the triangle's slack of its plane. Taking such a triangle as visible
+    /// too keeps thin triangles in flat regions from folding the surface.
+    fn folded_edge(&self, order: &[HorizonEdge], pe: DVec3) -> Option<u32> {
+        order.iter().find_map(|e| {
+            let k = &self.tris[e.keep as usize];
+            let (a, b) = (self.pts[e.a as usize], self.pts[e.b as usize]);
+            let n = (b - a).cross(pe - a);
+            let ambiguous = k.dist(pe) > -(self.eps + k.slack);
+            (ambiguous && n.dot(k.n) < 0.0).then_some(e.keep)
+        })
+    }
+
+    /// Repairs a region pinched at vertex `w`: of the runs of hidden triangles
+    /// around `w`, the least hidden one becomes visible, provided it is within
+    /// `HOLE_EPS` of seeing the eye. Returns whether it did.
+    fn fix_pinch(&mut self, w: u32, visible: &mut Vec<u32>, pe: DVec3, vis: u64) -> bool {
+        // The ring of triangles around w, in order: from a visible triangle with
+        // corner w at position i, the next one is across edge v[i] → v[i + 1].
+        let Some(&first) = visible
+            .iter()
+            .find(|&&t| self.tris[t as usize].v.contains(&w))
+        else {
+            return false;
+        };
+        let mut ring = Vec::new();
+        let mut t = first;
+        loop {
+            ring.push(t);
+            let tri = &self.tris[t as usize];
+            let Some(i) = tri.v.iter().position(|&v| v == w) else {
+                return false;
+            };
+            t = tri.adj[i];
+            if t == first {
+                break;
+            }
+            if ring.len() > self.tris.len() {
+                return false;
+            }
+        }
+        // Runs of hidden triangles (the ring starts on a visible one).
+        let mut runs: Vec<(Vec<u32>, f64)> = Vec::new();
+        let mut in_run = false;
+        for &t in &ring {
+            if self.mark[t as usize] == vis {
+                in_run = false;
+                continue;
+            }
+            if !in_run {
+                runs.push((Vec::new(), f64::INFINITY));
+                in_run = true;
+            }
+            if let Some(run) = runs.last_mut() {
+                run.0.push(t);
+                run.1 = run.1.min(self.tris[t as usize].dist(pe));
+            }
+        }
+        if runs.len() < 2 {
+            return false;
+        }
+        let Some(best) = runs.into_iter().max_by(|a, b| a.1.total_cmp(&b.1)) else {
+            return false;
+        };
+        if best.1 <= -HOLE_EPS * self.eps {
+            return false;
+        }
+        for t in best.0 {
+            self.mark[t as usize] = vis;
+            visible.push(t);
+        }
+        true
+    }
+
+    /// Adds to `visible` every connected set of hidden triangles except the one
+    /// holding the triangle farthest behind the eye, provided they are all
+    /// within `HOLE_EPS` of seeing it. Returns whether any hole was filled.
+    fn fill_holes(&mut self, visible: &mut Vec<u32>, pe: DVec3, vis: u64) -> bool {
+        let mut comp: HashMap<u32, usize> = HashMap::new();
+        // Per component: its triangles, and the smallest (most hidden) distance.
+        let mut comps: Vec<(Vec<u32>, f64)> = Vec::new();
+        for &t in visible.iter() {
+            for &nb in &self.tris[t as usize].adj {
+                if self.mark[nb as usize] == vis || comp.contains_key(&nb) {
+                    continue;
+                }
+                let c = comps.len();
+                comp.insert(nb, c);
+                let mut members = vec![nb];
+                let mut lowest = f64::INFINITY;
+                let mut i = 0;
+                while i < members.len() {
+                    let u = members[i];
+                    i += 1;
+                    lowest = lowest.min(self.tris[u as usize].dist(pe));
+                    for &w in &self.tris[u as usize].adj {
+                        if self.mark[w as usize] != vis && !comp.contains_key(&w) {
+                            comp.insert(w, c);
+                            members.push(w);
+                        }
+                    }
+                }
+                comps.push((members, lowest));
+            }
+        }
+        if comps.len() < 2 {
+            return false;
+        }
+        let main = (0..comps.len())
+            .min_by(|&a, &b| comps[a].1.total_cmp(&comps[b].1))
+            .unwrap_or(0);
+        let limit = -HOLE_EPS * self.eps;
+        if comps
+            .iter()
+            .enumerate()
+            .any(|(c, (_, lowest))| c != main && *lowest <= limit)
+        {
+            return false;
+        }
+        for (c, (members, _)) in comps.into_iter().enumerate() {
+            if c != main {
+                for t in members {
+                    self.mark[t as usize] = vis;
+                    visible.push(t);
+                }
+            }
+        }
+        true
     }
 
     /// The live triangles, renumbered densely.
@@ -286,12 +465,38 @@ impl Hull<'_> {
     }
 }
 
-/// The outward plane `(n, d)` of the triangle `v` (counter-clockwise), or `None`
-/// if it has no area.
-fn plane(pts: &[DVec3], v: [u32; 3]) -> Option<(DVec3, f64)> {
+/// The outward plane `(n, d)` of the triangle `v` (counter-clockwise) and its
+/// visibility slack, or `None` if it has no area.
+///
+/// The slack bounds how far rounding of the input can move the plane at the
+/// far side of the point set: the vertices are only known to within the f32
+/// rounding of the input, which tilts the plane by up to that over the
+/// triangle's smallest height, and the tilt is multiplied by up to the extent of
+/// the point set (`lever` is the product of rounding and extent). A thin
+/// triangle inside a flat region thus cannot decide on its own that a coplanar
+/// point is behind it, which would fold the new triangles over the region.
+fn plane(pts: &[DVec3], v: [u32; 3], lever: f64) -> Option<(DVec3, f64, f64)> {
     let [a, b, c] = v.map(|i| pts[i as usize]);
-    let n = (b - a).cross(c - a).try_normalize()?;
-    Some((n, n.dot((a + b + c) / 3.0)))
+    let cross = (b - a).cross(c - a);
+    let n = cross.try_normalize()?;
+    let longest = (b - a)
+        .length_squared()
+        .max((c - b).length_squared())
+        .max((a - c).length_squared())
+        .sqrt();
+    // Twice the area over the longest edge is the smallest height.
+    let height = cross.length() / longest;
+    Some((n, n.dot((a + b + c) / 3.0), lever / height))
+}
+
+/// Rounding of one f32 input coordinate (one f32 epsilon of the largest
+/// coordinate) times the diagonal of the points' bounding box.
+fn plane_lever(pts: &[DVec3]) -> f64 {
+    let (lo, hi) = pts
+        .iter()
+        .fold((pts[0], pts[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    let m = lo.abs().max(hi.abs()).max_element();
+    f32::EPSILON as f64 * m * (hi - lo).length()
 }
 
 /// Fills `adj` of triangles that form a closed, consistently oriented mesh.
