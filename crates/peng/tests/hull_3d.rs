@@ -3,6 +3,7 @@
 use glam::{DVec3, Quat, Vec3};
 use peng::math::policy::GeometryError;
 use peng::math::tolerance::REL_EPS;
+use peng::shape::d3::ConvexPolyhedron;
 use peng::shape::hull3::convex_hull;
 use proptest::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -159,6 +160,10 @@ fn check_hull(input: &[Vec3], verts: &[Vec3], faces: &[Vec<u32>]) -> (usize, Vec
             max_off > merge_tol,
             "adjacent faces {fa} and {fb} are coplanar"
         );
+    }
+    // The hull is accepted by the polyhedron's own validation.
+    if let Err(e) = ConvexPolyhedron::from_faces(verts.to_vec(), faces) {
+        panic!("ConvexPolyhedron::from_faces rejects the hull: {e}");
     }
     (verts.len(), faces.iter().map(Vec::len).collect())
 }
