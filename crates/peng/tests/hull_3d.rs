@@ -525,3 +525,54 @@ proptest! {
         prop_assert_eq!(f.len(), sides + 2);
     }
 }
+
+/// Thin slabs and needles, axis-aligned and rotated (the tolerance is about
+/// 2e-6 for the slabs and 1e-5 for the needles). From 1e-2 thick, a hull
+/// always comes out and passes every check; thinner ones either do too or are
+/// reported degenerate, never returned broken.
+#[test]
+fn thin_slabs_and_needles() {
+    let mut rng = Rng(23);
+    let mut built = 0;
+    for &th in &[1e-5f32, 3e-5, 1e-4, 1e-3, 1e-2] {
+        for trial in 0..12 {
+            let q = if trial % 2 == 0 {
+                Quat::IDENTITY
+            } else {
+                Quat::from_axis_angle(rng.unit(), rng.range(0.0, 6.0))
+            };
+            let slab: Vec<Vec3> = (0..150)
+                .map(|_| {
+                    q * Vec3::new(
+                        rng.range(-1.0, 1.0),
+                        rng.range(-th, th),
+                        rng.range(-1.0, 1.0),
+                    )
+                })
+                .collect();
+            let needle: Vec<Vec3> = (0..150)
+                .map(|_| {
+                    q * Vec3::new(
+                        rng.range(-th, th),
+                        rng.range(-10.0, 10.0),
+                        rng.range(-th, th),
+                    )
+                })
+                .collect();
+            for (name, pts, must) in [("slab", &slab, th >= 1e-2), ("needle", &needle, th >= 1e-2)]
+            {
+                match convex_hull(pts) {
+                    Ok((v, f)) => {
+                        check_hull(pts, &v, &f);
+                        built += 1;
+                    }
+                    Err(GeometryError::Degenerate { .. }) if !must => {}
+                    Err(e) => panic!("{name} {th} trial {trial}: {e}"),
+                }
+            }
+        }
+    }
+    // Measured: 77 of 120 (every slab 1e-3 and thicker, most down to 3e-5;
+    // needles from 1e-2 always, thinner ones often reported degenerate).
+    assert!(built >= 70, "only {built} of 120 thin shapes built");
+}

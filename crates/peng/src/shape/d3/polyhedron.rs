@@ -261,11 +261,12 @@ impl ConvexPolyhedron {
             }
         }
         // Mean thickness 3V/A (the inradius for a polyhedron with an
-        // inscribed sphere) of at least an eighth of the tolerance: rejects flat
-        // shapes (faces covering a polygon from both sides).
+        // inscribed sphere) of at least a thousandth of the tolerance: rejects
+        // flat shapes (faces covering a polygon from both sides, where the
+        // volume is rounding noise) but not thin ones the hull builder accepts.
         let area: f64 = (0..self.faces.len()).map(|f| self.face_area(f)).sum();
         let (volume, _) = self.mass_centre();
-        if 3.0 * volume <= tol / 8.0 * area {
+        if 3.0 * volume <= tol * 1e-3 * area {
             return Err(degenerate("the polyhedron has no volume"));
         }
         Ok(())

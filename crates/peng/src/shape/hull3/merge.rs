@@ -118,6 +118,67 @@ fn boundary_loop(tris: &[Tri], group: &[u32], members: &[u32], g: u32) -> Option
     (lp.len() == next.len()).then_some(lp)
 }
 
+/// Checks that every vertex of the hull, and every input point, is behind
+/// every face plane (Newell normal through the loop's mean) within `tol`. Above
+/// `FULL_CHECK` point-face pairs, only the vertices of the faces across each
+/// edge are checked.
+pub(super) fn check_convex(
+    pts: &[DVec3],
+    loops: &[Vec<u32>],
+    tol: f64,
+) -> Result<(), GeometryError> {
+    const FULL_CHECK: usize = 1 << 22;
+    let planes: Vec<(DVec3, f64)> = loops
+        .iter()
+        .map(|lp| {
+            let mut n = DVec3::ZERO;
+            let mut c = DVec3::ZERO;
+            for k in 0..lp.len() {
+                let p = pts[lp[k] as usize];
+                n += p.cross(pts[lp[(k + 1) % lp.len()] as usize]);
+                c += p;
+            }
+            let n = n.normalize_or_zero();
+            (n, n.dot(c / lp.len() as f64))
+        })
+        .collect();
+    let bad = GeometryError::Degenerate {
+        what: WHAT,
+        why: "the points are too close to coplanar (thinner than the tolerance allows) to form a consistent hull",
+    };
+    let behind = |f: usize, v: u32| planes[f].0.dot(pts[v as usize]) - planes[f].1 <= tol;
+    let mut verts: Vec<u32> = loops.iter().flatten().copied().collect();
+    verts.sort_unstable();
+    verts.dedup();
+    if pts.len() * loops.len() <= FULL_CHECK {
+        for f in 0..loops.len() {
+            if !(0..pts.len() as u32).all(|v| behind(f, v)) {
+                return Err(bad);
+            }
+        }
+    } else if verts.len() * loops.len() <= FULL_CHECK {
+        for f in 0..loops.len() {
+            if !verts.iter().all(|&v| behind(f, v)) {
+                return Err(bad);
+            }
+        }
+    } else {
+        let mut face_of: HashMap<(u32, u32), usize> = HashMap::new();
+        for (f, lp) in loops.iter().enumerate() {
+            for k in 0..lp.len() {
+                face_of.insert((lp[k], lp[(k + 1) % lp.len()]), f);
+            }
+        }
+        for (&(a, b), &f) in &face_of {
+            let g = face_of[&(b, a)];
+            if !loops[g].iter().all(|&v| behind(f, v)) {
+                return Err(bad);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Vertices (indices into `pts`) at a corner of some loop that is reflex or
 /// within `tol` of straight: closer than `tol` to the segment between its two
 /// loop neighbours or on its inner side (measured in the loop's Newell plane).

@@ -23,6 +23,13 @@ use glam::DVec3;
 
 const WHAT: &str = "convex hull";
 
+/// How far, in units of the hull tolerance, a hull vertex or input point may
+/// be in front of a face plane before the hull is rejected as inconsistent
+/// (only for point sets barely thicker than the tolerance). Below the 8 units that
+/// [`ConvexPolyhedron::from_faces`](crate::shape::d3::ConvexPolyhedron::from_faces)
+/// accepts, leaving room for its f32 planes.
+const CONVEX_EPS: f64 = 6.0;
+
 /// Most hull rebuilds after dropping points on weak corners (see
 /// [`convex_hull`]); one is the common case.
 const MAX_ROUNDS: usize = 8;
@@ -39,7 +46,11 @@ const MAX_ROUNDS: usize = 8;
 /// - [`GeometryError::NonFinite`] if a coordinate is NaN or infinite;
 /// - [`GeometryError::TooFew`] for fewer than 4 points;
 /// - [`GeometryError::Degenerate`] if the points are coincident, collinear or
-///   coplanar within tolerance.
+///   coplanar within tolerance, or so thin (a few tolerances) that the result
+///   would not be convex within tolerance: every returned hull has each vertex
+///   and each input point behind each face plane within a few tolerances
+///   (checked in full up to 2^22 point-face pairs, then vertex-face pairs, then
+///   at each edge).
 pub fn convex_hull(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<Vec<u32>>), GeometryError> {
     if points.iter().any(|p| !p.is_finite()) {
         return Err(GeometryError::NonFinite {
@@ -89,6 +100,8 @@ pub fn convex_hull(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<Vec<u32>>), Geomet
         let weak: Vec<DVec3> = weak.iter().map(|&v| sub[v as usize]).collect();
         keep.retain(|&i| weak.iter().all(|w| w.distance(pts[i as usize]) > eps));
     };
+
+    merge::check_convex(&pts, &loops, CONVEX_EPS * eps)?;
 
     // Keep only the vertices used, in input order, and renumber the loops.
     let mut remap = vec![u32::MAX; points.len()];

@@ -92,6 +92,11 @@ pub(super) fn build(pts: &[DVec3], eps: f64) -> Result<Vec<Tri>, GeometryError> 
 /// ones may be and still be taken as visible (see [`Hull::fill_holes`]).
 const HOLE_EPS: f64 = 1.0e3;
 
+/// The largest visibility slack, in units of `eps` (see [`plane`]): beyond
+/// it a triangle's verdict is trusted, since taking it as visible would dent
+/// the hull by as much.
+const SLACK_CAP: f64 = 16.0;
+
 /// Most repairs of one visible region (see [`Hull::add_point`]).
 const MAX_REPAIRS: usize = 32;
 
@@ -100,7 +105,7 @@ struct Hull<'a> {
     pts: &'a [DVec3],
     eps: f64,
     /// See [`plane_lever`].
-    lever: f64,
+    lever: DVec3,
     tris: Vec<Tri>,
     /// Outside set of each triangle (input point indices).
     outside: Vec<Vec<u32>>,
@@ -188,7 +193,7 @@ impl Hull<'_> {
                 if self.mark[nb] == vis || self.mark[nb] == hid {
                     continue;
                 }
-                if self.tris[nb].dist(pe) > -self.eps {
+                if self.tris[nb].dist(pe) > 0.0 {
                     self.mark[nb] = vis;
                     visible.push(nb as u32);
                 } else {
@@ -319,8 +324,10 @@ impl Hull<'_> {
             let k = &self.tris[e.keep as usize];
             let (a, b) = (self.pts[e.a as usize], self.pts[e.b as usize]);
             let n = (b - a).cross(pe - a);
-            let ambiguous = k.dist(pe) > -(self.eps + k.slack);
-            (ambiguous && n.dot(k.n) < 0.0).then_some(e.keep)
+            let ambiguous = k.dist(pe) > -(self.eps + k.slack.min(SLACK_CAP * self.eps));
+            // Twice the area over the base: the new triangle's height.
+            let flat = n.length() <= self.eps * (b - a).length();
+            (ambiguous && (flat || n.dot(k.n) < 0.0)).then_some(e.keep)
         })
     }
 
@@ -469,13 +476,15 @@ impl Hull<'_> {
 /// visibility slack, or `None` if it has no area.
 ///
 /// The slack bounds how far rounding of the input can move the plane at the
-/// far side of the point set: the vertices are only known to within the f32
-/// rounding of the input, which tilts the plane by up to that over the
-/// triangle's smallest height, and the tilt is multiplied by up to the extent of
-/// the point set (`lever` is the product of rounding and extent). A thin
-/// triangle inside a flat region thus cannot decide on its own that a coplanar
-/// point is behind it, which would fold the new triangles over the region.
-fn plane(pts: &[DVec3], v: [u32; 3], lever: f64) -> Option<(DVec3, f64, f64)> {
+/// far side of the point set. The vertices are known only to within the f32
+/// rounding of each coordinate; the part of that error along the normal tilts
+/// the plane by up to that over the triangle's smallest height, and the tilt is
+/// multiplied by up to the extent of the point set (`lever` is rounding per
+/// axis times extent). A thin triangle inside a flat region thus cannot decide
+/// on its own that a coplanar point is behind it, which would fold the new
+/// triangles over the region. Rounding along the plane does not tilt it, so
+/// long thin triangles of thin shapes (needles, slabs) keep a small slack.
+fn plane(pts: &[DVec3], v: [u32; 3], lever: DVec3) -> Option<(DVec3, f64, f64)> {
     let [a, b, c] = v.map(|i| pts[i as usize]);
     let cross = (b - a).cross(c - a);
     let n = cross.try_normalize()?;
@@ -486,17 +495,18 @@ fn plane(pts: &[DVec3], v: [u32; 3], lever: f64) -> Option<(DVec3, f64, f64)> {
         .sqrt();
     // Twice the area over the longest edge is the smallest height.
     let height = cross.length() / longest;
-    Some((n, n.dot((a + b + c) / 3.0), lever / height))
+    let off_plane = (lever * n).abs().element_sum();
+    Some((n, n.dot((a + b + c) / 3.0), 2.0 * off_plane / height))
 }
 
-/// Rounding of one f32 input coordinate (one f32 epsilon of the largest
-/// coordinate) times the diagonal of the points' bounding box.
-fn plane_lever(pts: &[DVec3]) -> f64 {
+/// Rounding of the f32 input per axis (one f32 epsilon of the largest absolute
+/// coordinate on that axis) times the diagonal of the points' bounding box.
+fn plane_lever(pts: &[DVec3]) -> DVec3 {
     let (lo, hi) = pts
         .iter()
         .fold((pts[0], pts[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
-    let m = lo.abs().max(hi.abs()).max_element();
-    f32::EPSILON as f64 * m * (hi - lo).length()
+    let m = lo.abs().max(hi.abs());
+    m * (f32::EPSILON as f64 * (hi - lo).length())
 }
 
 /// Fills `adj` of triangles that form a closed, consistently oriented mesh.
