@@ -4,8 +4,9 @@
 //! a face (its plane is the most reliable), and neighbours join while all their
 //! vertices lie within `tol` of the seed plane. The boundary of each region is
 //! its polygon. Gregorius (GDC 2014) merges during construction instead; merging
-//! afterwards is simpler and, since construction keeps every triangle at least
-//! `eps` tall (see [`super::quickhull`]), just as well conditioned.
+//! afterwards keeps construction simple, and [`weak_corners`] with the rebuild
+//! in [`super::convex_hull`] cleans up the corners that merging leaves reflex
+//! or straight within tolerance.
 //!
 //! A vertex left on only two polygons lies on the edge between them (two planes
 //! meet in a line): it is collinear with its loop neighbours and is dropped.

@@ -1,12 +1,12 @@
 //! Convex hull of a 3D point set.
 //!
 //! Two stages:
-//! 1. [`quickhull`]: Quickhull (Barber, Dobkin, Huhdanpaa, "The Quickhull
+//! 1. `quickhull`: Quickhull (Barber, Dobkin, Huhdanpaa, "The Quickhull
 //!    Algorithm for Convex Hulls", ACM TOMS 1996) builds a triangulated hull, with
 //!    the robustness measures of Gregorius ("Implementing Quickhull", GDC 2014):
 //!    fat planes (a point within `eps` of a face is on it, not outside), an
 //!    initial simplex from extreme points, and a scale-relative `eps`.
-//! 2. [`merge`]: adjacent triangles whose vertices lie within tolerance of one
+//! 2. `merge`: adjacent triangles whose vertices lie within tolerance of one
 //!    plane are merged into one convex polygon, and vertices left on only two faces
 //!    (collinear along a merged boundary) are dropped.
 //!

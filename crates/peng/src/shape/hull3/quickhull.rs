@@ -8,12 +8,19 @@
 //! triangles it sees, and joins the eye to the *horizon* (the boundary of the
 //! removed region) with a fan of new triangles.
 //!
-//! Visibility is "fat" in the generous direction: a triangle whose plane the eye
-//! lies on within `eps` is removed as well. Then every kept triangle on the
-//! horizon has the eye at least `eps` behind its plane, so every new triangle is
-//! at least `eps` tall over its horizon edge (never a sliver with an unreliable
-//! normal) and meets the kept triangle at a convex edge. Coplanar points that
-//! arrive later simply re-triangulate their plane instead of folding it.
+//! A triangle sees the eye when the eye is in front of its plane. Rounding makes
+//! that verdict unreliable for thin triangles (their planes tilt by the input's
+//! rounding over their small height, see [`plane`]), which shows in three ways,
+//! each repaired by taking more triangles as visible:
+//! - a kept triangle on the horizon that the eye is nearly coplanar with (within
+//!   `eps` plus the triangle's slack), where the new triangle would fold back
+//!   over it or be flat ([`Hull::folded_edge`]);
+//! - a hole in the visible region ([`Hull::fill_holes`]);
+//! - a region touching itself at a vertex ([`Hull::fix_pinch`]).
+//!
+//! If the region still has no simple boundary the eye is dropped (it lies
+//! within rounding of the hull); [`super::convex_hull`] checks the final hull
+//! against every input point.
 
 use super::{Tri, WHAT};
 use crate::math::policy::GeometryError;
