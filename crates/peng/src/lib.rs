@@ -38,6 +38,7 @@ pub mod d3 {
     pub use crate::bound::{Aabb3, BoundingSphere, Obb3};
     pub use crate::math::{Pose3, Quat, Vec3};
     pub use crate::query::d3::*;
+    pub use crate::query::gjk::GjkCache;
     pub use crate::query::types::{
         ContactId, ContactPoint3, Distance3, Manifold3, PointProjection3, Ray3, RayHit3,
     };
