@@ -188,3 +188,80 @@ fn check_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), Located> 
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SCENES: [&str; 2] = [
+        include_str!("../../../../examples/scene2d.json"),
+        include_str!("../../../../examples/scene3d.json"),
+    ];
+
+    /// Checks an error's position lies inside the text.
+    fn in_bounds(text: &str, e: &SceneError) {
+        let lines: Vec<&str> = text.split('\n').collect();
+        assert!(e.line >= 1 && e.line <= lines.len(), "{e}");
+        assert!(
+            e.column >= 1 && e.column <= lines[e.line - 1].chars().count() + 1,
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn bundled_scenes_load() {
+        let s = parse("a", SCENES[0]).unwrap();
+        assert_eq!((s.dimension(), s.len(), s.distance), (2, 9, Some(0.5)));
+        let s = parse("b", SCENES[1]).unwrap();
+        assert_eq!((s.dimension(), s.len(), s.distance), (3, 10, Some(0.5)));
+    }
+
+    /// Every truncation of a valid scene fails cleanly with a position in range.
+    #[test]
+    fn truncated_scenes_fail_cleanly() {
+        for text in SCENES {
+            let full = text.trim_end().len();
+            for (i, _) in text.char_indices().step_by(7).filter(|(i, _)| *i < full) {
+                let t = &text[..i];
+                let e = parse("t", t).unwrap_err();
+                in_bounds(t, &e);
+            }
+        }
+    }
+
+    /// Replacing any number by a wrong value either still loads (e.g. a size
+    /// that may be anything) or gives an error that points at that value.
+    #[test]
+    fn corrupted_numbers_are_located() {
+        for text in SCENES {
+            let bytes = text.as_bytes();
+            let mut i = 0;
+            while i < bytes.len() {
+                let starts_number = (bytes[i].is_ascii_digit() || bytes[i] == b'-')
+                    && i > 0
+                    && !bytes[i - 1].is_ascii_alphanumeric()
+                    && bytes[i - 1] != b'.'
+                    && bytes[i - 1] != b'-';
+                if !starts_number {
+                    i += 1;
+                    continue;
+                }
+                let end = (i + 1..bytes.len())
+                    .find(|&j| !(bytes[j].is_ascii_digit() || bytes[j] == b'.' || bytes[j] == b'e'))
+                    .unwrap_or(bytes.len());
+                for bad in ["\"x\"", "-7", "1e39", "[]", "null"] {
+                    let t = format!("{}{}{}", &text[..i], bad, &text[end..]);
+                    if let Err(e) = parse("t", &t) {
+                        in_bounds(&t, &e);
+                        assert!(!e.path.is_empty(), "{e}");
+                        // The error points at the bad value or an enclosing element
+                        // on the same or an earlier line.
+                        let (line, _) = locate::line_col(&t, i);
+                        assert!(e.line <= line, "{e} (bad value on line {line})");
+                    }
+                }
+                i = end;
+            }
+        }
+    }
+}
