@@ -160,16 +160,10 @@ pub struct CapsuleDef<V> {
     /// Half the length of the core segment along local y.
     #[serde(default)]
     pub half_height: Option<f32>,
-    /// First end of the core segment.
-    #[serde(default = "none")]
+    /// First end of the core segment (a missing `Option` field reads as `None`).
     pub a: Option<V>,
     /// Second end of the core segment.
-    #[serde(default = "none")]
     pub b: Option<V>,
-}
-
-fn none<V>() -> Option<V> {
-    None
 }
 
 /// `{"type": "rect" | "cuboid", "half_extents": [...]}`.
