@@ -308,11 +308,11 @@ proptest! {
 
     /// The general route (cylinders and cones) takes its normal from the signed
     /// distance's expanding polytope, which is approximate on curved shapes;
-    /// hence looser tolerances. Ignored until the GJK/EPA fixes on the `dist3`
-    /// branch land on main (main's version misjudges some segment-cone and
-    /// cone-cone overlaps as separated): run with `--ignored`.
+    /// hence looser tolerances. The points come from approximate support
+    /// features (8-gon caps, features within 5.7 degrees of the normal), so
+    /// only their consistency along the normal is checked here; closed-form
+    /// placements are in `contact3_closed_forms`.
     #[test]
-    #[ignore]
     fn general_route_properties(a in shape_strategy(), b in shape_strategy(),
                                 pa in pose_strategy(0.5), pb in pose_strategy(0.5)) {
         prop_assume!(general_route(&a, &b));
@@ -323,8 +323,6 @@ proptest! {
         for p in m.points() {
             let gap = p.point_b - p.point_a + m.normal * p.depth;
             prop_assert!(gap.dot(m.normal).abs() < 1e-4, "{p:?} {m:?}");
-            prop_assert!(off_surface(&a, &pa, p.point_a).abs() < 5e-3, "{p:?} {m:?}");
-            prop_assert!(off_surface(&b, &pb, p.point_b).abs() < 5e-3, "{p:?} {m:?}");
         }
         // The depth is the overlap along the normal: moving B by it separates.
         let moved = Pose3 { translation: pb.translation + m.normal * (m.depth() + 2e-3), ..pb };

@@ -28,7 +28,7 @@ pub fn general_contact(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) ->
     // along the normal separates them whatever the accuracy of the expanding
     // polytope. The deepest pair is placed on the support features: at a
     // point feature when one side has one, at the closest points of two edge
-    // features, else at the expanding polytope's witness on B.
+    // features, else at the deepest vertex of the smaller feature.
     let (depth0, exact_a, exact_b) = if d.distance < 0.0 {
         let sa = a.local_support(n);
         let sb = b_in_a.transform_point(b.local_support(b_in_a.inverse_transform_vector(-n)));
@@ -45,8 +45,19 @@ pub fn general_contact(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) ->
             let xb = vb[0].point + (vb[1].point - vb[0].point) * t;
             let mid = (xa + xb) * 0.5;
             (depth, mid + n * (depth * 0.5), mid - n * (depth * 0.5))
+        } else if va.len() <= vb.len() {
+            // A's feature is the smaller one: its deepest vertex along n.
+            let p =
+                va.iter()
+                    .map(|v| v.point)
+                    .fold(sa, |best, q| if q.dot(n) > best.dot(n) { q } else { best });
+            (depth, p, p - n * depth)
         } else {
-            (depth, d.point_b + n * depth, d.point_b)
+            let p =
+                vb.iter()
+                    .map(|v| v.point)
+                    .fold(sb, |best, q| if q.dot(n) < best.dot(n) { q } else { best });
+            (depth, p + n * depth, p)
         }
     } else {
         (-d.distance, d.point_a, d.point_b)
@@ -78,16 +89,23 @@ pub fn general_contact(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) ->
     let scale_tol = 1e-6 * (exact_a.length() + exact_b.length()).max(1.0);
     let mut cand = [ContactPoint3::default(); 5];
     let mut len = 0;
+    let mut reached = f32::NEG_INFINITY;
     for p in m.points() {
         let mut p = *p;
+        if p.depth > depth0 + 100.0 * scale_tol {
+            // Measured against a tilted approximate feature: farther than the
+            // shapes overlap along the normal, so not a real pair. Dropped.
+            continue;
+        }
         if p.depth > depth0 {
             p.depth = depth0;
             p.point_a = p.point_b + n * depth0;
         }
+        reached = reached.max(p.depth);
         cand[len] = p;
         len += 1;
     }
-    if m.is_empty() || m.depth() < depth0 - scale_tol {
+    if len == 0 || reached < depth0 - scale_tol {
         // The exact pair goes first so that it is kept.
         cand.copy_within(0..len, 1);
         cand[0] = ContactPoint3 {
