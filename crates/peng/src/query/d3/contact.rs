@@ -7,7 +7,7 @@
 //! | ball with anything | closest point of the centre on the other shape (closed forms; Ericson 5.1.5 for triangles) |
 //! | capsule/segment with capsule/segment/ball | closest points of the cores; two points for parallel overlapping cores |
 //! | capsule with polyhedral | SAT on the core, exact closest points when the core is apart |
-//! | half-space with anything | the support feature's points below the plane |
+//! | half-space with anything | the support feature's points below the plane (two half-spaces: `None`, their overlap is unbounded) |
 //! | cylinder or cone with the rest | signed distance (GJK/EPA) for normal and depth, then support features clipped |
 //! | compound with anything | per part pair |
 //!
@@ -245,13 +245,6 @@ fn contact_ordered(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) -> Opt
     match (a, b) {
         (Shape::Compound(_), _) | (_, Shape::Compound(_)) => None,
         (Shape::HalfSpace(h), _) => halfspace::halfspace_contact(h, b, b_in_a, prediction),
-        (Shape::Ball(ball), _)
-            if !matches!(b, Shape::Capsule(_) | Shape::Segment(_) | Shape::Ball(_)) =>
-        {
-            let c = b_in_a.inverse_transform_point(glam::Vec3::ZERO);
-            let p = project::project(b, c)?;
-            round::ball_contact(ball.radius(), &p, b_in_a, prediction)
-        }
         (Shape::Ball(_) | Shape::Capsule(_) | Shape::Segment(_), _) => {
             let ca = core(a)?;
             if let Some(cb) = core(b) {
