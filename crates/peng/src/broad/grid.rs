@@ -252,11 +252,12 @@ impl<V: Vector> SpatialHash<V> {
                         return;
                     };
                     for &b in list {
-                        if hit(b) && self.cell_of(q.min.max(t.aabb(b).min)) == c {
-                            if !f(t.id(b), t.slots[b as usize].info.user_data) {
-                                go = false;
-                                return;
-                            }
+                        if hit(b)
+                            && self.cell_of(q.min.max(t.aabb(b).min)) == c
+                            && !f(t.id(b), t.slots[b as usize].info.user_data)
+                        {
+                            go = false;
+                            return;
                         }
                     }
                 });
@@ -369,7 +370,8 @@ impl<V: Vector> SpatialHash<V> {
                     k = i;
                 }
             }
-            if !(t_next[k] <= max_t.min(t1)) {
+            // Finite inputs: no NaN here.
+            if t_next[k] > max_t.min(t1) {
                 return;
             }
             cell[k] += step[k];

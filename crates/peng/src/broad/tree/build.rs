@@ -116,7 +116,8 @@ impl<V: Vector> DynamicTree<V> {
             }
         }
         let (lo, width) = (cb.min.get(axis), ext.get(axis));
-        if !(width > 0.0) || n == 2 {
+        // Centers are finite, so `width` is a finite number >= 0.
+        if width <= 0.0 || n == 2 {
             return self.median_split(items, axis);
         }
         let scale = BINS as f32 / width;
