@@ -13,20 +13,22 @@ use super::pairs::{pair_of, PairEvents, PairTracker};
 use super::proxy::{sanitize, Filter, ProxyId, ProxyInfo, ProxyPair, ProxyTable};
 use super::{apply_ray_control, finish_update, ray_ok, BroadPhase, BroadPhaseError, RayControl};
 
-/// One box on the sweep axis.
+/// One box: its bounds on the sweep axis, and the whole box so the overlap
+/// test reads the sorted array in order instead of the proxy table.
 #[derive(Debug, Clone, Copy)]
-struct Entry {
+struct Entry<V> {
     min: f32,
     max: f32,
     slot: u32,
     generation: u32,
+    aabb: Aabb<V>,
 }
 
-impl Entry {
+impl<V: Vector> Entry<V> {
     /// Strict order: by lower bound, ties by slot (so the order is a function of
     /// the boxes alone).
     #[inline]
-    fn after(&self, o: &Entry) -> bool {
+    fn after(&self, o: &Entry<V>) -> bool {
         self.min > o.min || (self.min == o.min && self.slot > o.slot)
     }
 }
@@ -34,10 +36,12 @@ impl Entry {
 /// Sweep and prune on one axis: see the [module documentation](self).
 ///
 /// Each update re-sorts (insertion sort when few boxes changed, a full sort
-/// otherwise) and sweeps the whole list, testing only pairs with a changed
-/// proxy: cost `O(n + k)` with `k` the pairs overlapping on the sweep axis. Best
-/// when most boxes move a little each frame and are spread along the axis;
-/// poor when many boxes share the same range on that axis.
+/// otherwise), then either sweeps the whole list, testing only pairs with a
+/// changed proxy (cost `O(n + k)` with `k` the pairs overlapping on the sweep
+/// axis), or, when fewer than a quarter of the boxes changed, scans the list
+/// around each changed box. Best when boxes move a little each frame and are
+/// spread along the axis; poor when many boxes share the same range on that
+/// axis (in 3D, `k` grows like `n²` times the boxes' width over the world's).
 #[derive(Debug, Clone)]
 pub struct SweepAndPrune<V> {
     table: ProxyTable<V>,
@@ -45,7 +49,7 @@ pub struct SweepAndPrune<V> {
     found: Vec<ProxyPair>,
     axis: usize,
     /// Sorted by `min` as of the last update, then new proxies appended.
-    entries: Vec<Entry>,
+    entries: Vec<Entry<V>>,
     /// Number of entries at the front that were sorted at the last update.
     sorted_len: usize,
 }
@@ -95,6 +99,7 @@ impl<V: Vector> SweepAndPrune<V> {
             }
             if t.dirty[e.slot as usize] {
                 changed += 1;
+                e.aabb = s.info.aabb;
                 e.min = s.info.aabb.min.get(axis);
                 e.max = s.info.aabb.max.get(axis);
             }
@@ -106,10 +111,11 @@ impl<V: Vector> SweepAndPrune<V> {
         });
         for e in fresh.iter_mut() {
             let s = &t.slots[e.slot as usize];
+            e.aabb = s.info.aabb;
             e.min = s.info.aabb.min.get(axis);
             e.max = s.info.aabb.max.get(axis);
         }
-        let cmp = |x: &Entry, y: &Entry| x.min.total_cmp(&y.min).then(x.slot.cmp(&y.slot));
+        let cmp = |x: &Entry<V>, y: &Entry<V>| x.min.total_cmp(&y.min).then(x.slot.cmp(&y.slot));
         if changed * 16 <= self.entries.len() + 16 {
             // Insertion sort: each changed entry slides to its place.
             let v = &mut self.entries;
@@ -146,6 +152,98 @@ impl<V: Vector> SweepAndPrune<V> {
         self.sorted_len = self.entries.len();
     }
 
+    /// The width above which an entry counts as wide: twice the 90th
+    /// percentile of the widths of up to 64 evenly spaced entries (so a few very
+    /// large boxes do not set it).
+    fn wide_threshold(&self) -> f32 {
+        let n = self.entries.len();
+        let k = n.min(64);
+        if k == 0 {
+            return 0.0;
+        }
+        let mut w: Vec<f32> = (0..k)
+            .map(|i| {
+                let e = &self.entries[i * n / k];
+                e.max - e.min
+            })
+            .collect();
+        w.sort_unstable_by(f32::total_cmp);
+        let p90 = w[(k * 9 / 10).min(k - 1)];
+        if p90 > 0.0 {
+            2.0 * p90
+        } else {
+            w[k - 1]
+        }
+    }
+
+    /// Finds the pairs of the changed proxies without sweeping the whole list.
+    ///
+    /// Entries are split by a width threshold `w` into narrow and wide ones
+    /// (wide: `min < fl(max − w)`). For a changed proxy `a` at its place in the
+    /// order, the narrow entries overlapping it on the axis are (i) those after
+    /// it up to `a.max` and (ii) those before it with `max >= a.min`, which all
+    /// have `min >= fl(max − w) >= fl(a.min − w)` (rounding is monotone), so the
+    /// backward scan stops below `fl(a.min − w)`. Wide entries are tested
+    /// against every changed proxy. Cost per changed proxy: the entries within
+    /// `[a.min − w, a.max]` plus the wide ones.
+    fn scan_changed(&mut self) {
+        let w = self.wide_threshold();
+        let v = &self.entries;
+        let wide_of = |e: &Entry<V>| e.min < e.max - w;
+        let wide: Vec<usize> = (0..v.len()).filter(|&k| wide_of(&v[k])).collect();
+        let t = &self.table;
+        let axis = self.axis;
+        for &a in &t.dirty_list {
+            if !t.alive(a) {
+                continue;
+            }
+            let key = Entry {
+                min: t.aabb(a).min.get(axis),
+                max: 0.0,
+                slot: a,
+                generation: 0,
+                aabb: Aabb::EMPTY,
+            };
+            let pos = v.partition_point(|e| key.after(e));
+            debug_assert_eq!(v.get(pos).map(|e| e.slot), Some(a));
+            let ea = v[pos];
+            // Box first (read from the sorted array), then the rest.
+            let mut test = |b: &Entry<V>| {
+                if ea.aabb.overlaps(&b.aabb)
+                    && t.reports(a, b.slot)
+                    && t.slots[a as usize]
+                        .info
+                        .filter
+                        .pairs_with(&t.slots[b.slot as usize].info.filter)
+                {
+                    self.found.push(pair_of(t.id(a), t.id(b.slot)));
+                }
+            };
+            for b in &v[pos + 1..] {
+                if b.min > ea.max {
+                    break;
+                }
+                if !wide_of(b) {
+                    test(b);
+                }
+            }
+            let stop = ea.min - w;
+            for b in v[..pos].iter().rev() {
+                if b.min < stop {
+                    break;
+                }
+                if !wide_of(b) {
+                    test(b);
+                }
+            }
+            for &k in &wide {
+                if v[k].slot != a {
+                    test(&v[k]);
+                }
+            }
+        }
+    }
+
     /// Sweeps the sorted list for pairs with at least one changed proxy.
     fn sweep(&mut self) {
         let t = &self.table;
@@ -156,7 +254,13 @@ impl<V: Vector> SweepAndPrune<V> {
                 if b.min > a.max {
                     break;
                 }
-                if (da || t.dirty[b.slot as usize]) && t.pair_passes(a.slot, b.slot) {
+                if (da || t.dirty[b.slot as usize])
+                    && a.aabb.overlaps(&b.aabb)
+                    && t.slots[a.slot as usize]
+                        .info
+                        .filter
+                        .pairs_with(&t.slots[b.slot as usize].info.filter)
+                {
                     self.found.push(pair_of(t.id(a.slot), t.id(b.slot)));
                 }
             }
@@ -240,6 +344,7 @@ impl<V: Vector> BroadPhase<V> for SweepAndPrune<V> {
             max: aabb.max.get(self.axis),
             slot: id.index(),
             generation: id.generation(),
+            aabb,
         });
         Ok(id)
     }
@@ -265,7 +370,14 @@ impl<V: Vector> BroadPhase<V> for SweepAndPrune<V> {
     fn update_pairs(&mut self) -> &PairEvents {
         if !self.table.dirty_list.is_empty() {
             self.resort();
-            self.sweep();
+            // Sweeping everything costs about the pairs overlapping on the axis;
+            // scanning around each changed proxy costs a share of that per
+            // proxy, so it wins when few changed.
+            if self.table.dirty_list.len() * 4 < self.entries.len() {
+                self.scan_changed();
+            } else {
+                self.sweep();
+            }
         }
         finish_update(&mut self.table, &mut self.tracker, &mut self.found);
         self.tracker.events()
