@@ -117,3 +117,37 @@ impl PairTracker {
 pub(crate) fn pair_of(a: ProxyId, b: ProxyId) -> ProxyPair {
     ProxyPair::new(a, b)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bound::Aabb2;
+    use crate::broad::proxy::ProxyTable;
+    use crate::broad::{Filter, ProxyInfo};
+    use crate::math::Vec2;
+
+    #[test]
+    fn merge_keeps_clean_pairs_and_diffs_dirty_ones() {
+        // Four proxies; ids come from a real table so generations are right.
+        let mut t = ProxyTable::<Vec2>::default();
+        let info = ProxyInfo {
+            aabb: Aabb2::new(Vec2::ZERO, Vec2::ONE),
+            user_data: 0,
+            filter: Filter::ALL,
+        };
+        let ids: Vec<ProxyId> = (0..4).map(|_| t.insert(info)).collect();
+        let p = |a: usize, b: usize| ProxyPair::new(ids[a], ids[b]);
+        let mut tr = PairTracker::default();
+        let all = vec![true; 4];
+        tr.update(&all, &mut vec![p(0, 1), p(2, 3), p(1, 2), p(0, 1)]);
+        assert_eq!(tr.pairs(), &[p(0, 1), p(1, 2), p(2, 3)]);
+        assert_eq!(tr.events().began, vec![p(0, 1), p(1, 2), p(2, 3)]);
+        // Proxy 2 changed: its pairs (1,2), (2,3) are replaced by (0,2), (2,3);
+        // (0,1) is kept untouched.
+        let dirty = vec![false, false, true, false];
+        tr.update(&dirty, &mut vec![p(2, 3), p(0, 2)]);
+        assert_eq!(tr.pairs(), &[p(0, 1), p(0, 2), p(2, 3)]);
+        assert_eq!(tr.events().began, vec![p(0, 2)]);
+        assert_eq!(tr.events().ended, vec![p(1, 2)]);
+    }
+}
