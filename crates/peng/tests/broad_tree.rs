@@ -289,3 +289,31 @@ fn same_operations_give_bit_identical_trees_and_pairs() {
     assert_eq!(a.2, b.2);
     assert!(a.0.iter().any(|(ev, _)| !ev.began.is_empty()));
 }
+
+#[test]
+fn identical_boxes_build_a_balanced_tree() {
+    // All centroids coincide: the SAH has nothing to split on, the median
+    // split must still halve the ranges.
+    let mut tree = DynamicTree::<Vec2>::new();
+    let b = Aabb2::new(Vec2::ZERO, Vec2::ONE);
+    let ids: Vec<ProxyId> = (0..256)
+        .map(|i| tree.insert(b, i, Filter::ALL).unwrap())
+        .collect();
+    tree.rebuild();
+    assert_eq!(tree.check_invariants(), Ok(()));
+    assert_eq!(tree.stats().height, 8);
+    tree.update_pairs();
+    assert_eq!(tree.pairs().len(), 256 * 255 / 2);
+    let mut n = 0;
+    tree.ray_query(Vec2::new(-1.0, 0.5), Vec2::X, 0.5, u64::MAX, |_, _, _| {
+        n += 1;
+        RayControl::Continue
+    });
+    assert_eq!(n, 0, "ray too short");
+    tree.ray_query(Vec2::new(-1.0, 0.5), Vec2::X, 1.0, u64::MAX, |_, _, t| {
+        assert_eq!(t, 1.0);
+        n += 1;
+        RayControl::Continue
+    });
+    assert_eq!(n, ids.len());
+}

@@ -59,6 +59,22 @@ impl<V: Vector> Node<V> {
     }
 }
 
+/// The SAH weight of a box: its perimeter (2D) or surface area (3D), i.e.
+/// [`Aabb::boundary_measure`] written out for the two dimensions so it inlines
+/// into the tree's inner loops. Tree boxes are never empty, so the empty-box
+/// check is skipped.
+#[inline(always)]
+pub(crate) fn sah_area<V: Vector>(b: &Aabb<V>) -> f32 {
+    let s = b.max - b.min;
+    let (x, y) = (s.get(0), s.get(1));
+    if V::DIM == 2 {
+        2.0 * (x + y)
+    } else {
+        let z = s.get(2);
+        2.0 * (x * y + y * z + z * x)
+    }
+}
+
 /// Shape figures of a [`DynamicTree`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TreeStats {
@@ -250,7 +266,7 @@ impl<V: Vector> DynamicTree<V> {
     /// its own union is at least `A(d)`; subtrees whose bound is no better than
     /// the best cost so far are pruned. Children are visited cheapest first.
     fn find_best_sibling(&mut self, d: &Aabb<V>) -> u32 {
-        let area_d = d.boundary_measure();
+        let area_d = sah_area(d);
         let mut best = self.root;
         let mut best_cost = f32::INFINITY;
         let mut stack = core::mem::take(&mut self.stack);
@@ -261,7 +277,7 @@ impl<V: Vector> DynamicTree<V> {
                 continue;
             }
             let n = &self.nodes[s as usize];
-            let union_area = n.aabb.merged(d).boundary_measure();
+            let union_area = sah_area(&n.aabb.merged(d));
             let cost = union_area + inherited;
             if cost < best_cost {
                 best_cost = cost;
@@ -270,16 +286,15 @@ impl<V: Vector> DynamicTree<V> {
             if n.is_leaf() {
                 continue;
             }
-            let child_inherited = inherited + (union_area - n.aabb.boundary_measure());
+            let child_inherited = inherited + (union_area - sah_area(&n.aabb));
             if area_d + child_inherited >= best_cost {
                 continue;
             }
             let (c1, c2) = (n.child1, n.child2);
             // Push the child whose union grows less last, so it is popped first.
-            let g1 = self.nodes[c1 as usize].aabb.merged(d).boundary_measure()
-                - self.nodes[c1 as usize].aabb.boundary_measure();
-            let g2 = self.nodes[c2 as usize].aabb.merged(d).boundary_measure()
-                - self.nodes[c2 as usize].aabb.boundary_measure();
+            let (b1, b2) = (&self.nodes[c1 as usize].aabb, &self.nodes[c2 as usize].aabb);
+            let g1 = sah_area(&b1.merged(d)) - sah_area(b1);
+            let g2 = sah_area(&b2.merged(d)) - sah_area(b2);
             if g1 <= g2 {
                 stack.push((c2, child_inherited));
                 stack.push((c1, child_inherited));
@@ -394,8 +409,8 @@ impl<V: Vector> DynamicTree<V> {
         }
         let (b, c) = (na.child1, na.child2);
         let (nb, nc) = (self.nodes[b as usize], self.nodes[c as usize]);
-        let area = |n: &Node<V>| n.aabb.boundary_measure();
-        let union = |x: &Node<V>, y: &Node<V>| x.aabb.merged(&y.aabb).boundary_measure();
+        let area = |n: &Node<V>| sah_area(&n.aabb);
+        let union = |x: &Node<V>, y: &Node<V>| sah_area(&x.aabb.merged(&y.aabb));
 
         // (gain, x, y): swap x and y.
         let mut best = (0.0f32, NULL, NULL);

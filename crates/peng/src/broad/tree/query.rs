@@ -10,6 +10,52 @@ use super::super::{
 };
 use super::{DynamicTree, NULL};
 
+/// A ray prepared for many slab tests: the reciprocal direction computed once.
+///
+/// Per axis this computes `(lo − o)·inv` and `(hi − o)·inv` with `inv = 1/d`,
+/// exactly the arithmetic of [`Aabb::ray_interval`], so a node holding a box
+/// gets an interval holding the box's (the products are monotone in the
+/// bounds): the traversal never prunes a box the leaf test would hit.
+struct Slab<V> {
+    origin: V,
+    inv: V,
+}
+
+impl<V: Vector> Slab<V> {
+    fn new(origin: V, dir: V) -> Self {
+        let mut inv = V::ZERO;
+        for i in 0..V::DIM {
+            inv.set(i, 1.0 / dir.get(i));
+        }
+        Slab { origin, inv }
+    }
+
+    /// Entry parameter of the ray into `b` within `[0, max_t]`, if it meets it.
+    #[inline(always)]
+    fn enter(&self, b: &Aabb<V>, max_t: f32) -> Option<f32> {
+        let mut t_enter = 0.0f32;
+        let mut t_exit = max_t;
+        for i in 0..V::DIM {
+            let (o, inv) = (self.origin.get(i), self.inv.get(i));
+            let (lo, hi) = (b.min.get(i), b.max.get(i));
+            if !inv.is_finite() {
+                // The ray is parallel to this slab: inside it or never.
+                if o < lo || o > hi {
+                    return None;
+                }
+                continue;
+            }
+            let (mut t0, mut t1) = ((lo - o) * inv, (hi - o) * inv);
+            if t0 > t1 {
+                core::mem::swap(&mut t0, &mut t1);
+            }
+            t_enter = t_enter.max(t0);
+            t_exit = t_exit.min(t1);
+        }
+        (t_enter <= t_exit).then_some(t_enter)
+    }
+}
+
 impl<V: Vector> DynamicTree<V> {
     /// Calls `f(slot)` for every leaf whose fat box overlaps `aabb` and whose
     /// category meets `mask`, until `f` returns `false`. Subtrees whose category
@@ -78,8 +124,9 @@ impl<V: Vector> DynamicTree<V> {
         if root.category & mask == 0 {
             return;
         }
-        match root.aabb.ray_interval(origin, dir, max_t) {
-            Some((t, _)) => stack.push((self.root, t)),
+        let slab = Slab::new(origin, dir);
+        match slab.enter(&root.aabb, max_t) {
+            Some(t) => stack.push((self.root, t)),
             None => return,
         }
         while let Some((i, t_enter)) = stack.pop() {
@@ -101,7 +148,7 @@ impl<V: Vector> DynamicTree<V> {
             for (k, c) in [n.child1, n.child2].into_iter().enumerate() {
                 let nc = &self.nodes[c as usize];
                 if nc.category & mask != 0 {
-                    if let Some((t, _)) = nc.aabb.ray_interval(origin, dir, max_t) {
+                    if let Some(t) = slab.enter(&nc.aabb, max_t) {
                         hits[k] = (c, t);
                     }
                 }
