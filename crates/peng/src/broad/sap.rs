@@ -84,6 +84,44 @@ impl<V: Vector> SweepAndPrune<V> {
         self.axis
     }
 
+    /// Switches to the axis along which the box centers vary most (largest
+    /// variance), where boxes overlap least by chance, and re-sorts. Pairs are
+    /// unaffected. Returns the axis. `O(n log n)`.
+    pub fn choose_axis(&mut self) -> usize {
+        let t = &self.table;
+        let n = t.len().max(1) as f64;
+        let mut best = (f64::NEG_INFINITY, self.axis);
+        for axis in 0..V::DIM {
+            // Two passes over the centers: mean, then variance (stable enough
+            // in f64 for any f32 input).
+            let c = |i: u32| {
+                let b = t.aabb(i);
+                0.5 * (b.min.get(axis) as f64 + b.max.get(axis) as f64)
+            };
+            let mean = t.live().map(c).sum::<f64>() / n;
+            let var = t.live().map(|i| (c(i) - mean).powi(2)).sum::<f64>() / n;
+            if var > best.0 {
+                best = (var, axis);
+            }
+        }
+        self.axis = best.1;
+        let axis = self.axis;
+        self.entries.retain_mut(|e| {
+            let s = &t.slots[e.slot as usize];
+            if !s.alive || s.generation != e.generation {
+                return false;
+            }
+            e.aabb = s.info.aabb;
+            e.min = s.info.aabb.min.get(axis);
+            e.max = s.info.aabb.max.get(axis);
+            true
+        });
+        self.entries
+            .sort_unstable_by(|x, y| x.min.total_cmp(&y.min).then(x.slot.cmp(&y.slot)));
+        self.sorted_len = self.entries.len();
+        self.axis
+    }
+
     /// Drops removed entries, refreshes moved ones and restores the order.
     fn resort(&mut self) {
         let t = &self.table;

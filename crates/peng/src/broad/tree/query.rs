@@ -168,6 +168,11 @@ impl<V: Vector> DynamicTree<V> {
     /// Finds every pair with a changed proxy: each changed proxy's box is
     /// queried against the tree with its mask (Box2D's move buffer), and hits are
     /// kept when the given boxes overlap and the filters agree.
+    ///
+    /// Box2D queries with the moved proxy's *fat* box and reports fat-box pairs;
+    /// here the contract is the exact set of given-box pairs, so the query uses
+    /// the given (tight) box: every leaf's fat box holds its tight box, so no
+    /// pair is missed, and fewer candidates need the exact test.
     fn find_pairs(&mut self) {
         let mut found = core::mem::take(&mut self.found);
         let mut stack = Vec::with_capacity(64);
