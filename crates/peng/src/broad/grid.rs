@@ -51,7 +51,22 @@ fn cell_at<V: Vector>(inv: f32, p: V) -> Cell {
 /// traversal falls back to testing every box when the grid reaches them.
 const CELL_COORD_EXACT: i32 = 1 << 22;
 
-/// A uniform grid / spatial hash: see the [module documentation](self).
+/// A uniform grid stored in a hash map (spatial hashing).
+///
+/// Teschner et al., "Optimized Spatial Hashing for Collision Detection of
+/// Deformable Objects" (2003), and Ericson, Real-Time Collision Detection, 7.1:
+/// space is cut into cubes (squares in 2D) of side `h`; each box is listed in
+/// every cell it touches, and only boxes sharing a cell are tested. A hash map
+/// keyed by cell coordinates keeps memory proportional to the occupied cells, so
+/// the world needs no bounds.
+///
+/// A pair of boxes shares several cells when both span more than one; it is
+/// reported only from the cell holding the lower corner of their intersection,
+/// `max(a.min, b.min)`, which both boxes touch (the cell coordinate
+/// `⌊x/h⌋` is monotone, so a point of a box lies in a cell of the box's range).
+/// That rule dedupes exactly, without a set. Boxes spanning more than
+/// `max_cells` cells would be listed too often; they go to a side list tested
+/// against everything.
 ///
 /// Pick the cell size near the size of a typical box (about 1–2 times): much
 /// smaller lists each box in many cells, much larger puts many boxes in a cell.

@@ -33,7 +33,13 @@ impl<V: Vector> Entry<V> {
     }
 }
 
-/// Sweep and prune on one axis: see the [module documentation](self).
+/// Sweep and prune on one axis, kept sorted by insertion sort.
+///
+/// Baraff's and Cohen et al.'s I-COLLIDE (1995) "sort and sweep": boxes overlap
+/// only if their intervals on the sweep axis overlap, so with the boxes sorted
+/// by their lower bound, each box need only look ahead until a lower bound
+/// passes its upper bound. Between frames of coherent motion the order barely
+/// changes, and insertion sort restores it in nearly linear time.
 ///
 /// Each update re-sorts (insertion sort when few boxes changed, a full sort
 /// otherwise), then either sweeps the whole list, testing only pairs with a

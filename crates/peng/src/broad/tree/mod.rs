@@ -89,7 +89,23 @@ pub struct TreeStats {
     pub sah_cost: f32,
 }
 
-/// A dynamic AABB tree: see the [module documentation](self).
+/// A dynamic AABB tree (bounding volume hierarchy) of fattened boxes.
+///
+/// Learned from Box2D v3's `dynamic_tree.c` and Erin Catto, "Dynamic Bounding
+/// Volume Hierarchies", GDC 2019; written anew here:
+///
+/// - nodes live in one `Vec`, addressed by `u32` index; free nodes form a list
+///   threaded through their `parent` field;
+/// - each leaf holds a *fat* box (the proxy's box grown by a margin and stretched
+///   along the displacement hint), so small motions do not touch the tree;
+/// - a new leaf goes next to the sibling that minimises the surface area
+///   heuristic (SAH) cost, found by branch and bound (Bittner, Hapala and Havran,
+///   "Fast insertion-based optimization of bounding volume hierarchies", 2013);
+/// - on the way back up, tree rotations swap a child with a grandchild (or two
+///   grandchildren) when that shrinks the summed surface area (Kopta et al.,
+///   "Fast, effective BVH updates for animated scenes", 2012, as Catto presents it);
+/// - each node keeps the OR of its leaves' category bits, so filtered queries
+///   skip whole subtrees.
 ///
 /// ```
 /// use peng::bound::Aabb2;
