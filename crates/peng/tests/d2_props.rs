@@ -327,6 +327,11 @@ fn degenerate_shapes_never_panic_and_stay_consistent() {
             .into(),
         Circle::new(0.5).unwrap().into(),
         Rect::new(Vec2::splat(0.5)).unwrap().into(),
+        Triangle::new(Vec2::ZERO, Vec2::X, Vec2::Y).unwrap().into(),
+        ConvexPolygon::from_points(&[Vec2::ZERO, Vec2::X, Vec2::ONE, Vec2::Y * 1.5])
+            .unwrap()
+            .into(),
+        Capsule::new(Vec2::ZERO, Vec2::Y, 0.3).unwrap().into(),
     ];
     let poses = [
         Pose2::IDENTITY,
@@ -358,4 +363,28 @@ fn degenerate_shapes_never_panic_and_stay_consistent() {
             }
         }
     }
+    // Non-finite poses (rejected by `Pose2::try_new`, possible in release code
+    // anyway): any value, no panic.
+    let nan = Pose2 {
+        translation: Vec2::new(f32::NAN, 0.0),
+        rotation: Rot2::from_angle(f32::NAN),
+    };
+    let inf = Pose2::from_translation(Vec2::new(f32::INFINITY, 1.0));
+    for a in &shapes {
+        for b in &shapes {
+            for p in [nan, inf] {
+                let _ = distance(a, &Pose2::IDENTITY, b, &p);
+                let _ = distance(a, &p, b, &Pose2::IDENTITY);
+                let _ = contact(a, &Pose2::IDENTITY, b, &p, 0.1);
+                let _ = intersects(a, &p, b, &Pose2::IDENTITY);
+                let _ = distance_cached(a, &p, b, &Pose2::IDENTITY, &mut GjkCache2::default());
+            }
+        }
+        let ray = Ray2::new(Vec2::new(-3.0, 0.1), Vec2::X).unwrap();
+        let _ = ray_cast(a, &nan, &ray, 10.0, true);
+        let _ = project_point(a, &nan, Vec2::ZERO, false);
+        let _ = contains_point(a, &inf, Vec2::ZERO);
+    }
+    let empty: Shape = ConvexPolygon::from_hull_unchecked(vec![]).into();
+    let _ = distance(&empty, &Pose2::IDENTITY, &shapes[8], &Pose2::IDENTITY);
 }

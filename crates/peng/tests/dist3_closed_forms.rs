@@ -207,3 +207,49 @@ fn compound_takes_the_nearest_part() {
     assert!(close(d.distance, 0.5, 1e-6), "{d:?}");
     assert!((d.normal + Vec3::Y).length() < 1e-6);
 }
+
+#[test]
+fn flat_and_degenerate_pairs() {
+    let id = Pose3::IDENTITY;
+    // Coplanar overlapping triangles: A − B is flat through the origin, so the
+    // depth is exactly 0 along the common normal.
+    let t1: Shape = Triangle::new(Vec3::ZERO, Vec3::X, Vec3::Y).unwrap().into();
+    let t2: Shape = Triangle::new(
+        Vec3::new(0.2, 0.2, 0.0),
+        Vec3::new(1.2, 0.2, 0.0),
+        Vec3::new(0.2, 1.2, 0.0),
+    )
+    .unwrap()
+    .into();
+    let d = distance(&t1, &id, &t2, &id);
+    assert!(d.distance.abs() < 1e-6, "{d:?}");
+    assert!(d.normal.z.abs() > 0.9999, "{d:?}");
+    assert!(intersects(&t1, &id, &t2, &id));
+    // A vertical segment piercing the triangle at (0.2, 0.2): pushing it out
+    // sideways through the edge x = 0 or y = 0 costs 0.2, along the normal 1.
+    let seg: Shape = Segment::new(Vec3::new(0.2, 0.2, -1.0), Vec3::new(0.2, 0.2, 2.0))
+        .unwrap()
+        .into();
+    let d = distance(&t1, &id, &seg, &id);
+    assert!(close(d.distance, -0.2, 1e-5), "{d:?}");
+    assert!(
+        d.normal.z.abs() < 1e-4 && (d.normal.x.abs() > 0.9999 || d.normal.y.abs() > 0.9999),
+        "{d:?}"
+    );
+    // A zero-size box is a point: inside a ball it is 0.6 deep.
+    let pt = cuboid(Vec3::ZERO);
+    let ball: Shape = Ball::new(1.0).unwrap().into();
+    let d = distance(&ball, &id, &pt, &pose(Vec3::new(0.0, 0.4, 0.0)));
+    assert!(close(d.distance, -0.6, 1e-6), "{d:?}");
+    assert!((d.normal - Vec3::Y).length() < 1e-6);
+    // A flat box (square) resting 0.25 into a cube, through the GJK/EPA path.
+    let sq = cuboid(Vec3::new(0.5, 0.0, 0.5));
+    let cube = cuboid(Vec3::splat(0.5));
+    let d = distance(&cube, &id, &sq, &pose(Vec3::new(0.1, 0.25, 0.0)));
+    assert!(close(d.distance, -0.25, 1e-5), "{d:?}");
+    assert!((d.normal - Vec3::Y).length() < 1e-4, "{d:?}");
+    // Two parallel overlapping segments on one line: touching, depth 0.
+    let s1: Shape = Segment::new(Vec3::ZERO, Vec3::X * 2.0).unwrap().into();
+    let d = distance(&s1, &id, &s1, &pose(Vec3::X));
+    assert!(d.distance.abs() < 1e-6 && d.normal.x.abs() < 1e-6, "{d:?}");
+}

@@ -281,6 +281,12 @@ pub fn distance_cached(
 
 /// The first hit of `ray` on the shape with `toi <= max_toi`. With `solid`, a ray
 /// starting inside hits at `toi = 0`; without, it hits the boundary from inside.
+///
+/// Details: a solid hit from inside has a zero normal. A non-solid hit from
+/// inside is the exit point, its normal the inward surface normal (facing against
+/// the ray). Segments and points have no inside: a ray starting on one hits at
+/// `toi = 0`, and a ray along a segment's line hits its nearer end. For a
+/// compound, the earliest hit over its parts.
 pub fn ray_cast(
     shape: &Shape,
     pose: &Pose2,
@@ -310,6 +316,12 @@ pub fn ray_cast(
 
 /// The closest point of the shape to `point`. With `solid`, a point inside
 /// projects to itself.
+///
+/// Without `solid`, a point inside projects to the nearest boundary point. A
+/// point exactly on a segment or a circle's centre takes the face normal or +x
+/// as the direction to push out by the radius (degeneracy policy, rule 3). For a
+/// compound: the nearest point over the parts' boundaries, and `is_inside` when
+/// any part contains the point.
 pub fn project_point(shape: &Shape, pose: &Pose2, point: Vec2, solid: bool) -> PointProjection2 {
     let mut best: Option<(f32, PointProjection2)> = None;
     let mut inside_any = false;

@@ -108,6 +108,10 @@ impl Poly {
     /// spanning no area becomes the segment between its two farthest points.
     fn from_ccw(vs: &[Vec2], ns: Option<&[Vec2]>, radius: f32) -> Self {
         let n = vs.len();
+        if n == 0 {
+            // Only reachable through `from_hull_unchecked(vec![])`: a point.
+            return Self::point(Vec2::ZERO, radius);
+        }
         let mut area2 = 0.0;
         let mut scale2: f32 = 0.0;
         for i in 0..n {
@@ -116,6 +120,7 @@ impl Poly {
         }
         // A relative area test: twice the area against the squared edge scale.
         if n >= 3 && area2 > 1e-10 * scale2 && scale2 > ZERO_LENGTH_SQ {
+            let ns = ns.filter(|ns| ns.len() == n);
             return Self::polygon(vs, ns, radius);
         }
         // Degenerate: the segment between the two farthest-apart vertices.

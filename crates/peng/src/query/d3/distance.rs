@@ -45,6 +45,7 @@ impl SupportMap for Shape {
 
 /// Whether the two shapes overlap (touching counts).
 pub fn intersects(a: &Shape, pose_a: &Pose3, b: &Shape, pose_b: &Pose3) -> bool {
+    debug_assert!(pose_a.is_finite() && pose_b.is_finite(), "non-finite pose");
     let pose_ab = pose_a.inv_mul(pose_b);
     local_intersects(a, b, &pose_ab)
 }
@@ -76,6 +77,7 @@ fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
 /// Two half-spaces whose normals are not opposite always overlap without a
 /// finite penetration: the distance is `f32::NEG_INFINITY` then.
 pub fn distance(a: &Shape, pose_a: &Pose3, b: &Shape, pose_b: &Pose3) -> Distance3 {
+    debug_assert!(pose_a.is_finite() && pose_b.is_finite(), "non-finite pose");
     let pose_ab = pose_a.inv_mul(pose_b);
     to_world(pose_a, &local_distance(a, b, &pose_ab))
 }
@@ -84,8 +86,6 @@ pub fn distance(a: &Shape, pose_a: &Pose3, b: &Shape, pose_b: &Pose3) -> Distanc
 /// simplex in it (see [`GjkCache`]). Pairs of bounded convex shapes always take
 /// the GJK/EPA path here; others (compounds, half-spaces) fall back to
 /// [`distance`] and leave the cache untouched.
-// Not yet re-exported by `query/d3/mod.rs` (not this module's file).
-#[allow(dead_code)]
 pub fn distance_cached(
     a: &Shape,
     pose_a: &Pose3,
@@ -244,7 +244,7 @@ fn segments_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
     let (a0, a1, ra) = segment_core(a);
     let (b0, b1, rb) = segment_core(b);
     let (b0, b1) = (pose_ab.transform_point(b0), pose_ab.transform_point(b1));
-    let (_, _, ca, cb) = closest_points_segments(a0, a1, b0, b1);
+    let (s, t, ca, cb) = closest_points_segments(a0, a1, b0, b1);
     let v = cb - ca;
     let d = v.length();
     let scale = a0
@@ -254,27 +254,38 @@ fn segments_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
         .max(b1.abs())
         .max_element()
         .max(1.0);
-    let normal = if d > 1e-6 * scale {
-        v / d
+    let (da, db) = (a1 - a0, b1 - b0);
+    let cross = da.cross(db);
+    let skew = cross.length_squared() > 1e-6 * da.length_squared() * db.length_squared();
+    let towards = (b0 + b1 - a0 - a1) * 0.5;
+    let (normal, core) = if skew && s > 0.0 && s < 1.0 && t > 0.0 && t < 1.0 {
+        // Closest points inside both segments: the gap is along d_a × d_b, and
+        // the distance between the two lines along it is exact and stable,
+        // however small (the direction of cb - ca is not, at tiny gaps).
+        // When the lines cross, A − B's core is flat (a parallelogram through
+        // the origin) and the depth is exactly r_a + r_b along that normal;
+        // oriented from A's centre towards B's for determinism.
+        let n = cross.normalize();
+        let gap = n.dot(b0 - a0);
+        let n = if gap < 0.0 || (gap == 0.0 && n.dot(towards) < 0.0) {
+            -n
+        } else {
+            n
+        };
+        (n, gap.abs())
+    } else if d > 1e-6 * scale {
+        (v / d, d)
     } else {
-        // The cores cross: A − B's core is flat (a parallelogram through the
-        // origin), so its support along its normal d_a × d_b is 0 and the depth
-        // is exactly r_a + r_b along that normal. Oriented from A's centre
-        // towards B's for determinism.
-        let (da, db) = (a1 - a0, b1 - b0);
-        let n = match da.cross(db).try_normalize() {
+        // Touching at an end, or parallel and overlapping: any direction
+        // perpendicular to the cores is an MTD; pick one deterministically.
+        let n = match cross.try_normalize() {
             Some(n) => n,
             None if da.length_squared() >= db.length_squared() => perpendicular(da),
             None => perpendicular(db),
         };
-        let towards = (b0 + b1 - a0 - a1) * 0.5;
-        if n.dot(towards) < 0.0 {
-            -n
-        } else {
-            n
-        }
+        let n = if n.dot(towards) < 0.0 { -n } else { n };
+        (n, v.dot(n))
     };
-    let core = if d > 1e-6 * scale { d } else { v.dot(normal) };
     SignedDistance {
         distance: core - ra - rb,
         point_a: ca + normal * ra,
@@ -313,5 +324,40 @@ fn ball_distance(a: &Shape, c: Vec3, r: f32) -> SignedDistance {
         } else {
             GjkStatus::Overlapping
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::d3::{Cone, Cylinder};
+
+    #[test]
+    fn cached_distance_matches_and_warm_starts() {
+        let a: Shape = Cylinder::new(1.0, 0.5).unwrap().into();
+        let b: Shape = Cone::new(0.8, 0.6).unwrap().into();
+        let pa = Pose3::from_axis_angle(Vec3::new(0.1, 0.2, 0.3), Vec3::new(0.2, 0.1, -0.4));
+        let mut cache = GjkCache::new();
+        for i in 0..20 {
+            let pb = Pose3::from_axis_angle(
+                Vec3::new(1.6 + 0.01 * i as f32, 0.4, -0.2),
+                Vec3::new(0.3, 0.02 * i as f32, 0.1),
+            );
+            let plain = distance(&a, &pa, &b, &pb);
+            let cold_iters = {
+                let mut fresh = GjkCache::new();
+                distance_cached(&a, &pa, &b, &pb, &mut fresh);
+                fresh.last_iterations
+            };
+            let warm = distance_cached(&a, &pa, &b, &pb, &mut cache);
+            assert!(
+                (plain.distance - warm.distance).abs() < 1e-5,
+                "{plain:?} {warm:?}"
+            );
+            assert!((plain.normal - warm.normal).length() < 2e-3);
+            if i > 0 {
+                assert!(cache.last_iterations <= cold_iters, "step {i}");
+            }
+        }
     }
 }

@@ -13,6 +13,7 @@ use crate::shape::d3::{Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape};
 /// projection is the nearest point on the boundary of any part (for a point
 /// inside overlapping parts this may lie inside another part).
 pub fn project_point(shape: &Shape, pose: &Pose3, point: Vec3, solid: bool) -> PointProjection3 {
+    debug_assert!(pose.is_finite() && point.is_finite(), "non-finite input");
     let local = pose.inverse_transform_point(point);
     let lp = project_local(shape, local);
     PointProjection3 {
@@ -62,7 +63,17 @@ pub fn project_local(shape: &Shape, p: Vec3) -> LocalProjection {
         }
         Shape::Triangle(s) => {
             let [a, b, c] = *s.vertices();
-            let q = closest_point_on_triangle(a, b, c, p);
+            let (q, interior) = closest_point_on_triangle_region(a, b, c, p);
+            if let (true, Some(n)) = (interior, s.normal()) {
+                // Face region: the normal is the face normal, exactly.
+                let h = n.dot(p - q);
+                let scale = a.abs().max(b.abs()).max(c.abs()).max_element();
+                let lp = flat(q, p, n, scale);
+                return LocalProjection {
+                    normal: if h < 0.0 { -n } else { n },
+                    ..lp
+                };
+            }
             let scale = a.abs().max(b.abs()).max(c.abs()).max_element();
             let n = s.normal().unwrap_or_else(|| {
                 let e = [b - a, c - a, c - b];
@@ -312,30 +323,50 @@ fn project_polyhedron(s: &ConvexPolyhedron, p: Vec3) -> LocalProjection {
             normal: n,
         };
     }
-    // Outside: the closest point lies on a face that sees `p`.
+    // Outside: the closest point lies on a face that sees `p`: either the
+    // projection on its plane when that falls inside the face (then the normal
+    // is the face normal and the distance the plane distance, both exact at
+    // any distance), or a point of the face's boundary.
     let verts = s.vertices();
     let mut best = p;
     let mut best_d = f32::INFINITY;
+    let mut best_n = None;
     for (fi, f) in s.faces().iter().enumerate() {
-        if f.normal.dot(p) - f.offset <= 0.0 {
+        let height = f.normal.dot(p) - f.offset;
+        if height <= 0.0 {
             continue;
         }
         let lp = s.face_loop(fi);
-        let a = verts[lp[0] as usize];
-        for k in 1..lp.len().saturating_sub(1) {
-            let q =
-                closest_point_on_triangle(a, verts[lp[k] as usize], verts[lp[k + 1] as usize], p);
-            let d = q.distance_squared(p);
+        let q = p - f.normal * height;
+        let inside_face = (0..lp.len()).all(|k| {
+            let v0 = verts[lp[k] as usize];
+            let v1 = verts[lp[(k + 1) % lp.len()] as usize];
+            (v1 - v0).cross(q - v0).dot(f.normal) >= 0.0
+        });
+        if inside_face {
+            if height * height < best_d {
+                best_d = height * height;
+                best = q;
+                best_n = Some(f.normal);
+            }
+            continue;
+        }
+        for k in 0..lp.len() {
+            let v0 = verts[lp[k] as usize];
+            let v1 = verts[lp[(k + 1) % lp.len()] as usize];
+            let c = closest_point_on_segment(v0, v1, p);
+            let d = c.distance_squared(p);
             if d < best_d {
                 best_d = d;
-                best = q;
+                best = c;
+                best_n = None;
             }
         }
     }
     LocalProjection {
         point: best,
         inside: false,
-        normal: (p - best).normalize_or(s.faces()[max_f].normal),
+        normal: best_n.unwrap_or_else(|| (p - best).normalize_or(s.faces()[max_f].normal)),
     }
 }
 
@@ -350,61 +381,55 @@ pub fn closest_point_on_segment(a: Vec3, b: Vec3, p: Vec3) -> Vec3 {
     a + ab * t
 }
 
-/// The point of triangle `a b c` closest to `p`, by its Voronoi regions
-/// (Ericson, *Real-Time Collision Detection*, 5.1.5). Zero-area triangles work:
-/// the tests fall through to the edge and vertex regions.
+/// The point of triangle `a b c` closest to `p`. Zero-area triangles work (they
+/// act as their longest edge).
+///
+/// Ericson, *Real-Time Collision Detection*, 5.1.5, classifies `p` into the
+/// triangle's Voronoi regions with products of dot products; on slivers (nearly
+/// collinear vertices) those products cancel catastrophically in f32 and the
+/// result can land visibly off the triangle. Here the same regions are decided
+/// in f64: project on the plane, keep the projection when it is inside all three
+/// edges, otherwise take the nearest of the three edge points.
+// Offered to the sibling query modules (contact manifolds).
+#[allow(dead_code)]
 pub fn closest_point_on_triangle(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> Vec3 {
-    let ab = b - a;
-    let ac = c - a;
-    let ap = p - a;
-    let d1 = ab.dot(ap);
-    let d2 = ac.dot(ap);
-    if d1 <= 0.0 && d2 <= 0.0 {
-        return a;
+    closest_point_on_triangle_region(a, b, c, p).0
+}
+
+/// Like [`closest_point_on_triangle`], also telling whether the point lies in
+/// the face region (inside the triangle, not on an edge or vertex region).
+pub fn closest_point_on_triangle_region(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> (Vec3, bool) {
+    use glam::DVec3;
+    let (a, b, c, p) = (a.as_dvec3(), b.as_dvec3(), c.as_dvec3(), p.as_dvec3());
+    let n = (b - a).cross(c - a);
+    let nn = n.length_squared();
+    let e2 = (b - a)
+        .length_squared()
+        .max((c - a).length_squared())
+        .max((c - b).length_squared());
+    if nn > 1e-24 * e2 * e2 {
+        let q = p - n * (n.dot(p - a) / nn);
+        let inside = n.dot((b - a).cross(q - a)) >= 0.0
+            && n.dot((c - b).cross(q - b)) >= 0.0
+            && n.dot((a - c).cross(q - c)) >= 0.0;
+        if inside {
+            return (q.as_vec3(), true);
+        }
     }
-    let bp = p - b;
-    let d3 = ab.dot(bp);
-    let d4 = ac.dot(bp);
-    if d3 >= 0.0 && d4 <= d3 {
-        return b;
-    }
-    let vc = d1 * d4 - d3 * d2;
-    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-        let v = d1 / (d1 - d3);
-        return a + ab * v;
-    }
-    let cp = p - c;
-    let d5 = ab.dot(cp);
-    let d6 = ac.dot(cp);
-    if d6 >= 0.0 && d5 <= d6 {
-        return c;
-    }
-    let vb = d5 * d2 - d1 * d6;
-    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-        let w = d2 / (d2 - d6);
-        return a + ac * w;
-    }
-    let va = d3 * d6 - d5 * d4;
-    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-        let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-        return b + (c - b) * w;
-    }
-    let denom = va + vb + vc;
-    if denom == 0.0 || !denom.is_finite() {
-        // Degenerate (zero area) and numerically in no region: nearest edge.
-        let cands = [
-            closest_point_on_segment(a, b, p),
-            closest_point_on_segment(b, c, p),
-            closest_point_on_segment(a, c, p),
-        ];
-        return cands
-            .into_iter()
-            .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
-            .unwrap_or(a);
-    }
-    let v = vb / denom;
-    let w = vc / denom;
-    a + ab * v + ac * w
+    let seg = |u: DVec3, v: DVec3| {
+        let e = v - u;
+        let l = e.length_squared();
+        if l <= 0.0 {
+            u
+        } else {
+            u + e * ((p - u).dot(e) / l).clamp(0.0, 1.0)
+        }
+    };
+    let best = [seg(a, b), seg(b, c), seg(c, a)]
+        .into_iter()
+        .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
+        .unwrap_or(a);
+    (best.as_vec3(), false)
 }
 
 /// Closest points of segments `p1 q1` and `p2 q2`: returns `(s, t, c1, c2)` with

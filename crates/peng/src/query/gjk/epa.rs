@@ -42,15 +42,23 @@ pub struct EpaOutput {
 /// Relative tolerance on the depth: stop when the support point along the
 /// nearest face normal passes that face by less than this times the size.
 const REL_TOL: f32 = 1.0e-6;
+/// Relative distance behind the origin beyond which a face is taken as flipped.
+const NEG_TOL: f32 = 1.0e-5;
 /// Relative size below which a polytope has no extent in a direction.
 const FLAT_TOL: f32 = 1.0e-6;
 
+/// A triangle of the polytope: vertices counter-clockwise seen from outside,
+/// `adj[k]` the face across edge `v[k] → v[k+1]`.
 #[derive(Clone, Copy)]
 struct Face {
     v: [u32; 3],
+    adj: [u32; 3],
     n: Vec3,
     d: f32,
     alive: bool,
+    /// A vertex of the polytope already lies beyond this face (rounding made
+    /// the polytope locally non-convex): never a candidate again.
+    bad: bool,
 }
 
 fn make_face(verts: &[SupportPoint], v: [u32; 3]) -> Face {
@@ -66,16 +74,20 @@ fn make_face(verts: &[SupportPoint], v: [u32; 3]) -> Face {
             let d = (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0;
             Face {
                 v,
+                adj: [u32::MAX; 3],
                 n,
                 d,
                 alive: true,
+                bad: false,
             }
         }
         None => Face {
             v,
+            adj: [u32::MAX; 3],
             n: Vec3::ZERO,
             d: f32::INFINITY,
             alive: true,
+            bad: false,
         },
     }
 }
@@ -93,6 +105,50 @@ fn triangle_weights(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> [f32; 3] {
     } else {
         [1.0 / 3.0; 3]
     }
+}
+
+/// The index `k` of the edge of face `g` that runs `x → …`, i.e. the edge
+/// shared with a neighbour whose edge ends at... (the edge of `g` starting at
+/// the neighbour's edge end). Given the neighbour's edge `a → b` starting at
+/// `a = from`, `g` holds it as `b → a`, which is edge `k` with `g.v[k+1] == from`.
+fn edge_back(faces: &[Face], g: u32, from: u32) -> usize {
+    let Some(f) = faces.get(g as usize) else {
+        return 0;
+    };
+    (0..3).find(|&k| f.v[(k + 1) % 3] == from).unwrap_or(0)
+}
+
+/// Sets the adjacency among `ids` by matching opposite directed edges.
+fn link_all(faces: &mut [Face], ids: &[usize]) {
+    for (ii, &i) in ids.iter().enumerate() {
+        for &j in &ids[ii + 1..] {
+            for k in 0..3 {
+                let (a, b) = (faces[i].v[k], faces[i].v[(k + 1) % 3]);
+                for m in 0..3 {
+                    if faces[j].v[m] == b && faces[j].v[(m + 1) % 3] == a {
+                        faces[i].adj[k] = j as u32;
+                        faces[j].adj[m] = i as u32;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The live face with the smallest offset not below `min_d`.
+fn nearest_face(faces: &[Face], min_d: f32) -> Option<usize> {
+    let mut found: Option<usize> = None;
+    for (i, f) in faces.iter().enumerate() {
+        if f.alive
+            && !f.bad
+            && f.d.is_finite()
+            && f.d >= min_d
+            && found.is_none_or(|j| f.d < faces[j].d)
+        {
+            found = Some(i);
+        }
+    }
+    found
 }
 
 /// A unit vector perpendicular to `u` (not necessarily unit).
@@ -226,7 +282,16 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             let n = if hu >= hd { n } else { -n };
             return flat_output(&mut s, n);
         }
-        verts.push(if hu >= hd { up } else { down });
+        // The tetrahedron must contain the origin: when the triangle came from a
+        // thin GJK tetrahedron the origin may sit a little off its plane, and
+        // only the support on the origin's side encloses it.
+        let s = -n.dot(w0);
+        let use_up = if s.abs() > FLAT_TOL * scale {
+            s > 0.0
+        } else {
+            hu >= hd
+        };
+        verts.push(if use_up { up } else { down });
     }
 
     // The starting tetrahedron, faces oriented outwards.
@@ -248,21 +313,22 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
         faces.push(make_face(&verts, v));
     }
+    link_all(&mut faces, &[0, 1, 2, 3]);
 
     let mut scale = verts.iter().fold(scale, |m, p| m.max(p.w.length()));
     let mut best_face = 0usize;
     let mut converged = false;
     let mut iterations = 0;
-    let mut horizon: Vec<(u32, u32)> = Vec::new();
+    let mut horizon: Vec<(u32, usize)> = Vec::new();
+    let mut stack: Vec<(u32, usize)> = Vec::new();
     while iterations < EPA_MAX_ITERATIONS {
-        // The live face nearest the origin.
-        let mut found = None;
-        for (i, f) in faces.iter().enumerate() {
-            if f.alive && f.d.is_finite() && found.is_none_or(|j: usize| f.d < faces[j].d) {
-                found = Some(i);
-            }
-        }
-        let Some(fi) = found else { break };
+        // The live face nearest the origin. The polytope contains the origin,
+        // so no valid face lies behind it; a face that does is a sliver whose
+        // orientation rounding has flipped (three nearly collinear rim points
+        // of a curved or flat patch) and is skipped.
+        let Some(fi) = nearest_face(&faces, -NEG_TOL * scale) else {
+            break;
+        };
         best_face = fi;
         let face = faces[fi];
         let sp = support(face.n);
@@ -273,54 +339,74 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             converged = true;
             break;
         }
-        if verts.iter().any(|q| q.w == sp.w) {
-            converged = true;
-            break;
-        }
         iterations += 1;
+        if verts.iter().any(|q| q.w == sp.w) {
+            // The support point is already a vertex yet lies beyond the face:
+            // the face is not on the hull. Skip it and try the next nearest.
+            faces[fi].bad = true;
+            continue;
+        }
         let new_index = verts.len() as u32;
         verts.push(sp);
-        // Remove every face that sees the new point; the edges of removed faces
-        // not shared with another removed face form the horizon.
-        horizon.clear();
+        // Carve out the faces that see the new point by a depth-first walk from
+        // the nearest face over the adjacency, so the removed region stays
+        // connected and its boundary (the horizon) is one loop of edges.
         let eps = 0.1 * REL_TOL * scale;
-        for (i, f) in faces.iter_mut().enumerate() {
-            if !f.alive {
+        faces[fi].alive = false;
+        horizon.clear();
+        stack.clear();
+        for k in (0..3).rev() {
+            stack.push((face.adj[k], edge_back(&faces, face.adj[k], face.v[k])));
+        }
+        while let Some((g, e)) = stack.pop() {
+            let gi = g as usize;
+            if gi >= faces.len() || !faces[gi].alive {
                 continue;
             }
-            let base = verts[f.v[0] as usize].w;
-            // The nearest face sees the point by construction (gap > tolerance);
-            // it is removed even if rounding says otherwise.
-            if i == fi || f.n.dot(sp.w - base) > eps {
-                f.alive = false;
-                for k in 0..3 {
-                    let e = (f.v[k], f.v[(k + 1) % 3]);
-                    if let Some(pos) = horizon.iter().position(|&(x, y)| x == e.1 && y == e.0) {
-                        horizon.swap_remove(pos);
-                    } else {
-                        horizon.push(e);
-                    }
+            let f = faces[gi];
+            let height = f.n.dot(sp.w - verts[f.v[0] as usize].w);
+            // A face the point sees goes. So does a face coplanar with the point
+            // (flat patches of A − B: a cone's base, a box face) when the new
+            // face on its horizon edge would fold back over it (the polytope
+            // must stay convex for the nearest face to bound the depth).
+            let (x, y) = (f.v[(e + 1) % 3], f.v[e]);
+            let nf = (verts[y as usize].w - verts[x as usize].w).cross(sp.w - verts[x as usize].w);
+            let fold = height > -10.0 * eps && f.n.dot(nf) <= 0.0;
+            // The new face must meet the kept face at a convex edge: the kept
+            // face's third vertex must not lie in front of the new face. Near
+            // coplanar points (a rim sampled densely) can break this; the kept
+            // face then goes too.
+            let opp = verts[f.v[(e + 2) % 3] as usize].w;
+            let reflex = nf.dot(opp - verts[x as usize].w) > eps * nf.length();
+            if height > eps || fold || reflex || !f.d.is_finite() {
+                faces[gi].alive = false;
+                // Visit the two other edges, in order, so the horizon comes out
+                // as a loop.
+                for k in [(e + 2) % 3, (e + 1) % 3] {
+                    let h = f.adj[k];
+                    stack.push((h, edge_back(&faces, h, f.v[k])));
                 }
+            } else {
+                horizon.push((g, e));
             }
         }
-        for &(x, y) in &horizon {
-            faces.push(make_face(&verts, [x, y, new_index]));
+        // New faces on the horizon: the kept face's edge reversed, then the point.
+        let first_new = faces.len();
+        for &(g, e) in &horizon {
+            let f = faces[g as usize];
+            let (x, y) = (f.v[(e + 1) % 3], f.v[e]);
+            let mut nf = make_face(&verts, [x, y, new_index]);
+            nf.adj[0] = g;
+            let ni = faces.len() as u32;
+            faces[g as usize].adj[e] = ni;
+            faces.push(nf);
         }
-        // Compact dead faces now and then so the scan stays short.
-        if faces.len() > 4 * EPA_MAX_ITERATIONS {
-            let keep: Vec<Face> = faces.iter().copied().filter(|f| f.alive).collect();
-            faces = keep;
-        }
+        let new_ids: Vec<usize> = (first_new..faces.len()).collect();
+        link_all(&mut faces, &new_ids);
     }
     if !converged {
         // Iteration cap (or no finite face): the nearest live face is the estimate.
-        let mut found = None;
-        for (i, f) in faces.iter().enumerate() {
-            if f.alive && f.d.is_finite() && found.is_none_or(|j: usize| f.d < faces[j].d) {
-                found = Some(i);
-            }
-        }
-        if let Some(i) = found {
+        if let Some(i) = nearest_face(&faces, -NEG_TOL * scale) {
             best_face = i;
         } else {
             let mut s = Simplex::new();
@@ -337,8 +423,15 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         verts[f.v[2] as usize],
     );
     let l = triangle_weights(p0.w, p1.w, p2.w, f.n * f.d);
+    // Unconverged, the face may lie inside A − B: report the depth of the
+    // support plane along its normal instead, which always separates.
+    let depth = if converged {
+        f.d
+    } else {
+        f.d.max(f.n.dot(support(f.n).w))
+    };
     EpaOutput {
-        depth: f.d,
+        depth,
         normal: f.n,
         point_a: p0.a * l[0] + p1.a * l[1] + p2.a * l[2],
         point_b: p0.b * l[0] + p1.b * l[1] + p2.b * l[2],

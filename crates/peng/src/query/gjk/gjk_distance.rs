@@ -44,13 +44,18 @@ pub struct GjkOutput {
     pub iterations: usize,
 }
 
-/// Relative tolerance on the distance at termination.
-const REL_TOL: f32 = 1.0e-6;
+/// Relative tolerance on `|v|² - v·w` at termination. The distance converges
+/// quadratically in the direction error (an error of θ in the normal costs
+/// about θ²/2 in distance), so a tight value is needed for accurate normals;
+/// the f32 floor is caught by the no-progress and repeated-vertex tests.
+const REL_TOL: f64 = 1.0e-9;
 /// Absolute tolerance on the distance, in units of the Minkowski difference's
 /// size (about 3 f32 ulps).
-const ABS_TOL: f32 = 4.0e-7;
+const ABS_TOL: f64 = 4.0e-7;
+/// Consecutive iterations without progress before GJK settles for the best.
+const MAX_STALLS: usize = 4;
 /// Below this distance (relative to the size), the cores are considered touching.
-const TOUCH_TOL: f32 = 1.0e-6;
+const TOUCH_TOL: f64 = 1.0e-6;
 
 /// GJK distance between the cores of `a` and `b`, with B placed by `pose_ab` in
 /// A's frame. With a cache, starts from the cached simplex and stores the final
@@ -83,46 +88,66 @@ pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     }
     let (mut v, mut inside) = simplex.solve();
     let mut status = GjkStatus::Indeterminate;
+    // The best simplex so far and its squared distance.
+    let mut best = (simplex, v.length_squared());
+    let mut stalls = 0;
     let mut iterations = 0;
     while iterations < GJK_MAX_ITERATIONS {
         let v2 = v.length_squared();
         if !v2.is_finite() {
             break;
         }
-        let scale2 = simplex.max_norm_sq();
+        let scale2 = simplex.max_norm_sq() as f64;
         if inside || v2 <= TOUCH_TOL * TOUCH_TOL * scale2 {
             status = GjkStatus::Overlapping;
             break;
         }
         iterations += 1;
-        let sp: SupportPoint = support_pair(a, b, pose_ab, -v);
-        let scale = scale2.max(sp.w.length_squared()).sqrt();
+        let sp: SupportPoint = support_pair(a, b, pose_ab, -v.as_vec3());
+        let w = sp.w.as_dvec3();
+        let scale = scale2.max(w.length_squared()).sqrt();
         // gap = |v|² - v·w = |v| · (upper bound - lower bound) on the distance.
-        let gap = v2 - v.dot(sp.w);
+        let gap = v2 - v.dot(w);
         if gap <= REL_TOL * v2 || gap <= ABS_TOL * v2.sqrt() * scale {
+            simplex = best.0;
             status = GjkStatus::Separated;
             break;
         }
-        if simplex.contains(sp.w, (ABS_TOL * scale) * (ABS_TOL * scale)) {
+        let dup = (ABS_TOL * scale) as f32;
+        if simplex.contains(sp.w, dup * dup) {
+            simplex = best.0;
             status = GjkStatus::Separated;
             break;
         }
-        let previous = simplex;
         simplex.push(sp);
         let (nv, ninside) = simplex.solve();
-        let progressed = nv.length_squared() < v2;
-        if !ninside && !progressed {
-            // No progress (or NaN): the previous simplex is the best we have.
-            simplex = previous;
-            status = if nv.is_finite() {
-                GjkStatus::Separated
-            } else {
-                GjkStatus::Indeterminate
-            };
+        let nv2 = nv.length_squared();
+        if !nv2.is_finite() {
+            simplex = best.0;
+            status = GjkStatus::Indeterminate;
             break;
+        }
+        if !ninside {
+            if nv2 < best.1 {
+                best = (simplex, nv2);
+                stalls = 0;
+            } else {
+                // No progress (rounding in a sliver simplex): a few more steps
+                // usually get past it; give up after several.
+                stalls += 1;
+                if stalls > MAX_STALLS {
+                    simplex = best.0;
+                    status = GjkStatus::Separated;
+                    break;
+                }
+            }
         }
         v = nv;
         inside = ninside;
+    }
+    if status == GjkStatus::Indeterminate && !inside {
+        // Iteration cap: return the best simplex seen.
+        simplex = best.0;
     }
     if let Some(c) = cache {
         c.store(simplex.points().iter().map(|p| p.dir));
@@ -132,7 +157,7 @@ pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let distance = if status == GjkStatus::Overlapping {
         0.0
     } else {
-        simplex.closest().length()
+        simplex.closest().length() as f32
     };
     GjkOutput {
         status,

@@ -16,10 +16,13 @@
 //!   penetration depth and MTD normal of overlapping cores, robust to flat
 //!   Minkowski differences and origins on the boundary.
 //! - [`signed_distance`]: both combined, with the radii added.
+//! - [`ray_cast`]: ray casting on a support map (van den Bergen 2004), used to
+//!   cross-check the closed-form ray casts.
 
 mod cache;
 mod epa;
 mod gjk_distance;
+mod raycast;
 mod signed;
 mod simplex;
 mod support;
@@ -27,6 +30,7 @@ mod support;
 pub use cache::GjkCache;
 pub use epa::{epa, EpaOutput};
 pub use gjk_distance::{gjk, GjkOutput, GjkStatus};
+pub use raycast::ray_cast;
 pub use signed::{intersects, signed_distance, SignedDistance};
 pub use simplex::{Simplex, SupportPoint};
 pub use support::{SupportMap, Transformed};

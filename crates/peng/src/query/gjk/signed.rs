@@ -44,10 +44,14 @@ pub fn signed_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         GjkStatus::Overlapping => false,
     };
     let (core_dist, normal, pa, pb) = match (separated, gap.try_normalize()) {
-        (true, Some(n)) => (gap.dot(n), n, g.point_a, g.point_b),
+        (true, Some(n)) => {
+            let (n, d) = sharpen_normal(&g.simplex, n, gap.length());
+            (d, n, g.point_a, g.point_b)
+        }
         _ => {
             let e = epa(a, b, pose_ab, &g.simplex);
-            (-e.depth, e.normal, e.point_a, e.point_b)
+            let (pa, pb) = refine_witnesses(a, b, pose_ab, &e, g.simplex.max_norm_sq().sqrt());
+            (-e.depth, e.normal, pa, pb)
         }
     };
     SignedDistance {
@@ -56,6 +60,81 @@ pub fn signed_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         point_b: pb - normal * rb,
         normal,
         status: g.status,
+    }
+}
+
+/// The separation normal from GJK's final simplex. When the closest point lies
+/// inside a simplex triangle, the normal is that triangle's normal (exact for a
+/// face of a polytope's `A − B`); computing it from the triangle's edges keeps
+/// it accurate at tiny distances, where the direction of `b - a` is mostly
+/// rounding. On an edge, the direction is made perpendicular to the edge.
+/// Returns the normal (from A to B) and the distance along it.
+fn sharpen_normal(simplex: &super::Simplex, n: Vec3, dist: f32) -> (Vec3, f32) {
+    let p = simplex.points();
+    match p.len() {
+        3 => {
+            let (e1, e2) = (p[1].w - p[0].w, p[2].w - p[0].w);
+            let c = e1.cross(e2);
+            if c.length_squared() <= 1e-12 * e1.length_squared() * e2.length_squared() {
+                return (n, dist);
+            }
+            let m = c.normalize();
+            let m = if m.dot(n) < 0.0 { -m } else { m };
+            // The origin's distance to the triangle's plane (w = a - b, so the
+            // plane lies at -dist along the normal from A to B).
+            let d = -(m.dot(p[0].w) + m.dot(p[1].w) + m.dot(p[2].w)) / 3.0;
+            if d > 0.0 && m.dot(n) > 0.9 {
+                (m, d)
+            } else {
+                (n, dist)
+            }
+        }
+        2 => {
+            let e = p[1].w - p[0].w;
+            let ee = e.length_squared();
+            if ee == 0.0 {
+                return (n, dist);
+            }
+            let m = (n - e * (n.dot(e) / ee)).normalize_or(n);
+            let d = -(m.dot(p[0].w) + m.dot(p[1].w)) * 0.5;
+            if d > 0.0 && m.dot(n) > 0.9 {
+                (m, d)
+            } else {
+                (n, dist)
+            }
+        }
+        _ => (n, dist),
+    }
+}
+
+/// EPA's witness points come from barycentric coordinates on its nearest face;
+/// on a sliver face (nearly collinear vertices from a curved rim) they can be
+/// off even when depth and normal are right. Then the witnesses are recomputed
+/// by GJK with B moved just clear along the MTD: translating B along `n`
+/// keeps the pair of surface points whose common normal is `n`, so the closest
+/// points of the separated pair, moved back, are the deepest points.
+fn refine_witnesses<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose3,
+    e: &super::EpaOutput,
+    scale: f32,
+) -> (Vec3, Vec3) {
+    let scale = scale.max(e.depth.abs()).max(f32::MIN_POSITIVE);
+    let residual = (e.point_a - e.point_b - e.normal * e.depth).length();
+    if residual <= 1e-5 * scale {
+        return (e.point_a, e.point_b);
+    }
+    let shift = e.normal * (e.depth + 1e-3 * scale);
+    let moved = Pose3 {
+        translation: pose_ab.translation + shift,
+        rotation: pose_ab.rotation,
+    };
+    let g = gjk(a, b, &moved, None);
+    if g.status == GjkStatus::Separated && g.distance > 0.0 {
+        (g.point_a, g.point_b - shift)
+    } else {
+        (e.point_a, e.point_b)
     }
 }
 

@@ -10,8 +10,15 @@
 //! solver recurses into exactly those facets and keeps the closest result. Unlike
 //! Johnson's original algorithm no determinants are cached between iterations,
 //! which is what makes the method robust near degenerate simplices.
+//!
+//! The solver works in f64 on the f32 support points. Near convergence the
+//! progress GJK makes per step can be far below the f32 rounding of |v|² (a
+//! curved rim against a large flat face: each step gains ~1e-9 on a value of
+//! ~1e-2), which f32 arithmetic cannot even see; in f64 the same vertices give
+//! a consistent geometry and GJK converges to the f32 precision of the input.
 
 use crate::math::Vec3;
+use glam::DVec3;
 
 /// A vertex of the Minkowski difference `A − B`, with the points of A and B (in
 /// A's frame) that produced it and the search direction that found it.
@@ -32,25 +39,25 @@ pub struct SupportPoint {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Simplex {
     pts: [SupportPoint; 4],
-    bary: [f32; 4],
+    bary: [f64; 4],
     len: usize,
 }
 
 /// Relative tolerance below which a simplex is treated as degenerate
 /// (squared sine of the angle between its edges).
-const DEGENERATE_REL: f32 = 1.0e-12;
+const DEGENERATE_REL: f64 = 1.0e-12;
 
 /// The result of one sub-solver: which input vertices are used (bit mask) and
 /// their weights, indexed like the input.
 #[derive(Clone, Copy)]
 struct Sub {
     mask: u8,
-    bary: [f32; 4],
-    v: Vec3,
+    bary: [f64; 4],
+    v: DVec3,
 }
 
 impl Sub {
-    fn vertex(p: &[Vec3; 4], i: usize) -> Sub {
+    fn vertex(p: &[DVec3; 4], i: usize) -> Sub {
         let mut bary = [0.0; 4];
         bary[i] = 1.0;
         Sub {
@@ -75,7 +82,7 @@ impl Simplex {
 
     /// Barycentric weights of the closest point (valid after [`Simplex::solve`]).
     #[inline]
-    pub fn weights(&self) -> &[f32] {
+    pub fn weights(&self) -> &[f64] {
         &self.bary[..self.len]
     }
 
@@ -115,34 +122,36 @@ impl Simplex {
             .fold(0.0f32, |m, p| m.max(p.w.length_squared()))
     }
 
-    /// The closest point of the simplex to the origin, from the weights.
-    pub fn closest(&self) -> Vec3 {
+    /// The closest point of the simplex to the origin, from the weights (f64).
+    pub fn closest(&self) -> DVec3 {
         self.points()
             .iter()
             .zip(self.weights())
-            .fold(Vec3::ZERO, |s, (p, &l)| s + p.w * l)
+            .fold(DVec3::ZERO, |s, (p, &l)| s + p.w.as_dvec3() * l)
     }
 
     /// The witness points on A and B (A's frame), from the weights.
     pub fn witnesses(&self) -> (Vec3, Vec3) {
-        self.points()
+        let (a, b) = self
+            .points()
             .iter()
             .zip(self.weights())
-            .fold((Vec3::ZERO, Vec3::ZERO), |(a, b), (p, &l)| {
-                (a + p.a * l, b + p.b * l)
-            })
+            .fold((DVec3::ZERO, DVec3::ZERO), |(a, b), (p, &l)| {
+                (a + p.a.as_dvec3() * l, b + p.b.as_dvec3() * l)
+            });
+        (a.as_vec3(), b.as_vec3())
     }
 
     /// Replaces the simplex by the smallest sub-simplex holding its point closest
     /// to the origin and sets the weights. Returns that point and whether the
     /// origin lies strictly inside a full tetrahedron.
-    pub fn solve(&mut self) -> (Vec3, bool) {
-        let mut p = [Vec3::ZERO; 4];
+    pub fn solve(&mut self) -> (DVec3, bool) {
+        let mut p = [DVec3::ZERO; 4];
         for (q, s) in p.iter_mut().zip(self.points()) {
-            *q = s.w;
+            *q = s.w.as_dvec3();
         }
         let (sub, inside) = match self.len {
-            0 => return (Vec3::ZERO, false),
+            0 => return (DVec3::ZERO, false),
             1 => (Sub::vertex(&p, 0), false),
             2 => (s1d(&p, 0, 1), false),
             3 => (s2d(&p, 0, 1, 2), false),
@@ -163,7 +172,7 @@ impl Simplex {
 }
 
 /// Closest point of segment `p[i] p[j]` to the origin.
-fn s1d(p: &[Vec3; 4], i: usize, j: usize) -> Sub {
+fn s1d(p: &[DVec3; 4], i: usize, j: usize) -> Sub {
     let (a, b) = (p[i], p[j]);
     let t = b - a;
     let tt = t.length_squared();
@@ -205,7 +214,7 @@ fn closer(x: Option<Sub>, y: Sub) -> Option<Sub> {
 }
 
 /// Closest point of triangle `p[i] p[j] p[k]` to the origin.
-fn s2d(p: &[Vec3; 4], i: usize, j: usize, k: usize) -> Sub {
+fn s2d(p: &[DVec3; 4], i: usize, j: usize, k: usize) -> Sub {
     let (a, b, c) = (p[i], p[j], p[k]);
     let n = (b - a).cross(c - a);
     let nn = n.length_squared();
@@ -240,29 +249,25 @@ fn s2d(p: &[Vec3; 4], i: usize, j: usize, k: usize) -> Sub {
             v: q,
         };
     }
-    // Beyond an edge: recurse into the edges facing the origin (those whose
-    // opposite vertex has a non-positive weight).
+    // Beyond an edge. Montanari et al. recurse only into the edges facing the
+    // origin (opposite a non-positive weight); a weight near zero can have the
+    // wrong sign after rounding, so every edge is tried and the closest kept
+    // (the closest point of the triangle is on its boundary either way).
     let mut best = None;
-    if la <= 0.0 {
-        best = closer(best, s1d(p, j, k));
-    }
-    if lb <= 0.0 {
-        best = closer(best, s1d(p, i, k));
-    }
-    if lc <= 0.0 {
-        best = closer(best, s1d(p, i, j));
+    for (u, v) in [(j, k), (i, k), (i, j)] {
+        best = closer(best, s1d(p, u, v));
     }
     best.unwrap_or(Sub::vertex(p, i))
 }
 
 /// Closest point of tetrahedron `p[0..4]` to the origin; `true` when the origin
 /// is strictly inside.
-fn s3d(p: &[Vec3; 4]) -> (Sub, bool) {
+fn s3d(p: &[DVec3; 4]) -> (Sub, bool) {
     let [a, b, c, d] = *p;
     let vol = (b - a).dot((c - a).cross(d - a));
     let e = [b - a, c - a, d - a, c - b, d - b, d - c]
         .iter()
-        .fold(0.0f32, |m, v| m.max(v.length_squared()));
+        .fold(0.0f64, |m, v| m.max(v.length_squared()));
     if vol * vol <= DEGENERATE_REL * e * e * e || vol == 0.0 {
         // Flat: the closest point is on one of the faces.
         let mut best = None;
@@ -283,17 +288,17 @@ fn s3d(p: &[Vec3; 4]) -> (Sub, bool) {
             Sub {
                 mask: 0b1111,
                 bary: [c0 / s, c1 / s, c2 / s, c3 / s],
-                v: Vec3::ZERO,
+                v: DVec3::ZERO,
             },
             true,
         );
     }
+    // Outside: as in `s2d`, every facet is tried (not only those the signs
+    // point to) so that a sign flipped by rounding cannot hide the closest one.
     let faces = [(1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2)];
     let mut best = None;
-    for (m, &(i, j, k)) in faces.iter().enumerate() {
-        if cs[m] * vol <= 0.0 {
-            best = closer(best, s2d(p, i, j, k));
-        }
+    for &(i, j, k) in &faces {
+        best = closer(best, s2d(p, i, j, k));
     }
     (best.unwrap_or(Sub::vertex(p, 0)), false)
 }
@@ -319,11 +324,13 @@ mod tests {
     fn segment_interior_and_ends() {
         let mut s = simplex(&[Vec3::new(-1.0, 1.0, 0.0), Vec3::new(3.0, 1.0, 0.0)]);
         let (v, _) = s.solve();
+        let v = v.as_vec3();
         assert!((v - Vec3::Y).length() < 1e-6);
         assert_eq!(s.len(), 2);
         assert!((s.weights()[0] - 0.75).abs() < 1e-6);
         let mut s = simplex(&[Vec3::new(1.0, 1.0, 0.0), Vec3::new(3.0, 1.0, 0.0)]);
         let (v, _) = s.solve();
+        let v = v.as_vec3();
         assert_eq!(v, Vec3::new(1.0, 1.0, 0.0));
         assert_eq!(s.len(), 1);
     }
@@ -338,12 +345,14 @@ mod tests {
         ];
         let mut s = simplex(&tri);
         let (v, _) = s.solve();
+        let v = v.as_vec3();
         assert!((v - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-6);
         assert_eq!(s.len(), 3);
         // Shifted so the origin is beyond edge 0-1: the edge.
         let shifted: Vec<Vec3> = tri.iter().map(|p| *p + Vec3::new(0.0, 3.0, 0.0)).collect();
         let mut s = simplex(&shifted);
         let (v, _) = s.solve();
+        let v = v.as_vec3();
         assert!((v - Vec3::new(0.0, 2.0, 2.0)).length() < 1e-6, "{v}");
         assert_eq!(s.len(), 2);
     }
@@ -358,13 +367,15 @@ mod tests {
         ];
         let mut s = simplex(&tet);
         let (v, inside) = s.solve();
+        let v = v.as_vec3();
         assert!(inside);
         assert_eq!(v, Vec3::ZERO);
-        let w: f32 = s.weights().iter().sum();
+        let w: f64 = s.weights().iter().sum();
         assert!((w - 1.0).abs() < 1e-6);
         let shifted: Vec<Vec3> = tet.iter().map(|p| *p + Vec3::new(0.0, 0.0, 2.0)).collect();
         let mut s = simplex(&shifted);
         let (v, inside) = s.solve();
+        let v = v.as_vec3();
         assert!(!inside);
         assert!((v - Vec3::new(0.0, 0.0, 1.0)).length() < 1e-6, "{v}");
         assert_eq!(s.len(), 3);
@@ -374,6 +385,7 @@ mod tests {
     fn degenerate_simplices_do_not_fail() {
         let mut s = simplex(&[Vec3::X, Vec3::X, Vec3::X * 2.0, Vec3::X * 3.0]);
         let (v, inside) = s.solve();
+        let v = v.as_vec3();
         assert!(!inside);
         assert!((v - Vec3::X).length() < 1e-6);
     }
