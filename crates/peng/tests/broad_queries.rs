@@ -4,7 +4,7 @@
 mod broad_common;
 
 use broad_common::*;
-use peng::bound::Aabb;
+use peng::bound::{Aabb, Aabb2, Aabb3};
 use peng::broad::{BroadPhase, BroadPhaseError, Filter, ProxyId, RayControl, COORD_LIMIT};
 use peng::math::{Vec2, Vec3, Vector};
 use proptest::prelude::*;
@@ -279,5 +279,121 @@ fn category_and_mask_filter_pairs_and_queries() {
             false
         });
         assert_eq!(calls, 1, "{name}");
+    }
+}
+
+#[test]
+fn lattice_rays_along_cell_boundaries_and_through_corners() {
+    // Boxes and rays on the integer lattice, with grid cells of side 1 and 2:
+    // rays run exactly along cell boundaries and through cell corners, and
+    // boxes touch them in single points. Exact arithmetic, so every structure
+    // must match brute force hit for hit.
+    let mut boxes = Vec::new();
+    for x in -4..4 {
+        for y in -4..4 {
+            let (sx, sy) = (((x * 7 + y * 3) & 3) as f32 * 0.5, ((x * 5 + y) & 1) as f32);
+            boxes.push(Aabb2::new(
+                Vec2::new(x as f32 * 2.0, y as f32 * 2.0),
+                Vec2::new(x as f32 * 2.0 + sx, y as f32 * 2.0 + sy),
+            ));
+        }
+    }
+    let dirs = [
+        Vec2::X,
+        -Vec2::X,
+        Vec2::Y,
+        -Vec2::Y,
+        Vec2::new(1.0, 1.0),
+        Vec2::new(-1.0, -1.0),
+        Vec2::new(1.0, -1.0),
+        Vec2::new(2.0, 1.0),
+        Vec2::new(-1.0, 2.0),
+        // A zero direction is a point query (it must not loop forever).
+        Vec2::ZERO,
+    ];
+    for cell in [1.0, 2.0] {
+        for (name, mut bp) in structures::<Vec2>(cell) {
+            let ids: Vec<ProxyId> = boxes
+                .iter()
+                .map(|b| bp.insert(*b, 0, Filter::ALL).unwrap())
+                .collect();
+            bp.update_pairs();
+            for ox in -10..=10 {
+                for oy in [-9, -2, 0, 1, 4, 9] {
+                    let o = Vec2::new(ox as f32, oy as f32);
+                    for d in dirs {
+                        for max_t in [3.0, f32::INFINITY] {
+                            let mut want: Vec<(ProxyId, f32)> = ids
+                                .iter()
+                                .zip(&boxes)
+                                .filter_map(|(id, b)| {
+                                    b.ray_interval(o, d, max_t).map(|(t, _)| (*id, t))
+                                })
+                                .collect();
+                            want.sort_by_key(|h| h.0);
+                            let mut got = Vec::new();
+                            bp.ray_cast(o, d, max_t, u64::MAX, &mut |id, _, t| {
+                                got.push((id, t));
+                                RayControl::Continue
+                            });
+                            got.sort_by_key(|h| h.0);
+                            assert_eq!(got, want, "{name} cell {cell} o {o} d {d} max_t {max_t}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn lattice_rays_3d_through_cell_edges_and_corners() {
+    let mut boxes = Vec::new();
+    for x in -3..3 {
+        for y in -3..3 {
+            for z in -3..3 {
+                let s = ((x * 7 + y * 3 + z * 5) & 3) as f32 * 0.5;
+                let m = Vec3::new(x as f32, y as f32, z as f32) * 2.0;
+                boxes.push(Aabb3::new(m, m + Vec3::new(s, 1.0 - s * 0.5, s)));
+            }
+        }
+    }
+    let dirs = [
+        Vec3::new(1.0, 1.0, 1.0),
+        Vec3::new(-1.0, -1.0, -1.0),
+        Vec3::new(-1.0, 1.0, 0.0),
+        Vec3::new(1.0, -1.0, -1.0),
+        Vec3::new(2.0, 1.0, -1.0),
+        Vec3::new(0.0, 0.0, -1.0),
+    ];
+    for (name, mut bp) in structures::<Vec3>(1.0) {
+        let ids: Vec<ProxyId> = boxes
+            .iter()
+            .map(|b| bp.insert(*b, 0, Filter::ALL).unwrap())
+            .collect();
+        for ox in -7..=7 {
+            for oy in [-7, -1, 0, 3] {
+                for oz in [-6, 0, 2] {
+                    let o = Vec3::new(ox as f32, oy as f32, oz as f32);
+                    for d in dirs {
+                        let mut want: Vec<(ProxyId, f32)> = ids
+                            .iter()
+                            .zip(&boxes)
+                            .filter_map(|(id, b)| {
+                                b.ray_interval(o, d, f32::INFINITY).map(|(t, _)| (*id, t))
+                            })
+                            .collect();
+                        want.sort_by_key(|h| h.0);
+                        let mut got = Vec::new();
+                        bp.ray_cast(o, d, f32::INFINITY, u64::MAX, &mut |id, _, t| {
+                            got.push((id, t));
+                            RayControl::Continue
+                        });
+                        got.sort_by_key(|h| h.0);
+                        assert_eq!(got, want, "{name} o {o} d {d}");
+                    }
+                }
+            }
+        }
     }
 }

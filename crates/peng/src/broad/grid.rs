@@ -371,29 +371,62 @@ impl<V: Vector> SpatialHash<V> {
             }
         }
         let mut seen: FxHashSet<u32> = FxHashSet::default();
-        loop {
-            if let Some(list) = self.cells.get(&cell) {
+        // Tests the boxes of one cell (each box once per query); `false` = stop.
+        let mut visit = |c: &Cell, max_t: &mut f32| -> bool {
+            if let Some(list) = self.cells.get(c) {
                 for &b in list {
-                    if seen.insert(b) && !test(b, &mut max_t) {
+                    if seen.insert(b) && !test(b, max_t) {
+                        return false;
+                    }
+                }
+            }
+            true
+        };
+        loop {
+            if !visit(&cell, &mut max_t) {
+                return;
+            }
+            let mut t_min = t_next[0];
+            for &t in &t_next[1..V::DIM] {
+                t_min = t_min.min(t);
+            }
+            // Finite inputs: no NaN here. An infinite `t_min` means a zero
+            // direction: the ray never leaves its cell.
+            if t_min > max_t.min(t1) || t_min == f32::INFINITY {
+                return;
+            }
+            // Axes whose boundary the ray crosses at `t_min`. When several
+            // tie, the ray passes exactly through an edge or corner of the
+            // cell; boxes may touch it only there, in any of the cells
+            // around that point, so those are visited too (partial steps).
+            let mut ties = 0usize;
+            for i in 0..V::DIM {
+                if t_next[i] == t_min {
+                    ties |= 1 << i;
+                }
+            }
+            if ties.count_ones() > 1 {
+                for sub in 1..ties {
+                    if sub & !ties != 0 {
+                        continue;
+                    }
+                    let mut c = cell;
+                    for i in (0..V::DIM).filter(|i| sub & (1 << i) != 0) {
+                        c[i] += step[i];
+                    }
+                    let inside = (0..V::DIM).all(|i| c[i] >= lo_c[i] && c[i] <= hi_c[i]);
+                    if inside && !visit(&c, &mut max_t) {
                         return;
                     }
                 }
             }
-            let mut k = 0;
-            for i in 1..V::DIM {
-                if t_next[i] < t_next[k] {
-                    k = i;
+            for k in (0..V::DIM).filter(|k| ties & (1 << k) != 0) {
+                cell[k] += step[k];
+                if cell[k] < lo_c[k] || cell[k] > hi_c[k] {
+                    return;
                 }
+                t_next[k] = boundary_t(k, cell[k], step[k]);
             }
-            // Finite inputs: no NaN here.
-            if t_next[k] > max_t.min(t1) {
-                return;
-            }
-            cell[k] += step[k];
-            if cell[k] < lo_c[k] || cell[k] > hi_c[k] {
-                return;
-            }
-            t_next[k] = boundary_t(k, cell[k], step[k]);
         }
     }
 }
