@@ -400,8 +400,8 @@ impl<V: Vector> SpatialHash<V> {
             // cell; boxes may touch it only there, in any of the cells
             // around that point, so those are visited too (partial steps).
             let mut ties = 0usize;
-            for i in 0..V::DIM {
-                if t_next[i] == t_min {
+            for (i, &t) in t_next.iter().enumerate().take(V::DIM) {
+                if t == t_min {
                     ties |= 1 << i;
                 }
             }
