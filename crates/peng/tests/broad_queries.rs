@@ -318,6 +318,24 @@ fn lattice_rays_along_cell_boundaries_and_through_corners() {
                 .map(|b| bp.insert(*b, 0, Filter::ALL).unwrap())
                 .collect();
             bp.update_pairs();
+            // Box queries on the lattice: query boxes touch many boxes exactly.
+            for q in &boxes {
+                let q = Aabb2::new(q.min - Vec2::splat(1.0), q.max);
+                let mut want: Vec<ProxyId> = ids
+                    .iter()
+                    .zip(&boxes)
+                    .filter(|(_, b)| overlap_ref(b, &q))
+                    .map(|(id, _)| *id)
+                    .collect();
+                want.sort();
+                let mut got = Vec::new();
+                bp.query_aabb(&q, u64::MAX, &mut |id, _| {
+                    got.push(id);
+                    true
+                });
+                got.sort();
+                assert_eq!(got, want, "{name} cell {cell} box query {q:?}");
+            }
             for ox in -10..=10 {
                 for oy in [-9, -2, 0, 1, 4, 9] {
                     let o = Vec2::new(ox as f32, oy as f32);
