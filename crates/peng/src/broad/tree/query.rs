@@ -1,0 +1,252 @@
+//! Box and ray queries, pair finding, and the [`BroadPhase`] implementation.
+
+use crate::bound::Aabb;
+use crate::math::Vector;
+
+use super::super::pairs::{pair_of, PairEvents};
+use super::super::proxy::{Filter, ProxyId, ProxyInfo, ProxyPair};
+use super::super::{
+    apply_ray_control, finish_update, ray_ok, BroadPhase, BroadPhaseError, RayControl,
+};
+use super::{DynamicTree, NULL};
+
+/// A ray prepared for many slab tests: the reciprocal direction computed once.
+///
+/// Per axis this computes `(lo − o)·inv` and `(hi − o)·inv` with `inv = 1/d`,
+/// exactly the arithmetic of [`Aabb::ray_interval`], so a node holding a box
+/// gets an interval holding the box's (the products are monotone in the
+/// bounds): the traversal never prunes a box the leaf test would hit.
+struct Slab<V> {
+    origin: V,
+    inv: V,
+}
+
+impl<V: Vector> Slab<V> {
+    fn new(origin: V, dir: V) -> Self {
+        let mut inv = V::ZERO;
+        for i in 0..V::DIM {
+            inv.set(i, 1.0 / dir.get(i));
+        }
+        Slab { origin, inv }
+    }
+
+    /// Entry parameter of the ray into `b` within `[0, max_t]`, if it meets it.
+    #[inline(always)]
+    fn enter(&self, b: &Aabb<V>, max_t: f32) -> Option<f32> {
+        let mut t_enter = 0.0f32;
+        let mut t_exit = max_t;
+        for i in 0..V::DIM {
+            let (o, inv) = (self.origin.get(i), self.inv.get(i));
+            let (lo, hi) = (b.min.get(i), b.max.get(i));
+            if !inv.is_finite() {
+                // The ray is parallel to this slab: inside it or never.
+                if o < lo || o > hi {
+                    return None;
+                }
+                continue;
+            }
+            let (mut t0, mut t1) = ((lo - o) * inv, (hi - o) * inv);
+            if t0 > t1 {
+                core::mem::swap(&mut t0, &mut t1);
+            }
+            t_enter = t_enter.max(t0);
+            t_exit = t_exit.min(t1);
+        }
+        (t_enter <= t_exit).then_some(t_enter)
+    }
+}
+
+impl<V: Vector> DynamicTree<V> {
+    /// Calls `f(slot)` for every leaf whose fat box overlaps `aabb` and whose
+    /// category meets `mask`, until `f` returns `false`. Subtrees whose category
+    /// union misses `mask` are skipped whole.
+    #[inline]
+    fn query_leaves(
+        &self,
+        aabb: &Aabb<V>,
+        mask: u64,
+        stack: &mut Vec<u32>,
+        mut f: impl FnMut(u32) -> bool,
+    ) {
+        if self.root == NULL {
+            return;
+        }
+        stack.clear();
+        stack.push(self.root);
+        while let Some(i) = stack.pop() {
+            let n = &self.nodes[i as usize];
+            if n.category & mask == 0 || !n.aabb.overlaps(aabb) {
+                continue;
+            }
+            if n.is_leaf() {
+                if !f(n.child2) {
+                    return;
+                }
+            } else {
+                stack.push(n.child2);
+                stack.push(n.child1);
+            }
+        }
+    }
+
+    /// Calls `f(id, user_data)` for every proxy whose box overlaps `aabb`
+    /// (closed) and whose category meets `mask`, until `f` returns `false`.
+    pub fn query(&self, aabb: &Aabb<V>, mask: u64, mut f: impl FnMut(ProxyId, u64) -> bool) {
+        let mut stack = Vec::with_capacity(64);
+        self.query_leaves(aabb, mask, &mut stack, |slot| {
+            let info = &self.table.slots[slot as usize].info;
+            if info.aabb.overlaps(aabb) {
+                f(self.table.id(slot), info.user_data)
+            } else {
+                true
+            }
+        });
+    }
+
+    /// Ray query (see [`BroadPhase::ray_cast`]): slab tests against the nodes'
+    /// boxes (Ericson 5.3.3) with the current `max_t`, so a callback that clips
+    /// the ray prunes every subtree entered later. Of two children, the one the
+    /// ray enters first is visited first.
+    pub fn ray_query(
+        &self,
+        origin: V,
+        dir: V,
+        max_t: f32,
+        mask: u64,
+        mut f: impl FnMut(ProxyId, u64, f32) -> RayControl,
+    ) {
+        if self.root == NULL || !ray_ok(origin, dir, max_t) {
+            return;
+        }
+        let mut max_t = max_t;
+        let mut stack: Vec<(u32, f32)> = Vec::with_capacity(64);
+        let root = &self.nodes[self.root as usize];
+        if root.category & mask == 0 {
+            return;
+        }
+        let slab = Slab::new(origin, dir);
+        match slab.enter(&root.aabb, max_t) {
+            Some(t) => stack.push((self.root, t)),
+            None => return,
+        }
+        while let Some((i, t_enter)) = stack.pop() {
+            if t_enter > max_t {
+                continue;
+            }
+            let n = &self.nodes[i as usize];
+            if n.is_leaf() {
+                let info = &self.table.slots[n.child2 as usize].info;
+                if let Some((t, _)) = info.aabb.ray_interval(origin, dir, max_t) {
+                    let c = f(self.table.id(n.child2), info.user_data, t);
+                    if !apply_ray_control(c, &mut max_t) {
+                        return;
+                    }
+                }
+                continue;
+            }
+            let mut hits = [(NULL, 0.0f32); 2];
+            for (k, c) in [n.child1, n.child2].into_iter().enumerate() {
+                let nc = &self.nodes[c as usize];
+                if nc.category & mask != 0 {
+                    if let Some(t) = slab.enter(&nc.aabb, max_t) {
+                        hits[k] = (c, t);
+                    }
+                }
+            }
+            // Push the farther first so the nearer is popped first.
+            if hits[0].0 != NULL && hits[1].0 != NULL && hits[0].1 < hits[1].1 {
+                hits.swap(0, 1);
+            }
+            for h in hits {
+                if h.0 != NULL {
+                    stack.push(h);
+                }
+            }
+        }
+    }
+
+    /// Finds every pair with a changed proxy: each changed proxy's box is
+    /// queried against the tree with its mask (Box2D's move buffer), and hits are
+    /// kept when the given boxes overlap and the filters agree.
+    ///
+    /// Box2D queries with the moved proxy's *fat* box and reports fat-box pairs;
+    /// here the contract is the exact set of given-box pairs, so the query uses
+    /// the given (tight) box: every leaf's fat box holds its tight box, so no
+    /// pair is missed, and fewer candidates need the exact test.
+    fn find_pairs(&mut self) {
+        let mut found = core::mem::take(&mut self.found);
+        let mut stack = Vec::with_capacity(64);
+        let t = &self.table;
+        for &a in &t.dirty_list {
+            if !t.alive(a) {
+                continue;
+            }
+            let info = &t.slots[a as usize].info;
+            let id_a = t.id(a);
+            self.query_leaves(&info.aabb, info.filter.mask, &mut stack, |b| {
+                if t.reports(a, b) && t.pair_passes(a, b) {
+                    found.push(pair_of(id_a, t.id(b)));
+                }
+                true
+            });
+        }
+        self.found = found;
+    }
+}
+
+impl<V: Vector> BroadPhase<V> for DynamicTree<V> {
+    fn insert(
+        &mut self,
+        aabb: Aabb<V>,
+        user_data: u64,
+        filter: Filter,
+    ) -> Result<ProxyId, BroadPhaseError> {
+        self.insert_proxy(aabb, user_data, filter)
+    }
+
+    fn remove(&mut self, id: ProxyId) -> Result<u64, BroadPhaseError> {
+        self.remove_proxy(id)
+    }
+
+    fn move_proxy(
+        &mut self,
+        id: ProxyId,
+        aabb: Aabb<V>,
+        displacement: V,
+    ) -> Result<(), BroadPhaseError> {
+        self.move_proxy_inner(id, aabb, displacement)
+    }
+
+    fn update_pairs(&mut self) -> &PairEvents {
+        self.find_pairs();
+        finish_update(&mut self.table, &mut self.tracker, &mut self.found);
+        self.tracker.events()
+    }
+
+    fn pairs(&self) -> &[ProxyPair] {
+        self.tracker.pairs()
+    }
+
+    fn proxy(&self, id: ProxyId) -> Option<&ProxyInfo<V>> {
+        self.table.get(id)
+    }
+
+    fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    fn query_aabb(&self, aabb: &Aabb<V>, mask: u64, f: &mut dyn FnMut(ProxyId, u64) -> bool) {
+        self.query(aabb, mask, f)
+    }
+
+    fn ray_cast(
+        &self,
+        origin: V,
+        dir: V,
+        max_t: f32,
+        mask: u64,
+        f: &mut dyn FnMut(ProxyId, u64, f32) -> RayControl,
+    ) {
+        self.ray_query(origin, dir, max_t, mask, f)
+    }
+}
