@@ -8,8 +8,10 @@
 //! A binary file starts with an 80-byte free-form header that some exporters
 //! begin with `solid`, the ASCII keyword. A file starting with `solid` is parsed
 //! as ASCII first; if that fails and the size is exactly `84 + 50·n` for the
-//! triangle count `n` at byte 80, it is binary. Otherwise the ASCII error is
-//! reported. A file not starting with `solid` is binary.
+//! triangle count `n` at byte 80, or the file holds control bytes that no text
+//! has, it is binary (so a truncated binary file gets the binary error).
+//! Otherwise the ASCII error is reported. A file not starting with `solid` is
+//! binary.
 
 mod ascii;
 mod binary;
@@ -39,7 +41,7 @@ pub fn parse_stl(bytes: &[u8], source_name: &str) -> Result<MeshData, ReadError>
     match parse_stl_ascii(bytes, source_name) {
         Ok(mesh) => Ok(mesh),
         Err(ascii_err) => {
-            if binary::size_matches(bytes) {
+            if binary::size_matches(bytes) || !looks_textual(bytes) {
                 parse_stl_binary(bytes, source_name)
             } else {
                 Err(ascii_err)
@@ -57,6 +59,14 @@ pub(crate) fn starts_with_solid(bytes: &[u8]) -> bool {
     bytes[start..]
         .get(..5)
         .is_some_and(|w| w.eq_ignore_ascii_case(b"solid"))
+}
+
+/// True when the first 4 KiB hold no control bytes other than whitespace, as
+/// in any ASCII STL; binary coordinates almost always contain some.
+fn looks_textual(bytes: &[u8]) -> bool {
+    bytes[..bytes.len().min(4096)]
+        .iter()
+        .all(|&b| b >= 0x20 || b.is_ascii_whitespace())
 }
 
 /// True when the size is exactly that of a binary STL with the count at byte 80.
