@@ -42,6 +42,10 @@ const UNSUPPORTED_REQUIRED: [&str; 3] = [
     "KHR_meshopt_compression",
 ];
 
+/// A UTF-8 byte-order mark, which some editors put before JSON; glTF files
+/// must not have one, but it is skipped here rather than rejected.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Reads a `.gltf` or `.glb` file (told apart by content). External buffers
 /// are resolved relative to the file's directory.
 pub fn read_gltf(path: impl AsRef<Path>) -> Result<MeshData, ReadError> {
@@ -60,11 +64,22 @@ pub fn parse_gltf(
     base_dir: Option<&Path>,
 ) -> Result<MeshData, ReadError> {
     let ctx = Ctx { file: source_name };
-    let (json_bytes, bin, in_glb) = if is_glb(bytes) {
+    let first = bytes.iter().copied().find(|b| !b.is_ascii_whitespace());
+    let glb_name = Path::new(source_name)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("glb"));
+    // GLB by its magic; also when the content is not JSON and either the name
+    // says `.glb` or the first byte is binary, so a damaged GLB header gets a
+    // GLB error rather than a JSON one.
+    let looks_glb = is_glb(bytes)
+        || (first != Some(b'{')
+            && !bytes.starts_with(UTF8_BOM)
+            && (glb_name || first.is_some_and(|b| !(0x20..0x80).contains(&b))));
+    let (json_bytes, bin, in_glb) = if looks_glb {
         let g = glb::split(bytes, source_name)?;
         (g.json, g.bin, true)
     } else {
-        (bytes, None, false)
+        (bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes), None, false)
     };
     let doc: Value = serde_json::from_slice(json_bytes).map_err(|e| {
         let (loc, what) = if in_glb {

@@ -74,7 +74,7 @@ pub fn binary_stl(header: &str, tris: &[[Vec3; 3]]) -> Vec<u8> {
 /// (JSON with spaces, BIN with zeros) as section 4.4.3 requires.
 pub fn glb(json: &str, bin: Option<&[u8]>) -> Vec<u8> {
     let mut j = json.as_bytes().to_vec();
-    while j.len() % 4 != 0 {
+    while !j.len().is_multiple_of(4) {
         j.push(b' ');
     }
     let mut chunks = Vec::new();
@@ -83,7 +83,7 @@ pub fn glb(json: &str, bin: Option<&[u8]>) -> Vec<u8> {
     chunks.extend(&j);
     if let Some(bin) = bin {
         let mut b = bin.to_vec();
-        while b.len() % 4 != 0 {
+        while !b.len().is_multiple_of(4) {
             b.push(0);
         }
         chunks.extend((b.len() as u32).to_le_bytes());
@@ -118,4 +118,28 @@ pub fn sorted_positions(m: &MeshData) -> Vec<[f32; 3]> {
     let mut v: Vec<[f32; 3]> = m.positions.iter().map(|p| p.to_array()).collect();
     v.sort_by(|a, b| a.partial_cmp(b).expect("finite"));
     v
+}
+
+/// Standard base64 with padding (RFC 4648, section 4), for building data URIs.
+pub fn base64(bytes: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for c in bytes.chunks(3) {
+        let n = (c[0] as u32) << 16
+            | (*c.get(1).unwrap_or(&0) as u32) << 8
+            | *c.get(2).unwrap_or(&0) as u32;
+        for k in 0..4 {
+            if k <= c.len() {
+                out.push(A[(n >> (18 - 6 * k) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// A `data:` URI holding `bytes`.
+pub fn data_uri(bytes: &[u8]) -> String {
+    format!("data:application/octet-stream;base64,{}", base64(bytes))
 }
