@@ -224,7 +224,7 @@ fn seeds_are_valid() {
 #[test]
 fn mutated_files_never_panic() {
     let parsers = parsers();
-    let mut rng = Rng(0x5EED_0F_9E26);
+    let mut rng = Rng(0x5EED_0F9E);
     let mut ok = 0usize;
     let mut runs = 0usize;
     for (name, seed) in seeds() {
