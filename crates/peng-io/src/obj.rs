@@ -38,6 +38,8 @@ pub fn parse_obj_bytes(bytes: &[u8], source_name: &str) -> Result<MeshData, Read
 
 /// Parses OBJ text. `source_name` names the input in errors.
 pub fn parse_obj(text: &str, source_name: &str) -> Result<MeshData, ReadError> {
+    // A byte-order mark would otherwise hide the first statement's keyword.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut p = Parser {
         file: source_name,
         mesh: MeshData::default(),

@@ -474,3 +474,29 @@ fn unknown_format_is_reported() {
     );
     assert_eq!(e.kind, ErrorKind::UnknownFormat);
 }
+
+#[test]
+fn quantized_normalized_short_positions() {
+    // KHR_mesh_quantization: SHORT normalized VEC3, stride 8 (4-byte aligned).
+    let mut bin = Vec::new();
+    for p in [[0i16, 0, 0], [32767, 0, 0], [0, -32767, 0], [0, 0, -32768]] {
+        for c in p {
+            bin.extend(c.to_le_bytes());
+        }
+        bin.extend([0u8, 0]);
+    }
+    let doc = json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_mesh_quantization"],
+        "extensionsRequired": ["KHR_mesh_quantization"],
+        "buffers": [{"byteLength": 32, "uri": data_uri(&bin)}],
+        "bufferViews": [{"buffer": 0, "byteLength": 32, "byteStride": 8}],
+        "accessors": [{"bufferView": 0, "componentType": 5122, "normalized": true,
+                       "count": 4, "type": "VEC3"}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "mode": 6}]}]
+    });
+    let m = parse_gltf(doc.to_string().as_bytes(), "q.gltf", None).unwrap();
+    // -32768 maps to -1 like -32767 (section 3.11: max(c / 32767, -1)).
+    assert_eq!(m.positions, vec![Vec3::ZERO, Vec3::X, -Vec3::Y, -Vec3::Z]);
+    assert_eq!(m.triangles, vec![[1, 2, 0], [2, 3, 0]]);
+}

@@ -147,3 +147,16 @@ fn missing_file_names_it() {
     assert_eq!(e.kind, ErrorKind::Io);
     assert!(std::error::Error::source(&e).is_some());
 }
+
+#[test]
+fn byte_order_mark_is_skipped() {
+    let m = parse_obj("\u{feff}v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", "bom.obj").unwrap();
+    assert_eq!(m.positions.len(), 3);
+    let m = peng_io::parse_stl(
+        b"\xEF\xBB\xBFsolid s\nfacet normal 0 0 1\nouter loop\nvertex 0 0 0\nvertex 1 0 0\n\
+          vertex 0 1 0\nendloop\nendfacet\nendsolid s\n",
+        "bom.stl",
+    )
+    .unwrap();
+    assert_eq!(m.triangles, vec![[0, 1, 2]]);
+}

@@ -35,6 +35,10 @@ pub fn read_stl(path: impl AsRef<Path>) -> Result<MeshData, ReadError> {
 /// Parses STL bytes, deciding between ASCII and binary as described in the
 /// module docs. `source_name` names the input in errors.
 pub fn parse_stl(bytes: &[u8], source_name: &str) -> Result<MeshData, ReadError> {
+    // A UTF-8 byte-order mark can only start a text file.
+    if let Some(text) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        return parse_stl_ascii(text, source_name);
+    }
     if !starts_with_solid(bytes) {
         return parse_stl_binary(bytes, source_name);
     }
