@@ -5,6 +5,7 @@
 //! - [`math`]: poses, tolerances and the one degeneracy policy ([`math::policy`]).
 //! - [`bound`]: axis-aligned boxes, bounding circles/spheres, oriented boxes.
 //! - [`shape`]: closed enums of shapes per dimension, convex hulls, decomposition.
+//! - [`broad`]: dynamic AABB tree and other structures that find candidate pairs.
 //! - [`query`]: pure functions on `(shape, pose, shape, pose)`: overlap, contact
 //!   manifolds, distance, ray casts and point queries.
 //!
@@ -16,13 +17,14 @@
 #![warn(missing_docs)]
 
 pub mod bound;
+pub mod broad;
 pub mod math;
 pub mod query;
 pub mod shape;
 
 /// Everything 2D in one place: shapes, poses and the pair queries.
 pub mod d2 {
-    pub use crate::bound::{Aabb2, BoundingCircle};
+    pub use crate::bound::{Aabb2, BoundingCircle, Obb2};
     pub use crate::math::{Pose2, Rot2, Vec2};
     pub use crate::query::d2::*;
     pub use crate::query::types::{
@@ -33,7 +35,7 @@ pub mod d2 {
 
 /// Everything 3D in one place: shapes, poses and the pair queries.
 pub mod d3 {
-    pub use crate::bound::{Aabb3, BoundingSphere};
+    pub use crate::bound::{Aabb3, BoundingSphere, Obb3};
     pub use crate::math::{Pose3, Quat, Vec3};
     pub use crate::query::d3::*;
     pub use crate::query::types::{

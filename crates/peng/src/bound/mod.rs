@@ -1,9 +1,16 @@
 //! Bounding volumes: axis-aligned boxes, bounding circles/spheres, oriented boxes.
+//!
+//! - [`Aabb`] (generic over [`Vector`](crate::math::Vector)): containment, measures,
+//!   the slab ray test, Arvo's conservative update under a pose.
+//! - [`BoundingBall`]: Ritter's approximate and Welzl's minimum ball, merging.
+//! - [`Obb2`], [`Obb3`]: oriented boxes fitted by PCA, separating-axis overlap.
 
 mod aabb;
+mod circumball;
+mod eigen;
 mod obb;
 mod sphere;
 
 pub use aabb::{Aabb, Aabb2, Aabb3};
-
+pub use obb::{Obb2, Obb3};
 pub use sphere::{BoundingBall, BoundingCircle, BoundingSphere};

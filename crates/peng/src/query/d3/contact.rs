@@ -1,8 +1,41 @@
-//! 3D contact manifolds.
+//! 3D contact manifolds, dispatched on the pair of shape kinds.
+//!
+//! | pair | method |
+//! | --- | --- |
+//! | cuboid with cuboid | the 15-axis closed-form separating-axis test, then face clipping or edge-edge closest points |
+//! | cuboid, polyhedron, triangle, segment among themselves | separating-axis test with Gauss-map pruning, then face clipping or edge-edge closest points ([`crate::query::sat`]) |
+//! | ball with anything | closest point of the centre on the other shape (closed forms; Ericson 5.1.5 for triangles) |
+//! | capsule/segment with capsule/segment/ball | closest points of the cores; two points for parallel overlapping cores |
+//! | capsule with polyhedral | SAT on the core, exact closest points when the core is apart |
+//! | half-space with anything | the support feature's points below the plane |
+//! | cylinder or cone with the rest | signed distance (GJK/EPA) for normal and depth, then support features clipped |
+//! | compound with anything | per part pair |
+//!
+//! Work happens in A's frame; results are mapped to world space at the end.
+
+#[path = "contact/box_box.rs"]
+mod box_box;
+#[path = "contact/capsule_poly.rs"]
+mod capsule_poly;
+#[path = "contact/features.rs"]
+mod features;
+#[path = "contact/general.rs"]
+mod general;
+#[path = "contact/halfspace.rs"]
+mod halfspace;
+#[path = "contact/polytopes.rs"]
+mod polytopes;
+#[path = "contact/project.rs"]
+mod project;
+#[path = "contact/round.rs"]
+mod round;
 
 use crate::math::Pose3;
+use crate::query::sat::polytope_manifold;
 use crate::query::types::Manifold3;
 use crate::shape::d3::Shape;
+use polytopes::AnyPoly;
+use round::Core;
 
 /// The contact manifold of the pair when they overlap or are closer than
 /// `prediction`; for compounds, the deepest of the part manifolds.
@@ -13,8 +46,17 @@ pub fn contact(
     pose_b: &Pose3,
     prediction: f32,
 ) -> Option<Manifold3> {
-    let _ = (a, pose_a, b, pose_b, prediction);
-    todo!()
+    debug_assert!(pose_a.is_finite() && pose_b.is_finite());
+    if matches!(a, Shape::Compound(_)) || matches!(b, Shape::Compound(_)) {
+        let mut best: Option<Manifold3> = None;
+        for_each_part_pair(a, pose_a, b, pose_b, prediction, &mut |m| {
+            if best.is_none_or(|b| m.depth() > b.depth()) {
+                best = Some(m);
+            }
+        });
+        return best;
+    }
+    contact_pair(a, pose_a, b, pose_b, prediction)
 }
 
 /// All contact manifolds of the pair (one per touching part pair of compounds),
@@ -27,6 +69,208 @@ pub fn contacts(
     prediction: f32,
     out: &mut Vec<Manifold3>,
 ) {
-    let _ = (a, pose_a, b, pose_b, prediction, out);
-    todo!()
+    if matches!(a, Shape::Compound(_)) || matches!(b, Shape::Compound(_)) {
+        for_each_part_pair(a, pose_a, b, pose_b, prediction, &mut |m| out.push(m));
+    } else if let Some(m) = contact(a, pose_a, b, pose_b, prediction) {
+        out.push(m);
+    }
+}
+
+/// Calls `f` with the manifold of every touching part pair, `part_a`/`part_b`
+/// set to the part indices (0 for a shape that is not a compound). Parts whose
+/// bounding boxes (grown by `prediction`) do not meet are skipped.
+fn for_each_part_pair(
+    a: &Shape,
+    pose_a: &Pose3,
+    b: &Shape,
+    pose_b: &Pose3,
+    prediction: f32,
+    f: &mut dyn FnMut(Manifold3),
+) {
+    if let Shape::Compound(c) = a {
+        let box_b = b.aabb(pose_b).loosened(prediction.max(0.0));
+        for (i, (p, s)) in c.parts().iter().enumerate() {
+            let pose = pose_a.mul(p);
+            if !s.aabb(&pose).overlaps(&box_b) {
+                continue;
+            }
+            for_each_part_pair(s, &pose, b, pose_b, prediction, &mut |mut m| {
+                m.part_a = i as u32;
+                f(m)
+            });
+        }
+    } else if let Shape::Compound(c) = b {
+        let box_a = a.aabb(pose_a).loosened(prediction.max(0.0));
+        for (j, (p, s)) in c.parts().iter().enumerate() {
+            let pose = pose_b.mul(p);
+            if !s.aabb(&pose).overlaps(&box_a) {
+                continue;
+            }
+            for_each_part_pair(a, pose_a, s, &pose, prediction, &mut |mut m| {
+                m.part_b = j as u32;
+                f(m)
+            });
+        }
+    } else {
+        if let Some(m) = contact_pair(a, pose_a, b, pose_b, prediction) {
+            f(m);
+        }
+    }
+}
+
+/// Maps a manifold from A's frame to world space.
+fn to_world(m: &Manifold3, pose_a: &Pose3) -> Manifold3 {
+    let mut w = *m;
+    w.normal = pose_a.transform_vector(m.normal);
+    for p in w.points_mut() {
+        p.point_a = pose_a.transform_point(p.point_a);
+        p.point_b = pose_a.transform_point(p.point_b);
+    }
+    w
+}
+
+/// Dispatch order: a pair is handled by the function of the lower-ranked kind
+/// first; the other order is the swapped result.
+fn rank(s: &Shape) -> u8 {
+    match s {
+        Shape::HalfSpace(_) => 0,
+        Shape::Ball(_) => 1,
+        Shape::Capsule(_) => 2,
+        Shape::Segment(_) => 3,
+        Shape::Cuboid(_) => 4,
+        Shape::Triangle(_) => 5,
+        Shape::Polyhedron(_) => 6,
+        Shape::Cylinder(_) => 7,
+        Shape::Cone(_) => 8,
+        Shape::Compound(_) => 9,
+    }
+}
+
+/// The segment standing for a zero-area triangle.
+fn flat_triangle(s: &Shape) -> Option<Shape> {
+    match s {
+        Shape::Triangle(t) if t.normal().is_none() => {
+            let (a, b) = polytopes::longest_edge(t);
+            crate::shape::d3::Segment::new(a, b)
+                .ok()
+                .map(Shape::Segment)
+        }
+        _ => None,
+    }
+}
+
+/// The core of a ball, capsule or segment.
+fn core(s: &Shape) -> Option<Core> {
+    Some(match s {
+        Shape::Ball(b) => Core {
+            a: glam::Vec3::ZERO,
+            b: glam::Vec3::ZERO,
+            r: b.radius(),
+        },
+        Shape::Capsule(c) => Core {
+            a: c.a(),
+            b: c.b(),
+            r: c.radius(),
+        },
+        Shape::Segment(s) => Core {
+            a: s.a(),
+            b: s.b(),
+            r: 0.0,
+        },
+        _ => return None,
+    })
+}
+
+/// The manifold of two non-compound shapes, in world space. The pair is put
+/// in rank order and solved in the frame of the first, with the relative pose
+/// computed once from the world poses (one rounding step).
+fn contact_pair(
+    a: &Shape,
+    pose_a: &Pose3,
+    b: &Shape,
+    pose_b: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
+    // A zero-area triangle is the segment of its longest edge.
+    let (ta, tb);
+    let a = match flat_triangle(a) {
+        Some(s) => {
+            ta = s;
+            &ta
+        }
+        None => a,
+    };
+    let b = match flat_triangle(b) {
+        Some(s) => {
+            tb = s;
+            &tb
+        }
+        None => b,
+    };
+    if rank(a) > rank(b) {
+        return ordered_world(b, pose_b, a, pose_a, prediction).map(|m| m.swapped());
+    }
+    ordered_world(a, pose_a, b, pose_b, prediction)
+}
+
+/// [`contact_ordered`] mapped to world space; a ball against a shape without a
+/// core is solved in that shape's frame directly.
+fn ordered_world(
+    a: &Shape,
+    pose_a: &Pose3,
+    b: &Shape,
+    pose_b: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
+    if let Shape::Ball(ball) = a {
+        if core(b).is_none() && !matches!(b, Shape::HalfSpace(_)) {
+            let c = pose_b.inverse_transform_point(pose_a.translation);
+            let p = project::project(b, c)?;
+            let m = round::ball_contact(ball.radius(), &p, &Pose3::IDENTITY, prediction)?;
+            // Built around the centre in B's frame: shift and rotate to world.
+            let mut w = to_world(&m, pose_b);
+            let surface = pose_a.translation + w.normal * ball.radius();
+            for q in w.points_mut() {
+                q.point_a = surface;
+            }
+            return Some(w);
+        }
+    }
+    let b_in_a = pose_a.inv_mul(pose_b);
+    contact_ordered(a, b, &b_in_a, prediction).map(|m| to_world(&m, pose_a))
+}
+
+/// The manifold with `rank(a) <= rank(b)`, in A's frame.
+fn contact_ordered(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) -> Option<Manifold3> {
+    match (a, b) {
+        (Shape::Compound(_), _) | (_, Shape::Compound(_)) => None,
+        (Shape::HalfSpace(h), _) => halfspace::halfspace_contact(h, b, b_in_a, prediction),
+        (Shape::Ball(ball), _)
+            if !matches!(b, Shape::Capsule(_) | Shape::Segment(_) | Shape::Ball(_)) =>
+        {
+            let c = b_in_a.inverse_transform_point(glam::Vec3::ZERO);
+            let p = project::project(b, c)?;
+            round::ball_contact(ball.radius(), &p, b_in_a, prediction)
+        }
+        (Shape::Ball(_) | Shape::Capsule(_) | Shape::Segment(_), _) => {
+            let ca = core(a)?;
+            if let Some(cb) = core(b) {
+                let cb = Core {
+                    a: b_in_a.transform_point(cb.a),
+                    b: b_in_a.transform_point(cb.b),
+                    r: cb.r,
+                };
+                return round::cores_contact(&ca, &cb, prediction);
+            }
+            if AnyPoly::of(b).is_some() {
+                return capsule_poly::capsule_polytope(&ca, b, b_in_a, prediction);
+            }
+            general::general_contact(a, b, b_in_a, prediction)
+        }
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => box_box::box_box(ca, cb, b_in_a, prediction),
+        _ => match (AnyPoly::of(a), AnyPoly::of(b)) {
+            (Some(pa), Some(pb)) => polytope_manifold(&pa, &pb, b_in_a, prediction),
+            _ => general::general_contact(a, b, b_in_a, prediction),
+        },
+    }
 }

@@ -1,18 +1,365 @@
 //! 3D distance, closest points and overlap.
+//!
+//! Dispatch: compounds recurse over their parts (minimum signed distance);
+//! half-spaces use the support point of the other shape along `-normal`;
+//! ball, capsule and segment pairs use the closest points of two segments
+//! (Ericson 5.1.9) with the radii added; a ball against any other shape
+//! projects its centre on that shape (exact closest-point formulas); every
+//! other convex pair runs GJK and, when overlapping, EPA on the shapes' cores
+//! ([`crate::query::gjk`]).
 
-use crate::math::Pose3;
+use super::point::{closest_points_segments, perpendicular, project_local};
+use crate::math::{Pose3, Vec3};
+use crate::query::gjk::{self, GjkCache, GjkStatus, SignedDistance, SupportMap};
 use crate::query::types::Distance3;
 use crate::shape::d3::Shape;
 
+/// Shapes as GJK support maps: a ball is a point core with its radius, a
+/// capsule a segment core with its radius, every other bounded shape its own
+/// core with radius 0. Half-spaces and compounds are not convex support maps;
+/// they give the origin (callers dispatch them before GJK).
+impl SupportMap for Shape {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        match self {
+            Shape::Ball(_) => Vec3::ZERO,
+            Shape::Capsule(c) => {
+                if dir.dot(c.b() - c.a()) > 0.0 {
+                    c.b()
+                } else {
+                    c.a()
+                }
+            }
+            other => other.local_support(dir),
+        }
+    }
+    #[inline]
+    fn core_radius(&self) -> f32 {
+        match self {
+            Shape::Ball(b) => b.radius(),
+            Shape::Capsule(c) => c.radius(),
+            _ => 0.0,
+        }
+    }
+}
+
 /// Whether the two shapes overlap (touching counts).
 pub fn intersects(a: &Shape, pose_a: &Pose3, b: &Shape, pose_b: &Pose3) -> bool {
-    let _ = (a, pose_a, b, pose_b);
-    todo!()
+    debug_assert!(pose_a.is_finite() && pose_b.is_finite(), "non-finite pose");
+    let pose_ab = pose_a.inv_mul(pose_b);
+    local_intersects(a, b, &pose_ab)
+}
+
+fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
+    match (a, b) {
+        (Shape::Compound(c), _) => c
+            .parts()
+            .iter()
+            .any(|(p, part)| local_intersects(part, b, &p.inv_mul(pose_ab))),
+        (_, Shape::Compound(c)) => c
+            .parts()
+            .iter()
+            .any(|(q, part)| local_intersects(a, part, &pose_ab.mul(q))),
+        (Shape::HalfSpace(_), _) | (_, Shape::HalfSpace(_)) => {
+            local_distance(a, b, pose_ab).distance <= 0.0
+        }
+        _ if is_segment_like(a) && is_segment_like(b) => {
+            local_distance(a, b, pose_ab).distance <= 0.0
+        }
+        (Shape::Ball(_), _) | (_, Shape::Ball(_)) => local_distance(a, b, pose_ab).distance <= 0.0,
+        _ => gjk::intersects(a, b, pose_ab),
+    }
 }
 
 /// Signed distance and closest points (deepest points and the MTD normal when
 /// overlapping).
+///
+/// Two half-spaces whose normals are not opposite always overlap without a
+/// finite penetration: the distance is `f32::NEG_INFINITY` then.
 pub fn distance(a: &Shape, pose_a: &Pose3, b: &Shape, pose_b: &Pose3) -> Distance3 {
-    let _ = (a, pose_a, b, pose_b);
-    todo!()
+    debug_assert!(pose_a.is_finite() && pose_b.is_finite(), "non-finite pose");
+    let pose_ab = pose_a.inv_mul(pose_b);
+    to_world(pose_a, &local_distance(a, b, &pose_ab))
+}
+
+/// Like [`distance`], but warm-starts GJK from `cache` and stores the final
+/// simplex in it (see [`GjkCache`]). Pairs of bounded convex shapes always take
+/// the GJK/EPA path here; others (compounds, half-spaces) fall back to
+/// [`distance`] and leave the cache untouched.
+// Not yet re-exported by `query/d3/mod.rs` (not this module's file).
+#[allow(dead_code)]
+pub fn distance_cached(
+    a: &Shape,
+    pose_a: &Pose3,
+    b: &Shape,
+    pose_b: &Pose3,
+    cache: &mut GjkCache,
+) -> Distance3 {
+    if a.is_bounded_convex() && b.is_bounded_convex() {
+        let pose_ab = pose_a.inv_mul(pose_b);
+        to_world(pose_a, &gjk::signed_distance(a, b, &pose_ab, Some(cache)))
+    } else {
+        distance(a, pose_a, b, pose_b)
+    }
+}
+
+fn to_world(pose_a: &Pose3, d: &SignedDistance) -> Distance3 {
+    Distance3 {
+        distance: d.distance,
+        point_a: pose_a.transform_point(d.point_a),
+        point_b: pose_a.transform_point(d.point_b),
+        normal: pose_a.transform_vector(d.normal),
+    }
+}
+
+fn is_segment_like(s: &Shape) -> bool {
+    matches!(s, Shape::Ball(_) | Shape::Capsule(_) | Shape::Segment(_))
+}
+
+/// The core segment and radius of a ball, capsule or segment.
+fn segment_core(s: &Shape) -> (Vec3, Vec3, f32) {
+    match s {
+        Shape::Ball(b) => (Vec3::ZERO, Vec3::ZERO, b.radius()),
+        Shape::Capsule(c) => (c.a(), c.b(), c.radius()),
+        Shape::Segment(g) => (g.a(), g.b(), 0.0),
+        _ => (Vec3::ZERO, Vec3::ZERO, 0.0),
+    }
+}
+
+/// The result seen from the other shape: swap the points, flip the normal and
+/// express it in B's frame (`pose_ab` places B in A's frame).
+fn swapped(d: SignedDistance, pose_ab: &Pose3) -> SignedDistance {
+    SignedDistance {
+        distance: d.distance,
+        point_a: pose_ab.transform_point(d.point_b),
+        point_b: pose_ab.transform_point(d.point_a),
+        normal: -pose_ab.transform_vector(d.normal),
+        status: d.status,
+    }
+}
+
+/// Signed distance of `a` and `b` in A's frame (B placed by `pose_ab`).
+pub fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
+    match (a, b) {
+        (Shape::Compound(c), _) => {
+            let mut best: Option<SignedDistance> = None;
+            for (p, part) in c.parts() {
+                let d = local_distance(part, b, &p.inv_mul(pose_ab));
+                if best.is_none_or(|bd| d.distance < bd.distance) {
+                    best = Some(SignedDistance {
+                        distance: d.distance,
+                        point_a: p.transform_point(d.point_a),
+                        point_b: p.transform_point(d.point_b),
+                        normal: p.transform_vector(d.normal),
+                        status: d.status,
+                    });
+                }
+            }
+            best.unwrap_or_else(|| empty(pose_ab))
+        }
+        (_, Shape::Compound(c)) => {
+            let mut best: Option<SignedDistance> = None;
+            for (q, part) in c.parts() {
+                let d = local_distance(a, part, &pose_ab.mul(q));
+                if best.is_none_or(|bd| d.distance < bd.distance) {
+                    best = Some(d);
+                }
+            }
+            best.unwrap_or_else(|| empty(pose_ab))
+        }
+        (Shape::HalfSpace(h), Shape::HalfSpace(g)) => {
+            let n = h.normal();
+            let t = pose_ab.translation;
+            let nb = pose_ab.transform_vector(g.normal());
+            let on_plane = t - n * n.dot(t);
+            if n.dot(nb) <= -1.0 + 1e-6 {
+                // Opposite normals: a slab between the planes (or a gap).
+                let d = n.dot(t);
+                SignedDistance {
+                    distance: d,
+                    point_a: on_plane,
+                    point_b: t,
+                    normal: n,
+                    status: GjkStatus::Separated,
+                }
+            } else {
+                SignedDistance {
+                    distance: f32::NEG_INFINITY,
+                    point_a: on_plane,
+                    point_b: on_plane,
+                    normal: n,
+                    status: GjkStatus::Overlapping,
+                }
+            }
+        }
+        (Shape::HalfSpace(h), _) => halfspace_distance(h.normal(), b, pose_ab),
+        (_, Shape::HalfSpace(h)) => {
+            let pose_ba = pose_ab.inverse();
+            swapped(halfspace_distance(h.normal(), a, &pose_ba), pose_ab)
+        }
+        _ if is_segment_like(a) && is_segment_like(b) => segments_distance(a, b, pose_ab),
+        (Shape::Ball(ball), _) => {
+            let pose_ba = pose_ab.inverse();
+            swapped(
+                ball_distance(b, pose_ba.translation, ball.radius()),
+                pose_ab,
+            )
+        }
+        (_, Shape::Ball(ball)) => ball_distance(a, pose_ab.translation, ball.radius()),
+        _ => gjk::signed_distance(a, b, pose_ab, None),
+    }
+}
+
+fn empty(pose_ab: &Pose3) -> SignedDistance {
+    SignedDistance {
+        distance: f32::INFINITY,
+        point_a: Vec3::ZERO,
+        point_b: pose_ab.translation,
+        normal: Vec3::X,
+        status: GjkStatus::Indeterminate,
+    }
+}
+
+/// Half-space `{n·x <= 0}` (A) against any bounded shape B: B's deepest point is
+/// its support point along `-n`, and the signed distance is its height `n·p`
+/// (exact: the MTD of a half-space is always along its normal).
+fn halfspace_distance(n: Vec3, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
+    let dir_b = pose_ab.inverse_transform_vector(-n);
+    let p = pose_ab.transform_point(b.local_support(dir_b));
+    let d = n.dot(p);
+    SignedDistance {
+        distance: d,
+        point_a: p - n * d,
+        point_b: p,
+        normal: n,
+        status: if d > 0.0 {
+            GjkStatus::Separated
+        } else {
+            GjkStatus::Overlapping
+        },
+    }
+}
+
+/// Two shapes whose cores are segments (balls, capsules, segments): closest
+/// points of the core segments (Ericson 5.1.9), then the radii.
+fn segments_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
+    let (a0, a1, ra) = segment_core(a);
+    let (b0, b1, rb) = segment_core(b);
+    let (b0, b1) = (pose_ab.transform_point(b0), pose_ab.transform_point(b1));
+    let (s, t, ca, cb) = closest_points_segments(a0, a1, b0, b1);
+    let v = cb - ca;
+    let d = v.length();
+    let scale = a0
+        .abs()
+        .max(a1.abs())
+        .max(b0.abs())
+        .max(b1.abs())
+        .max_element()
+        .max(1.0);
+    let (da, db) = (a1 - a0, b1 - b0);
+    let cross = da.cross(db);
+    let skew = cross.length_squared() > 1e-6 * da.length_squared() * db.length_squared();
+    let towards = (b0 + b1 - a0 - a1) * 0.5;
+    let (normal, core) = if skew && s > 0.0 && s < 1.0 && t > 0.0 && t < 1.0 {
+        // Closest points inside both segments: the gap is along d_a × d_b, and
+        // the distance between the two lines along it is exact and stable,
+        // however small (the direction of cb - ca is not, at tiny gaps).
+        // When the lines cross, A − B's core is flat (a parallelogram through
+        // the origin) and the depth is exactly r_a + r_b along that normal;
+        // oriented from A's centre towards B's for determinism.
+        let n = cross.normalize();
+        let gap = n.dot(b0 - a0);
+        let n = if gap < 0.0 || (gap == 0.0 && n.dot(towards) < 0.0) {
+            -n
+        } else {
+            n
+        };
+        (n, gap.abs())
+    } else if d > 1e-6 * scale {
+        (v / d, d)
+    } else {
+        // Touching at an end, or parallel and overlapping: any direction
+        // perpendicular to the cores is an MTD; pick one deterministically.
+        let n = match cross.try_normalize() {
+            Some(n) => n,
+            None if da.length_squared() >= db.length_squared() => perpendicular(da),
+            None => perpendicular(db),
+        };
+        let n = if n.dot(towards) < 0.0 { -n } else { n };
+        (n, v.dot(n))
+    };
+    SignedDistance {
+        distance: core - ra - rb,
+        point_a: ca + normal * ra,
+        point_b: cb - normal * rb,
+        normal,
+        status: if core > 0.0 {
+            GjkStatus::Separated
+        } else {
+            GjkStatus::Overlapping
+        },
+    }
+}
+
+/// Shape A against a ball of radius `r` centred at `c` (A's frame): project the
+/// centre on A (exact closest-point formulas per shape).
+fn ball_distance(a: &Shape, c: Vec3, r: f32) -> SignedDistance {
+    let lp = project_local(a, c);
+    let v = c - lp.point;
+    let len = v.length();
+    let (core, normal) = if len > 0.0 {
+        if lp.inside {
+            (-len, -v / len)
+        } else {
+            (len, v / len)
+        }
+    } else {
+        (0.0, lp.normal)
+    };
+    SignedDistance {
+        distance: core - r,
+        point_a: lp.point,
+        point_b: c - normal * r,
+        normal,
+        status: if core > 0.0 {
+            GjkStatus::Separated
+        } else {
+            GjkStatus::Overlapping
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::d3::{Cone, Cylinder};
+
+    #[test]
+    fn cached_distance_matches_and_warm_starts() {
+        let a: Shape = Cylinder::new(1.0, 0.5).unwrap().into();
+        let b: Shape = Cone::new(0.8, 0.6).unwrap().into();
+        let pa = Pose3::from_axis_angle(Vec3::new(0.1, 0.2, 0.3), Vec3::new(0.2, 0.1, -0.4));
+        let mut cache = GjkCache::new();
+        for i in 0..20 {
+            let pb = Pose3::from_axis_angle(
+                Vec3::new(1.6 + 0.01 * i as f32, 0.4, -0.2),
+                Vec3::new(0.3, 0.02 * i as f32, 0.1),
+            );
+            let plain = distance(&a, &pa, &b, &pb);
+            let cold_iters = {
+                let mut fresh = GjkCache::new();
+                distance_cached(&a, &pa, &b, &pb, &mut fresh);
+                fresh.last_iterations
+            };
+            let warm = distance_cached(&a, &pa, &b, &pb, &mut cache);
+            assert!(
+                (plain.distance - warm.distance).abs() < 1e-5,
+                "{plain:?} {warm:?}"
+            );
+            assert!((plain.normal - warm.normal).length() < 2e-3);
+            if i > 0 {
+                assert!(cache.last_iterations <= cold_iters, "step {i}");
+            }
+        }
+    }
 }

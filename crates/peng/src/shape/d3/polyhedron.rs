@@ -1,6 +1,48 @@
+//! Convex polyhedra with adjacency.
+
+use crate::bound::Aabb3;
 use crate::math::policy::GeometryError;
+use crate::math::tolerance::REL_EPS;
 use crate::math::Vec3;
+use glam::DVec3;
 use std::collections::HashMap;
+
+const WHAT: &str = "convex polyhedron";
+
+/// Above this many vertex-face pairs, [`ConvexPolyhedron::from_faces`] checks
+/// convexity at the edges only (see there).
+const FULL_CONVEXITY_CHECK: usize = 1 << 22;
+
+fn degenerate(why: &'static str) -> GeometryError {
+    GeometryError::Degenerate { what: WHAT, why }
+}
+
+/// The tolerance of [`ConvexPolyhedron::from_faces`]' planarity and convexity
+/// checks: 8 `REL_EPS` times the sum over the axes of the largest absolute
+/// coordinate (the hull builder merges faces within 2 `REL_EPS` of that scale
+/// of one plane, and f32 face planes add a few ulps).
+fn validation_tolerance(vertices: &[Vec3]) -> f32 {
+    let m = vertices.iter().fold(Vec3::ZERO, |m, v| m.max(v.abs()));
+    8.0 * REL_EPS * (m.x + m.y + m.z)
+}
+
+/// The outward unit normal (Newell's method, in f64 relative to the first vertex
+/// so that shapes far from the origin keep their precision) and the offset
+/// through the loop's mean, or `None` for a loop with no area.
+fn face_plane(vertices: &[Vec3], lp: &[u32]) -> Option<(Vec3, f32)> {
+    let p0 = vertices[lp[0] as usize].as_dvec3();
+    let mut n = DVec3::ZERO;
+    let mut mean = DVec3::ZERO;
+    for k in 0..lp.len() {
+        let p = vertices[lp[k] as usize].as_dvec3() - p0;
+        let q = vertices[lp[(k + 1) % lp.len()] as usize].as_dvec3() - p0;
+        n += p.cross(q);
+        mean += p;
+    }
+    let n = n.try_normalize()?;
+    let mean = p0 + mean / lp.len() as f64;
+    Some((n.as_vec3(), n.dot(mean) as f32))
+}
 
 /// A face of a [`ConvexPolyhedron`]: a convex polygon of vertex indices,
 /// counter-clockwise seen from outside, on the plane `normal · x = offset`.
@@ -36,6 +78,11 @@ pub struct ConvexPolyhedron {
     /// `neighbors[neighbor_start[v]..neighbor_start[v+1]]` are the vertices joined to `v`.
     neighbor_start: Vec<u32>,
     neighbors: Vec<u32>,
+    /// Vertices extreme along +x, -x, +y, -y, +z, -z: start points for hill climbing.
+    anchors: [u32; 6],
+    /// Planarity and convexity tolerance (see [`validation_tolerance`]).
+    tolerance: f32,
+    aabb: Aabb3,
 }
 
 impl ConvexPolyhedron {
@@ -47,10 +94,17 @@ impl ConvexPolyhedron {
     }
 
     /// A polyhedron from its vertices and face loops (each counter-clockwise seen
-    /// from outside). The faces must close a convex surface: every edge is shared
-    /// by exactly two faces.
+    /// from outside).
+    ///
+    /// The input is validated: every vertex finite and on some face; every loop
+    /// at least 3 distinct vertices with non-zero area; every edge used once in
+    /// each direction (a closed, consistently oriented surface) with
+    /// V - E + F = 2; every face planar and every vertex behind every face plane
+    /// (convex), both within a tolerance relative to the coordinates' size; and a
+    /// positive volume. The check of every vertex against every face is
+    /// skipped above 2^22 vertex-face pairs; then convexity is checked at every
+    /// edge (both faces' vertices behind the other's plane).
     pub fn from_faces(vertices: Vec<Vec3>, loops: &[Vec<u32>]) -> Result<Self, GeometryError> {
-        const WHAT: &str = "convex polyhedron";
         if vertices.len() < 4 {
             return Err(GeometryError::TooFew {
                 what: WHAT,
@@ -63,9 +117,11 @@ impl ConvexPolyhedron {
                 what: "convex polyhedron vertex",
             });
         }
+        let tol = validation_tolerance(&vertices);
         let mut faces = Vec::with_capacity(loops.len());
         let mut face_vertices = Vec::new();
-        let mut edge_faces: HashMap<(u32, u32), Vec<u32>> = HashMap::new();
+        // Directed edge -> face using it.
+        let mut directed: HashMap<(u32, u32), u32> = HashMap::new();
         for (fi, lp) in loops.iter().enumerate() {
             if lp.len() < 3 {
                 return Err(GeometryError::TooFew {
@@ -81,58 +137,56 @@ impl ConvexPolyhedron {
                     len: vertices.len(),
                 });
             }
-            // Newell's method: a robust normal for a planar polygon loop.
-            let mut n = Vec3::ZERO;
-            let mut centroid = Vec3::ZERO;
-            for k in 0..lp.len() {
-                let p = vertices[lp[k] as usize];
-                let q = vertices[lp[(k + 1) % lp.len()] as usize];
-                n += Vec3::new(
-                    (p.y - q.y) * (p.z + q.z),
-                    (p.z - q.z) * (p.x + q.x),
-                    (p.x - q.x) * (p.y + q.y),
-                );
-                centroid += p;
+            let mut sorted = lp.clone();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[0] == w[1]) {
+                return Err(degenerate("a face repeats a vertex"));
             }
-            let normal = n.try_normalize().ok_or(GeometryError::Degenerate {
-                what: WHAT,
-                why: "a face has zero area",
-            })?;
-            centroid /= lp.len() as f32;
+            let (normal, offset) =
+                face_plane(&vertices, lp).ok_or(degenerate("a face has zero area"))?;
             faces.push(Face {
                 normal,
-                offset: normal.dot(centroid),
+                offset,
                 first: face_vertices.len() as u32,
                 count: lp.len() as u32,
             });
             face_vertices.extend_from_slice(lp);
             for k in 0..lp.len() {
                 let (a, b) = (lp[k], lp[(k + 1) % lp.len()]);
-                edge_faces
-                    .entry((a.min(b), a.max(b)))
-                    .or_default()
-                    .push(fi as u32);
+                if directed.insert((a, b), fi as u32).is_some() {
+                    return Err(degenerate(
+                        "an edge is used twice in the same direction (faces are inconsistently oriented or overlap)",
+                    ));
+                }
             }
         }
-        let mut edges = Vec::with_capacity(edge_faces.len());
-        let mut keys: Vec<_> = edge_faces.into_iter().collect();
-        keys.sort_by_key(|(k, _)| *k);
-        for ((a, b), fs) in keys {
-            if fs.len() != 2 {
-                return Err(GeometryError::Degenerate {
-                    what: WHAT,
-                    why: "faces do not close the surface (an edge is not shared by exactly two faces)",
+        let mut edges = Vec::with_capacity(directed.len() / 2);
+        for (&(a, b), &fa) in &directed {
+            let Some(&fb) = directed.get(&(b, a)) else {
+                return Err(degenerate(
+                    "faces do not close the surface (an edge is not shared by exactly two faces)",
+                ));
+            };
+            if a < b {
+                edges.push(Edge {
+                    vertices: [a, b],
+                    faces: [fa, fb],
                 });
             }
-            edges.push(Edge {
-                vertices: [a, b],
-                faces: [fs[0], fs[1]],
-            });
         }
+        edges.sort_by_key(|e| e.vertices);
         let mut adj: Vec<Vec<u32>> = vec![Vec::new(); vertices.len()];
         for e in &edges {
             adj[e.vertices[0] as usize].push(e.vertices[1]);
             adj[e.vertices[1] as usize].push(e.vertices[0]);
+        }
+        if adj.iter().any(Vec::is_empty) {
+            return Err(degenerate("a vertex is on no face"));
+        }
+        if vertices.len() + faces.len() != edges.len() + 2 {
+            return Err(degenerate(
+                "the faces do not form one closed surface of genus 0 (V - E + F != 2)",
+            ));
         }
         let mut neighbor_start = Vec::with_capacity(vertices.len() + 1);
         let mut neighbors = Vec::with_capacity(edges.len() * 2);
@@ -141,14 +195,81 @@ impl ConvexPolyhedron {
             neighbors.extend_from_slice(a);
         }
         neighbor_start.push(neighbors.len() as u32);
-        Ok(ConvexPolyhedron {
+
+        let mut anchors = [0u32; 6];
+        for axis in 0..3 {
+            let mut dir = Vec3::ZERO;
+            dir[axis] = 1.0;
+            anchors[2 * axis] = super::support_index(&vertices, dir) as u32;
+            anchors[2 * axis + 1] = super::support_index(&vertices, -dir) as u32;
+        }
+        let p = ConvexPolyhedron {
+            aabb: Aabb3::from_points(vertices.iter().copied()),
             vertices,
             faces,
             face_vertices,
             edges,
             neighbor_start,
             neighbors,
-        })
+            anchors,
+            tolerance: tol,
+        };
+        p.check_convex()?;
+        Ok(p)
+    }
+
+    /// Planarity and convexity within `self.tolerance`, and positive volume.
+    fn check_convex(&self) -> Result<(), GeometryError> {
+        let tol = self.tolerance as f64;
+        let v64: Vec<DVec3> = self.vertices.iter().map(|v| v.as_dvec3()).collect();
+        let plane = |f: &Face| (f.normal.as_dvec3(), f.offset as f64);
+        let in_front = |f: &Face, v: u32| {
+            let (n, d) = plane(f);
+            n.dot(v64[v as usize]) - d > tol
+        };
+        for (fi, f) in self.faces.iter().enumerate() {
+            let (n, d) = plane(f);
+            if self
+                .face_loop(fi)
+                .iter()
+                .any(|&v| (n.dot(v64[v as usize]) - d).abs() > tol)
+            {
+                return Err(degenerate("a face is not planar"));
+            }
+        }
+        let nonconvex = degenerate("the polyhedron is not convex");
+        if self.vertices.len() * self.faces.len() <= FULL_CONVEXITY_CHECK {
+            for f in &self.faces {
+                if (0..self.vertices.len() as u32).any(|v| in_front(f, v)) {
+                    return Err(nonconvex);
+                }
+            }
+        } else {
+            for e in &self.edges {
+                let [fa, fb] = e.faces.map(|f| f as usize);
+                if self
+                    .face_loop(fb)
+                    .iter()
+                    .any(|&v| in_front(&self.faces[fa], v))
+                    || self
+                        .face_loop(fa)
+                        .iter()
+                        .any(|&v| in_front(&self.faces[fb], v))
+                {
+                    return Err(nonconvex);
+                }
+            }
+        }
+        // Mean thickness 3V/A (the inradius for a polyhedron with an
+        // inscribed sphere) of at least a thousandth of the tolerance: rejects
+        // flat shapes (faces covering a polygon from both sides, where the
+        // volume is rounding noise) but not thin ones the hull builder accepts.
+        let area: f64 = (0..self.faces.len()).map(|f| self.face_area(f)).sum();
+        let (volume, _) = self.mass_centre();
+        if 3.0 * volume <= tol * 1e-3 * area {
+            return Err(degenerate("the polyhedron has no volume"));
+        }
+        Ok(())
     }
 
     /// The vertices.
@@ -189,27 +310,153 @@ impl ConvexPolyhedron {
         self.vertices[self.support_vertex(dir)]
     }
 
-    /// Index of a vertex farthest along `dir`.
+    /// Index of a vertex farthest along `dir`; on exact ties, the lowest index
+    /// (the same answer as a scan of all vertices).
+    ///
+    /// Hill climbing over the vertex graph, started from the best of the six
+    /// axis-extreme vertices: on a convex polyhedron a vertex that no neighbour
+    /// improves on is a global maximum. Rounding (and the tolerance within which
+    /// a hull is convex) can stop the climb on a near-flat plateau, e.g. a face
+    /// with many vertices facing `dir`; so when a neighbour comes within
+    /// tolerance of the best, the plateau of vertices within tolerance is
+    /// searched for the exact maximum (by a scan of all vertices if it is large).
     pub fn support_vertex(&self, dir: Vec3) -> usize {
         if self.vertices.len() <= 16 {
             return super::support_index(&self.vertices, dir);
         }
-        let mut best = 0usize;
-        let mut best_d = self.vertices[0].dot(dir);
-        loop {
-            let mut improved = false;
-            for &n in self.vertex_neighbors(best) {
-                let d = self.vertices[n as usize].dot(dir);
-                if d > best_d {
-                    best_d = d;
-                    best = n as usize;
-                    improved = true;
-                }
-            }
-            if !improved {
-                return best;
+        let dot = |v: u32| self.vertices[v as usize].dot(dir);
+        let mut best = self.anchors[0];
+        let mut best_d = dot(best);
+        for &a in &self.anchors[1..] {
+            let d = dot(a);
+            if d > best_d || (d == best_d && a < best) {
+                best = a;
+                best_d = d;
             }
         }
+        // Steepest ascent.
+        loop {
+            let mut next = best;
+            let mut next_d = best_d;
+            for &n in self.vertex_neighbors(best as usize) {
+                let d = dot(n);
+                if d > next_d {
+                    next = n;
+                    next_d = d;
+                }
+            }
+            if next == best {
+                break;
+            }
+            best = next;
+            best_d = next_d;
+        }
+        let slack = self.tolerance * dir.abs().max_element() * 3.0;
+        let floor = best_d - slack;
+        if self
+            .vertex_neighbors(best as usize)
+            .iter()
+            .all(|&n| dot(n) < floor)
+        {
+            return best as usize;
+        }
+        // Plateau search: breadth first over vertices within `slack` of the
+        // best, in a fixed buffer; the scan of all vertices if it overflows.
+        const CAP: usize = 64;
+        let mut seen = [0u32; CAP];
+        let mut len = 1;
+        seen[0] = best;
+        let mut i = 0;
+        while i < len {
+            let v = seen[i];
+            i += 1;
+            for &n in self.vertex_neighbors(v as usize) {
+                let d = dot(n);
+                if d < floor || seen[..len].contains(&n) {
+                    continue;
+                }
+                if len == CAP {
+                    return super::support_index(&self.vertices, dir);
+                }
+                seen[len] = n;
+                len += 1;
+                if d > best_d || (d == best_d && n < best) {
+                    best = n;
+                    best_d = d;
+                }
+            }
+        }
+        best as usize
+    }
+
+    /// Index of the face whose outward normal is most aligned with `dir` (the
+    /// largest `normal · dir`; lowest index on ties). A scan of all faces: the
+    /// most aligned face need not touch the support vertex.
+    pub fn support_face(&self, dir: Vec3) -> usize {
+        let mut best = 0;
+        let mut best_d = f32::NEG_INFINITY;
+        for (i, f) in self.faces.iter().enumerate() {
+            let d = f.normal.dot(dir);
+            if d > best_d {
+                best_d = d;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// The bounding box in the local frame.
+    #[inline]
+    pub fn local_aabb(&self) -> Aabb3 {
+        self.aabb
+    }
+
+    /// The enclosed volume.
+    pub fn volume(&self) -> f32 {
+        self.mass_centre().0 as f32
+    }
+
+    /// The centroid (centre of mass at uniform density) in the local frame.
+    pub fn centroid(&self) -> Vec3 {
+        self.mass_centre().1.as_vec3()
+    }
+
+    /// Volume and centroid, in f64: the faces are fanned into triangles and each
+    /// triangle closed into a tetrahedron with a reference point (the mean of
+    /// the vertices, to keep the products small); signed volumes `det/6`, each
+    /// with its centroid at the mean of its four corners (Eberly, "Polyhedral
+    /// Mass Properties", or any text on the divergence theorem).
+    fn mass_centre(&self) -> (f64, DVec3) {
+        let v64: Vec<DVec3> = self.vertices.iter().map(|v| v.as_dvec3()).collect();
+        let r = v64.iter().sum::<DVec3>() / v64.len() as f64;
+        let mut vol = 0.0;
+        let mut moment = DVec3::ZERO;
+        for f in 0..self.faces.len() {
+            let lp = self.face_loop(f);
+            let a = v64[lp[0] as usize] - r;
+            for k in 1..lp.len() - 1 {
+                let b = v64[lp[k] as usize] - r;
+                let c = v64[lp[k + 1] as usize] - r;
+                let v = a.dot(b.cross(c)) / 6.0;
+                vol += v;
+                moment += v * (a + b + c) / 4.0;
+            }
+        }
+        let c = if vol > 0.0 { r + moment / vol } else { r };
+        (vol, c)
+    }
+
+    /// The area of face `f`.
+    fn face_area(&self, f: usize) -> f64 {
+        let lp = self.face_loop(f);
+        let p0 = self.vertices[lp[0] as usize].as_dvec3();
+        let mut n = DVec3::ZERO;
+        for k in 1..lp.len() - 1 {
+            let b = self.vertices[lp[k] as usize].as_dvec3() - p0;
+            let c = self.vertices[lp[k + 1] as usize].as_dvec3() - p0;
+            n += b.cross(c);
+        }
+        n.length() / 2.0
     }
 
     /// A polyhedron for a cuboid with the given half-extents (handy in tests).

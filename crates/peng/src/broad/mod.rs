@@ -1,0 +1,2 @@
+//! Broad phase: structures that find candidate pairs of overlapping boxes,
+//! independent of any world.

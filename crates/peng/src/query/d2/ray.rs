@@ -1,0 +1,228 @@
+//! Ray casts against a core polygon with a radius, in its local frame.
+//!
+//! The boundary of a rounded convex polygon is made of its edges pushed out by
+//! the radius and of circular arcs around its vertices. Every such piece lies in
+//! the shape, so the first entry of a ray is the earliest hit on any piece and
+//! its exit the latest. Sharp polygons use the slab clipping of Cyrus and Beck
+//! (Ericson, Real-Time Collision Detection 5.3.8), which needs no tolerance at
+//! corners.
+
+use super::point;
+use super::poly::Poly;
+use crate::math::tolerance::ZERO_LENGTH_SQ;
+use crate::math::Vec2;
+
+/// A local hit: `(toi, point, normal)` with the normal facing against the ray.
+pub(crate) type LocalHit = (f32, Vec2, Vec2);
+
+/// Ray-circle roots `(t1, t2)`, `t1 <= t2` (Ericson 5.3.2).
+fn circle_roots(o: Vec2, d: Vec2, c: Vec2, r: f32) -> Option<(f32, f32)> {
+    let m = o - c;
+    let a = d.dot(d);
+    let b = m.dot(d);
+    let cc = m.dot(m) - r * r;
+    let disc = b * b - a * cc;
+    if disc < 0.0 {
+        return None;
+    }
+    let sq = disc.sqrt();
+    // Stable form: avoid cancellation in -b ± sq.
+    let q = if b > 0.0 { -b - sq } else { -b + sq };
+    let (t1, t2) = if q != 0.0 {
+        let x = q / a;
+        let y = cc / q;
+        (x.min(y), x.max(y))
+    } else {
+        (0.0, 0.0)
+    };
+    Some((t1, t2))
+}
+
+/// Cast against the core (with its radius); `exit` selects the last boundary
+/// crossing instead of the first.
+pub(crate) fn pieces(p: &Poly, o: Vec2, d: Vec2, exit: bool) -> Option<LocalHit> {
+    let r = p.radius;
+    let v = p.verts();
+    let mut best: Option<LocalHit> = None;
+    let mut consider = |t: f32, n: Vec2| {
+        if t < 0.0 || !t.is_finite() {
+            return;
+        }
+        let better = match best {
+            None => true,
+            Some((bt, _, _)) => {
+                if exit {
+                    t > bt
+                } else {
+                    t < bt
+                }
+            }
+        };
+        if better {
+            best = Some((t, o + d * t, if exit { -n } else { n }));
+        }
+    };
+    if r > 0.0 {
+        for &c in v {
+            if let Some((t1, t2)) = circle_roots(o, d, c, r) {
+                let t = if exit { t2 } else { t1 };
+                let x = o + d * t;
+                consider(t, (x - c).normalize_or(Vec2::X));
+            }
+        }
+    }
+    if v.len() >= 2 {
+        for (i, &n) in p.normals().iter().enumerate() {
+            let den = n.dot(d);
+            if (exit && den <= 0.0) || (!exit && den >= 0.0) {
+                continue;
+            }
+            let a = v[i];
+            let b = v[p.next(i)];
+            let t = (n.dot(a - o) + r) / den;
+            let x = o + d * t - n * r;
+            let e = b - a;
+            let s = (x - a).dot(e);
+            if s >= 0.0 && s <= e.dot(e) {
+                consider(t, n);
+            }
+        }
+    }
+    best
+}
+
+/// Cyrus-Beck clipping of the ray against a sharp polygon: entry hit, or exit hit
+/// when `exit`.
+fn cyrus_beck(p: &Poly, o: Vec2, d: Vec2, exit: bool) -> Option<LocalHit> {
+    let (mut tl, mut tu) = (0.0f32, f32::INFINITY);
+    let (mut fl, mut fu) = (None, None);
+    for (i, (&n, &a)) in p.normals().iter().zip(p.verts()).enumerate() {
+        let num = n.dot(a - o);
+        let den = n.dot(d);
+        if den == 0.0 {
+            if num < 0.0 {
+                return None;
+            }
+            continue;
+        }
+        let t = num / den;
+        if den < 0.0 {
+            if t > tl {
+                tl = t;
+                fl = Some(i);
+            }
+        } else if t < tu {
+            tu = t;
+            fu = Some(i);
+        }
+        if tu < tl {
+            return None;
+        }
+    }
+    if exit {
+        let i = fu?;
+        Some((tu, o + d * tu, -p.normals()[i]))
+    } else {
+        let i = fl?;
+        Some((tl, o + d * tl, p.normals()[i]))
+    }
+}
+
+/// The first hit of the ray `o + t d` on the rounded core with `t <= max_toi`.
+pub(crate) fn cast(p: &Poly, o: Vec2, d: Vec2, max_toi: f32, solid: bool) -> Option<LocalHit> {
+    let inside = point::contains(p, o);
+    let sharp_area = p.radius == 0.0 && p.has_area();
+    let hit = if inside {
+        if solid {
+            Some((0.0, o, Vec2::ZERO))
+        } else if sharp_area {
+            cyrus_beck(p, o, d, true)
+        } else if p.radius == 0.0 {
+            // On a segment or point (no interior): the hit is where it starts.
+            let n = if p.count() == 2 {
+                let n = p.normals()[0];
+                if n.dot(d) > 0.0 {
+                    -n
+                } else {
+                    n
+                }
+            } else {
+                -d.normalize_or_zero()
+            };
+            Some((0.0, o, n))
+        } else {
+            pieces(p, o, d, true)
+        }
+    } else if sharp_area {
+        cyrus_beck(p, o, d, false)
+    } else if p.radius == 0.0 {
+        sharp_degenerate(p, o, d)
+    } else {
+        pieces(p, o, d, false)
+    };
+    hit.filter(|h| h.0 <= max_toi)
+}
+
+/// A ray against a bare segment or point (no radius, no area), origin not on it.
+fn sharp_degenerate(p: &Poly, o: Vec2, d: Vec2) -> Option<LocalHit> {
+    let v = p.verts();
+    let a = v[0];
+    if p.count() == 1 {
+        // Hit only when the point lies on the ray.
+        let m = a - o;
+        if d.perp_dot(m) == 0.0 && d.dot(m) >= 0.0 {
+            return Some((d.dot(m) / d.dot(d), a, -d.normalize_or_zero()));
+        }
+        return None;
+    }
+    let b = v[1];
+    let e = b - a;
+    let den = d.perp_dot(e);
+    if den.abs() <= ZERO_LENGTH_SQ.sqrt() * d.length() * e.length() {
+        // Parallel: a hit only when collinear, at the nearer end ahead.
+        if d.perp_dot(a - o) != 0.0 {
+            return None;
+        }
+        let dd = d.dot(d);
+        let (ta, tb) = (d.dot(a - o) / dd, d.dot(b - o) / dd);
+        let t = ta.min(tb);
+        if t < 0.0 {
+            return None;
+        }
+        return Some((t, o + d * t, -d.normalize_or_zero()));
+    }
+    // o + t d = a + s e  ⇒  t = (a - o)×e / (d×e), s = (a - o)×d / (d×e).
+    let t = (a - o).perp_dot(e) / den;
+    let s = (a - o).perp_dot(d) / den;
+    if t < 0.0 || !(0.0..=1.0).contains(&s) {
+        return None;
+    }
+    let n = p.normals()[0];
+    Some((t, o + d * t, if n.dot(d) > 0.0 { -n } else { n }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shape::d2::Rect;
+
+    #[test]
+    fn box_and_capsule_hits() {
+        let b = Poly::from_shape(&Rect::new(Vec2::new(2.0, 1.0)).unwrap().into()).unwrap();
+        let h = cast(&b, Vec2::new(-5.0, 0.0), Vec2::X, 10.0, true).unwrap();
+        assert!((h.0 - 3.0).abs() < 1e-6 && h.2 == Vec2::NEG_X);
+        let h = cast(&b, Vec2::ZERO, Vec2::X, 10.0, false).unwrap();
+        assert!((h.0 - 2.0).abs() < 1e-6 && h.2 == Vec2::NEG_X);
+        assert_eq!(cast(&b, Vec2::ZERO, Vec2::X, 10.0, true).unwrap().0, 0.0);
+        assert!(cast(&b, Vec2::new(-5.0, 0.0), Vec2::X, 2.9, true).is_none());
+        let c = Poly::segment(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.5);
+        let h = cast(&c, Vec2::new(-5.0, 1.2), Vec2::X, 10.0, true).unwrap();
+        let want = 5.0 - (0.25f32 - 0.04).sqrt();
+        assert!((h.0 - want).abs() < 1e-5);
+        let h = cast(&c, Vec2::new(-5.0, 0.3), Vec2::X, 10.0, true).unwrap();
+        assert!((h.0 - 4.5).abs() < 1e-6 && h.2 == Vec2::NEG_X);
+        let s = Poly::segment(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.0);
+        let h = cast(&s, Vec2::new(-5.0, 0.3), Vec2::X, 10.0, true).unwrap();
+        assert!((h.0 - 5.0).abs() < 1e-6 && h.2 == Vec2::NEG_X);
+    }
+}

@@ -1,0 +1,441 @@
+//! The expanding polytope algorithm (EPA): penetration depth and MTD normal of
+//! two overlapping convex cores.
+//!
+//! van den Bergen, "Proximity queries and penetration depth computation on 3D
+//! game objects" (GDC 2001); Ericson, *Real-Time Collision Detection*, 9.5 notes.
+//! Starting from a polytope inside `A − B` that contains the origin (grown from
+//! GJK's final simplex), repeatedly take the face nearest the origin, find the
+//! support point along its normal, and if it lies beyond the face, cut away every
+//! face it sees and stitch the horizon to it. When the support point does not
+//! pass the nearest face (within tolerance), that face is on the boundary of
+//! `A − B` and its distance to the origin is the penetration depth.
+//!
+//! Robustness: when the starting simplex is lower-dimensional it is grown with
+//! support points along perpendicular directions; when `A − B` itself is flat
+//! (a triangle against a coplanar triangle, a segment against a segment) no
+//! volume can be found and the depth is 0 along the flat direction, which is
+//! exact: the support of a flat set through the origin along its normal is 0.
+
+use super::simplex::{Simplex, SupportPoint};
+use super::support::{support_pair, SupportMap};
+use crate::math::tolerance::EPA_MAX_ITERATIONS;
+use crate::math::{Pose3, Vec3};
+
+/// What EPA found, in A's frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EpaOutput {
+    /// Penetration depth of the cores (may be a tiny negative number when they
+    /// only touch).
+    pub depth: f32,
+    /// Unit MTD normal from A to B: moving B by `normal * depth` separates.
+    pub normal: Vec3,
+    /// Deepest point of A's core.
+    pub point_a: Vec3,
+    /// Deepest point of B's core (in A's frame); `point_a - point_b = normal * depth`.
+    pub point_b: Vec3,
+    /// Whether the tolerance was met before the iteration cap.
+    pub converged: bool,
+    /// Number of expansions.
+    pub iterations: usize,
+}
+
+/// Relative tolerance on the depth: stop when the support point along the
+/// nearest face normal passes that face by less than this times the size.
+const REL_TOL: f32 = 1.0e-6;
+/// Relative distance behind the origin beyond which a face is taken as flipped.
+const NEG_TOL: f32 = 1.0e-5;
+/// Relative size below which a polytope has no extent in a direction.
+const FLAT_TOL: f32 = 1.0e-6;
+
+/// A triangle of the polytope: vertices counter-clockwise seen from outside,
+/// `adj[k]` the face across edge `v[k] → v[k+1]`.
+#[derive(Clone, Copy)]
+struct Face {
+    v: [u32; 3],
+    adj: [u32; 3],
+    n: Vec3,
+    d: f32,
+    alive: bool,
+    /// A vertex of the polytope already lies beyond this face (rounding made
+    /// the polytope locally non-convex): never a candidate again.
+    bad: bool,
+}
+
+fn make_face(verts: &[SupportPoint], v: [u32; 3]) -> Face {
+    let (a, b, c) = (
+        verts[v[0] as usize].w,
+        verts[v[1] as usize].w,
+        verts[v[2] as usize].w,
+    );
+    let cr = (b - a).cross(c - a);
+    match cr.try_normalize() {
+        Some(n) => {
+            // Average the three offsets: less sensitive to which vertex is used.
+            let d = (n.dot(a) + n.dot(b) + n.dot(c)) / 3.0;
+            Face {
+                v,
+                adj: [u32::MAX; 3],
+                n,
+                d,
+                alive: true,
+                bad: false,
+            }
+        }
+        None => Face {
+            v,
+            adj: [u32::MAX; 3],
+            n: Vec3::ZERO,
+            d: f32::INFINITY,
+            alive: true,
+            bad: false,
+        },
+    }
+}
+
+/// Barycentric coordinates of the projection of `p` on triangle `a b c`,
+/// clamped to the triangle.
+fn triangle_weights(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> [f32; 3] {
+    let n = (b - a).cross(c - a);
+    let la = n.dot((b - p).cross(c - p)).max(0.0);
+    let lb = n.dot((c - p).cross(a - p)).max(0.0);
+    let lc = n.dot((a - p).cross(b - p)).max(0.0);
+    let s = la + lb + lc;
+    if s > 0.0 && s.is_finite() {
+        [la / s, lb / s, lc / s]
+    } else {
+        [1.0 / 3.0; 3]
+    }
+}
+
+/// The index `k` of the edge of face `g` that runs `x → …`, i.e. the edge
+/// shared with a neighbour whose edge ends at... (the edge of `g` starting at
+/// the neighbour's edge end). Given the neighbour's edge `a → b` starting at
+/// `a = from`, `g` holds it as `b → a`, which is edge `k` with `g.v[k+1] == from`.
+fn edge_back(faces: &[Face], g: u32, from: u32) -> usize {
+    let Some(f) = faces.get(g as usize) else {
+        return 0;
+    };
+    (0..3).find(|&k| f.v[(k + 1) % 3] == from).unwrap_or(0)
+}
+
+/// Sets the adjacency among `ids` by matching opposite directed edges.
+fn link_all(faces: &mut [Face], ids: &[usize]) {
+    for (ii, &i) in ids.iter().enumerate() {
+        for &j in &ids[ii + 1..] {
+            for k in 0..3 {
+                let (a, b) = (faces[i].v[k], faces[i].v[(k + 1) % 3]);
+                for m in 0..3 {
+                    if faces[j].v[m] == b && faces[j].v[(m + 1) % 3] == a {
+                        faces[i].adj[k] = j as u32;
+                        faces[j].adj[m] = i as u32;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The live face with the smallest offset not below `min_d`.
+fn nearest_face(faces: &[Face], min_d: f32) -> Option<usize> {
+    let mut found: Option<usize> = None;
+    for (i, f) in faces.iter().enumerate() {
+        if f.alive
+            && !f.bad
+            && f.d.is_finite()
+            && f.d >= min_d
+            && found.is_none_or(|j| f.d < faces[j].d)
+        {
+            found = Some(i);
+        }
+    }
+    found
+}
+
+/// A unit vector perpendicular to `u` (not necessarily unit).
+fn any_perpendicular(u: Vec3) -> Vec3 {
+    let a = u.abs();
+    let axis = if a.x <= a.y && a.x <= a.z {
+        Vec3::X
+    } else if a.y <= a.z {
+        Vec3::Y
+    } else {
+        Vec3::Z
+    };
+    u.cross(axis).normalize_or(Vec3::Y)
+}
+
+/// The output for a flat (or lower-dimensional) Minkowski difference: depth 0
+/// along `normal`, witnesses from the origin's weights in `simplex`.
+fn flat_output(simplex: &mut Simplex, normal: Vec3) -> EpaOutput {
+    simplex.solve();
+    let (point_a, point_b) = simplex.witnesses();
+    EpaOutput {
+        depth: 0.0,
+        normal,
+        point_a,
+        point_b,
+        converged: true,
+        iterations: 0,
+    }
+}
+
+/// Penetration depth of the cores of `a` and `b` (B placed by `pose_ab` in A's
+/// frame), starting from GJK's final simplex of the overlapping pair.
+pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose3,
+    simplex: &Simplex,
+) -> EpaOutput {
+    let support = |d: Vec3| support_pair(a, b, pose_ab, d);
+    let mut verts: Vec<SupportPoint> = Vec::with_capacity(EPA_MAX_ITERATIONS + 4);
+    for p in simplex.points() {
+        if !verts.iter().any(|q| q.w == p.w) {
+            verts.push(*p);
+        }
+    }
+    if verts.is_empty() {
+        verts.push(support(Vec3::X));
+    }
+    let scale = verts
+        .iter()
+        .fold(0.0f32, |m, p| m.max(p.w.length()))
+        .max(f32::MIN_POSITIVE);
+
+    // A flat tetrahedron from GJK: keep its largest face.
+    if verts.len() == 4 {
+        let [p0, p1, p2, p3] = [verts[0].w, verts[1].w, verts[2].w, verts[3].w];
+        let vol = (p1 - p0).dot((p2 - p0).cross(p3 - p0)).abs();
+        if vol <= FLAT_TOL * scale * scale * scale {
+            let faces = [[0, 1, 2], [0, 1, 3], [0, 2, 3], [1, 2, 3]];
+            let area = |f: &[usize; 3]| {
+                (verts[f[1]].w - verts[f[0]].w)
+                    .cross(verts[f[2]].w - verts[f[0]].w)
+                    .length_squared()
+            };
+            let best = faces
+                .iter()
+                .copied()
+                .max_by(|x, y| area(x).total_cmp(&area(y)))
+                .unwrap_or([0, 1, 2]);
+            verts = best.iter().map(|&i| verts[i]).collect();
+        }
+    }
+
+    // Grow a point or segment to a triangle with supports off its span.
+    if verts.len() == 1 {
+        let w0 = verts[0].w;
+        for d in [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z] {
+            let sp = support(d);
+            if sp.w.distance(w0) > FLAT_TOL * scale.max(sp.w.length()) {
+                verts.push(sp);
+                break;
+            }
+        }
+        if verts.len() == 1 {
+            // A − B is a single point at the origin.
+            let mut s = Simplex::new();
+            s.push(verts[0]);
+            return flat_output(&mut s, Vec3::X);
+        }
+    }
+    if verts.len() == 2 {
+        let (w0, w1) = (verts[0].w, verts[1].w);
+        let u = (w1 - w0).normalize_or(Vec3::X);
+        let e1 = any_perpendicular(u);
+        let e2 = u.cross(e1);
+        let mut best: Option<(f32, SupportPoint)> = None;
+        for d in [e1, -e1, e2, -e2] {
+            let sp = support(d);
+            let off = sp.w - w0;
+            let h = (off - u * off.dot(u)).length();
+            if best.is_none_or(|(bh, _)| h > bh) {
+                best = Some((h, sp));
+            }
+        }
+        match best {
+            Some((h, sp)) if h > FLAT_TOL * scale => verts.push(sp),
+            _ => {
+                // A − B is a segment through the origin.
+                let mut s = Simplex::new();
+                s.push(verts[0]);
+                s.push(verts[1]);
+                return flat_output(&mut s, e1);
+            }
+        }
+    }
+    if verts.len() == 3 {
+        let (w0, w1, w2) = (verts[0].w, verts[1].w, verts[2].w);
+        let n = (w1 - w0).cross(w2 - w0).normalize_or(Vec3::X);
+        let up = support(n);
+        let down = support(-n);
+        let hu = n.dot(up.w - w0);
+        let hd = -n.dot(down.w - w0);
+        let scale = scale.max(up.w.length()).max(down.w.length());
+        if hu.max(hd) <= FLAT_TOL * scale {
+            // A − B is flat: depth 0 along its normal.
+            let mut s = Simplex::new();
+            for p in &verts {
+                s.push(*p);
+            }
+            // Orient the normal from A towards B when that is decided.
+            let n = if hu >= hd { n } else { -n };
+            return flat_output(&mut s, n);
+        }
+        // The tetrahedron must contain the origin: when the triangle came from a
+        // thin GJK tetrahedron the origin may sit a little off its plane, and
+        // only the support on the origin's side encloses it.
+        let s = -n.dot(w0);
+        let use_up = if s.abs() > FLAT_TOL * scale {
+            s > 0.0
+        } else {
+            hu >= hd
+        };
+        verts.push(if use_up { up } else { down });
+    }
+
+    // The starting tetrahedron, faces oriented outwards.
+    let mut faces: Vec<Face> = Vec::with_capacity(2 * EPA_MAX_ITERATIONS + 8);
+    for (f, opp) in [
+        ([0u32, 1, 2], 3usize),
+        ([0, 3, 1], 2),
+        ([0, 2, 3], 1),
+        ([1, 3, 2], 0),
+    ] {
+        let mut v = f;
+        let (a0, a1, a2) = (
+            verts[v[0] as usize].w,
+            verts[v[1] as usize].w,
+            verts[v[2] as usize].w,
+        );
+        if (a1 - a0).cross(a2 - a0).dot(verts[opp].w - a0) > 0.0 {
+            v.swap(1, 2);
+        }
+        faces.push(make_face(&verts, v));
+    }
+    link_all(&mut faces, &[0, 1, 2, 3]);
+
+    let mut scale = verts.iter().fold(scale, |m, p| m.max(p.w.length()));
+    let mut best_face = 0usize;
+    let mut converged = false;
+    let mut iterations = 0;
+    let mut horizon: Vec<(u32, usize)> = Vec::new();
+    let mut stack: Vec<(u32, usize)> = Vec::new();
+    while iterations < EPA_MAX_ITERATIONS {
+        // The live face nearest the origin. The polytope contains the origin,
+        // so no valid face lies behind it; a face that does is a sliver whose
+        // orientation rounding has flipped (three nearly collinear rim points
+        // of a curved or flat patch) and is skipped.
+        let Some(fi) = nearest_face(&faces, -NEG_TOL * scale) else {
+            break;
+        };
+        best_face = fi;
+        let face = faces[fi];
+        let sp = support(face.n);
+        scale = scale.max(sp.w.length());
+        let gap = face.n.dot(sp.w) - face.d;
+        // (NaN counts as converged.)
+        if gap.is_nan() || gap <= REL_TOL * scale {
+            converged = true;
+            break;
+        }
+        iterations += 1;
+        if verts.iter().any(|q| q.w == sp.w) {
+            // The support point is already a vertex yet lies beyond the face:
+            // the face is not on the hull. Skip it and try the next nearest.
+            faces[fi].bad = true;
+            continue;
+        }
+        let new_index = verts.len() as u32;
+        verts.push(sp);
+        // Carve out the faces that see the new point by a depth-first walk from
+        // the nearest face over the adjacency, so the removed region stays
+        // connected and its boundary (the horizon) is one loop of edges.
+        let eps = 0.1 * REL_TOL * scale;
+        faces[fi].alive = false;
+        horizon.clear();
+        stack.clear();
+        for k in (0..3).rev() {
+            stack.push((face.adj[k], edge_back(&faces, face.adj[k], face.v[k])));
+        }
+        while let Some((g, e)) = stack.pop() {
+            let gi = g as usize;
+            if gi >= faces.len() || !faces[gi].alive {
+                continue;
+            }
+            let f = faces[gi];
+            let height = f.n.dot(sp.w - verts[f.v[0] as usize].w);
+            // A face the point sees goes. So does a face coplanar with the point
+            // (flat patches of A − B: a cone's base, a box face) when the new
+            // face on its horizon edge would fold back over it (the polytope
+            // must stay convex for the nearest face to bound the depth).
+            let (x, y) = (f.v[(e + 1) % 3], f.v[e]);
+            let nf = (verts[y as usize].w - verts[x as usize].w).cross(sp.w - verts[x as usize].w);
+            let fold = height > -10.0 * eps && f.n.dot(nf) <= 0.0;
+            // The new face must meet the kept face at a convex edge: the kept
+            // face's third vertex must not lie in front of the new face. Near
+            // coplanar points (a rim sampled densely) can break this; the kept
+            // face then goes too.
+            let opp = verts[f.v[(e + 2) % 3] as usize].w;
+            let reflex = nf.dot(opp - verts[x as usize].w) > eps * nf.length();
+            if height > eps || fold || reflex || !f.d.is_finite() {
+                faces[gi].alive = false;
+                // Visit the two other edges, in order, so the horizon comes out
+                // as a loop.
+                for k in [(e + 2) % 3, (e + 1) % 3] {
+                    let h = f.adj[k];
+                    stack.push((h, edge_back(&faces, h, f.v[k])));
+                }
+            } else {
+                horizon.push((g, e));
+            }
+        }
+        // New faces on the horizon: the kept face's edge reversed, then the point.
+        let first_new = faces.len();
+        for &(g, e) in &horizon {
+            let f = faces[g as usize];
+            let (x, y) = (f.v[(e + 1) % 3], f.v[e]);
+            let mut nf = make_face(&verts, [x, y, new_index]);
+            nf.adj[0] = g;
+            let ni = faces.len() as u32;
+            faces[g as usize].adj[e] = ni;
+            faces.push(nf);
+        }
+        let new_ids: Vec<usize> = (first_new..faces.len()).collect();
+        link_all(&mut faces, &new_ids);
+    }
+    if !converged {
+        // Iteration cap (or no finite face): the nearest live face is the estimate.
+        if let Some(i) = nearest_face(&faces, -NEG_TOL * scale) {
+            best_face = i;
+        } else {
+            let mut s = Simplex::new();
+            for p in verts.iter().take(4) {
+                s.push(*p);
+            }
+            return flat_output(&mut s, Vec3::X);
+        }
+    }
+    let f = faces[best_face];
+    let (p0, p1, p2) = (
+        verts[f.v[0] as usize],
+        verts[f.v[1] as usize],
+        verts[f.v[2] as usize],
+    );
+    let l = triangle_weights(p0.w, p1.w, p2.w, f.n * f.d);
+    // Unconverged, the face may lie inside A − B: report the depth of the
+    // support plane along its normal instead, which always separates.
+    let depth = if converged {
+        f.d
+    } else {
+        f.d.max(f.n.dot(support(f.n).w))
+    };
+    EpaOutput {
+        depth,
+        normal: f.n,
+        point_a: p0.a * l[0] + p1.a * l[1] + p2.a * l[2],
+        point_b: p0.b * l[0] + p1.b * l[1] + p2.b * l[2],
+        converged,
+        iterations,
+    }
+}

@@ -1,0 +1,170 @@
+//! The GJK distance algorithm.
+//!
+//! Gilbert, Johnson and Keerthi, "A fast procedure for computing the distance
+//! between complex objects in three-dimensional space" (1988); the loop and its
+//! termination tests follow Ericson, *Real-Time Collision Detection*, 9.5, and
+//! van den Bergen, *Collision Detection in Interactive 3D Environments* (2004),
+//! 4.3: stop when the lower bound `v·w/|v|` is within a relative tolerance of
+//! the upper bound `|v|`, when the new support point is already in the simplex,
+//! or when `|v|` stops decreasing (the f32 floor).
+
+use super::simplex::{Simplex, SupportPoint};
+use super::support::{support_pair, SupportMap};
+use super::GjkCache;
+use crate::math::tolerance::GJK_MAX_ITERATIONS;
+use crate::math::{Pose3, Vec3};
+
+/// The three outcomes of GJK (as in Jolt).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GjkStatus {
+    /// The cores are disjoint; the distance and closest points are valid.
+    Separated,
+    /// The cores overlap or touch (the origin is within tolerance of the
+    /// Minkowski difference); the simplex can seed EPA.
+    Overlapping,
+    /// No convergence (iteration cap or non-finite input); the best estimate so
+    /// far is returned.
+    Indeterminate,
+}
+
+/// What GJK found. Points are in A's frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GjkOutput {
+    /// The outcome.
+    pub status: GjkStatus,
+    /// Distance between the cores (0 when overlapping).
+    pub distance: f32,
+    /// Closest point on A's core.
+    pub point_a: Vec3,
+    /// Closest point on B's core.
+    pub point_b: Vec3,
+    /// The final simplex.
+    pub simplex: Simplex,
+    /// Number of support evaluations after the starting simplex.
+    pub iterations: usize,
+}
+
+/// Relative tolerance on `|v|² - v·w` at termination. The distance converges
+/// quadratically in the direction error (an error of θ in the normal costs
+/// about θ²/2 in distance), so a tight value is needed for accurate normals;
+/// the f32 floor is caught by the no-progress and repeated-vertex tests.
+const REL_TOL: f64 = 1.0e-9;
+/// Absolute tolerance on the distance, in units of the Minkowski difference's
+/// size (about 3 f32 ulps).
+const ABS_TOL: f64 = 4.0e-7;
+/// Consecutive iterations without progress before GJK settles for the best.
+const MAX_STALLS: usize = 4;
+/// Below this distance (relative to the size), the cores are considered touching.
+const TOUCH_TOL: f64 = 1.0e-6;
+
+/// GJK distance between the cores of `a` and `b`, with B placed by `pose_ab` in
+/// A's frame. With a cache, starts from the cached simplex and stores the final
+/// one.
+pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose3,
+    cache: Option<&mut GjkCache>,
+) -> GjkOutput {
+    let mut simplex = Simplex::new();
+    if let Some(c) = cache.as_deref() {
+        for &d in c.directions() {
+            let sp = support_pair(a, b, pose_ab, d);
+            if !simplex.contains(sp.w, 0.0) {
+                simplex.push(sp);
+            }
+        }
+    }
+    if simplex.is_empty() {
+        // Start along the line between the centres: -t finds the point of A − B
+        // on the side of A facing B's centre reversed, a good first guess.
+        let t = pose_ab.translation;
+        let d0 = if t.length_squared() > 0.0 {
+            -t
+        } else {
+            Vec3::X
+        };
+        simplex.push(support_pair(a, b, pose_ab, d0));
+    }
+    let (mut v, mut inside) = simplex.solve();
+    let mut status = GjkStatus::Indeterminate;
+    // The best simplex so far and its squared distance.
+    let mut best = (simplex, v.length_squared());
+    let mut stalls = 0;
+    let mut iterations = 0;
+    while iterations < GJK_MAX_ITERATIONS {
+        let v2 = v.length_squared();
+        if !v2.is_finite() {
+            break;
+        }
+        let scale2 = simplex.max_norm_sq() as f64;
+        if inside || v2 <= TOUCH_TOL * TOUCH_TOL * scale2 {
+            status = GjkStatus::Overlapping;
+            break;
+        }
+        iterations += 1;
+        let sp: SupportPoint = support_pair(a, b, pose_ab, -v.as_vec3());
+        let w = sp.w.as_dvec3();
+        let scale = scale2.max(w.length_squared()).sqrt();
+        // gap = |v|² - v·w = |v| · (upper bound - lower bound) on the distance.
+        let gap = v2 - v.dot(w);
+        if gap <= REL_TOL * v2 || gap <= ABS_TOL * v2.sqrt() * scale {
+            simplex = best.0;
+            status = GjkStatus::Separated;
+            break;
+        }
+        let dup = (ABS_TOL * scale) as f32;
+        if simplex.contains(sp.w, dup * dup) {
+            simplex = best.0;
+            status = GjkStatus::Separated;
+            break;
+        }
+        simplex.push(sp);
+        let (nv, ninside) = simplex.solve();
+        let nv2 = nv.length_squared();
+        if !nv2.is_finite() {
+            simplex = best.0;
+            status = GjkStatus::Indeterminate;
+            break;
+        }
+        if !ninside {
+            if nv2 < best.1 {
+                best = (simplex, nv2);
+                stalls = 0;
+            } else {
+                // No progress (rounding in a sliver simplex): a few more steps
+                // usually get past it; give up after several.
+                stalls += 1;
+                if stalls > MAX_STALLS {
+                    simplex = best.0;
+                    status = GjkStatus::Separated;
+                    break;
+                }
+            }
+        }
+        v = nv;
+        inside = ninside;
+    }
+    if status == GjkStatus::Indeterminate && !inside {
+        // Iteration cap: return the best simplex seen.
+        simplex = best.0;
+    }
+    if let Some(c) = cache {
+        c.store(simplex.points().iter().map(|p| p.dir));
+        c.last_iterations = iterations as u32;
+    }
+    let (point_a, point_b) = simplex.witnesses();
+    let distance = if status == GjkStatus::Overlapping {
+        0.0
+    } else {
+        simplex.closest().length() as f32
+    };
+    GjkOutput {
+        status,
+        distance,
+        point_a,
+        point_b,
+        simplex,
+        iterations,
+    }
+}

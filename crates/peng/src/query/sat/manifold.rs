@@ -1,0 +1,188 @@
+//! Contact manifolds of two polytopes from their separating axis: face contact
+//! by clipping, edge contact by the closest points of the two edges.
+
+use super::clip::{clip, ClipBuffer, MAX_CLIPPED};
+use super::closest::segment_segment;
+use super::polytope::{Polygon, Polytope};
+use super::reduce::reduce_to_four;
+use super::separation::{sat, SatAxis, SatResult};
+use crate::math::{Pose3, Vec3};
+use crate::query::types::{ContactId, ContactPoint3, Feature, Manifold3};
+
+/// The contact manifold of two polytopes, in A's frame (B placed by `b_in_a`),
+/// when their separation is at most `prediction`.
+pub fn polytope_manifold<A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
+    let r = sat(a, b, b_in_a, prediction)?;
+    if r.separation > prediction || r.separation.is_nan() {
+        return None;
+    }
+    let m = manifold_from_axis(a, b, b_in_a, &r, prediction);
+    (!m.is_empty()).then_some(m)
+}
+
+/// Builds the manifold for the axis `r` found by [`sat`]; empty when the
+/// shapes turn out farther apart than `prediction`.
+pub fn manifold_from_axis<A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    r: &SatResult,
+    prediction: f32,
+) -> Manifold3 {
+    let mut m = Manifold3::new(r.normal);
+    let mut reference = Polygon::default();
+    let mut incident = Polygon::default();
+    match r.axis {
+        SatAxis::FaceA(f) => {
+            a.face_polygon(f, &mut reference);
+            let (n, d) = a.face_plane(f);
+            b.incident_polygon(b_in_a.inverse_transform_vector(-n), &mut incident);
+            incident.transform(b_in_a);
+            face_contact(
+                &reference,
+                (n, d),
+                n,
+                &incident,
+                true,
+                prediction,
+                r.normal,
+                &mut m,
+            );
+        }
+        SatAxis::FaceB(f) => {
+            b.face_polygon(f, &mut reference);
+            reference.transform(b_in_a);
+            let (nb, db) = b.face_plane(f);
+            let n = b_in_a.transform_vector(nb);
+            let d = db + n.dot(b_in_a.translation);
+            a.incident_polygon(-n, &mut incident);
+            face_contact(
+                &reference,
+                (n, d),
+                n,
+                &incident,
+                false,
+                prediction,
+                r.normal,
+                &mut m,
+            );
+        }
+        SatAxis::Edges(ea, eb) => {
+            let (pa, qa) = a.edge(ea);
+            let (pb, qb) = b.edge(eb);
+            let (pb, qb) = (b_in_a.transform_point(pb), b_in_a.transform_point(qb));
+            let (s, t) = segment_segment(pa, qa, pb, qb);
+            let xa = pa + (qa - pa) * s;
+            let xb = pb + (qb - pb) * t;
+            let mut depth = -r.separation;
+            // Apart, the SAT separation only bounds the distance from below;
+            // when these edges' closest points are farther apart than it, they
+            // give the normal and the (negative) depth instead, so that the
+            // point pair lies along the normal.
+            let gap = xb - xa;
+            let tol = 1e-5 * a.scale().max(b.scale()).max(1e-6);
+            // Both edges lie in planes normal to the axis, so the gap's part
+            // along it is the separation; what is left is off the axis.
+            let off_axis = gap - r.normal * r.normal.dot(gap);
+            if r.separation > 0.0 && off_axis.length() > tol {
+                m.normal = gap.normalize();
+                depth = -gap.length();
+            }
+            if depth < -prediction {
+                return m;
+            }
+            m.push(ContactPoint3 {
+                point_a: xa,
+                point_b: xb,
+                depth,
+                id: ContactId::new(Feature::edge(ea), Feature::edge(eb)),
+            });
+        }
+    }
+    // The deepest vertex along a face axis may lie outside the reference
+    // face's prism (deep overlaps): clipping then misses the MTD's depth, and
+    // the supporting vertex joins the points so that the manifold's depth is
+    // the exact penetration. Also the fallback when clipping lost every point.
+    let tol = 1e-5 * a.scale().max(b.scale()).max(1e-6);
+    let is_face = !matches!(r.axis, SatAxis::Edges(..));
+    if r.separation <= 0.0 && (m.is_empty() || (is_face && m.depth() < -r.separation - tol)) {
+        let n = r.normal;
+        let (pb, fb) = b.support_vertex(b_in_a.inverse_transform_vector(-n));
+        let (pa, fa) = a.support_vertex(n);
+        let pb = b_in_a.transform_point(pb);
+        let depth = -r.separation;
+        let (point_a, point_b, id) = match r.axis {
+            SatAxis::FaceB(f) => (pa, pa - n * depth, ContactId::new(fa, Feature::face(f))),
+            SatAxis::FaceA(f) => (pb + n * depth, pb, ContactId::new(Feature::face(f), fb)),
+            SatAxis::Edges(..) => (pb + n * depth, pb, ContactId::new(fa, fb)),
+        };
+        let mut cand = [ContactPoint3 {
+            point_a,
+            point_b,
+            depth,
+            id,
+        }; 5];
+        cand[1..=m.len()].copy_from_slice(m.points());
+        let len = m.len() + 1;
+        m = Manifold3::new(n);
+        reduce_to_four(&cand[..len], n, &mut m);
+    }
+    m
+}
+
+/// Face contact: clips `incident` against the side planes of `reference` (a
+/// face with plane `(n_r, d_r)`, counter-clockwise around `n_r`), measures each
+/// clipped point's depth below the reference plane along `w` (the direction
+/// from the reference shape to the incident one; `w = n_r` for a SAT face
+/// axis), keeps those deeper than `-prediction` and reduces them to 4 into `m`.
+/// `normal` is the manifold normal (A to B).
+#[allow(clippy::too_many_arguments)]
+pub fn face_contact(
+    reference: &Polygon,
+    (n_r, d_r): (Vec3, f32),
+    w: Vec3,
+    incident: &Polygon,
+    ref_is_a: bool,
+    prediction: f32,
+    normal: Vec3,
+    m: &mut Manifold3,
+) {
+    let mut clipped = ClipBuffer::default();
+    // The side planes are parallel to `w`; orient the loop test by `n_r`, which
+    // the loop winds around. Using `w` keeps the prism along the contact normal.
+    let axis = if n_r.dot(w) >= 0.0 { w } else { -w };
+    clip(reference, axis, incident, &mut clipped);
+    let nw = n_r.dot(w);
+    if nw.abs() <= 1e-6 {
+        return;
+    }
+    let mut pts = [ContactPoint3::default(); MAX_CLIPPED];
+    let mut len = 0;
+    for v in clipped.vertices() {
+        let p = v.point;
+        // Depth s: p + s·w lies on the reference plane.
+        let s = (d_r - n_r.dot(p)) / nw;
+        if s < -prediction || s.is_nan() {
+            continue;
+        }
+        let q = p + w * s;
+        let (point_a, point_b, id) = if ref_is_a {
+            (q, p, ContactId::new(v.reference, v.incident))
+        } else {
+            (p, q, ContactId::new(v.incident, v.reference))
+        };
+        pts[len] = ContactPoint3 {
+            point_a,
+            point_b,
+            depth: s,
+            id,
+        };
+        len += 1;
+    }
+    reduce_to_four(&pts[..len], normal, m);
+}
