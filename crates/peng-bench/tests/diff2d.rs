@@ -37,12 +37,13 @@ use peng::d2::{self as p2, Shape, ShapeKind};
 use peng_bench::gen2::{self, Pair};
 use peng_bench::referee;
 
-/// peng's answers for one pair.
+/// peng's answers for one pair; a panic in a query is kept as its message.
 #[derive(Debug)]
 struct PengAnswer {
-    intersects: bool,
-    distance: p2::Distance2,
-    contact: Option<(f32, Vec2, usize)>,
+    intersects: Result<bool, String>,
+    distance: Result<p2::Distance2, String>,
+    /// Depth, normal and point count of the prediction-0 manifold.
+    contact: Result<Option<(f32, Vec2, usize)>, String>,
 }
 
 /// parry's answers for one pair.
@@ -56,13 +57,15 @@ struct ParryAnswer {
     closest_normal: Option<Vec2>,
 }
 
-fn peng_answer(p: &Pair) -> Result<PengAnswer, String> {
-    guarded(|| PengAnswer {
-        intersects: p2::intersects(&p.a, &p.pose_a, &p.b, &p.pose_b),
-        distance: p2::distance(&p.a, &p.pose_a, &p.b, &p.pose_b),
-        contact: p2::contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0)
-            .map(|m| (m.depth(), m.normal, m.len())),
-    })
+fn peng_answer(p: &Pair) -> PengAnswer {
+    PengAnswer {
+        intersects: guarded(|| p2::intersects(&p.a, &p.pose_a, &p.b, &p.pose_b)),
+        distance: guarded(|| p2::distance(&p.a, &p.pose_a, &p.b, &p.pose_b)),
+        contact: guarded(|| {
+            p2::contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0)
+                .map(|m| (m.depth(), m.normal, m.len()))
+        }),
+    }
 }
 
 fn parry_answer(p: &Pair) -> Result<ParryAnswer, String> {
@@ -199,6 +202,44 @@ fn compare_sd_normal(
     ))
 }
 
+/// Judges an overlap-answer mismatch outside the touching band. The referee's
+/// search for a separating direction settles it: a gap `lb > 0` proves the pair
+/// separated; `lb < −tol` means no separating direction exists (for a separated
+/// convex pair the gap has a single local maximum on the sphere, which the
+/// search would find). Returns an error text unless parry is the one refuted.
+fn judge_overlap(
+    p: &Pair,
+    tol: f32,
+    peng_overlaps: bool,
+    parry_overlaps: bool,
+    n_peng: Vec2,
+    n_parry: Vec2,
+    stats: &mut Stats,
+) -> Option<String> {
+    let v = Verdict::new(p, n_peng, n_parry);
+    let truth = if v.lb > 0.0 {
+        Some(false)
+    } else if v.lb < -tol {
+        Some(true)
+    } else {
+        None
+    };
+    if truth.is_none() {
+        // The referee puts the signed distance within tolerance of zero
+        // (−tol ≤ lb ≤ sd ≤ 0, see above): touching, either answer is right.
+        stats.touching_excused += 1;
+        return None;
+    }
+    if truth == Some(peng_overlaps) && truth != Some(parry_overlaps) {
+        stats.parry_wrong += 1;
+        return None;
+    }
+    Some(format!(
+        "peng overlaps: {peng_overlaps}, parry overlaps: {parry_overlaps}; {}",
+        v.text()
+    ))
+}
+
 fn check_pair(seed: u64, i: usize, p: &Pair, stats: &mut Stats, failures: &mut Vec<String>) {
     stats.pairs += 1;
     let parry = match parry_answer(p) {
@@ -208,23 +249,7 @@ fn check_pair(seed: u64, i: usize, p: &Pair, stats: &mut Stats, failures: &mut V
             return;
         }
     };
-    let peng = match peng_answer(p) {
-        Ok(a) => a,
-        Err(msg) => {
-            let dummy = PengAnswer {
-                intersects: false,
-                distance: p2::Distance2 {
-                    distance: f32::NAN,
-                    point_a: Vec2::NAN,
-                    point_b: Vec2::NAN,
-                    normal: Vec2::NAN,
-                },
-                contact: None,
-            };
-            failures.push(report("peng panicked", seed, i, p, &dummy, &parry, &msg));
-            return;
-        }
-    };
+    let peng = peng_answer(p);
     let Some((q_dist, q_n)) = parry.contact else {
         stats.parry_failed += 1;
         return;
@@ -238,7 +263,7 @@ fn check_pair(seed: u64, i: usize, p: &Pair, stats: &mut Stats, failures: &mut V
     } else {
         q_dist.min(0.0)
     };
-    if q_sd < 0.0 {
+    if parry.intersects {
         stats.overlapping += 1;
     }
     // parry's normal: from its closest points when separated (its GJK distance
@@ -253,28 +278,41 @@ fn check_pair(seed: u64, i: usize, p: &Pair, stats: &mut Stats, failures: &mut V
         failures.push(report(what, seed, i, p, &peng, &parry, &extra));
     };
 
+    let n_peng = peng.distance.as_ref().map_or(q_n, |d| d.normal);
     // 1. Overlap test.
-    if peng.intersects != parry.intersects {
-        if touching {
-            stats.touching_excused += 1;
-        } else {
-            fail("intersects", format!("parry signed distance {q_sd:.7}"));
+    match &peng.intersects {
+        Err(e) => fail("intersects: peng panicked", e.clone()),
+        Ok(i) if *i != parry.intersects => {
+            if touching {
+                stats.touching_excused += 1;
+            } else if let Some(e) = judge_overlap(p, tol, *i, parry.intersects, n_peng, q_n, stats)
+            {
+                fail(
+                    "intersects",
+                    format!("parry signed distance {q_sd:.7}; {e}"),
+                );
+            }
         }
+        Ok(_) => {}
     }
     // 2. Signed distance and its normal.
-    if let Some(e) = compare_sd_normal(
-        p,
-        tol,
-        peng.distance.distance,
-        peng.distance.normal,
-        q_sd,
-        q_n,
-        stats,
-    ) {
-        fail("distance", e);
+    match &peng.distance {
+        Err(e) => fail("distance: peng panicked", e.clone()),
+        Ok(d) => {
+            if let Some(e) = compare_sd_normal(p, tol, d.distance, d.normal, q_sd, q_n, stats) {
+                fail("distance", e);
+            }
+        }
     }
     // 3. Contact manifold at prediction 0.
-    match (peng.contact, q_sd <= 0.0) {
+    let contact = match &peng.contact {
+        Err(e) => {
+            fail("contact: peng panicked", e.clone());
+            return;
+        }
+        Ok(c) => *c,
+    };
+    match (contact, q_sd <= 0.0) {
         (Some((depth, n, _)), true) => {
             if let Some(e) = compare_sd_normal(p, tol, -depth, n, q_sd, q_n, stats) {
                 fail("contact", e);
@@ -284,10 +322,12 @@ fn check_pair(seed: u64, i: usize, p: &Pair, stats: &mut Stats, failures: &mut V
         (Some(_), false) | (None, true) => {
             if touching {
                 stats.touching_excused += 1;
-            } else {
+            } else if let Some(e) =
+                judge_overlap(p, tol, contact.is_some(), q_sd <= 0.0, n_peng, q_n, stats)
+            {
                 fail(
                     "contact existence",
-                    format!("parry signed distance {q_sd:.7}"),
+                    format!("parry signed distance {q_sd:.7}; {e}"),
                 );
             }
         }
@@ -349,8 +389,9 @@ fn run(ka: ShapeKind, kb: ShapeKind) {
 }
 
 macro_rules! pair_tests {
-    ($($name:ident: $a:ident, $b:ident;)*) => {$(
+    ($($(#[$m:meta])* $name:ident: $a:ident, $b:ident;)*) => {$(
         #[test]
+        $(#[$m])*
         fn $name() {
             run(ShapeKind::$a, ShapeKind::$b);
         }

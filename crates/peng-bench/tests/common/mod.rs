@@ -53,10 +53,10 @@ pub fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 pub struct Stats {
     /// Pairs checked.
     pub pairs: usize,
-    /// Pairs parry reports as overlapping.
+    /// Pairs parry's `intersection_test` reports as overlapping.
     pub overlapping: usize,
-    /// Disagreements excused because parry's signed distance is within tolerance
-    /// of zero (touching).
+    /// Disagreements excused because the pair is touching: parry's signed
+    /// distance, or the referee's bounds, within tolerance of zero.
     pub touching_excused: usize,
     /// Normal mismatches excused because both normals are optimal within
     /// tolerance according to the exact support functions (a tie).
