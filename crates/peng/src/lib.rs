@@ -6,6 +6,7 @@
 //! - [`bound`]: axis-aligned boxes, bounding circles/spheres, oriented boxes.
 //! - [`shape`]: closed enums of shapes per dimension, convex hulls, decomposition.
 //! - [`broad`]: dynamic AABB tree and other structures that find candidate pairs.
+//! - [`mesh`]: triangle meshes and polylines with static BVHs.
 //! - [`query`]: pure functions on `(shape, pose, shape, pose)`: overlap, contact
 //!   manifolds, distance, ray casts and point queries.
 //!
@@ -19,6 +20,7 @@
 pub mod bound;
 pub mod broad;
 pub mod math;
+pub mod mesh;
 pub mod query;
 pub mod shape;
 
@@ -38,6 +40,7 @@ pub mod d3 {
     pub use crate::bound::{Aabb3, BoundingSphere, Obb3};
     pub use crate::math::{Pose3, Quat, Vec3};
     pub use crate::query::d3::*;
+    pub use crate::query::gjk::GjkCache;
     pub use crate::query::types::{
         ContactId, ContactPoint3, Distance3, Manifold3, PointProjection3, Ray3, RayHit3,
     };

@@ -576,3 +576,22 @@ fn thin_slabs_and_needles() {
     // needles from 1e-2 always, thinner ones often reported degenerate).
     assert!(built >= 70, "only {built} of 120 thin shapes built");
 }
+
+/// The same input gives bit-identical output.
+#[test]
+fn deterministic() {
+    let mut rng = Rng(31);
+    let mut pts: Vec<Vec3> = (0..500).map(|_| rng.unit() * rng.range(0.5, 1.0)).collect();
+    pts.extend(cube_corners(0.7));
+    let a = hull_ok(&pts);
+    for _ in 0..3 {
+        let b = hull_ok(&pts);
+        assert_eq!(a.1, b.1);
+        let bits = |v: &[Vec3]| {
+            v.iter()
+                .map(|p| p.to_array().map(f32::to_bits))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bits(&a.0), bits(&b.0));
+    }
+}

@@ -86,8 +86,6 @@ pub fn distance(a: &Shape, pose_a: &Pose3, b: &Shape, pose_b: &Pose3) -> Distanc
 /// simplex in it (see [`GjkCache`]). Pairs of bounded convex shapes always take
 /// the GJK/EPA path here; others (compounds, half-spaces) fall back to
 /// [`distance`] and leave the cache untouched.
-// Not yet re-exported by `query/d3/mod.rs` (not this module's file).
-#[allow(dead_code)]
 pub fn distance_cached(
     a: &Shape,
     pose_a: &Pose3,

@@ -6,6 +6,6 @@ mod point;
 mod ray;
 
 pub use contact::{contact, contacts};
-pub use distance::{distance, intersects};
+pub use distance::{distance, distance_cached, intersects};
 pub use point::{contains_point, project_point};
 pub use ray::ray_cast;

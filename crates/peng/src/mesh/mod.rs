@@ -1,0 +1,1 @@
+//! Triangle meshes (3D) and polylines (2D) with static bounding-volume hierarchies.
