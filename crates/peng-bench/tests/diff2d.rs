@@ -23,7 +23,8 @@
 //! GJK/EPA stop early on round shapes (capsules): errors of a
 //! few 1e-3 are common there, far above 1e-4. Excusals are counted and printed.
 //! Everything else fails with the seed, the pair index, the shapes, the poses and
-//! both answers.
+//! both answers. Set `PENG_DIFF_SHOW_EXCUSED=1` to print the first excused cases
+//! of each shape pair.
 
 #[path = "../src/peer.rs"]
 mod peer;
@@ -183,6 +184,12 @@ fn compare_sd_normal(
     let parry_refuted = v.refutes(sd_parry, v.g_parry, tol);
     if !peng_refuted && parry_refuted {
         stats.parry_wrong += 1;
+        if stats.parry_wrong <= 2 && std::env::var_os("PENG_DIFF_SHOW_EXCUSED").is_some() {
+            eprintln!(
+                "excused (parry refuted): A = {:?} at {:?}, B = {:?} at {:?}: peng ({sd_peng:.7}, {n_peng}) vs parry ({sd_parry:.7}, {n_parry}); {}",
+                p.a, p.pose_a, p.b, p.pose_b, v.text()
+            );
+        }
         return None;
     }
     if !value_bad && !peng_refuted && !parry_refuted {
