@@ -163,6 +163,115 @@ pub fn refine2(
     best
 }
 
+/// For a ray `o + t·d` and a unit direction `n` with `n·d < 0`, the parameter at
+/// which the ray enters the supporting half-space `{y : n·y ≤ h(n)}` of the placed
+/// shape; `−∞` when `n·d ≥ 0`. The shape lies in every such half-space, so each
+/// value is a certified **lower bound** on the ray's hit parameter, and for a ray
+/// that hits, the maximum over `n` is the hit parameter (attained at the surface
+/// normal of the entry point).
+pub fn ray_entry3(
+    s: &peng::d3::Shape,
+    pose: &peng::d3::Pose3,
+    ray: &peng::d3::Ray3,
+    n: Vec3,
+) -> f32 {
+    let nd = n.dot(ray.dir);
+    if nd >= 0.0 {
+        return f32::NEG_INFINITY;
+    }
+    crate::gen3::support_value(s, pose, n, ray.origin) / nd
+}
+
+/// The 2D twin of [`ray_entry3`].
+pub fn ray_entry2(
+    s: &peng::d2::Shape,
+    pose: &peng::d2::Pose2,
+    ray: &peng::d2::Ray2,
+    n: Vec2,
+) -> f32 {
+    let nd = n.dot(ray.dir);
+    if nd >= 0.0 {
+        return f32::NEG_INFINITY;
+    }
+    crate::gen2::support_value(s, pose, n, ray.origin) / nd
+}
+
+/// Compass search for `max ray_entry3` from the start directions (as in
+/// [`refine3`]): a certified lower bound on the hit parameter, usually exact.
+pub fn refine_ray3(
+    s: &peng::d3::Shape,
+    pose: &peng::d3::Pose3,
+    ray: &peng::d3::Ray3,
+    starts: &[Vec3],
+) -> (Vec3, f32) {
+    let f = |n: Vec3| -ray_entry3(s, pose, ray, n);
+    let mut best = (Vec3::X, f32::NEG_INFINITY);
+    for &st in starts {
+        let Some(mut n) = st.try_normalize() else {
+            continue;
+        };
+        let mut v = f(n);
+        let mut step = 0.05f32;
+        let mut evals = 0;
+        while step > 1e-7 && evals < 4000 {
+            let (t1, t2) = n.any_orthonormal_pair();
+            let mut moved = false;
+            for d in [t1, -t1, t2, -t2] {
+                let m = (n + d * step.tan()).normalize();
+                let w = f(m);
+                evals += 1;
+                if w < v {
+                    (n, v, moved) = (m, w, true);
+                    break;
+                }
+            }
+            if !moved {
+                step *= 0.5;
+            }
+        }
+        if -v > best.1 {
+            best = (n, -v);
+        }
+    }
+    best
+}
+
+/// The 2D twin of [`refine_ray3`].
+pub fn refine_ray2(
+    s: &peng::d2::Shape,
+    pose: &peng::d2::Pose2,
+    ray: &peng::d2::Ray2,
+    starts: &[Vec2],
+) -> (Vec2, f32) {
+    let f = |n: Vec2| ray_entry2(s, pose, ray, n);
+    let mut best = (Vec2::X, f32::NEG_INFINITY);
+    for &st in starts {
+        let Some(n0) = st.try_normalize() else {
+            continue;
+        };
+        let mut ang = n0.y.atan2(n0.x);
+        let mut v = f(n0);
+        let mut step = 0.05f32;
+        while step > 1e-7 {
+            let mut moved = false;
+            for d in [step, -step] {
+                let w = f(Vec2::from_angle(ang + d));
+                if w > v {
+                    (ang, v, moved) = (ang + d, w, true);
+                    break;
+                }
+            }
+            if !moved {
+                step *= 0.5;
+            }
+        }
+        if v > best.1 {
+            best = (Vec2::from_angle(ang), v);
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,10 @@ use std::sync::Once;
 pub const REL_TOL: f32 = 1e-4;
 /// Largest angle between peng's and parry's normals, radians.
 pub const ANGLE_TOL: f32 = 1e-3;
+/// Fraction of the tolerance by which an answer must violate a certified bound
+/// of the referee to count as refuted (the bounds carry only f32 rounding of
+/// support values, about 1e-7·s, so 1e-5·s is a safe margin).
+pub const CERT_MARGIN: f32 = 0.1;
 /// Number of random pairs per shape pair.
 pub const PAIRS: usize = 10_000;
 /// A parry contact prediction large enough for every generated pair, so parry
