@@ -1,1 +1,24 @@
 //! Shared inputs for peng's benchmarks and differential tests against peers.
+//!
+//! - [`rng`]: a seeded SplitMix64 generator, so every input set is reproducible
+//!   from one `u64`.
+//! - [`gen2`], [`gen3`]: random shapes of every kind, poses, near-touching pairs
+//!   (about half overlapping) and rays.
+//! - [`referee`]: exact certificates from support functions, used to decide who
+//!   is right when peng and a peer disagree.
+//!
+//! The conversions from peng's shapes and poses to parry's live in `src/peer.rs`,
+//! which is **not** a module of this library: the tests and benches include it with
+//! `#[path = "../src/peer.rs"] mod peer;`. That keeps parry a dev-dependency only
+//! (a normal or optional dependency would put the peer into the library's
+//! dependency graph, and a feature flag would make `cargo test` need
+//! `--features`), while tests and benches still share one conversion.
+
+#![warn(missing_docs)]
+
+pub mod gen2;
+pub mod gen3;
+pub mod referee;
+pub mod rng;
+
+pub use rng::Rng;
