@@ -14,6 +14,20 @@
 //! shapes, poses and queries of one dimension under one path.
 //!
 //! The crate does no I/O.
+//!
+//! ```
+//! use peng::d3::*;
+//! # fn main() -> Result<(), peng::GeometryError> {
+//! let a: Shape = Cuboid::new(Vec3::new(2.0, 1.0, 1.0))?.into();
+//! let pose_b = Pose3::from_translation(Vec3::new(3.5, 0.0, 0.0));
+//! let d = distance(&a, &Pose3::IDENTITY, &a, &pose_b);
+//! assert!((d.distance + 0.5).abs() < 1e-6); // they overlap by 0.5
+//! let m = contact(&a, &Pose3::IDENTITY, &a, &pose_b, 0.0).expect("overlap");
+//! assert!((m.normal - Vec3::X).length() < 1e-6); // from A to B
+//! assert_eq!(m.len(), 4);
+//! # Ok(())
+//! # }
+//! ```
 
 #![warn(missing_docs)]
 
