@@ -3,7 +3,17 @@
 //! - [`Bvh`]: a static BVH over boxes, generic over 2D and 3D (binned SAH,
 //!   compact depth-first nodes), with ray, box, nearest-point and tree-vs-tree
 //!   traversals.
+//! - [`TriMesh`]: a 3D triangle mesh with ray casts, point projection, an
+//!   inside test, mesh-vs-mesh intersection and distance, and edge adjacency.
 
 pub mod bvh;
+mod trimesh;
 
 pub use bvh::{Bvh, Bvh2, Bvh3, BvhNode};
+pub use trimesh::{
+    MeshDistance, Topology, TriMesh, TriMeshProjection, TriMeshRayHit, TrianglePair, NO_NEIGHBOUR,
+};
+
+mod geom;
+
+pub use geom::TriangleFeature;
