@@ -5,11 +5,14 @@
 //!   traversals.
 //! - [`TriMesh`]: a 3D triangle mesh with ray casts, point projection, an
 //!   inside test, mesh-vs-mesh intersection and distance, and edge adjacency.
+//! - [`Polyline`]: 2D segments with ray casts and point projection.
 
 pub mod bvh;
+mod polyline;
 mod trimesh;
 
 pub use bvh::{Bvh, Bvh2, Bvh3, BvhNode};
+pub use polyline::{Polyline, PolylineProjection, PolylineRayHit, SegmentFeature};
 pub use trimesh::{
     MeshDistance, Topology, TriMesh, TriMeshProjection, TriMeshRayHit, TrianglePair, NO_NEIGHBOUR,
 };
