@@ -6,12 +6,16 @@
 //! - [`TriMesh`]: a 3D triangle mesh with ray casts, point projection, an
 //!   inside test, mesh-vs-mesh intersection and distance, and edge adjacency.
 //! - [`Polyline`]: 2D segments with ray casts and point projection.
+//! - [`HeightField`]: a grid of heights with grid-walk ray casts and point
+//!   projection over a min-max pyramid.
 
 pub mod bvh;
+mod heightfield;
 mod polyline;
 mod trimesh;
 
 pub use bvh::{Bvh, Bvh2, Bvh3, BvhNode};
+pub use heightfield::{HeightField, HeightFieldProjection, HeightFieldRayHit};
 pub use polyline::{Polyline, PolylineProjection, PolylineRayHit, SegmentFeature};
 pub use trimesh::{
     MeshDistance, Topology, TriMesh, TriMeshProjection, TriMeshRayHit, TrianglePair, NO_NEIGHBOUR,

@@ -8,6 +8,7 @@ mod topology;
 
 pub use pair::{MeshDistance, TrianglePair};
 pub use point::TriMeshProjection;
+pub(crate) use ray::facing_normal;
 pub use ray::TriMeshRayHit;
 pub use topology::{Topology, NO_NEIGHBOUR};
 
