@@ -10,9 +10,8 @@
 //! cost(split) = C_trav · A(node) + C_isect · (A(L) · |L| + A(R) · |R|)
 //! ```
 //!
-//! at each bin boundary, and the primitives are partitioned in place. The bins
-//! also carry the box and centroid bounds of their primitives, so the children's
-//! bounds come from merging bins and no extra pass over the primitives is made.
+//! at each bin boundary, and the primitives are partitioned in place; the
+//! partition pass also gathers both children's box and centroid bounds.
 //! Wald bins only the longest axis; binning all of them costs a few more min/max
 //! per primitive and level and gives noticeably better trees on meshes with
 //! long thin triangles.
@@ -27,6 +26,8 @@ use crate::math::Vector;
 
 /// Bins per axis (Wald finds 8 to 32 near-optimal; 16 is the usual choice).
 const BINS: usize = 16;
+/// Nodes with fewer primitives bin every axis; larger ones only the widest.
+const ALL_AXES_BELOW: usize = 256;
 /// Largest leaf.
 pub(crate) const MAX_LEAF: usize = 4;
 /// Cost of visiting a node, relative to testing one primitive.
@@ -45,7 +46,7 @@ struct Item<V> {
     id: u32,
 }
 
-/// A bin: the boxes and centroids of the primitives that fall in it.
+/// One side of a split: the box and centroid bounds of its primitives.
 #[derive(Clone, Copy)]
 struct Bin<V> {
     aabb: Aabb<V>,
@@ -59,14 +60,6 @@ impl<V: Vector> Bin<V> {
         centroids: Aabb::EMPTY,
         count: 0,
     };
-    #[inline]
-    fn merged(&self, o: &Self) -> Self {
-        Bin {
-            aabb: self.aabb.merged(&o.aabb),
-            centroids: self.centroids.merged(&o.centroids),
-            count: self.count + o.count,
-        }
-    }
 }
 
 /// A range of items waiting to become a node.
@@ -82,14 +75,12 @@ struct Task<V> {
     centroids: Aabb<V>,
 }
 
-/// Where a node is split.
-struct Split<V> {
-    /// Number of items going left.
-    left: Bin<V>,
-    right: Bin<V>,
+/// Where a node is split: items whose centroid falls in a bin `< bin` along
+/// `axis` (with `bins` bins) go left.
+struct Split {
     axis: usize,
-    /// Items in bins `< bin` go left.
     bin: usize,
+    bins: usize,
     cost: f32,
 }
 
@@ -116,7 +107,7 @@ fn pad<V: Vector>(b: Aabb<V>) -> Aabb<V> {
 /// The per-axis map from a doubled centroid to its bin: `(origin, scale)`, or
 /// `None` when the centroids do not spread along the axis.
 #[inline]
-fn bin_map<V: Vector>(centroids: &Aabb<V>, axis: usize) -> Option<(f32, f32)> {
+fn bin_map<V: Vector>(centroids: &Aabb<V>, axis: usize, bins: usize) -> Option<(f32, f32)> {
     let lo = centroids.min.get(axis);
     let extent = centroids.max.get(axis) - lo;
     // NaN bounds give no spread either.
@@ -125,14 +116,27 @@ fn bin_map<V: Vector>(centroids: &Aabb<V>, axis: usize) -> Option<(f32, f32)> {
     }
     // Slightly less than BINS / extent so the largest centroid lands in the
     // last bin rather than one past it (the `min` below guards the rest).
-    let scale = BINS as f32 * (1.0 - 1e-6) / extent;
+    let scale = bins as f32 * (1.0 - 1e-6) / extent;
     Some((lo, scale))
 }
 
-#[inline]
-fn bin_of(c: f32, (lo, scale): (f32, f32)) -> usize {
+#[inline(always)]
+fn bin_of(c: f32, (lo, scale): (f32, f32), bins: usize) -> usize {
     // `as usize` saturates: negative and NaN go to 0.
-    (((c - lo) * scale) as usize).min(BINS - 1)
+    (((c - lo) * scale) as usize).min(bins - 1)
+}
+
+/// Half the boundary measure of a non-empty box (the SAH only compares
+/// ratios, so the factor 2 of [`Aabb::boundary_measure`] is dropped), written
+/// out per dimension so it inlines into the sweeps.
+#[inline(always)]
+fn half_area<V: Vector>(b: &Aabb<V>) -> f32 {
+    let s = b.max - b.min;
+    if V::DIM == 2 {
+        s.get(0) + s.get(1)
+    } else {
+        s.get(0) * s.get(1) + s.get(1) * s.get(2) + s.get(2) * s.get(0)
+    }
 }
 
 impl<V: Vector> Bvh<V> {
@@ -219,30 +223,30 @@ impl<V: Vector> Bvh<V> {
 }
 
 /// Decides how to split the node's items: `None` makes a leaf; otherwise the
-/// items are partitioned in place and the two sides' bins and the left count
+/// items are partitioned in place and the two sides' bounds and the left count
 /// are returned.
 fn split_node<V: Vector>(items: &mut [Item<V>], t: &Task<V>) -> Option<(Bin<V>, Bin<V>, u32)> {
     let n = items.len();
     if t.depth < MAX_SAH_DEPTH {
-        if let Some(s) = best_sah_split(items, &t.centroids) {
-            // SAH termination (Wald 2007, 3.1), for leaf-sized nodes only: a
-            // leaf costs `n · A`, the split `C_trav · A + A_L n_L + A_R n_R`.
-            let area = t.aabb.boundary_measure();
-            if n <= MAX_LEAF && C_TRAV * area + s.cost >= n as f32 * area {
-                return None;
-            }
-            let map = bin_map(&t.centroids, s.axis);
-            if let Some(map) = map {
-                let mid = partition(items, |it| {
-                    bin_of(centroid2(&it.aabb).get(s.axis), map) < s.bin
-                });
-                if mid as u32 == s.left.count && mid > 0 && mid < n {
-                    return Some((s.left, s.right, mid as u32));
+        match best_sah_split(items, &t.centroids) {
+            Some(s) => {
+                // SAH termination (Wald 2007, 3.1), for leaf-sized nodes only:
+                // a leaf costs `n · A`, the split `C_trav · A + A_L n_L + A_R n_R`.
+                let area = half_area(&t.aabb);
+                if n <= MAX_LEAF && C_TRAV * area + s.cost >= n as f32 * area {
+                    return None;
                 }
-                debug_assert!(false, "binned partition disagrees with the bin counts");
+                if let Some(map) = bin_map(&t.centroids, s.axis, s.bins) {
+                    let (l, r, mid) =
+                        partition(items, |c| bin_of(c.get(s.axis), map, s.bins) < s.bin);
+                    if mid > 0 && mid < n {
+                        return Some((l, r, mid as u32));
+                    }
+                }
+                debug_assert!(false, "binned partition left a side empty");
             }
-        } else if n <= MAX_LEAF {
-            return None;
+            None if n <= MAX_LEAF => return None,
+            None => {}
         }
     } else if n <= MAX_LEAF {
         return None;
@@ -251,13 +255,24 @@ fn split_node<V: Vector>(items: &mut [Item<V>], t: &Task<V>) -> Option<(Bin<V>, 
 }
 
 /// Bins the items along every axis and returns the cheapest split, `None` when
-/// the centroids coincide (nothing to bin).
-fn best_sah_split<V: Vector>(items: &[Item<V>], centroids: &Aabb<V>) -> Option<Split<V>> {
-    let mut bins = [[Bin::<V>::EMPTY; BINS]; 3];
+/// the centroids coincide (nothing to bin). Small nodes use fewer bins (one
+/// per item): the per-node cost of clearing and sweeping bins then stays in
+/// proportion to the node.
+fn best_sah_split<V: Vector>(items: &[Item<V>], centroids: &Aabb<V>) -> Option<Split> {
+    let nb = items.len().clamp(2, BINS);
+    let mut boxes = [[Aabb::<V>::EMPTY; BINS]; 3];
+    let mut counts = [[0u32; BINS]; 3];
     let mut maps = [None; 3];
     let mut any = false;
+    // Large nodes bin only the axis of widest centroid spread, as Wald does;
+    // below `ALL_AXES_BELOW` every axis is tried (cheap there, and the small
+    // nodes near the leaves are where a better axis pays most).
+    let size = centroids.size();
+    let widest = (1..V::DIM).fold(0, |w, i| if size.get(i) > size.get(w) { i } else { w });
     for (axis, m) in maps.iter_mut().enumerate().take(V::DIM) {
-        *m = bin_map(centroids, axis);
+        if items.len() < ALL_AXES_BELOW || axis == widest {
+            *m = bin_map(centroids, axis, nb);
+        }
         any |= m.is_some();
     }
     if !any {
@@ -267,44 +282,48 @@ fn best_sah_split<V: Vector>(items: &[Item<V>], centroids: &Aabb<V>) -> Option<S
         let c = centroid2(&it.aabb);
         for axis in 0..V::DIM {
             if let Some(map) = maps[axis] {
-                let b = &mut bins[axis][bin_of(c.get(axis), map)];
-                b.aabb = b.aabb.merged(&it.aabb);
-                b.centroids.add_point(c);
-                b.count += 1;
+                let b = bin_of(c.get(axis), map, nb);
+                boxes[axis][b] = boxes[axis][b].merged(&it.aabb);
+                counts[axis][b] += 1;
             }
         }
     }
-    let mut best: Option<Split<V>> = None;
+    let mut best: Option<Split> = None;
     for axis in 0..V::DIM {
         if maps[axis].is_none() {
             continue;
         }
-        let bins = &bins[axis];
-        // Suffix sweep: right[i] merges bins i.., so the split before bin i
-        // has bins ..i on the left and right[i] on the right.
-        let mut right = [Bin::<V>::EMPTY; BINS];
-        let mut acc = Bin::EMPTY;
-        for i in (1..BINS).rev() {
-            acc = acc.merged(&bins[i]);
-            right[i] = acc;
+        let (boxes, counts) = (&boxes[axis], &counts[axis]);
+        // Suffix sweep: the split before bin i has bins ..i on the left and
+        // i.. on the right, whose cost term is right_cost[i].
+        let mut right_cost = [0.0f32; BINS];
+        let mut right_count = [0u32; BINS];
+        let (mut acc, mut cnt) = (Aabb::<V>::EMPTY, 0u32);
+        for i in (1..nb).rev() {
+            acc = acc.merged(&boxes[i]);
+            cnt += counts[i];
+            right_count[i] = cnt;
+            right_cost[i] = if cnt > 0 {
+                half_area(&acc) * cnt as f32
+            } else {
+                0.0
+            };
         }
-        let mut left = Bin::EMPTY;
-        for i in 1..BINS {
-            left = left.merged(&bins[i - 1]);
-            let r = &right[i];
-            if left.count == 0 || r.count == 0 {
+        let (mut left, mut lcnt) = (Aabb::<V>::EMPTY, 0u32);
+        for i in 1..nb {
+            left = left.merged(&boxes[i - 1]);
+            lcnt += counts[i - 1];
+            if lcnt == 0 || right_count[i] == 0 {
                 continue;
             }
-            let cost = left.aabb.boundary_measure() * left.count as f32
-                + r.aabb.boundary_measure() * r.count as f32;
+            let cost = half_area(&left) * lcnt as f32 + right_cost[i];
             // `<` keeps the first (lowest axis, lowest bin) of equal costs:
             // deterministic trees.
             if best.as_ref().is_none_or(|b| cost < b.cost) {
                 best = Some(Split {
-                    left,
-                    right: *r,
                     axis,
                     bin: i,
+                    bins: nb,
                     cost,
                 });
             }
@@ -313,19 +332,32 @@ fn best_sah_split<V: Vector>(items: &[Item<V>], centroids: &Aabb<V>) -> Option<S
     best
 }
 
-/// Hoare-style in-place partition: items satisfying `go_left` first; returns
-/// how many.
-fn partition<V: Vector>(items: &mut [Item<V>], go_left: impl Fn(&Item<V>) -> bool) -> usize {
+/// Hoare-style in-place partition: items whose doubled centroid satisfies
+/// `go_left` first. Returns both sides' box and centroid bounds (gathered in
+/// the same pass) and the left count.
+fn partition<V: Vector>(
+    items: &mut [Item<V>],
+    go_left: impl Fn(V) -> bool,
+) -> (Bin<V>, Bin<V>, usize) {
+    let (mut l, mut r) = (Bin::EMPTY, Bin::EMPTY);
     let (mut i, mut j) = (0, items.len());
     while i < j {
-        if go_left(&items[i]) {
+        let it = items[i];
+        let c = centroid2(&it.aabb);
+        if go_left(c) {
+            l.aabb = l.aabb.merged(&it.aabb);
+            l.centroids.add_point(c);
+            l.count += 1;
             i += 1;
         } else {
+            r.aabb = r.aabb.merged(&it.aabb);
+            r.centroids.add_point(c);
+            r.count += 1;
             j -= 1;
             items.swap(i, j);
         }
     }
-    i
+    (l, r, i)
 }
 
 /// Splits at the object median along the widest centroid axis (or at the middle
