@@ -290,3 +290,80 @@ fn degenerate_triangles_in_pairs() {
     let d = plate.distance_to_mesh(&id, &stick, &away);
     assert!(d.distance.is_finite() && d.distance > 1.5);
 }
+
+#[test]
+fn far_from_the_origin_pairs_and_distance() {
+    // The same relative placement near the origin and 1e5 away gives the same
+    // answer up to the rounding of the poses.
+    let mut rng = Rng(23);
+    let (v, t) = soup(&mut rng, 200, 1.5, 0.5);
+    let a = TriMesh::new(v, t).unwrap();
+    let (v, t) = torus(1.0, 0.3, 24, 12);
+    let b = TriMesh::new(v, t).unwrap();
+    let far = Vec3::new(1.0e5, -2.0e5, 3.0e4);
+    let rot = Quat::from_scaled_axis(Vec3::new(0.3, -0.2, 0.5));
+    for (off, expect_pairs) in [
+        (Vec3::new(0.5, 0.0, 0.0), true),
+        (Vec3::new(4.0, 0.0, 0.0), false),
+    ] {
+        let (pa, pb) = (Pose3::new(Vec3::ZERO, rot), Pose3::new(off, Quat::IDENTITY));
+        let (fa, fb) = (Pose3::new(far, rot), Pose3::new(far + off, Quat::IDENTITY));
+        let near = a.intersecting_pairs(&pa, &b, &pb);
+        assert_eq!(near, brute_pairs(&a, &pa, &b, &pb));
+        assert_eq!(!near.is_empty(), expect_pairs);
+        let farp = a.intersecting_pairs(&fa, &b, &fb);
+        assert_eq!(farp, brute_pairs(&a, &fa, &b, &fb));
+        assert_eq!(!farp.is_empty(), expect_pairs);
+        let (dn, df) = (
+            a.distance_to_mesh(&pa, &b, &pb),
+            a.distance_to_mesh(&fa, &b, &fb),
+        );
+        // Poses at 2e5 carry ulps of about 0.016.
+        assert!(
+            (dn.distance - df.distance).abs() < 0.05,
+            "{} vs {}",
+            dn.distance,
+            df.distance
+        );
+        assert!(((df.point_a - df.point_b).length() - df.distance).abs() < 0.05);
+        // The world box of each mesh holds its closest point.
+        assert!(a.aabb(&fa).loosened(0.05).contains_point(df.point_a));
+        assert!(b.aabb(&fb).loosened(0.05).contains_point(df.point_b));
+    }
+}
+
+mod exact_grid {
+    //! Triangles with corners on a small integer grid: coplanar, touching and
+    //! shared-edge configurations are frequent, and every reference quantity is
+    //! exact in f64, so the library must agree with the reference exactly.
+    use super::*;
+    use proptest::prelude::*;
+
+    fn tri() -> impl Strategy<Value = [Vec3; 3]> {
+        prop::array::uniform3(prop::array::uniform3(-2i32..=2))
+            .prop_map(|t| t.map(|p| Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32)))
+    }
+
+    fn proper(t: &[Vec3; 3]) -> bool {
+        (t[1] - t[0]).cross(t[2] - t[0]) != Vec3::ZERO
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+        #[test]
+        fn triangle_pairs_agree_with_sat(a in tri(), b in tri()) {
+            prop_assume!(proper(&a) && proper(&b));
+            let ma = TriMesh::new(a.to_vec(), vec![[0, 1, 2]]).unwrap();
+            let mb = TriMesh::new(b.to_vec(), vec![[0, 1, 2]]).unwrap();
+            let id = Pose3::IDENTITY;
+            let want = sat_intersect(a, b);
+            prop_assert_eq!(!ma.intersecting_pairs(&id, &mb, &id).is_empty(), want);
+            let d = ma.distance_to_mesh(&id, &mb, &id);
+            prop_assert_eq!(d.distance == 0.0, want, "distance {}", d.distance);
+            if !want {
+                let r = ref_distance(a, b);
+                prop_assert!((d.distance as f64 - r).abs() < 1e-5, "{} vs {}", d.distance, r);
+            }
+        }
+    }
+}

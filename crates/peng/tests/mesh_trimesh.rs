@@ -421,3 +421,27 @@ fn topology_of_closed_and_open_meshes() {
     let m2 = mesh(m.vertices().to_vec(), t2);
     assert!(!m2.topology().is_consistently_oriented());
 }
+
+#[test]
+fn rays_from_inside_a_closed_mesh_never_leak() {
+    // Watertightness: aimed exactly at vertices and edge midpoints, where a
+    // non-watertight test can slip between the triangles sharing them.
+    let mut rng = Rng(16);
+    let (v, t) = icosphere(1.0, 3);
+    let m = mesh(v.clone(), t.clone());
+    for k in 0..2000 {
+        let o = rng.unit3() * rng.range(0.0, 0.8);
+        let target = if k % 2 == 0 {
+            v[rng.below(v.len())]
+        } else {
+            let tri = t[rng.below(t.len())];
+            (v[tri[0] as usize] + v[tri[1] as usize]) * 0.5
+        };
+        let d = target - o;
+        let h = m.cast_local_ray(o, d, f32::INFINITY);
+        assert!(h.is_some(), "ray {k} leaked");
+        assert!((h.unwrap().hit.toi - 1.0).abs() < 1e-4);
+        // And the inside test agrees that `o` is inside.
+        assert!(m.contains_local_point(o));
+    }
+}

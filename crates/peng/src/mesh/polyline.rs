@@ -47,6 +47,8 @@ pub struct Polyline {
     bvh: Bvh2,
     /// Segment endpoints in BVH slot order.
     corners: Vec<[Vec2; 2]>,
+    /// The exact box around the segments.
+    aabb: Aabb2,
 }
 
 impl Polyline {
@@ -98,6 +100,7 @@ impl Polyline {
             .iter()
             .map(|s| Aabb2::from_points(ends(s)))
             .collect();
+        let aabb = boxes.iter().fold(Aabb2::EMPTY, |a, b| a.merged(b));
         let bvh = Bvh2::build(&boxes);
         let corners = bvh
             .slot_order()
@@ -109,6 +112,7 @@ impl Polyline {
             segments,
             bvh,
             corners,
+            aabb,
         })
     }
 
@@ -136,9 +140,16 @@ impl Polyline {
         &self.bvh
     }
 
-    /// The box around the polyline in its own frame.
+    /// The box around the segments in the polyline's frame.
+    #[inline]
     pub fn local_aabb(&self) -> Aabb2 {
-        Aabb2::from_points(self.vertices.iter().copied())
+        self.aabb
+    }
+
+    /// A box around the polyline under `pose` (the local box, conservatively
+    /// rotated).
+    pub fn aabb(&self, pose: &Pose2) -> Aabb2 {
+        self.aabb.transformed(pose)
     }
 
     /// The first segment hit by the ray `origin + t·dir`, `0 <= t <= max_toi`

@@ -226,6 +226,12 @@ impl HeightField {
         )
     }
 
+    /// A box around the field under `pose` (the local box, conservatively
+    /// rotated).
+    pub fn aabb(&self, pose: &crate::math::Pose3) -> Aabb3 {
+        self.local_aabb().transformed(pose)
+    }
+
     /// The triangles as a [`TriMesh`](crate::mesh::TriMesh) with the same
     /// triangle numbering (for queries the field does not offer).
     pub fn to_trimesh(&self) -> crate::mesh::TriMesh {

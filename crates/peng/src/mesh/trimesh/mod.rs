@@ -33,6 +33,8 @@ pub struct TriMesh {
     /// The corners of each triangle in BVH slot order, so that a leaf's
     /// triangles are read from consecutive memory without indirection.
     corners: Vec<[Vec3; 3]>,
+    /// The exact box around the vertices used by triangles.
+    aabb: Aabb3,
     topology: OnceLock<Topology>,
 }
 
@@ -70,6 +72,7 @@ impl TriMesh {
         }
         let tri = |t: &[u32; 3]| t.map(|i| vertices[i as usize]);
         let boxes: Vec<Aabb3> = indices.iter().map(|t| Aabb3::from_points(tri(t))).collect();
+        let aabb = boxes.iter().fold(Aabb3::EMPTY, |a, b| a.merged(b));
         let bvh = Bvh3::build(&boxes);
         let corners = bvh
             .slot_order()
@@ -81,6 +84,7 @@ impl TriMesh {
             indices,
             bvh,
             corners,
+            aabb,
             topology: OnceLock::new(),
         })
     }
@@ -115,9 +119,11 @@ impl TriMesh {
         &self.bvh
     }
 
-    /// The box around the mesh in its own frame.
+    /// The box around the mesh's triangles in its own frame (vertices that no
+    /// triangle uses do not count).
+    #[inline]
     pub fn local_aabb(&self) -> Aabb3 {
-        Aabb3::from_points(self.vertices.iter().copied())
+        self.aabb
     }
 
     /// A box around the mesh under `pose` (the local box, conservatively
