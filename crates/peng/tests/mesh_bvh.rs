@@ -254,3 +254,24 @@ fn tree_pairs_match_brute_force() {
         assert_eq!(got.map(|g| g.2), Some(brute));
     }
 }
+
+#[test]
+fn non_finite_boxes_do_not_panic() {
+    let mut rng = Rng(6);
+    let mut b = random_boxes3(&mut rng, 300);
+    b[3] = Aabb::new(Vec3::NAN, Vec3::NAN);
+    b[10] = Aabb::new(Vec3::splat(f32::NEG_INFINITY), Vec3::splat(f32::INFINITY));
+    b[20] = Aabb::new(Vec3::new(0.0, f32::NAN, 0.0), Vec3::ONE);
+    let bvh = Bvh::build(&b);
+    // Every primitive is still in exactly one leaf.
+    let mut seen = vec![0; b.len()];
+    for n in bvh.nodes() {
+        for s in n.slots() {
+            seen[bvh.primitive(s) as usize] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&c| c == 1));
+    let _ = bvh.cast_ray(Vec3::ZERO, Vec3::X, f32::INFINITY, |_, _| Some(1.0));
+    let _ = bvh.closest_point(Vec3::ZERO, f32::INFINITY, |_, _| Some(1.0));
+    bvh.query_aabb(&Aabb::new(Vec3::ZERO, Vec3::ONE), |_| {});
+}

@@ -445,3 +445,35 @@ fn rays_from_inside_a_closed_mesh_never_leak() {
         assert!(m.contains_local_point(o));
     }
 }
+
+#[test]
+fn bad_query_inputs_do_not_panic() {
+    use peng::math::Vec2;
+    use peng::mesh::{HeightField, Polyline};
+    let (v, t) = icosphere(1.0, 1);
+    let m = mesh(v, t);
+    let pl = Polyline::new(vec![Vec2::ZERO, Vec2::X, Vec2::Y], None).unwrap();
+    let hf = HeightField::new(3, 3, vec![0.0; 9], Vec2::ONE).unwrap();
+    let bad = [
+        Vec3::NAN,
+        Vec3::INFINITY,
+        Vec3::ZERO,
+        Vec3::new(0.0, f32::NAN, 1.0),
+    ];
+    for &o in &bad {
+        for &d in &bad {
+            for max_t in [f32::NAN, -1.0, 0.0, f32::INFINITY] {
+                let _ = m.cast_local_ray(o, d, max_t);
+                let _ = m.intersects_local_ray(o, d, max_t);
+                let _ = hf.cast_local_ray(o, d, max_t);
+                let _ = pl.cast_local_ray(o.truncate(), d.truncate(), max_t);
+            }
+        }
+        let _ = m.project_local_point(o);
+        let _ = m.contains_local_point(o);
+        let _ = hf.project_local_point(o);
+        let _ = pl.project_local_point(o.truncate());
+    }
+    // A zero direction never hits.
+    assert!(m.cast_local_ray(Vec3::ZERO, Vec3::ZERO, 10.0).is_none());
+}
