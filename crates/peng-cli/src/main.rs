@@ -1,5 +1,87 @@
-//! The `peng` command-line tool.
+//! The `peng` command-line tool: collision checks on scene files.
+//!
+//! `peng check [SCENE]` loads a JSON scene (see [`scene`]), checks every pair of
+//! shapes ([`check`]) and prints a report ([`report`]); `--png` draws it
+//! ([`draw`], [`raster`]).
+
+#![warn(missing_docs)]
+
+mod check;
+mod cli;
+mod draw;
+mod font;
+mod raster;
+mod report;
+mod scene;
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use cli::{CheckArgs, Cli, Command, Example};
+use std::io::Read;
+
+/// The bundled example scenes, embedded so `peng check` works from any directory.
+const SCENE2D: &str = include_str!("../../../examples/scene2d.json");
+const SCENE3D: &str = include_str!("../../../examples/scene3d.json");
 
 fn main() {
-    println!("peng: nothing here yet");
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Check(args) => run_check(&args),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+/// Reads the scene named by the arguments: (source name, text).
+fn read_scene(args: &CheckArgs) -> Result<(String, String)> {
+    match &args.scene {
+        None => Ok(match args.example {
+            Example::Scene2d => ("<bundled examples/scene2d.json>".into(), SCENE2D.into()),
+            Example::Scene3d => ("<bundled examples/scene3d.json>".into(), SCENE3D.into()),
+        }),
+        Some(p) if p.as_os_str() == "-" => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .context("cannot read the scene from standard input")?;
+            Ok(("<stdin>".into(), s))
+        }
+        Some(p) => {
+            let name = p.display().to_string();
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read scene file {name}"))?;
+            Ok((name, text))
+        }
+    }
+}
+
+fn run_check(args: &CheckArgs) -> Result<()> {
+    if let Some(d) = args.distance {
+        if !(d.is_finite() && d >= 0.0) {
+            bail!("--distance must be a finite number >= 0, got {d}");
+        }
+    }
+    let (name, text) = read_scene(args)?;
+    let scene = scene::parse(&name, &text)?;
+    let distance = args.distance.or(scene.distance).unwrap_or(0.0);
+    let report = check::check(&scene, distance);
+    if let Some(path) = &args.png {
+        let canvas = draw::render(&scene, &report, args.width, args.height);
+        let file = std::fs::File::create(path)
+            .with_context(|| format!("cannot create PNG file {}", path.display()))?;
+        canvas
+            .write_png(std::io::BufWriter::new(file))
+            .with_context(|| format!("cannot write PNG file {}", path.display()))?;
+    }
+    if args.json {
+        println!("{}", report::json(&report));
+    } else {
+        print!("{}", report::text(&report));
+        if let Some(path) = &args.png {
+            println!("\nwrote {}", path.display());
+        }
+    }
+    Ok(())
 }

@@ -1,0 +1,121 @@
+//! Builds 2D peng shapes and poses from their scene definitions.
+
+use super::defs::{
+    BoxDef, CapsuleDef, CompoundDef, Part2, PointsDef, RadiusDef, SegmentDef, TriangleDef, V2,
+};
+use super::error::Located;
+use super::locate::Seg;
+use super::typed::{fields, index, key, shape_type};
+use peng::d2::{
+    Capsule, Circle, Compound, ConvexPolygon, Pose2, Rect, Segment, Shape, Triangle, Vec2,
+};
+use peng::shape::decompose::convex_decomposition;
+use serde_json::Value;
+
+/// The 2D shape type names, in the order the help lists them.
+pub const TYPES: &[&str] = &[
+    "circle",
+    "capsule",
+    "rect",
+    "segment",
+    "triangle",
+    "polygon",
+    "simple_polygon",
+    "compound",
+];
+
+/// The pose from `position` and `angle_deg` of the element at `path`.
+pub fn pose(position: Option<V2>, angle_deg: Option<f32>, path: &[Seg]) -> Result<Pose2, Located> {
+    let t = position.map_or(Vec2::ZERO, |p| p.0);
+    if !t.is_finite() {
+        return Err(Located::new(
+            key(path, "position"),
+            "position is not finite",
+        ));
+    }
+    let a = angle_deg.unwrap_or(0.0);
+    if !a.is_finite() {
+        return Err(Located::new(
+            key(path, "angle_deg"),
+            "angle_deg is not finite",
+        ));
+    }
+    Pose2::try_new(t, a.to_radians())
+        .map_err(|e| Located::new(key(path, "position"), e.to_string()))
+}
+
+/// Builds the shape whose definition is `v`, found at `path`.
+pub fn shape(v: &Value, path: &[Seg]) -> Result<Shape, Located> {
+    let geo = |e: peng::GeometryError| Located::geometry(path, &e);
+    let t = shape_type(v, path, 2, TYPES)?;
+    Ok(match t {
+        "circle" => {
+            let d: RadiusDef = fields(v, path)?;
+            Circle::new(d.radius).map_err(geo)?.into()
+        }
+        "capsule" => {
+            let d: CapsuleDef<V2> = fields(v, path)?;
+            match (d.half_height, d.a, d.b) {
+                (Some(h), None, None) => Capsule::vertical(h, d.radius).map_err(geo)?.into(),
+                (None, Some(a), Some(b)) => Capsule::new(a.0, b.0, d.radius).map_err(geo)?.into(),
+                _ => {
+                    return Err(Located::new(
+                        path.to_vec(),
+                        "a capsule needs either `half_height` or both ends `a` and `b`",
+                    ))
+                }
+            }
+        }
+        "rect" => {
+            let d: BoxDef<V2> = fields(v, path)?;
+            Rect::new(d.half_extents.0).map_err(geo)?.into()
+        }
+        "segment" => {
+            let d: SegmentDef<V2> = fields(v, path)?;
+            Segment::new(d.a.0, d.b.0).map_err(geo)?.into()
+        }
+        "triangle" => {
+            let d: TriangleDef<V2> = fields(v, path)?;
+            Triangle::new(d.a.0, d.b.0, d.c.0).map_err(geo)?.into()
+        }
+        "polygon" => {
+            let d: PointsDef<V2> = fields(v, path)?;
+            let pts: Vec<Vec2> = d.points.iter().map(|p| p.0).collect();
+            ConvexPolygon::from_points(&pts).map_err(geo)?.into()
+        }
+        "simple_polygon" => {
+            // A non-convex outline becomes a compound of convex pieces (ear
+            // clipping + Hertel–Mehlhorn, peng::shape::decompose).
+            let d: PointsDef<V2> = fields(v, path)?;
+            let pts: Vec<Vec2> = d.points.iter().map(|p| p.0).collect();
+            let pieces = convex_decomposition(&pts).map_err(geo)?;
+            let parts = pieces
+                .into_iter()
+                .map(|p| {
+                    (
+                        Pose2::IDENTITY,
+                        ConvexPolygon::from_hull_unchecked(p).into(),
+                    )
+                })
+                .collect();
+            Compound::new(parts).map_err(geo)?.into()
+        }
+        "compound" => {
+            let d: CompoundDef<Part2> = fields(v, path)?;
+            let mut parts = Vec::with_capacity(d.parts.len());
+            for (j, p) in d.parts.iter().enumerate() {
+                let pp = index(&key(path, "parts"), j);
+                let s = shape(&p.shape, &key(&pp, "shape"))?;
+                parts.push((pose(p.position, p.angle_deg, &pp)?, s));
+            }
+            Compound::new(parts).map_err(geo)?.into()
+        }
+        // `shape_type` only returns names from TYPES.
+        other => {
+            return Err(Located::new(
+                key(path, "type"),
+                format!("unknown shape type {other:?}"),
+            ))
+        }
+    })
+}
