@@ -244,9 +244,14 @@ impl<V: Vector> Bvh<V> {
         let root = self.nodes.first()?;
         let mut best_d2 = max_dist2;
         let mut best = None;
-        let mut heap = BinaryHeap::with_capacity(64);
-        heap.push(MinKey(point_box_dist2(&root.aabb, point), 0u32));
-        while let Some(MinKey(d2, at)) = heap.pop() {
+        let mut heap: BinaryHeap<MinKey<u32>> = BinaryHeap::with_capacity(64);
+        let mut current = Some(MinKey(point_box_dist2(&root.aabb, point), 0u32));
+        loop {
+            // The next node: `current` when set (it is known to be no farther
+            // than the heap's top), else the heap's top.
+            let Some(MinKey(d2, at)) = current.take().or_else(|| heap.pop()) else {
+                break;
+            };
             if d2 > best_d2 {
                 break;
             }
@@ -260,12 +265,27 @@ impl<V: Vector> Bvh<V> {
                         }
                     }
                 }
+                continue;
+            }
+            let (l, r) = (at + 1, node.index);
+            let dl = point_box_dist2(&self.nodes[l as usize].aabb, point);
+            let dr = point_box_dist2(&self.nodes[r as usize].aabb, point);
+            let (near, far) = if dl <= dr {
+                (MinKey(dl, l), MinKey(dr, r))
             } else {
-                for c in [at + 1, node.index] {
-                    let d = point_box_dist2(&self.nodes[c as usize].aabb, point);
-                    if d <= best_d2 {
-                        heap.push(MinKey(d, c));
-                    }
+                (MinKey(dr, r), MinKey(dl, l))
+            };
+            if far.0 <= best_d2 {
+                heap.push(far);
+            }
+            // Fast path: the nearer child goes next without a round trip
+            // through the heap when nothing queued is nearer (the order stays
+            // best-first).
+            if near.0 <= best_d2 {
+                if heap.peek().is_none_or(|top| near.0 <= top.0) {
+                    current = Some(near);
+                } else {
+                    heap.push(near);
                 }
             }
         }
