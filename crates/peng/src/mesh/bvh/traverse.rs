@@ -246,12 +246,9 @@ impl<V: Vector> Bvh<V> {
         let mut best = None;
         let mut heap: BinaryHeap<MinKey<u32>> = BinaryHeap::with_capacity(64);
         let mut current = Some(MinKey(point_box_dist2(&root.aabb, point), 0u32));
-        loop {
-            // The next node: `current` when set (it is known to be no farther
-            // than the heap's top), else the heap's top.
-            let Some(MinKey(d2, at)) = current.take().or_else(|| heap.pop()) else {
-                break;
-            };
+        // The next node: `current` when set (it is known to be no farther than
+        // the heap's top), else the heap's top.
+        while let Some(MinKey(d2, at)) = current.take().or_else(|| heap.pop()) {
             if d2 > best_d2 {
                 break;
             }
