@@ -3,7 +3,7 @@
 //! Follows Wald, "On fast construction of SAH-based bounding volume hierarchies"
 //! (IEEE Symposium on Interactive Ray Tracing, 2007): primitives are represented
 //! by their box centroids; at each node the centroids are dropped into `BINS`
-//! equal bins along each axis of the centroid bounds, one sweep over the bins
+//! equal bins along an axis of the centroid bounds, one sweep over the bins
 //! evaluates the surface area heuristic (MacDonald and Booth 1990)
 //!
 //! ```text
@@ -12,9 +12,15 @@
 //!
 //! at each bin boundary, and the primitives are partitioned in place; the
 //! partition pass also gathers both children's box and centroid bounds.
-//! Wald bins only the longest axis; binning all of them costs a few more min/max
-//! per primitive and level and gives noticeably better trees on meshes with
-//! long thin triangles.
+//! Wald bins only the longest axis. Here nodes of fewer than `ALL_AXES_BELOW`
+//! primitives bin every axis (cheap there, and better trees on meshes with long
+//! thin triangles), larger ones only the widest; nodes smaller than `BINS` use
+//! one bin per primitive, so the fixed per-node cost stays in proportion.
+//!
+//! Measured (dated note, 2026-11, opt-level 3 test profile on the shared
+//! 2-core machine, `tests/mesh_timing.rs`): 1.31M-triangle icosphere, BVH build
+//! about 0.9 s CPU, tree depth 23. Binning all axes at every node cost about
+//! 1.5x that; clearing and sweeping 16 bins at every small node 2x.
 //!
 //! Work is `O(n)` per level and the tree has `O(log n)` levels for any
 //! reasonable input, so `O(n log n)` in all; the only allocations are the node,
