@@ -234,3 +234,40 @@ fn posed_queries_far_from_the_origin() {
         assert!((w.point - pose.transform_point(l.point)).length() < 1e-2);
     }
 }
+
+#[test]
+fn box_queries_match_brute_force() {
+    let mut rng = Rng(43);
+    let (hf, _) = field(&mut rng, 25, 31, Vec2::new(0.5, 0.8), 1.5);
+    let b = hf.local_aabb().loosened(1.0);
+    let m = hf.to_trimesh();
+    for k in 0..300 {
+        let c = Vec3::new(
+            rng.range(b.min.x, b.max.x),
+            rng.range(b.min.y, b.max.y),
+            rng.range(b.min.z, b.max.z),
+        );
+        let mut q = peng::bound::Aabb3::from_center_half_extents(c, rng.v3(0.0, 2.0));
+        if k % 10 == 0 {
+            // Exactly on grid lines: touching counts.
+            q.min.x = hf.vertex(0, 3).x;
+            q.max.x = q.min.x;
+        }
+        let mut got = Vec::new();
+        hf.for_each_triangle_in_aabb(&q, |i, t| {
+            assert_eq!(*t, hf.triangle(i as usize));
+            got.push(i);
+        });
+        got.sort_unstable();
+        let want: Vec<u32> = (0..hf.num_triangles())
+            .filter(|&i| peng::bound::Aabb3::from_points(hf.triangle(i)).overlaps(&q))
+            .map(|i| i as u32)
+            .collect();
+        assert_eq!(got, want, "query {k}");
+        // The mesh built from the field agrees.
+        let mut mesh_got = Vec::new();
+        m.for_each_triangle_in_aabb(&q, |i, _| mesh_got.push(i));
+        mesh_got.sort_unstable();
+        assert_eq!(mesh_got, want);
+    }
+}

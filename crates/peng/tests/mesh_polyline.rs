@@ -170,3 +170,23 @@ fn posed_queries() {
         assert!((w.point - pose.transform_point(l.point)).length() < 1e-4);
     }
 }
+
+#[test]
+fn box_queries_match_brute_force() {
+    let mut rng = Rng(33);
+    let v: Vec<Vec2> = (0..500).map(|_| rng.v2(-10.0, 10.0)).collect();
+    let pl = Polyline::new(v, None).unwrap();
+    for _ in 0..200 {
+        let q = peng::bound::Aabb2::from_center_half_extents(rng.v2(-12.0, 12.0), rng.v2(0.0, 3.0));
+        let mut got = Vec::new();
+        pl.for_each_segment_in_aabb(&q, |i, s| {
+            assert_eq!(*s, pl.segment(i));
+            got.push(i);
+        });
+        got.sort_unstable();
+        let want: Vec<u32> = (0..pl.segments().len() as u32)
+            .filter(|&i| peng::bound::Aabb2::from_points(pl.segment(i)).overlaps(&q))
+            .collect();
+        assert_eq!(got, want);
+    }
+}

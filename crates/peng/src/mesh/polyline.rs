@@ -152,6 +152,20 @@ impl Polyline {
         self.aabb.transformed(pose)
     }
 
+    /// Calls `f(segment, endpoints)` for every segment whose box overlaps
+    /// `aabb` (polyline frame; touching counts).
+    pub fn for_each_segment_in_aabb<F>(&self, aabb: &Aabb2, mut f: F)
+    where
+        F: FnMut(u32, &[Vec2; 2]),
+    {
+        self.bvh.query_aabb(aabb, |s| {
+            let c = &self.corners[s as usize];
+            if Aabb2::from_points(*c).overlaps(aabb) {
+                f(self.bvh.primitive(s), c);
+            }
+        });
+    }
+
     /// The first segment hit by the ray `origin + t·dir`, `0 <= t <= max_toi`
     /// (polyline frame). `dir` must not be zero.
     pub fn cast_local_ray(&self, origin: Vec2, dir: Vec2, max_toi: f32) -> Option<PolylineRayHit> {

@@ -226,6 +226,51 @@ impl HeightField {
         )
     }
 
+    /// Calls `f(triangle, corners)` for every triangle whose box overlaps
+    /// `aabb` (field frame; touching counts). The cells under the box's x-z
+    /// footprint are found by index arithmetic, cells whose height range
+    /// misses the box are skipped, and each triangle's own box is tested.
+    pub fn for_each_triangle_in_aabb<F>(&self, aabb: &Aabb3, mut f: F)
+    where
+        F: FnMut(u32, &[Vec3; 3]),
+    {
+        let (nr, nc) = (self.rows - 1, self.cols - 1);
+        // Cell range along one axis: cell k spans [o + k·s, o + (k+1)·s], so
+        // it meets [lo, hi] for (lo - o)/s - 1 <= k <= (hi - o)/s. One more
+        // cell on each side absorbs the rounding of the divisions (each
+        // triangle's box is tested exactly below). `None` when the box misses
+        // the grid or is NaN.
+        let range = |lo: f32, hi: f32, o: f32, s: f32, n: usize| {
+            let a = ((lo - o) / s).floor() - 1.0;
+            let b = ((hi - o) / s).floor() + 1.0;
+            if a.is_nan() || b.is_nan() || b < 0.0 || a > n as f32 {
+                return None;
+            }
+            // `as` saturates; the clamps keep the range inside the grid.
+            Some(((a.max(0.0) as usize).min(n - 1), (b as usize).min(n - 1)))
+        };
+        let Some((c0, c1)) = range(aabb.min.x, aabb.max.x, self.origin.x, self.cell.x, nc) else {
+            return;
+        };
+        let Some((r0, r1)) = range(aabb.min.z, aabb.max.z, self.origin.y, self.cell.y, nr) else {
+            return;
+        };
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                let (lo, hi) = self.pyramid[0].range[r * nc + c];
+                if hi < aabb.min.y || lo > aabb.max.y {
+                    continue;
+                }
+                for k in 0..2 {
+                    let t = self.cell_triangle(r, c, k);
+                    if Aabb3::from_points(t).overlaps(aabb) {
+                        f(self.triangle_index(r, c, k), &t);
+                    }
+                }
+            }
+        }
+    }
+
     /// A box around the field under `pose` (the local box, conservatively
     /// rotated).
     pub fn aabb(&self, pose: &crate::math::Pose3) -> Aabb3 {

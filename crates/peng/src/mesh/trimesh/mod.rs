@@ -138,6 +138,21 @@ impl TriMesh {
             .get_or_init(|| Topology::build(&self.indices, self.vertices.len()))
     }
 
+    /// Calls `f(triangle, corners)` for every triangle whose box overlaps
+    /// `aabb` (mesh frame; touching counts), the candidates of a convex shape's
+    /// contact with the mesh.
+    pub fn for_each_triangle_in_aabb<F>(&self, aabb: &Aabb3, mut f: F)
+    where
+        F: FnMut(u32, &[Vec3; 3]),
+    {
+        self.bvh.query_aabb(aabb, |s| {
+            let c = self.slot_corners(s);
+            if Aabb3::from_points(*c).overlaps(aabb) {
+                f(self.bvh.primitive(s), c);
+            }
+        });
+    }
+
     /// The corners of the triangle at BVH slot `slot`.
     #[inline]
     fn slot_corners(&self, slot: u32) -> &[Vec3; 3] {
