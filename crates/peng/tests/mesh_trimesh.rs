@@ -477,3 +477,46 @@ fn bad_query_inputs_do_not_panic() {
     // A zero direction never hits.
     assert!(m.cast_local_ray(Vec3::ZERO, Vec3::ZERO, 10.0).is_none());
 }
+
+#[test]
+fn rays_from_far_away_still_hit_vertices_and_edges() {
+    // Origins 1e4 away, aimed at vertices, edge midpoints and interior points
+    // of a closed unit sphere: the slab test's rounding (relative to the
+    // origin) must not cull the boxes those points lie on, and the watertight
+    // triangle test must not let the ray through (f32 at 1e4 has ulps of 1e-3,
+    // so an isolated triangle's edge could legitimately be missed; a closed
+    // mesh's can not).
+    let mut rng = Rng(17);
+    let (v, t) = icosphere(1.0, 3);
+    let m = mesh(v, t);
+    for k in 0..3000 {
+        let tri = m.triangle(rng.below(m.num_triangles()) as u32);
+        let target = match k % 3 {
+            0 => tri[rng.below(3)],
+            1 => (tri[0] + tri[1]) * 0.5,
+            _ => {
+                let (a, b) = (rng.f(), rng.f());
+                let (a, b) = if a + b > 1.0 {
+                    (1.0 - a, 1.0 - b)
+                } else {
+                    (a, b)
+                };
+                tri[0] + (tri[1] - tri[0]) * a + (tri[2] - tri[0]) * b
+            }
+        };
+        let o = rng.unit3() * 1.0e4;
+        let d = target - o;
+        // Near the silhouette the ray dips into the sphere by only about
+        // cos²/2, and the f32 rounding of the vertices relative to an origin at
+        // 1e4 (5e-4) may legitimately carry it past: keep rays that dip 2e-2.
+        if target.normalize().dot(d.normalize()).abs() < 0.2 {
+            continue;
+        }
+        let h = m.cast_local_ray(o, d, f32::INFINITY);
+        // Something is hit no later than the target, up to the rounding of
+        // `d` (1e-3 at 1e4, more along the ray at grazing angles); the far
+        // side of the sphere would be at `1 + 2e-4`.
+        assert!(h.is_some_and(|h| h.hit.toi <= 1.0 + 2e-5), "ray {k}: {h:?}");
+        assert!(m.intersects_local_ray(o, d, 1.0 + 2e-5));
+    }
+}
