@@ -10,6 +10,10 @@
 //! reported when they are at most that far apart.
 
 use crate::scene::{Named, Scene, Shapes};
+use peng::bound::Aabb;
+use peng::math::Vector;
+use peng::query::types::{Distance, Manifold};
+use peng::{d2, d3};
 use serde::Serialize;
 
 /// One contact point of an overlapping pair.
@@ -102,37 +106,110 @@ pub fn check(scene: &Scene, distance: f32) -> Report {
         near: Vec::new(),
     };
     match &scene.shapes {
-        Shapes::D2(v) => check2(v, distance, &mut r),
-        Shapes::D3(v) => check3(v, distance, &mut r),
+        Shapes::D2(v) => check_pairs(v, distance, &mut r),
+        Shapes::D3(v) => check_pairs(v, distance, &mut r),
     }
     r
 }
 
-/// A manifold as (normal, part of A, part of B, points as (on A, on B, depth)).
-type ManifoldOut = (Vec<f32>, u32, u32, Vec<(Vec<f32>, Vec<f32>, f32)>);
+/// What the pair checks need from one dimension's shapes; `N` is the point
+/// capacity of that dimension's manifolds (2 in 2D, 4 in 3D).
+trait PairShape<const N: usize> {
+    /// The dimension's vector.
+    type V: Vector;
+    /// The dimension's pose.
+    type Pose;
+    /// World box of the shape at `pose`.
+    fn world_aabb(&self, pose: &Self::Pose) -> Aabb<Self::V>;
+    /// Whether the shape is a compound.
+    fn is_compound(&self) -> bool;
+    /// peng's `contacts` with prediction 0, appended to `out`.
+    fn contacts(
+        a: &Self,
+        pose_a: &Self::Pose,
+        b: &Self,
+        pose_b: &Self::Pose,
+        out: &mut Vec<Manifold<Self::V, N>>,
+    );
+    /// peng's `distance`.
+    fn distance(a: &Self, pose_a: &Self::Pose, b: &Self, pose_b: &Self::Pose) -> Distance<Self::V>;
+}
+
+impl PairShape<2> for d2::Shape {
+    type V = d2::Vec2;
+    type Pose = d2::Pose2;
+    fn world_aabb(&self, pose: &d2::Pose2) -> d2::Aabb2 {
+        self.aabb(pose)
+    }
+    fn is_compound(&self) -> bool {
+        matches!(self, d2::Shape::Compound(_))
+    }
+    fn contacts(
+        a: &Self,
+        pose_a: &d2::Pose2,
+        b: &Self,
+        pose_b: &d2::Pose2,
+        out: &mut Vec<d2::Manifold2>,
+    ) {
+        d2::contacts(a, pose_a, b, pose_b, 0.0, out)
+    }
+    fn distance(a: &Self, pose_a: &d2::Pose2, b: &Self, pose_b: &d2::Pose2) -> d2::Distance2 {
+        d2::distance(a, pose_a, b, pose_b)
+    }
+}
+
+impl PairShape<4> for d3::Shape {
+    type V = d3::Vec3;
+    type Pose = d3::Pose3;
+    fn world_aabb(&self, pose: &d3::Pose3) -> d3::Aabb3 {
+        self.aabb(pose)
+    }
+    fn is_compound(&self) -> bool {
+        matches!(self, d3::Shape::Compound(_))
+    }
+    fn contacts(
+        a: &Self,
+        pose_a: &d3::Pose3,
+        b: &Self,
+        pose_b: &d3::Pose3,
+        out: &mut Vec<d3::Manifold3>,
+    ) {
+        d3::contacts(a, pose_a, b, pose_b, 0.0, out)
+    }
+    fn distance(a: &Self, pose_a: &d3::Pose3, b: &Self, pose_b: &d3::Pose3) -> d3::Distance3 {
+        d3::distance(a, pose_a, b, pose_b)
+    }
+}
+
+/// A vector's components, for the report.
+fn components<V: Vector>(v: V) -> Vec<f32> {
+    (0..V::DIM).map(|i| v.get(i)).collect()
+}
 
 /// The overlap of `a` and `b` from their manifolds, or `None` when there are
 /// no contact points.
-fn overlap<S, P>(
+fn overlap<S, P, V: Vector, const N: usize>(
     a: &Named<S, P>,
     b: &Named<S, P>,
-    manifolds: impl Iterator<Item = ManifoldOut>,
+    manifolds: &[Manifold<V, N>],
     compound: bool,
 ) -> Option<Overlap> {
     let mut points = Vec::new();
     let mut best: Option<(f32, Vec<f32>)> = None;
-    for (normal, part_a, part_b, pts) in manifolds {
-        for (point_a, point_b, depth) in pts {
+    for m in manifolds {
+        let normal = components(m.normal);
+        for p in m.points() {
+            let depth = p.depth;
             if best.as_ref().is_none_or(|(d, _)| depth > *d) {
                 best = Some((depth, normal.clone()));
             }
             points.push(ContactOut {
-                point_a,
-                point_b,
+                point_a: components(p.point_a),
+                point_b: components(p.point_b),
                 depth,
                 normal: normal.clone(),
-                part_a,
-                part_b,
+                part_a: m.part_a,
+                part_b: m.part_b,
             });
         }
     }
@@ -147,14 +224,17 @@ fn overlap<S, P>(
     })
 }
 
-fn check2(v: &[Named<peng::d2::Shape, peng::d2::Pose2>], dist: f32, r: &mut Report) {
-    use peng::d2;
+/// Checks every pair of one dimension's shapes (see the module documentation).
+fn check_pairs<S: PairShape<N>, const N: usize>(
+    v: &[Named<S, S::Pose>],
+    dist: f32,
+    r: &mut Report,
+) {
     let boxes: Vec<_> = v
         .iter()
-        .map(|n| n.shape.aabb(&n.pose).loosened(dist))
+        .map(|n| n.shape.world_aabb(&n.pose).loosened(dist))
         .collect();
     let mut manifolds = Vec::new();
-    let v2 = |p: d2::Vec2| vec![p.x, p.y];
     for i in 0..v.len() {
         for j in i + 1..v.len() {
             if !boxes[i].overlaps(&boxes[j]) {
@@ -163,83 +243,22 @@ fn check2(v: &[Named<peng::d2::Shape, peng::d2::Pose2>], dist: f32, r: &mut Repo
             r.pairs_tested += 1;
             let (a, b) = (&v[i], &v[j]);
             manifolds.clear();
-            d2::contacts(&a.shape, &a.pose, &b.shape, &b.pose, 0.0, &mut manifolds);
-            if let Some(o) = overlap(
-                a,
-                b,
-                manifolds.iter().map(|m| {
-                    let pts = m
-                        .points()
-                        .iter()
-                        .map(|p| (v2(p.point_a), v2(p.point_b), p.depth));
-                    (v2(m.normal), m.part_a, m.part_b, pts.collect::<Vec<_>>())
-                }),
-                matches!(a.shape, d2::Shape::Compound(_))
-                    || matches!(b.shape, d2::Shape::Compound(_)),
-            ) {
+            S::contacts(&a.shape, &a.pose, &b.shape, &b.pose, &mut manifolds);
+            let compound = a.shape.is_compound() || b.shape.is_compound();
+            if let Some(o) = overlap(a, b, &manifolds, compound) {
                 r.overlaps.push(o);
                 continue;
             }
             if dist > 0.0 {
-                let d = d2::distance(&a.shape, &a.pose, &b.shape, &b.pose);
+                let d = S::distance(&a.shape, &a.pose, &b.shape, &b.pose);
                 if d.distance <= dist {
                     r.near.push(Near {
                         a: a.name.clone(),
                         b: b.name.clone(),
                         distance: d.distance,
-                        normal: v2(d.normal),
-                        point_a: v2(d.point_a),
-                        point_b: v2(d.point_b),
-                    });
-                }
-            }
-        }
-    }
-}
-
-fn check3(v: &[Named<peng::d3::Shape, peng::d3::Pose3>], dist: f32, r: &mut Report) {
-    use peng::d3;
-    let boxes: Vec<_> = v
-        .iter()
-        .map(|n| n.shape.aabb(&n.pose).loosened(dist))
-        .collect();
-    let mut manifolds = Vec::new();
-    let v3 = |p: d3::Vec3| vec![p.x, p.y, p.z];
-    for i in 0..v.len() {
-        for j in i + 1..v.len() {
-            if !boxes[i].overlaps(&boxes[j]) {
-                continue;
-            }
-            r.pairs_tested += 1;
-            let (a, b) = (&v[i], &v[j]);
-            manifolds.clear();
-            d3::contacts(&a.shape, &a.pose, &b.shape, &b.pose, 0.0, &mut manifolds);
-            if let Some(o) = overlap(
-                a,
-                b,
-                manifolds.iter().map(|m| {
-                    let pts = m
-                        .points()
-                        .iter()
-                        .map(|p| (v3(p.point_a), v3(p.point_b), p.depth));
-                    (v3(m.normal), m.part_a, m.part_b, pts.collect::<Vec<_>>())
-                }),
-                matches!(a.shape, d3::Shape::Compound(_))
-                    || matches!(b.shape, d3::Shape::Compound(_)),
-            ) {
-                r.overlaps.push(o);
-                continue;
-            }
-            if dist > 0.0 {
-                let d = d3::distance(&a.shape, &a.pose, &b.shape, &b.pose);
-                if d.distance <= dist {
-                    r.near.push(Near {
-                        a: a.name.clone(),
-                        b: b.name.clone(),
-                        distance: d.distance,
-                        normal: v3(d.normal),
-                        point_a: v3(d.point_a),
-                        point_b: v3(d.point_b),
+                        normal: components(d.normal),
+                        point_a: components(d.point_a),
+                        point_b: components(d.point_b),
                     });
                 }
             }

@@ -5,7 +5,9 @@ use super::defs::{
 };
 use super::error::Located;
 use super::locate::Seg;
-use super::typed::{fields, index, key, shape_type};
+use super::typed::{
+    capsule_core, fields, index, key, position, shape_type, unknown_type, CapsuleCore,
+};
 use peng::d2::{
     Capsule, Circle, Compound, ConvexPolygon, Pose2, Rect, Segment, Shape, Triangle, Vec2,
 };
@@ -25,14 +27,8 @@ pub const TYPES: &[&str] = &[
 ];
 
 /// The pose from `position` and `angle_deg` of the element at `path`.
-pub fn pose(position: Option<V2>, angle_deg: Option<f32>, path: &[Seg]) -> Result<Pose2, Located> {
-    let t = position.map_or(Vec2::ZERO, |p| p.0);
-    if !t.is_finite() {
-        return Err(Located::new(
-            key(path, "position"),
-            "position is not finite",
-        ));
-    }
+pub fn pose(pos: Option<V2>, angle_deg: Option<f32>, path: &[Seg]) -> Result<Pose2, Located> {
+    let t = position(pos.map(|p| p.0), path)?;
     let a = angle_deg.unwrap_or(0.0);
     if !a.is_finite() {
         return Err(Located::new(
@@ -55,16 +51,12 @@ pub fn shape(v: &Value, path: &[Seg]) -> Result<Shape, Located> {
         }
         "capsule" => {
             let d: CapsuleDef<V2> = fields(v, path)?;
-            match (d.half_height, d.a, d.b) {
-                (Some(h), None, None) => Capsule::vertical(h, d.radius).map_err(geo)?.into(),
-                (None, Some(a), Some(b)) => Capsule::new(a.0, b.0, d.radius).map_err(geo)?.into(),
-                _ => {
-                    return Err(Located::new(
-                        path.to_vec(),
-                        "a capsule needs either `half_height` or both ends `a` and `b`",
-                    ))
-                }
+            match capsule_core(&d, path)? {
+                CapsuleCore::Vertical(h) => Capsule::vertical(h, d.radius),
+                CapsuleCore::Ends(a, b) => Capsule::new(a.0, b.0, d.radius),
             }
+            .map_err(geo)?
+            .into()
         }
         "rect" => {
             let d: BoxDef<V2> = fields(v, path)?;
@@ -111,11 +103,6 @@ pub fn shape(v: &Value, path: &[Seg]) -> Result<Shape, Located> {
             Compound::new(parts).map_err(geo)?.into()
         }
         // `shape_type` only returns names from TYPES.
-        other => {
-            return Err(Located::new(
-                key(path, "type"),
-                format!("unknown shape type {other:?}"),
-            ))
-        }
+        other => return Err(unknown_type(path, other)),
     })
 }

@@ -6,7 +6,9 @@ use super::defs::{
 };
 use super::error::Located;
 use super::locate::Seg;
-use super::typed::{fields, index, key, shape_type};
+use super::typed::{
+    capsule_core, fields, index, key, position, shape_type, unknown_type, CapsuleCore,
+};
 use peng::d3::{
     Ball, Capsule, Compound, Cone, ConvexPolyhedron, Cuboid, Cylinder, HalfSpace, Pose3, Quat,
     Segment, Shape, Triangle, Vec3,
@@ -62,18 +64,8 @@ fn rotation(r: &RotationDef, path: &[Seg]) -> Result<Quat, Located> {
 }
 
 /// The pose from `position` and `rotation` of the element at `path`.
-pub fn pose(
-    position: Option<V3>,
-    rot: Option<&RotationDef>,
-    path: &[Seg],
-) -> Result<Pose3, Located> {
-    let t = position.map_or(Vec3::ZERO, |p| p.0);
-    if !t.is_finite() {
-        return Err(Located::new(
-            key(path, "position"),
-            "position is not finite",
-        ));
-    }
+pub fn pose(pos: Option<V3>, rot: Option<&RotationDef>, path: &[Seg]) -> Result<Pose3, Located> {
+    let t = position(pos.map(|p| p.0), path)?;
     let q = match rot {
         Some(r) => rotation(r, &key(path, "rotation"))?,
         None => Quat::IDENTITY,
@@ -92,16 +84,12 @@ pub fn shape(v: &Value, path: &[Seg]) -> Result<Shape, Located> {
         }
         "capsule" => {
             let d: CapsuleDef<V3> = fields(v, path)?;
-            match (d.half_height, d.a, d.b) {
-                (Some(h), None, None) => Capsule::vertical(h, d.radius).map_err(geo)?.into(),
-                (None, Some(a), Some(b)) => Capsule::new(a.0, b.0, d.radius).map_err(geo)?.into(),
-                _ => {
-                    return Err(Located::new(
-                        path.to_vec(),
-                        "a capsule needs either `half_height` or both ends `a` and `b`",
-                    ))
-                }
+            match capsule_core(&d, path)? {
+                CapsuleCore::Vertical(h) => Capsule::vertical(h, d.radius),
+                CapsuleCore::Ends(a, b) => Capsule::new(a.0, b.0, d.radius),
             }
+            .map_err(geo)?
+            .into()
         }
         "cuboid" => {
             let d: BoxDef<V3> = fields(v, path)?;
@@ -142,11 +130,6 @@ pub fn shape(v: &Value, path: &[Seg]) -> Result<Shape, Located> {
             }
             Compound::new(parts).map_err(geo)?.into()
         }
-        other => {
-            return Err(Located::new(
-                key(path, "type"),
-                format!("unknown shape type {other:?}"),
-            ))
-        }
+        other => return Err(unknown_type(path, other)),
     })
 }

@@ -74,18 +74,17 @@ fn geometry_field(e: &GeometryError) -> Option<&'static str> {
         | GeometryError::TooFew { what, .. }
         | GeometryError::IndexOutOfRange { what, .. } => *what,
     };
-    let field = if what.ends_with("radius") {
-        "radius"
-    } else if what.ends_with("half height") {
-        "half_height"
-    } else if what.ends_with("half extents") {
-        "half_extents"
-    } else if what.ends_with(" a") {
-        "a"
-    } else if what.ends_with(" b") {
-        "b"
-    } else if what.ends_with(" c") {
-        "c"
+    // Subject endings and the field each names, tried in this order.
+    const BY_SUFFIX: [(&str, &str); 6] = [
+        ("radius", "radius"),
+        ("half height", "half_height"),
+        ("half extents", "half_extents"),
+        (" a", "a"),
+        (" b", "b"),
+        (" c", "c"),
+    ];
+    let field = if let Some(&(_, field)) = BY_SUFFIX.iter().find(|(end, _)| what.ends_with(end)) {
+        field
     } else if what.starts_with("half-space") {
         "normal"
     } else if what.starts_with("compound") {

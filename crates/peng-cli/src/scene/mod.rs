@@ -16,6 +16,7 @@ mod typed;
 use defs::{Entry2, Entry3, SceneDef};
 use error::{Located, SceneError};
 use locate::Seg;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::HashMap;
 use typed::{index, key};
@@ -116,36 +117,12 @@ fn build(file: &str, root: &Value) -> Result<Scene, Located> {
     let dim_path = vec![Seg::Key("dimension".into())];
     let shapes = match dim.as_u64() {
         Some(2) => {
-            let def: SceneDef<Entry2> =
-                serde_path_to_error::deserialize(root).map_err(|e| Located::from_serde(&[], e))?;
-            check_distance(def.distance)?;
-            let mut out = Vec::with_capacity(def.shapes.len());
-            for (i, e) in def.shapes.iter().enumerate() {
-                let p = index(&[Seg::Key("shapes".into())], i);
-                out.push(Named {
-                    name: e.name.clone(),
-                    shape: build2::shape(&e.shape, &key(&p, "shape"))?,
-                    pose: build2::pose(e.position, e.angle_deg, &p)?,
-                });
-            }
-            check_names(out.iter().map(|n| n.name.as_str()))?;
-            (Shapes::D2(out), def.distance)
+            let (v, distance) = entries::<Entry2>(root)?;
+            (Shapes::D2(v), distance)
         }
         Some(3) => {
-            let def: SceneDef<Entry3> =
-                serde_path_to_error::deserialize(root).map_err(|e| Located::from_serde(&[], e))?;
-            check_distance(def.distance)?;
-            let mut out = Vec::with_capacity(def.shapes.len());
-            for (i, e) in def.shapes.iter().enumerate() {
-                let p = index(&[Seg::Key("shapes".into())], i);
-                out.push(Named {
-                    name: e.name.clone(),
-                    shape: build3::shape(&e.shape, &key(&p, "shape"))?,
-                    pose: build3::pose(e.position, e.rotation.as_ref(), &p)?,
-                });
-            }
-            check_names(out.iter().map(|n| n.name.as_str()))?;
-            (Shapes::D3(out), def.distance)
+            let (v, distance) = entries::<Entry3>(root)?;
+            (Shapes::D3(v), distance)
         }
         _ => {
             return Err(Located::new(
@@ -159,6 +136,56 @@ fn build(file: &str, root: &Value) -> Result<Scene, Located> {
         distance: shapes.1,
         shapes: shapes.0,
     })
+}
+
+/// A scene entry of one dimension, which builds its named shape.
+trait Entry: DeserializeOwned {
+    /// The dimension's shape.
+    type Shape;
+    /// The dimension's pose.
+    type Pose;
+    /// The named shape of this entry, found at `path`.
+    fn build(&self, path: &[Seg]) -> Result<Named<Self::Shape, Self::Pose>, Located>;
+}
+
+impl Entry for Entry2 {
+    type Shape = peng::d2::Shape;
+    type Pose = peng::d2::Pose2;
+    fn build(&self, path: &[Seg]) -> Result<Named<Self::Shape, Self::Pose>, Located> {
+        Ok(Named {
+            name: self.name.clone(),
+            shape: build2::shape(&self.shape, &key(path, "shape"))?,
+            pose: build2::pose(self.position, self.angle_deg, path)?,
+        })
+    }
+}
+
+impl Entry for Entry3 {
+    type Shape = peng::d3::Shape;
+    type Pose = peng::d3::Pose3;
+    fn build(&self, path: &[Seg]) -> Result<Named<Self::Shape, Self::Pose>, Located> {
+        Ok(Named {
+            name: self.name.clone(),
+            shape: build3::shape(&self.shape, &key(path, "shape"))?,
+            pose: build3::pose(self.position, self.rotation.as_ref(), path)?,
+        })
+    }
+}
+
+/// The named shapes built from entries `E`.
+type NamedShapes<E> = Vec<Named<<E as Entry>::Shape, <E as Entry>::Pose>>;
+
+/// The named shapes and the distance of a scene whose entries are `E`.
+fn entries<E: Entry>(root: &Value) -> Result<(NamedShapes<E>, Option<f32>), Located> {
+    let def: SceneDef<E> =
+        serde_path_to_error::deserialize(root).map_err(|e| Located::from_serde(&[], e))?;
+    check_distance(def.distance)?;
+    let mut out = Vec::with_capacity(def.shapes.len());
+    for (i, e) in def.shapes.iter().enumerate() {
+        out.push(e.build(&index(&[Seg::Key("shapes".into())], i))?);
+    }
+    check_names(out.iter().map(|n| n.name.as_str()))?;
+    Ok((out, def.distance))
 }
 
 fn check_distance(d: Option<f32>) -> Result<(), Located> {

@@ -1,7 +1,9 @@
 //! Reading a shape object: its `type` tag, then the rest into a typed definition.
 
+use super::defs::CapsuleDef;
 use super::error::Located;
 use super::locate::Seg;
+use peng::math::Vector;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -78,4 +80,45 @@ pub fn kind_of(v: &Value) -> String {
         Value::Array(_) => "an array".into(),
         Value::Object(_) => "an object".into(),
     }
+}
+
+/// How a capsule definition gives its core segment.
+pub enum CapsuleCore<V> {
+    /// `half_height` alone: a vertical segment along local y.
+    Vertical(f32),
+    /// Both ends `a` and `b`.
+    Ends(V, V),
+}
+
+/// The core segment of the capsule definition at `path`: `half_height` alone
+/// or both ends, nothing else.
+pub fn capsule_core<V: Copy>(d: &CapsuleDef<V>, path: &[Seg]) -> Result<CapsuleCore<V>, Located> {
+    match (d.half_height, d.a, d.b) {
+        (Some(h), None, None) => Ok(CapsuleCore::Vertical(h)),
+        (None, Some(a), Some(b)) => Ok(CapsuleCore::Ends(a, b)),
+        _ => Err(Located::new(
+            path.to_vec(),
+            "a capsule needs either `half_height` or both ends `a` and `b`",
+        )),
+    }
+}
+
+/// The `position` of the element at `path` (default origin), which must be
+/// finite.
+pub fn position<V: Vector>(p: Option<V>, path: &[Seg]) -> Result<V, Located> {
+    let t = p.unwrap_or(V::ZERO);
+    if t.is_finite() {
+        Ok(t)
+    } else {
+        Err(Located::new(
+            key(path, "position"),
+            "position is not finite",
+        ))
+    }
+}
+
+/// The error for a shape `type` outside the dimension's list (`shape_type`
+/// returns only listed names, so this is a guard).
+pub fn unknown_type(path: &[Seg], t: &str) -> Located {
+    Located::new(key(path, "type"), format!("unknown shape type {t:?}"))
 }

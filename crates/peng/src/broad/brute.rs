@@ -3,9 +3,9 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
-use super::pairs::{pair_of, PairEvents, PairTracker};
-use super::proxy::{sanitize, Filter, ProxyId, ProxyInfo, ProxyPair, ProxyTable};
-use super::{apply_ray_control, finish_update, ray_ok, BroadPhase, BroadPhaseError, RayControl};
+use super::pairs::PairTracker;
+use super::proxy::{Filter, ProxyId, ProxyPair, ProxyTable};
+use super::{BroadPhase, BroadPhaseError, RayControl};
 
 /// Tests every changed proxy against all others: `O(moved · n)` per update.
 /// Exact by construction; the baseline the other structures are tested against,
@@ -32,6 +32,34 @@ impl<V: Vector> BruteForce<V> {
     pub fn new() -> Self {
         Self::default()
     }
+
+    /// Pairs of every changed proxy: each is tested against all others.
+    fn find_pairs(&mut self) {
+        let t = &self.table;
+        for &a in &t.dirty_list {
+            if t.alive(a) {
+                t.push_pairs_with_all(a, &mut self.found);
+            }
+        }
+    }
+
+    /// Calls `f(id, user_data)` for every proxy whose box overlaps `aabb` and
+    /// whose category meets `mask`, until `f` returns `false`; tests every box.
+    pub fn query(&self, aabb: &Aabb<V>, mask: u64, f: impl FnMut(ProxyId, u64) -> bool) {
+        self.table.query_all(aabb, mask, f)
+    }
+
+    /// Ray query (see [`BroadPhase::ray_cast`]); tests every box, `O(n)`.
+    pub fn ray_query(
+        &self,
+        origin: V,
+        dir: V,
+        max_t: f32,
+        mask: u64,
+        f: impl FnMut(ProxyId, u64, f32) -> RayControl,
+    ) {
+        self.table.ray_all(origin, dir, max_t, mask, f)
+    }
 }
 
 impl<V: Vector> BroadPhase<V> for BruteForce<V> {
@@ -41,12 +69,7 @@ impl<V: Vector> BroadPhase<V> for BruteForce<V> {
         user_data: u64,
         filter: Filter,
     ) -> Result<ProxyId, BroadPhaseError> {
-        let aabb = sanitize(aabb)?;
-        Ok(self.table.insert(ProxyInfo {
-            aabb,
-            user_data,
-            filter,
-        }))
+        self.table.insert_checked(aabb, user_data, filter)
     }
 
     fn remove(&mut self, id: ProxyId) -> Result<u64, BroadPhaseError> {
@@ -59,75 +82,8 @@ impl<V: Vector> BroadPhase<V> for BruteForce<V> {
         aabb: Aabb<V>,
         _displacement: V,
     ) -> Result<(), BroadPhaseError> {
-        let i = self.table.check(id)?;
-        let aabb = sanitize(aabb)?;
-        self.table.slots[i as usize].info.aabb = aabb;
-        self.table.mark(i);
-        Ok(())
+        self.table.set_aabb(id, aabb).map(|_| ())
     }
 
-    fn update_pairs(&mut self) -> &PairEvents {
-        let t = &self.table;
-        for &a in &t.dirty_list {
-            if !t.alive(a) {
-                continue;
-            }
-            for b in t.live() {
-                if t.reports(a, b) && t.pair_passes(a, b) {
-                    self.found.push(pair_of(t.id(a), t.id(b)));
-                }
-            }
-        }
-        finish_update(&mut self.table, &mut self.tracker, &mut self.found);
-        self.tracker.events()
-    }
-
-    fn pairs(&self) -> &[ProxyPair] {
-        self.tracker.pairs()
-    }
-
-    fn proxy(&self, id: ProxyId) -> Option<&ProxyInfo<V>> {
-        self.table.get(id)
-    }
-
-    fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    fn query_aabb(&self, aabb: &Aabb<V>, mask: u64, f: &mut dyn FnMut(ProxyId, u64) -> bool) {
-        for i in self.table.live() {
-            let info = &self.table.slots[i as usize].info;
-            if info.filter.category & mask != 0
-                && info.aabb.overlaps(aabb)
-                && !f(self.table.id(i), info.user_data)
-            {
-                return;
-            }
-        }
-    }
-
-    fn ray_cast(
-        &self,
-        origin: V,
-        dir: V,
-        max_t: f32,
-        mask: u64,
-        f: &mut dyn FnMut(ProxyId, u64, f32) -> RayControl,
-    ) {
-        if !ray_ok(origin, dir, max_t) {
-            return;
-        }
-        let mut max_t = max_t;
-        for i in self.table.live() {
-            let info = &self.table.slots[i as usize].info;
-            if info.filter.category & mask == 0 {
-                continue;
-            }
-            if let Some((t, _)) = info.aabb.ray_interval(origin, dir, max_t) {
-                if !apply_ray_control(f(self.table.id(i), info.user_data, t), &mut max_t) {
-                    return;
-                }
-            }
-        }
-    }
+    shared_broad_phase_methods!();
 }

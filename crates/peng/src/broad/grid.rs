@@ -19,9 +19,9 @@ use crate::bound::Aabb;
 use crate::math::Vector;
 
 use super::hash::{FxHashMap, FxHashSet};
-use super::pairs::{pair_of, PairEvents, PairTracker};
-use super::proxy::{sanitize, Filter, ProxyId, ProxyInfo, ProxyPair, ProxyTable};
-use super::{apply_ray_control, finish_update, ray_ok, BroadPhase, BroadPhaseError, RayControl};
+use super::pairs::{pair_of, PairTracker};
+use super::proxy::{sanitize, Filter, ProxyId, ProxyPair, ProxyTable};
+use super::{apply_ray_control, ray_ok, BroadPhase, BroadPhaseError, RayControl};
 
 /// Integer cell coordinates (unused axes 0 in 2D).
 type Cell = [i32; 3];
@@ -216,13 +216,7 @@ impl<V: Vector> SpatialHash<V> {
             }
             let ba = t.aabb(a);
             match self.place[a as usize] {
-                Placement::Large => {
-                    for b in t.live() {
-                        if t.reports(a, b) && t.pair_passes(a, b) {
-                            self.found.push(pair_of(t.id(a), t.id(b)));
-                        }
-                    }
-                }
+                Placement::Large => t.push_pairs_with_all(a, &mut self.found),
                 Placement::Cells(lo, hi) => {
                     let (cells, found, inv) = (&self.cells, &mut self.found, self.inv_cell);
                     Self::for_cells(lo, hi, |c| {
@@ -237,9 +231,7 @@ impl<V: Vector> SpatialHash<V> {
                         }
                     });
                     for &b in &self.large {
-                        if t.reports(a, b) && t.pair_passes(a, b) {
-                            self.found.push(pair_of(t.id(a), t.id(b)));
-                        }
+                        t.push_pair(a, b, &mut self.found);
                     }
                 }
                 Placement::None => {}
@@ -285,14 +277,8 @@ impl<V: Vector> SpatialHash<V> {
                     }
                 }
             }
-            _ => {
-                // The query spans too many cells: test every box.
-                for b in t.live() {
-                    if hit(b) && !f(t.id(b), t.slots[b as usize].info.user_data) {
-                        return;
-                    }
-                }
-            }
+            // The query spans too many cells: test every box.
+            _ => t.query_all(&q, mask, f),
         }
     }
 
@@ -438,17 +424,12 @@ impl<V: Vector> BroadPhase<V> for SpatialHash<V> {
         user_data: u64,
         filter: Filter,
     ) -> Result<ProxyId, BroadPhaseError> {
-        let aabb = sanitize(aabb)?;
-        let id = self.table.insert(ProxyInfo {
-            aabb,
-            user_data,
-            filter,
-        });
+        let id = self.table.insert_checked(aabb, user_data, filter)?;
         let slot = id.index() as usize;
         if self.place.len() <= slot {
             self.place.resize(slot + 1, Placement::None);
         }
-        let p = self.placement_for(&aabb);
+        let p = self.placement_for(self.table.aabb(id.index()));
         self.list(id.index(), p);
         Ok(id)
     }
@@ -465,10 +446,8 @@ impl<V: Vector> BroadPhase<V> for SpatialHash<V> {
         aabb: Aabb<V>,
         _displacement: V,
     ) -> Result<(), BroadPhaseError> {
-        let i = self.table.check(id)?;
-        let aabb = sanitize(aabb)?;
-        self.table.slots[i as usize].info.aabb = aabb;
-        self.table.mark(i);
+        let i = self.table.set_aabb(id, aabb)?;
+        let aabb = *self.table.aabb(i);
         let p = self.placement_for(&aabb);
         if p != self.place[i as usize] {
             self.unlist(i);
@@ -479,36 +458,5 @@ impl<V: Vector> BroadPhase<V> for SpatialHash<V> {
         Ok(())
     }
 
-    fn update_pairs(&mut self) -> &PairEvents {
-        self.find_pairs();
-        finish_update(&mut self.table, &mut self.tracker, &mut self.found);
-        self.tracker.events()
-    }
-
-    fn pairs(&self) -> &[ProxyPair] {
-        self.tracker.pairs()
-    }
-
-    fn proxy(&self, id: ProxyId) -> Option<&ProxyInfo<V>> {
-        self.table.get(id)
-    }
-
-    fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    fn query_aabb(&self, aabb: &Aabb<V>, mask: u64, f: &mut dyn FnMut(ProxyId, u64) -> bool) {
-        self.query(aabb, mask, f)
-    }
-
-    fn ray_cast(
-        &self,
-        origin: V,
-        dir: V,
-        max_t: f32,
-        mask: u64,
-        f: &mut dyn FnMut(ProxyId, u64, f32) -> RayControl,
-    ) {
-        self.ray_query(origin, dir, max_t, mask, f)
-    }
+    shared_broad_phase_methods!();
 }

@@ -22,6 +22,54 @@
 //! sorted, and reports which pairs began and ended since the previous update.
 //! Queries see the boxes as last given, even before `update_pairs`.
 
+/// Writes the [`BroadPhase`] methods every structure here shares, for a type
+/// with fields `table: ProxyTable<V>`, `tracker: PairTracker` and
+/// `found: Vec<ProxyPair>`, and inherent methods `find_pairs(&mut self)`
+/// (pushes the pairs of the dirty proxies onto `found`), `query` and
+/// `ray_query` (the generic box and ray queries). Used inside
+/// `impl<V: Vector> BroadPhase<V> for …`.
+macro_rules! shared_broad_phase_methods {
+    () => {
+        fn update_pairs(&mut self) -> &$crate::broad::PairEvents {
+            self.find_pairs();
+            $crate::broad::finish_update(&mut self.table, &mut self.tracker, &mut self.found);
+            self.tracker.events()
+        }
+
+        fn pairs(&self) -> &[$crate::broad::ProxyPair] {
+            self.tracker.pairs()
+        }
+
+        fn proxy(&self, id: $crate::broad::ProxyId) -> Option<&$crate::broad::ProxyInfo<V>> {
+            self.table.get(id)
+        }
+
+        fn len(&self) -> usize {
+            self.table.len()
+        }
+
+        fn query_aabb(
+            &self,
+            aabb: &$crate::bound::Aabb<V>,
+            mask: u64,
+            f: &mut dyn FnMut($crate::broad::ProxyId, u64) -> bool,
+        ) {
+            self.query(aabb, mask, f)
+        }
+
+        fn ray_cast(
+            &self,
+            origin: V,
+            dir: V,
+            max_t: f32,
+            mask: u64,
+            f: &mut dyn FnMut($crate::broad::ProxyId, u64, f32) -> $crate::broad::RayControl,
+        ) {
+            self.ray_query(origin, dir, max_t, mask, f)
+        }
+    };
+}
+
 mod brute;
 mod grid;
 mod hash;

@@ -4,7 +4,8 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
-use super::BroadPhaseError;
+use super::pairs::pair_of;
+use super::{apply_ray_control, ray_ok, BroadPhaseError, RayControl};
 
 /// A handle to a proxy in a broad phase: a slot index and the generation of the
 /// slot when the proxy was inserted. Removing a proxy bumps the slot's
@@ -280,5 +281,91 @@ impl<V: Vector> ProxyTable<V> {
     #[inline]
     pub fn reports(&self, a: u32, b: u32) -> bool {
         a != b && !(self.dirty[b as usize] && b < a)
+    }
+
+    /// Sanitizes `aabb` (see [`sanitize`]) and adds the proxy; the stored box
+    /// is then [`aabb`](Self::aabb) of the id's slot.
+    pub fn insert_checked(
+        &mut self,
+        aabb: Aabb<V>,
+        user_data: u64,
+        filter: Filter,
+    ) -> Result<ProxyId, BroadPhaseError> {
+        let aabb = sanitize(aabb)?;
+        Ok(self.insert(ProxyInfo {
+            aabb,
+            user_data,
+            filter,
+        }))
+    }
+
+    /// Gives live proxy `id` the sanitized `aabb` and marks it changed; returns
+    /// its slot index.
+    pub fn set_aabb(&mut self, id: ProxyId, aabb: Aabb<V>) -> Result<u32, BroadPhaseError> {
+        let i = self.check(id)?;
+        let aabb = sanitize(aabb)?;
+        self.slots[i as usize].info.aabb = aabb;
+        self.mark(i);
+        Ok(i)
+    }
+
+    /// Pushes the pair of dirty slot `a` and live slot `b` onto `found` when
+    /// this is the place that [`reports`](Self::reports) it and it
+    /// [`passes`](Self::pair_passes).
+    #[inline]
+    pub fn push_pair(&self, a: u32, b: u32, found: &mut Vec<ProxyPair>) {
+        if self.reports(a, b) && self.pair_passes(a, b) {
+            found.push(pair_of(self.id(a), self.id(b)));
+        }
+    }
+
+    /// Pushes the pairs of dirty slot `a` with every live proxy (see
+    /// [`push_pair`](Self::push_pair)).
+    pub fn push_pairs_with_all(&self, a: u32, found: &mut Vec<ProxyPair>) {
+        for b in self.live() {
+            self.push_pair(a, b, found);
+        }
+    }
+
+    /// Box query by testing every live proxy: calls `f(id, user_data)` for each
+    /// whose box overlaps `aabb` (closed) and whose category meets `mask`, until
+    /// `f` returns `false`.
+    pub fn query_all(&self, aabb: &Aabb<V>, mask: u64, mut f: impl FnMut(ProxyId, u64) -> bool) {
+        for i in self.live() {
+            let info = &self.slots[i as usize].info;
+            if info.filter.category & mask != 0
+                && info.aabb.overlaps(aabb)
+                && !f(self.id(i), info.user_data)
+            {
+                return;
+            }
+        }
+    }
+
+    /// Ray query by testing every live proxy (see
+    /// [`BroadPhase::ray_cast`](super::BroadPhase::ray_cast)), `O(n)`.
+    pub fn ray_all(
+        &self,
+        origin: V,
+        dir: V,
+        max_t: f32,
+        mask: u64,
+        mut f: impl FnMut(ProxyId, u64, f32) -> RayControl,
+    ) {
+        if !ray_ok(origin, dir, max_t) {
+            return;
+        }
+        let mut max_t = max_t;
+        for i in self.live() {
+            let info = &self.slots[i as usize].info;
+            if info.filter.category & mask == 0 {
+                continue;
+            }
+            if let Some((t, _)) = info.aabb.ray_interval(origin, dir, max_t) {
+                if !apply_ray_control(f(self.id(i), info.user_data, t), &mut max_t) {
+                    return;
+                }
+            }
+        }
     }
 }

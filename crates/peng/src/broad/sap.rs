@@ -9,9 +9,9 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
-use super::pairs::{pair_of, PairEvents, PairTracker};
-use super::proxy::{sanitize, Filter, ProxyId, ProxyInfo, ProxyPair, ProxyTable};
-use super::{apply_ray_control, finish_update, ray_ok, BroadPhase, BroadPhaseError, RayControl};
+use super::pairs::{pair_of, PairTracker};
+use super::proxy::{Filter, ProxyId, ProxyPair, ProxyTable};
+use super::{BroadPhase, BroadPhaseError, RayControl};
 
 /// One box: its bounds on the sweep axis, and the whole box so the overlap
 /// test reads the sorted array in order instead of the proxy table.
@@ -317,6 +317,9 @@ impl<V: Vector> SweepAndPrune<V> {
     /// query's upper bound are visited.
     pub fn query(&self, aabb: &Aabb<V>, mask: u64, mut f: impl FnMut(ProxyId, u64) -> bool) {
         let t = &self.table;
+        if !t.dirty_list.is_empty() {
+            return t.query_all(aabb, mask, f);
+        }
         let mut visit = |slot: u32| {
             let info = &t.slots[slot as usize].info;
             if info.filter.category & mask != 0 && info.aabb.overlaps(aabb) {
@@ -325,19 +328,11 @@ impl<V: Vector> SweepAndPrune<V> {
                 true
             }
         };
-        if t.dirty_list.is_empty() {
-            let hi = aabb.max.get(self.axis);
-            let end = self.entries.partition_point(|e| e.min <= hi);
-            for e in &self.entries[..end] {
-                if e.max >= aabb.min.get(self.axis) && !visit(e.slot) {
-                    return;
-                }
-            }
-        } else {
-            for slot in t.live() {
-                if !visit(slot) {
-                    return;
-                }
+        let hi = aabb.max.get(self.axis);
+        let end = self.entries.partition_point(|e| e.min <= hi);
+        for e in &self.entries[..end] {
+            if e.max >= aabb.min.get(self.axis) && !visit(e.slot) {
+                return;
             }
         }
     }
@@ -349,22 +344,23 @@ impl<V: Vector> SweepAndPrune<V> {
         dir: V,
         max_t: f32,
         mask: u64,
-        mut f: impl FnMut(ProxyId, u64, f32) -> RayControl,
+        f: impl FnMut(ProxyId, u64, f32) -> RayControl,
     ) {
-        if !ray_ok(origin, dir, max_t) {
-            return;
-        }
-        let t = &self.table;
-        let mut max_t = max_t;
-        for slot in t.live() {
-            let info = &t.slots[slot as usize].info;
-            if info.filter.category & mask == 0 {
-                continue;
-            }
-            if let Some((hit, _)) = info.aabb.ray_interval(origin, dir, max_t) {
-                if !apply_ray_control(f(t.id(slot), info.user_data, hit), &mut max_t) {
-                    return;
-                }
+        self.table.ray_all(origin, dir, max_t, mask, f)
+    }
+
+    /// Re-sorts and finds the pairs of the changed proxies, sweeping the whole
+    /// list or scanning around each changed proxy.
+    fn find_pairs(&mut self) {
+        if !self.table.dirty_list.is_empty() {
+            self.resort();
+            // Sweeping everything costs about the pairs overlapping on the axis;
+            // scanning around each changed proxy costs a share of that per
+            // proxy, so it wins when few changed.
+            if self.table.dirty_list.len() * 4 < self.entries.len() {
+                self.scan_changed();
+            } else {
+                self.sweep();
             }
         }
     }
@@ -377,12 +373,8 @@ impl<V: Vector> BroadPhase<V> for SweepAndPrune<V> {
         user_data: u64,
         filter: Filter,
     ) -> Result<ProxyId, BroadPhaseError> {
-        let aabb = sanitize(aabb)?;
-        let id = self.table.insert(ProxyInfo {
-            aabb,
-            user_data,
-            filter,
-        });
+        let id = self.table.insert_checked(aabb, user_data, filter)?;
+        let aabb = *self.table.aabb(id.index());
         self.entries.push(Entry {
             min: aabb.min.get(self.axis),
             max: aabb.max.get(self.axis),
@@ -404,53 +396,8 @@ impl<V: Vector> BroadPhase<V> for SweepAndPrune<V> {
         aabb: Aabb<V>,
         _displacement: V,
     ) -> Result<(), BroadPhaseError> {
-        let i = self.table.check(id)?;
-        let aabb = sanitize(aabb)?;
-        self.table.slots[i as usize].info.aabb = aabb;
-        self.table.mark(i);
-        Ok(())
+        self.table.set_aabb(id, aabb).map(|_| ())
     }
 
-    fn update_pairs(&mut self) -> &PairEvents {
-        if !self.table.dirty_list.is_empty() {
-            self.resort();
-            // Sweeping everything costs about the pairs overlapping on the axis;
-            // scanning around each changed proxy costs a share of that per
-            // proxy, so it wins when few changed.
-            if self.table.dirty_list.len() * 4 < self.entries.len() {
-                self.scan_changed();
-            } else {
-                self.sweep();
-            }
-        }
-        finish_update(&mut self.table, &mut self.tracker, &mut self.found);
-        self.tracker.events()
-    }
-
-    fn pairs(&self) -> &[ProxyPair] {
-        self.tracker.pairs()
-    }
-
-    fn proxy(&self, id: ProxyId) -> Option<&ProxyInfo<V>> {
-        self.table.get(id)
-    }
-
-    fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    fn query_aabb(&self, aabb: &Aabb<V>, mask: u64, f: &mut dyn FnMut(ProxyId, u64) -> bool) {
-        self.query(aabb, mask, f)
-    }
-
-    fn ray_cast(
-        &self,
-        origin: V,
-        dir: V,
-        max_t: f32,
-        mask: u64,
-        f: &mut dyn FnMut(ProxyId, u64, f32) -> RayControl,
-    ) {
-        self.ray_query(origin, dir, max_t, mask, f)
-    }
+    shared_broad_phase_methods!();
 }

@@ -26,7 +26,7 @@ use crate::bound::Aabb;
 use crate::math::Vector;
 
 use super::pairs::PairTracker;
-use super::proxy::{sanitize, Filter, ProxyId, ProxyInfo, ProxyPair, ProxyTable};
+use super::proxy::{Filter, ProxyId, ProxyPair, ProxyTable};
 use super::BroadPhaseError;
 
 /// "No node".
@@ -485,15 +485,10 @@ impl<V: Vector> DynamicTree<V> {
         user_data: u64,
         filter: Filter,
     ) -> Result<ProxyId, BroadPhaseError> {
-        let aabb = sanitize(aabb)?;
-        let id = self.table.insert(ProxyInfo {
-            aabb,
-            user_data,
-            filter,
-        });
+        let id = self.table.insert_checked(aabb, user_data, filter)?;
         let leaf = self.allocate_node();
         {
-            let fat = self.fatten(&aabb, V::ZERO);
+            let fat = self.fatten(self.table.aabb(id.index()), V::ZERO);
             let n = &mut self.nodes[leaf as usize];
             n.aabb = fat;
             n.category = filter.category;
@@ -527,10 +522,8 @@ impl<V: Vector> DynamicTree<V> {
         aabb: Aabb<V>,
         displacement: V,
     ) -> Result<(), BroadPhaseError> {
-        let i = self.table.check(id)?;
-        let aabb = sanitize(aabb)?;
-        self.table.slots[i as usize].info.aabb = aabb;
-        self.table.mark(i);
+        let i = self.table.set_aabb(id, aabb)?;
+        let aabb = *self.table.aabb(i);
         let leaf = self.leaf_of[i as usize];
         let old = self.nodes[leaf as usize].aabb;
         let fat = self.fatten(&aabb, displacement);

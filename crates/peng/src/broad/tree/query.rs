@@ -3,11 +3,8 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
-use super::super::pairs::{pair_of, PairEvents};
-use super::super::proxy::{Filter, ProxyId, ProxyInfo, ProxyPair};
-use super::super::{
-    apply_ray_control, finish_update, ray_ok, BroadPhase, BroadPhaseError, RayControl,
-};
+use super::super::proxy::{Filter, ProxyId};
+use super::super::{apply_ray_control, ray_ok, BroadPhase, BroadPhaseError, RayControl};
 use super::{DynamicTree, NULL};
 
 /// A ray prepared for many slab tests: the reciprocal direction computed once.
@@ -182,11 +179,8 @@ impl<V: Vector> DynamicTree<V> {
                 continue;
             }
             let info = &t.slots[a as usize].info;
-            let id_a = t.id(a);
             self.query_leaves(&info.aabb, info.filter.mask, &mut stack, |b| {
-                if t.reports(a, b) && t.pair_passes(a, b) {
-                    found.push(pair_of(id_a, t.id(b)));
-                }
+                t.push_pair(a, b, &mut found);
                 true
             });
         }
@@ -217,36 +211,5 @@ impl<V: Vector> BroadPhase<V> for DynamicTree<V> {
         self.move_proxy_inner(id, aabb, displacement)
     }
 
-    fn update_pairs(&mut self) -> &PairEvents {
-        self.find_pairs();
-        finish_update(&mut self.table, &mut self.tracker, &mut self.found);
-        self.tracker.events()
-    }
-
-    fn pairs(&self) -> &[ProxyPair] {
-        self.tracker.pairs()
-    }
-
-    fn proxy(&self, id: ProxyId) -> Option<&ProxyInfo<V>> {
-        self.table.get(id)
-    }
-
-    fn len(&self) -> usize {
-        self.table.len()
-    }
-
-    fn query_aabb(&self, aabb: &Aabb<V>, mask: u64, f: &mut dyn FnMut(ProxyId, u64) -> bool) {
-        self.query(aabb, mask, f)
-    }
-
-    fn ray_cast(
-        &self,
-        origin: V,
-        dir: V,
-        max_t: f32,
-        mask: u64,
-        f: &mut dyn FnMut(ProxyId, u64, f32) -> RayControl,
-    ) {
-        self.ray_query(origin, dir, max_t, mask, f)
-    }
+    shared_broad_phase_methods!();
 }
