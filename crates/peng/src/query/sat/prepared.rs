@@ -90,10 +90,14 @@ impl Prepared {
     pub fn min_dot(&self, n: Vec3) -> f32 {
         let k = self.nv;
         let (xs, ys, zs) = (&self.vx[..k], &self.vy[..k], &self.vz[..k]);
-        let mut m = f32::INFINITY;
+        // Four running minima (a loop that vectorises); NaN coordinates
+        // cannot occur in validated shapes.
+        let mut m = [f32::INFINITY; 4];
         for i in 0..k {
-            m = m.min(n.x * xs[i] + n.y * ys[i] + n.z * zs[i]);
+            let d = n.x * xs[i] + n.y * ys[i] + n.z * zs[i];
+            let l = i % 4;
+            m[l] = if d < m[l] { d } else { m[l] };
         }
-        m
+        m[0].min(m[1]).min(m[2].min(m[3]))
     }
 }

@@ -319,9 +319,13 @@ fn sat_prepared(
         let u = a1.cross(a0);
         // Sides of B's negated normals relative to this arc's plane (the
         // signs of `cba`, `dba` in `arcs_cross`).
-        let (mut pos, mut odd_pos, mut odd_neg) = (0u64, 0u128, 0u128);
+        // (Computed into an array first, a loop that vectorises.)
+        let mut sides = [0.0f32; MAX_FACES];
         for f in 0..nf {
-            let side = u.x * nx[f] + u.y * ny[f] + u.z * nz[f];
+            sides[f] = u.x * nx[f] + u.y * ny[f] + u.z * nz[f];
+        }
+        let (mut pos, mut odd_pos, mut odd_neg) = (0u64, 0u128, 0u128);
+        for (f, &side) in sides[..nf].iter().enumerate() {
             let (up, down) = (side > 0.0, side < 0.0);
             pos |= (up as u64) << f;
             odd_pos ^= bounding[f] & 0u128.wrapping_sub(up as u128);
