@@ -434,7 +434,6 @@ pair_tests! {
     capsule_cone: Capsule, Cone;
     capsule_segment: Capsule, Segment;
     capsule_triangle: Capsule, Triangle;
-    #[ignore = "peng finding: capsule-polyhedron contact normal off by 5.5e-3 rad (MTD along it needs 7e-4 more than the reported depth), seed 0xd1ff3d17 pair #1001"]
     capsule_polyhedron: Capsule, Polyhedron;
     cuboid_cuboid: Cuboid, Cuboid;
     cuboid_cylinder: Cuboid, Cylinder;

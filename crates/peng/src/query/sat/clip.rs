@@ -138,17 +138,30 @@ pub fn clip(reference: &Polygon, axis: Vec3, incident: &Polygon, out: &mut ClipB
         }
         2 => clip_segment(reference, axis, out),
         _ => {
+            // Ping-pong between `out` and `tmp` (no copies of whole buffers
+            // between passes); `in_out` says which one holds the polygon.
             let mut tmp = ClipBuffer::default();
+            let mut in_out = true;
             for k in 0..reference.len() {
                 let Some((m, c)) = side_plane(reference, axis, k) else {
                     continue;
                 };
-                tmp.len = 0;
-                clip_once(out, (m, c), k, reference, incident.feature, &mut tmp);
-                core::mem::swap(out, &mut tmp);
-                if out.len == 0 {
+                if in_out {
+                    tmp.len = 0;
+                    clip_once(out, (m, c), k, reference, incident.feature, &mut tmp);
+                } else {
+                    out.len = 0;
+                    clip_once(&tmp, (m, c), k, reference, incident.feature, out);
+                }
+                in_out = !in_out;
+                if (if in_out { out.len } else { tmp.len }) == 0 {
+                    out.len = 0;
                     return;
                 }
+            }
+            if !in_out {
+                out.verts[..tmp.len].copy_from_slice(&tmp.verts[..tmp.len]);
+                out.len = tmp.len;
             }
         }
     }

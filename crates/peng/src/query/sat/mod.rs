@@ -8,6 +8,8 @@
 //!   pairs (Gregorius, GDC 2013), returning the axis of least penetration.
 //! - [`clip`]: Sutherland–Hodgman clipping of an incident polygon against a
 //!   reference face, tracking feature ids.
+//! - [`prepared`]: small solids copied into the query frame, for the fast
+//!   array-based path of the separating-axis test.
 //! - [`reduce`]: reduction of a contact set to four points.
 //! - [`manifold`]: the polytope-polytope manifold (face or edge contact).
 //! - [`closest`]: closest points of segments.
@@ -16,6 +18,7 @@ pub mod clip;
 pub mod closest;
 pub mod manifold;
 pub mod polytope;
+pub mod prepared;
 pub mod reduce;
 pub mod separation;
 

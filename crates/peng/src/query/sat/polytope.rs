@@ -3,6 +3,7 @@
 //! a support function. Shapes implement it in the query layer; this module
 //! knows nothing of the shape enum.
 
+use super::prepared::Prepared;
 use crate::math::{Pose3, Vec3};
 use crate::query::types::Feature;
 
@@ -116,6 +117,13 @@ pub trait Polytope {
     fn interior_point(&self) -> Vec3;
     /// A length scale of the polytope (for tolerances).
     fn scale(&self) -> f32;
+    /// Copies the polytope, mapped by `pose` (`None`: as it is), into `out`
+    /// for the array-based separating-axis test. `false` (and `out` unusable)
+    /// for flat polytopes and those too large for [`Prepared`]'s buffers.
+    fn prepare(&self, pose: Option<&Pose3>, out: &mut Prepared) -> bool {
+        let _ = (pose, out);
+        false
+    }
     /// The feature most aligned with `dir`, as a polygon: the face whose normal
     /// is closest to `dir` (a flat polytope without faces gives an edge).
     fn incident_polygon(&self, dir: Vec3, out: &mut Polygon) {

@@ -10,6 +10,7 @@
 //! penetration depth, the MTD) and a lower bound on the distance otherwise.
 
 use super::polytope::Polytope;
+use super::prepared::{Prepared, MAX_EDGES, MAX_FACES};
 use crate::math::{Pose3, Vec3};
 
 /// Which axis realised the largest separation.
@@ -94,6 +95,13 @@ pub fn sat<A: Polytope, B: Polytope>(
 ) -> Option<SatResult> {
     let scale = a.scale().max(b.scale());
     let tol = FACE_BIAS_REL * scale.max(f32::MIN_POSITIVE);
+
+    // Small solids: map B into A's frame once and scan arrays.
+    let mut pa = Prepared::default();
+    let mut pb = Prepared::default();
+    if a.prepare(None, &mut pa) && b.prepare(Some(b_in_a), &mut pb) {
+        return sat_prepared(&pa, &pb, a.interior_point(), tol, cutoff);
+    }
 
     // Faces of A: separation of B's deepest point below the face plane.
     let mut face_a: Option<SatResult> = None;
@@ -210,6 +218,161 @@ pub fn sat<A: Polytope, B: Polytope>(
         (x, None) => x,
         (None, y) => y,
     }
+}
+
+/// Keeps `face` over `other` unless `other` separates by more than `tol`.
+#[inline]
+fn prefer(face: Option<SatResult>, other: Option<SatResult>, tol: f32) -> Option<SatResult> {
+    match (face, other) {
+        (Some(f), Some(o)) => Some(if o.separation > f.separation + tol {
+            o
+        } else {
+            f
+        }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// [`sat`] on two prepared solids, both in A's frame; `centre_a` is a point
+/// inside A. The same axes, preferences and early exit as the support-function
+/// path, with B's vertices and normals mapped once.
+///
+/// The edge pairs are pruned before any cross product is formed: for edge `ea`
+/// of A, with `u = a1 × a0` the normal of its Gauss-map arc's plane, the side of
+/// every (negated) face normal of B is computed once; an edge of B whose two
+/// faces lie on the same side cannot cross the arc (the first condition of
+/// [`arcs_cross`]), which discards most pairs with two array loads.
+fn sat_prepared(
+    pa: &Prepared,
+    pb: &Prepared,
+    centre_a: Vec3,
+    tol: f32,
+    cutoff: f32,
+) -> Option<SatResult> {
+    // Faces of A: separation of B's deepest vertex below the face plane.
+    let mut face_a: Option<SatResult> = None;
+    for f in 0..pa.nf {
+        let (n, d) = (pa.normals[f], pa.offsets[f]);
+        let s = pb.min_dot(n) - d;
+        if face_a.is_none_or(|r| s > r.separation) {
+            face_a = Some(SatResult {
+                axis: SatAxis::FaceA(f),
+                separation: s,
+                normal: n,
+            });
+            if s > cutoff {
+                return face_a;
+            }
+        }
+    }
+    // Faces of B (already in A's frame).
+    let mut face_b: Option<SatResult> = None;
+    for f in 0..pb.nf {
+        let (n, d) = (pb.normals[f], pb.offsets[f]);
+        let s = pa.min_dot(n) - d;
+        if face_b.is_none_or(|r| s > r.separation) {
+            face_b = Some(SatResult {
+                axis: SatAxis::FaceB(f),
+                separation: s,
+                normal: -n,
+            });
+            if s > cutoff {
+                return face_b;
+            }
+        }
+    }
+    let best_face = prefer(face_a, face_b, tol);
+
+    // The Gauss map of A - B overlays A's with B's negated: B's negated
+    // normals as coordinate arrays, and for each edge of B the normal of its
+    // (negated) arc's plane, `d × c` in the notation of [`arcs_cross`].
+    let nf = pb.nf;
+    let (mut nx, mut ny, mut nz) = (
+        [0.0f32; MAX_FACES],
+        [0.0f32; MAX_FACES],
+        [0.0f32; MAX_FACES],
+    );
+    for f in 0..nf {
+        let n = -pb.normals[f];
+        (nx[f], ny[f], nz[f]) = (n.x, n.y, n.z);
+    }
+    let mut w_b = [Vec3::ZERO; MAX_EDGES];
+    for (w, e) in w_b.iter_mut().zip(&pb.edges[..pb.ne]) {
+        let (c, d) = (-pb.normals[e.f0 as usize], -pb.normals[e.f1 as usize]);
+        *w = d.cross(c);
+    }
+    // For each face of B, the set of B's edges bounding it (bit `e`: edge
+    // `e`). An edge's arc crosses a great circle exactly when one of its two
+    // faces lies strictly on each side: the edges with exactly one face on the
+    // positive side are the XOR of these sets over the positive faces, and
+    // likewise for the negative side.
+    let mut bounding = [0u128; MAX_FACES];
+    for (eb, g) in pb.edges[..pb.ne].iter().enumerate() {
+        bounding[g.f0 as usize] |= 1u128 << eb;
+        bounding[g.f1 as usize] |= 1u128 << eb;
+    }
+    let mut best_edge: Option<SatResult> = None;
+    for ea in 0..pa.ne {
+        let e = pa.edges[ea];
+        let (a0, a1) = (pa.normals[e.f0 as usize], pa.normals[e.f1 as usize]);
+        let u = a1.cross(a0);
+        // Sides of B's negated normals relative to this arc's plane (the
+        // signs of `cba`, `dba` in `arcs_cross`).
+        // (Computed into an array first, a loop that vectorises.)
+        let mut sides = [0.0f32; MAX_FACES];
+        for f in 0..nf {
+            sides[f] = u.x * nx[f] + u.y * ny[f] + u.z * nz[f];
+        }
+        let (mut pos, mut odd_pos, mut odd_neg) = (0u64, 0u128, 0u128);
+        for (f, &side) in sides[..nf].iter().enumerate() {
+            let (up, down) = (side > 0.0, side < 0.0);
+            pos |= (up as u64) << f;
+            odd_pos ^= bounding[f] & 0u128.wrapping_sub(up as u128);
+            odd_neg ^= bounding[f] & 0u128.wrapping_sub(down as u128);
+        }
+        let p_a = pa.vertex(e.v0 as usize);
+        let da = pa.vertex(e.v1 as usize) - p_a;
+        // B's edges whose arcs cross this arc's great circle (cba·dba < 0),
+        // in increasing order.
+        let mut straddling = odd_pos & odd_neg;
+        while straddling != 0 {
+            let eb = straddling.trailing_zeros() as usize;
+            straddling &= straddling - 1;
+            let g = pb.edges[eb];
+            let w = w_b[eb];
+            let adc = a0.dot(w);
+            let bdc = a1.dot(w);
+            // adc·bdc < 0 and cba·bdc > 0.
+            let c_pos = (pos >> g.f0) & 1 == 1;
+            if !(adc * bdc < 0.0 && if c_pos { bdc > 0.0 } else { bdc < 0.0 }) {
+                continue;
+            }
+            let p_b = pb.vertex(g.v0 as usize);
+            let db = pb.vertex(g.v1 as usize) - p_b;
+            let axis = da.cross(db);
+            let len2 = axis.length_squared();
+            // Parallel edges give no axis (as in `sat`).
+            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
+                continue;
+            }
+            let l = axis / len2.sqrt();
+            // Orient the axis out of A at its edge (Gregorius).
+            let n = if l.dot(p_a - centre_a) < 0.0 { -l } else { l };
+            let s = n.dot(p_b - p_a);
+            if best_edge.is_none_or(|r| s > r.separation) {
+                best_edge = Some(SatResult {
+                    axis: SatAxis::Edges(ea, eb),
+                    separation: s,
+                    normal: n,
+                });
+                if s > cutoff {
+                    return best_edge;
+                }
+            }
+        }
+    }
+    prefer(best_face, best_edge, tol)
 }
 
 #[cfg(test)]

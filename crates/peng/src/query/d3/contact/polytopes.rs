@@ -1,7 +1,8 @@
 //! The polyhedral shapes (cuboid, convex polyhedron, triangle, segment) seen as
 //! [`Polytope`]s by the separating-axis test. None of these allocates.
 
-use crate::math::Vec3;
+use crate::math::{Pose3, Vec3};
+use crate::query::sat::prepared::{Prepared, PreparedEdge, MAX_EDGES, MAX_FACES, MAX_VERTS};
 use crate::query::sat::{Polygon, Polytope};
 use crate::query::types::Feature;
 use crate::shape::d3::{ConvexPolyhedron, Cuboid, Shape, Triangle};
@@ -121,6 +122,65 @@ impl Polytope for BoxPoly {
             2
         };
         self.face_polygon(2 * k + (dir[k] >= 0.0) as usize, out);
+    }
+    fn prepare(&self, pose: Option<&Pose3>, out: &mut Prepared) -> bool {
+        let map = Mapper::new(pose);
+        for i in 0..8 {
+            out.set_vertex(i, map.point(self.corner(i)));
+        }
+        out.nv = 8;
+        for f in 0..6 {
+            let (n, d) = self.face_plane(f);
+            let (n, d) = map.plane(n, d);
+            out.normals[f] = n;
+            out.offsets[f] = d;
+        }
+        out.nf = 6;
+        for e in 0..12 {
+            let (v, w) = Self::edge_corner(e);
+            let (k, j) = (e / 4, e % 4);
+            out.edges[e] = PreparedEdge {
+                v0: v as u8,
+                v1: w as u8,
+                f0: (2 * ((k + 1) % 3) + (j & 1)) as u8,
+                f1: (2 * ((k + 2) % 3) + ((j >> 1) & 1)) as u8,
+            };
+        }
+        out.ne = 12;
+        true
+    }
+}
+
+/// Maps points, vectors and planes by an optional pose (the rotation as a
+/// matrix, computed once).
+struct Mapper {
+    m: Option<(glam::Mat3, Vec3)>,
+}
+
+impl Mapper {
+    #[inline]
+    fn new(pose: Option<&Pose3>) -> Self {
+        Mapper {
+            m: pose.map(|p| (p.rotation_matrix(), p.translation)),
+        }
+    }
+    #[inline]
+    fn point(&self, p: Vec3) -> Vec3 {
+        match self.m {
+            Some((r, t)) => r * p + t,
+            None => p,
+        }
+    }
+    /// The plane `n·x = d` mapped: `n' = R n`, `d' = d + n'·t`.
+    #[inline]
+    fn plane(&self, n: Vec3, d: f32) -> (Vec3, f32) {
+        match self.m {
+            Some((r, t)) => {
+                let n = r * n;
+                (n, d + n.dot(t))
+            }
+            None => (n, d),
+        }
     }
 }
 
@@ -334,6 +394,33 @@ impl Polytope for HedronPoly<'_> {
     fn scale(&self) -> f32 {
         self.scale
     }
+    fn prepare(&self, pose: Option<&Pose3>, out: &mut Prepared) -> bool {
+        let (v, f, e) = (self.p.vertices(), self.p.faces(), self.p.edges());
+        if v.len() > MAX_VERTS || f.len() > MAX_FACES || e.len() > MAX_EDGES {
+            return false;
+        }
+        let map = Mapper::new(pose);
+        for (i, &p) in v.iter().enumerate() {
+            out.set_vertex(i, map.point(p));
+        }
+        out.nv = v.len();
+        for (i, face) in f.iter().enumerate() {
+            let (n, d) = map.plane(face.normal, face.offset);
+            out.normals[i] = n;
+            out.offsets[i] = d;
+        }
+        out.nf = f.len();
+        for (i, ed) in e.iter().enumerate() {
+            out.edges[i] = PreparedEdge {
+                v0: ed.vertices[0] as u8,
+                v1: ed.vertices[1] as u8,
+                f0: ed.faces[0] as u8,
+                f1: ed.faces[1] as u8,
+            };
+        }
+        out.ne = e.len();
+        true
+    }
 }
 
 /// Any polyhedral shape, for dispatch without monomorphising every pair.
@@ -425,6 +512,9 @@ impl Polytope for AnyPoly<'_> {
     }
     fn incident_polygon(&self, dir: Vec3, out: &mut Polygon) {
         each!(self, p => p.incident_polygon(dir, out))
+    }
+    fn prepare(&self, pose: Option<&Pose3>, out: &mut Prepared) -> bool {
+        each!(self, p => p.prepare(pose, out))
     }
 }
 
