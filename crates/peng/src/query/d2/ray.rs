@@ -204,24 +204,25 @@ fn sharp_degenerate(p: &Poly, o: Vec2, d: Vec2) -> Option<LocalHit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::d2::poly::{test_buf, test_core};
     use crate::shape::d2::Rect;
 
     #[test]
     fn box_and_capsule_hits() {
-        let b = Poly::from_shape(&Rect::new(Vec2::new(2.0, 1.0)).unwrap().into()).unwrap();
+        let b = test_core(Rect::new(Vec2::new(2.0, 1.0)).unwrap().into());
         let h = cast(&b, Vec2::new(-5.0, 0.0), Vec2::X, 10.0, true).unwrap();
         assert!((h.0 - 3.0).abs() < 1e-6 && h.2 == Vec2::NEG_X);
         let h = cast(&b, Vec2::ZERO, Vec2::X, 10.0, false).unwrap();
         assert!((h.0 - 2.0).abs() < 1e-6 && h.2 == Vec2::NEG_X);
         assert_eq!(cast(&b, Vec2::ZERO, Vec2::X, 10.0, true).unwrap().0, 0.0);
         assert!(cast(&b, Vec2::new(-5.0, 0.0), Vec2::X, 2.9, true).is_none());
-        let c = Poly::segment(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.5);
+        let c = Poly::segment(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.5, test_buf());
         let h = cast(&c, Vec2::new(-5.0, 1.2), Vec2::X, 10.0, true).unwrap();
         let want = 5.0 - (0.25f32 - 0.04).sqrt();
         assert!((h.0 - want).abs() < 1e-5);
         let h = cast(&c, Vec2::new(-5.0, 0.3), Vec2::X, 10.0, true).unwrap();
         assert!((h.0 - 4.5).abs() < 1e-6 && h.2 == Vec2::NEG_X);
-        let s = Poly::segment(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.0);
+        let s = Poly::segment(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.0, test_buf());
         let h = cast(&s, Vec2::new(-5.0, 0.3), Vec2::X, 10.0, true).unwrap();
         assert!((h.0 - 5.0).abs() < 1e-6 && h.2 == Vec2::NEG_X);
     }
