@@ -309,7 +309,6 @@ ray_tests! {
     ray3_triangle: run3, p3::ShapeKind::Triangle, 0x7a_3d06;
     ray3_polyhedron: run3, p3::ShapeKind::Polyhedron, 0x7a_3d07;
     ray2_circle: run2, p2::ShapeKind::Circle, 0x7a_2d00;
-    #[ignore = "peng finding: 2D capsule ray normal 1.24e-3 rad off the analytic normal (parry matches it to 1e-7), seed 0x7a2d01 ray #2812"]
     ray2_capsule: run2, p2::ShapeKind::Capsule, 0x7a_2d01;
     ray2_rect: run2, p2::ShapeKind::Rect, 0x7a_2d02;
     ray2_segment: run2, p2::ShapeKind::Segment, 0x7a_2d03;

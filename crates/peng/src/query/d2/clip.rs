@@ -122,14 +122,14 @@ fn clip_points(rf: &Poly, face: usize, inc: &Poly) -> ([ClipPoint; 2], usize) {
 mod tests {
     use super::*;
     use crate::math::Pose2;
+    use crate::query::d2::poly::{test_buf, test_core};
     use crate::shape::d2::Rect;
 
     #[test]
     fn box_on_box_clips_to_two_points() {
-        let a = Poly::from_shape(&Rect::new(Vec2::new(2.0, 0.5)).unwrap().into()).unwrap();
-        let b = Poly::from_shape(&Rect::new(Vec2::splat(0.5)).unwrap().into())
-            .unwrap()
-            .transformed(&Pose2::from_translation(Vec2::new(1.8, 0.9)));
+        let a = test_core(Rect::new(Vec2::new(2.0, 0.5)).unwrap().into());
+        let b = test_core(Rect::new(Vec2::splat(0.5)).unwrap().into())
+            .transformed(&Pose2::from_translation(Vec2::new(1.8, 0.9)), test_buf());
         // Reference: A's top face (index 2, normal +y).
         let c = clip(&a, 2, &b);
         assert_eq!(c.len, 2);

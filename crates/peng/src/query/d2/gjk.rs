@@ -340,12 +340,11 @@ pub(crate) fn gjk(a: &Poly, b: &Poly, cache: Option<&mut GjkCache2>) -> GjkOutpu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::d2::poly::{test_buf, test_core};
 
-    fn square(c: Vec2, h: f32) -> Poly {
+    fn square(c: Vec2, h: f32) -> Poly<'static> {
         let r = crate::shape::d2::Rect::new(Vec2::splat(h)).unwrap();
-        Poly::from_shape(&r.into())
-            .unwrap()
-            .transformed(&crate::math::Pose2::from_translation(c))
+        test_core(r.into()).transformed(&crate::math::Pose2::from_translation(c), test_buf())
     }
 
     #[test]

@@ -27,7 +27,7 @@ use crate::query::types::{
     ContactId, ContactPoint2, Distance2, Feature, Manifold2, PointProjection2, Ray2, RayHit2,
 };
 use crate::shape::d2::Shape;
-use poly::Poly;
+use poly::{Poly, PolyBuf};
 
 /// Calls `f(shape, pose, part)` for every convex leaf of `shape` placed at
 /// `pose`; `part` is the index of the top-level compound part (0 for a convex
@@ -55,10 +55,18 @@ fn for_each_part(shape: &Shape, pose: &Pose2, f: &mut dyn FnMut(&Shape, &Pose2, 
     }
 }
 
-/// The cores of two convex shapes, both in A's local frame.
-fn cores(a: &Shape, pose_a: &Pose2, b: &Shape, pose_b: &Pose2) -> Option<(Poly, Poly)> {
-    let pa = Poly::from_shape(a)?;
-    let pb = Poly::from_shape(b)?.transformed(&pose_a.inv_mul(pose_b));
+/// The cores of two convex shapes, both in A's local frame: A's borrowed from
+/// the shape (or written into `buf_a`), B's mapped into `buf_b`.
+fn cores<'a>(
+    a: &'a Shape,
+    pose_a: &Pose2,
+    b: &Shape,
+    pose_b: &Pose2,
+    buf_a: &'a mut PolyBuf,
+    buf_b: &'a mut PolyBuf,
+) -> Option<(Poly<'a>, Poly<'a>)> {
+    let pa = Poly::from_shape(a, buf_a)?;
+    let pb = Poly::from_shape_placed(b, &pose_a.inv_mul(pose_b), buf_b)?;
     Some((pa, pb))
 }
 
@@ -110,7 +118,8 @@ fn intersects_convex(a: &Shape, pose_a: &Pose2, b: &Shape, pose_b: &Pose2) -> bo
         let r = ca.radius() + cb.radius();
         return (pose_b.translation - pose_a.translation).length_squared() <= r * r;
     }
-    match cores(a, pose_a, b, pose_b) {
+    let (mut buf_a, mut buf_b) = (PolyBuf::new(), PolyBuf::new());
+    match cores(a, pose_a, b, pose_b, &mut buf_a, &mut buf_b) {
         Some((pa, pb)) => pair::intersects(&pa, &pb),
         None => false,
     }
@@ -149,7 +158,8 @@ fn contact_convex(
         });
         return Some(m);
     }
-    let (pa, pb) = cores(a, pose_a, b, pose_b)?;
+    let (mut buf_a, mut buf_b) = (PolyBuf::new(), PolyBuf::new());
+    let (pa, pb) = cores(a, pose_a, b, pose_b, &mut buf_a, &mut buf_b)?;
     let lm = pair::manifold(&pa, &pb, prediction)?;
     let mut m = Manifold2::new(pose_a.transform_vector(lm.normal));
     for p in &lm.points[..lm.len] {
@@ -227,7 +237,8 @@ fn distance_convex(
             normal: pose_a.transform_vector(n),
         });
     }
-    let (pa, pb) = cores(a, pose_a, b, pose_b)?;
+    let (mut buf_a, mut buf_b) = (PolyBuf::new(), PolyBuf::new());
+    let (pa, pb) = cores(a, pose_a, b, pose_b, &mut buf_a, &mut buf_b)?;
     let an = pair::analyze(&pa, &pb, cache);
     let (d, xa, xb, n) = pair::signed_distance(&pa, &pb, &an);
     Some(Distance2 {
@@ -296,7 +307,8 @@ pub fn ray_cast(
 ) -> Option<RayHit2> {
     let mut best: Option<RayHit2> = None;
     for_each_part(shape, pose, &mut |s, p, _| {
-        let Some(core) = Poly::from_shape(s) else {
+        let mut buf = PolyBuf::new();
+        let Some(core) = Poly::from_shape(s, &mut buf) else {
             return;
         };
         let o = p.inverse_transform_point(ray.origin);
@@ -326,7 +338,8 @@ pub fn project_point(shape: &Shape, pose: &Pose2, point: Vec2, solid: bool) -> P
     let mut best: Option<(f32, PointProjection2)> = None;
     let mut inside_any = false;
     for_each_part(shape, pose, &mut |s, p, _| {
-        let Some(core) = Poly::from_shape(s) else {
+        let mut buf = PolyBuf::new();
+        let Some(core) = Poly::from_shape(s, &mut buf) else {
             return;
         };
         let (x, inside) = point::project(&core, p.inverse_transform_point(point), solid);
@@ -360,7 +373,8 @@ pub fn contains_point(shape: &Shape, pose: &Pose2, point: Vec2) -> bool {
     let mut inside = false;
     for_each_part(shape, pose, &mut |s, p, _| {
         if !inside {
-            if let Some(core) = Poly::from_shape(s) {
+            let mut buf = PolyBuf::new();
+            if let Some(core) = Poly::from_shape(s, &mut buf) {
                 inside = point::contains(&core, p.inverse_transform_point(point));
             }
         }

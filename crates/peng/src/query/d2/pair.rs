@@ -78,9 +78,9 @@ fn ends(p: &Poly) -> (Vec2, Vec2) {
 fn faces(a: &Poly, b: &Poly, sa: Option<(f32, usize)>, sb: Option<(f32, usize)>) -> Analysis {
     // Prefer A's face only within rounding: a wider margin would report a
     // non-minimal depth and a normal off the true MTD.
-    let tol = TIE_REL * a.scale().max(b.scale());
+    // (The scale is only needed when B's face is ahead at all.)
     let use_b = match (sa, sb) {
-        (Some((x, _)), Some((y, _))) => y > x + tol,
+        (Some((x, _)), Some((y, _))) => y > x && y > x + TIE_REL * a.scale().max(b.scale()),
         (None, Some(_)) => true,
         _ => false,
     };
@@ -101,7 +101,32 @@ fn faces(a: &Poly, b: &Poly, sa: Option<(f32, usize)>, sb: Option<(f32, usize)>)
 }
 
 /// Analyses the pair of cores. `cache` warm-starts GJK when it runs.
-pub(crate) fn analyze(a: &Poly, b: &Poly, mut cache: Option<&mut GjkCache2>) -> Analysis {
+pub(crate) fn analyze(a: &Poly, b: &Poly, cache: Option<&mut GjkCache2>) -> Analysis {
+    match analyze_within(a, b, cache, f32::INFINITY) {
+        Some(an) => an,
+        // Unreachable: nothing exceeds an infinite cutoff.
+        None => Analysis::Closest {
+            dist: f32::INFINITY,
+            pa: Vec2::ZERO,
+            pb: Vec2::ZERO,
+            normal: Vec2::X,
+            fa: Feature::NONE,
+            fb: Feature::NONE,
+        },
+    }
+}
+
+/// [`analyze`], or `None` as soon as a separating axis proves that the signed
+/// distance of the rounded shapes, `core distance - radius_a - radius_b`,
+/// exceeds `cutoff` (the core distance is at least any axis's separation, so
+/// the pair would be rejected anyway; GJK and the second axis set are skipped).
+pub(crate) fn analyze_within(
+    a: &Poly,
+    b: &Poly,
+    mut cache: Option<&mut GjkCache2>,
+    cutoff: f32,
+) -> Option<Analysis> {
+    let beyond = |s: Option<(f32, usize)>| s.is_some_and(|(x, _)| x - a.radius - b.radius > cutoff);
     if let Some(c) = cache.as_deref_mut() {
         c.set_iterations(0);
     }
@@ -144,19 +169,25 @@ pub(crate) fn analyze(a: &Poly, b: &Poly, mut cache: Option<&mut GjkCache2>) -> 
             } else if b.count() == 2 {
                 normal = -b.normals()[0];
             }
-            return Analysis::Closest {
+            return Some(Analysis::Closest {
                 dist,
                 pa,
                 pb,
                 normal,
                 fa,
                 fb,
-            };
+            });
         }
-        return faces(a, b, sa, sb);
+        return Some(faces(a, b, sa, sb));
     }
     let sa = max_separation(a, b);
+    if beyond(sa) {
+        return None;
+    }
     let sb = max_separation(b, a);
+    if beyond(sb) {
+        return None;
+    }
     let s = sa
         .map(|x| x.0)
         .unwrap_or(f32::NEG_INFINITY)
@@ -164,17 +195,17 @@ pub(crate) fn analyze(a: &Poly, b: &Poly, mut cache: Option<&mut GjkCache2>) -> 
     if s > 0.0 {
         let g = gjk(a, b, cache);
         if !g.overlap && g.distance > 0.0 {
-            return Analysis::Closest {
+            return Some(Analysis::Closest {
                 dist: g.distance.max(s),
                 pa: g.pa,
                 pb: g.pb,
                 normal: g.normal,
                 fa: g.feat_a,
                 fb: g.feat_b,
-            };
+            });
         }
     }
-    faces(a, b, sa, sb)
+    Some(faces(a, b, sa, sb))
 }
 
 /// Core signed distance of an analysis.
@@ -366,7 +397,7 @@ fn from_faces(
 /// signed distance is at most `prediction`.
 pub(crate) fn manifold(a: &Poly, b: &Poly, prediction: f32) -> Option<LocalManifold> {
     let (ra, rb) = (a.radius, b.radius);
-    let an = analyze(a, b, None);
+    let an = analyze_within(a, b, None, prediction)?;
     let sd = core_signed_distance(&an) - ra - rb;
     if sd > prediction {
         return None;

@@ -68,18 +68,19 @@ pub(crate) fn contains(p: &Poly, q: Vec2) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::d2::poly::{test_buf, test_core};
     use crate::shape::d2::Rect;
 
     #[test]
     fn project_on_box_and_circle() {
-        let b = Poly::from_shape(&Rect::new(Vec2::new(2.0, 1.0)).unwrap().into()).unwrap();
+        let b = test_core(Rect::new(Vec2::new(2.0, 1.0)).unwrap().into());
         let (x, inside) = project(&b, Vec2::new(0.5, 0.8), false);
         assert!(inside);
         assert!((x - Vec2::new(0.5, 1.0)).length() < 1e-6);
         let (x, inside) = project(&b, Vec2::new(3.0, 2.0), true);
         assert!(!inside);
         assert!((x - Vec2::new(2.0, 1.0)).length() < 1e-6);
-        let c = Poly::point(Vec2::ZERO, 2.0);
+        let c = Poly::point(Vec2::ZERO, 2.0, test_buf());
         let (x, inside) = project(&c, Vec2::new(0.0, 1.0), false);
         assert!(inside && (x - Vec2::new(0.0, 2.0)).length() < 1e-6);
         let (x, _) = project(&c, Vec2::ZERO, false);

@@ -14,23 +14,139 @@
 //! are reduced to the segment or point they are (degeneracy policy, rule 2);
 //! their feature indices then refer to the reduced vertices.
 
+//! The pair queries never copy a shape's own arrays: a [`Poly`] borrows them
+//! (a polygon's vertices and normals) or a caller's stack buffer ([`PolyBuf`])
+//! holding the few vertices of a small shape, or the vertices of shape B mapped
+//! into A's frame. Only polygons with more than [`INLINE`] vertices placed in
+//! another frame use the heap.
+
 use crate::math::tolerance::ZERO_LENGTH_SQ;
 use crate::math::{Pose2, Vec2};
 use crate::shape::d2::Shape;
 
-/// Inline capacity; larger polygons spill to the heap.
-const INLINE: usize = 8;
+/// Inline capacity of a [`PolyBuf`]; larger placed polygons spill to the heap.
+const INLINE: usize = 16;
 
-/// A convex core polygon with a radius, in some frame.
-#[derive(Debug, Clone)]
-pub(crate) struct Poly {
+/// Storage for the vertices and normals of a core that cannot be borrowed from
+/// its shape (small shapes, shapes mapped into another frame). Lives on the
+/// caller's stack.
+#[derive(Debug)]
+pub(crate) struct PolyBuf {
     inline_v: [Vec2; INLINE],
     inline_n: [Vec2; INLINE],
     heap_v: Vec<Vec2>,
     heap_n: Vec<Vec2>,
-    count: usize,
+}
+
+impl Default for PolyBuf {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl PolyBuf {
+    /// An empty buffer (no heap memory).
+    #[inline]
+    pub fn new() -> Self {
+        PolyBuf {
+            inline_v: [Vec2::ZERO; INLINE],
+            inline_n: [Vec2::ZERO; INLINE],
+            heap_v: Vec::new(),
+            heap_n: Vec::new(),
+        }
+    }
+
+    /// Room for `n` vertices and normals.
+    #[inline]
+    fn slots(&mut self, n: usize) -> (&mut [Vec2], &mut [Vec2]) {
+        if n <= INLINE {
+            (&mut self.inline_v[..n], &mut self.inline_n[..n])
+        } else {
+            self.heap_v.resize(n, Vec2::ZERO);
+            self.heap_n.resize(n, Vec2::ZERO);
+            (&mut self.heap_v[..n], &mut self.heap_n[..n])
+        }
+    }
+
+    /// The first `n` vertices and normals written by [`PolyBuf::slots`].
+    #[inline]
+    fn view(&self, n: usize, radius: f32) -> Poly<'_> {
+        let (verts, normals) = if n <= INLINE {
+            (&self.inline_v[..n], &self.inline_n[..n])
+        } else {
+            (&self.heap_v[..n], &self.heap_n[..n])
+        };
+        Poly {
+            verts,
+            normals,
+            radius,
+            local_rect: false,
+        }
+    }
+
+    /// Writes a point core; returns its vertex count.
+    fn put_point(&mut self, p: Vec2) -> usize {
+        let (v, n) = self.slots(1);
+        v[0] = p;
+        n[0] = Vec2::ZERO;
+        1
+    }
+
+    /// Writes a segment core (a point when the ends coincide); returns its count.
+    fn put_segment(&mut self, a: Vec2, b: Vec2) -> usize {
+        let m = edge_normal(a, b);
+        if m == Vec2::ZERO {
+            return self.put_point(a);
+        }
+        let (v, n) = self.slots(2);
+        v[0] = a;
+        v[1] = b;
+        n[0] = m;
+        n[1] = -m;
+        2
+    }
+
+    /// Writes a polygon core from counter-clockwise vertices with area and,
+    /// optionally, their normals; returns its count.
+    fn put_polygon(&mut self, vs: &[Vec2], ns: Option<&[Vec2]>) -> usize {
+        let count = vs.len();
+        let (dv, dn) = self.slots(count);
+        dv.copy_from_slice(vs);
+        match ns {
+            Some(ns) => dn.copy_from_slice(ns),
+            None => {
+                for i in 0..count {
+                    dn[i] = edge_normal(vs[i], vs[(i + 1) % count]);
+                }
+            }
+        }
+        count
+    }
+
+    /// Maps the first `n` vertices and normals by `pose`, in place.
+    fn transform(&mut self, n: usize, pose: &Pose2) {
+        let (dv, dn) = self.slots(n);
+        for v in dv.iter_mut() {
+            *v = pose.transform_point(*v);
+        }
+        for m in dn.iter_mut() {
+            *m = pose.rotation.rotate(*m);
+        }
+    }
+}
+
+/// A convex core polygon with a radius, in some frame; its arrays are borrowed
+/// from the shape or from a [`PolyBuf`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Poly<'a> {
+    verts: &'a [Vec2],
+    normals: &'a [Vec2],
     /// Radius added around the core.
     pub radius: f32,
+    /// Whether this is a rect with area in its own frame (vertices and normals
+    /// in the order of [`Rect::vertices`](crate::shape::d2::Rect::vertices)):
+    /// the separating-axis test then has a closed form.
+    local_rect: bool,
 }
 
 /// The outward normal of the edge `a → b` of a counter-clockwise polygon.
@@ -45,180 +161,196 @@ pub(crate) fn edge_normal(a: Vec2, b: Vec2) -> Vec2 {
     }
 }
 
-impl Poly {
-    fn empty(radius: f32) -> Self {
-        Poly {
-            inline_v: [Vec2::ZERO; INLINE],
-            inline_n: [Vec2::ZERO; INLINE],
-            heap_v: Vec::new(),
-            heap_n: Vec::new(),
-            count: 0,
-            radius,
-        }
-    }
+/// Where the core of a shape lives: borrowed from the shape, or written into
+/// a buffer (with its vertex count).
+enum Src<'a> {
+    Shape(&'a [Vec2], &'a [Vec2]),
+    Buf(usize),
+}
 
-    /// A point core.
-    pub fn point(p: Vec2, radius: f32) -> Self {
-        let mut s = Self::empty(radius);
-        s.inline_v[0] = p;
-        s.count = 1;
-        s
+/// Whether a counter-clockwise vertex list spans area: twice its area against
+/// its squared edge scale (a relative test).
+fn spans_area(vs: &[Vec2]) -> bool {
+    let n = vs.len();
+    let mut area2 = 0.0;
+    let mut scale2: f32 = 0.0;
+    for i in 0..n {
+        let j = if i + 1 == n { 0 } else { i + 1 };
+        area2 += vs[i].perp_dot(vs[j]);
+        scale2 = scale2.max((vs[j] - vs[i]).length_squared());
     }
+    n >= 3 && area2 > 1e-10 * scale2 && scale2 > ZERO_LENGTH_SQ
+}
 
-    /// A segment core (a point when the ends coincide).
-    pub fn segment(a: Vec2, b: Vec2, radius: f32) -> Self {
-        let n = edge_normal(a, b);
-        if n == Vec2::ZERO {
-            return Self::point(a, radius);
-        }
-        let mut s = Self::empty(radius);
-        s.inline_v[0] = a;
-        s.inline_v[1] = b;
-        s.inline_n[0] = n;
-        s.inline_n[1] = -n;
-        s.count = 2;
-        s
+/// A possibly degenerate counter-clockwise vertex list that spans no area: the
+/// segment between its two farthest-apart vertices (a point for an empty list,
+/// only reachable through `from_hull_unchecked(vec![])`).
+fn put_degenerate(vs: &[Vec2], buf: &mut PolyBuf) -> usize {
+    let n = vs.len();
+    if n == 0 {
+        return buf.put_point(Vec2::ZERO);
     }
-
-    /// A polygon core from counter-clockwise vertices with area, and their normals.
-    fn polygon(vs: &[Vec2], ns: Option<&[Vec2]>, radius: f32) -> Self {
-        let mut s = Self::empty(radius);
-        let n = vs.len();
-        s.count = n;
-        let (dv, dn) = if n <= INLINE {
-            (&mut s.inline_v[..n], &mut s.inline_n[..n])
-        } else {
-            s.heap_v = vec![Vec2::ZERO; n];
-            s.heap_n = vec![Vec2::ZERO; n];
-            (&mut s.heap_v[..], &mut s.heap_n[..])
-        };
-        dv.copy_from_slice(vs);
-        match ns {
-            Some(ns) => dn.copy_from_slice(ns),
-            None => {
-                for i in 0..n {
-                    dn[i] = edge_normal(vs[i], vs[(i + 1) % n]);
-                }
+    let (mut bi, mut bj, mut bd) = (0, 0, -1.0);
+    for i in 0..n {
+        for j in i + 1..n {
+            let d = (vs[j] - vs[i]).length_squared();
+            if d > bd {
+                (bi, bj, bd) = (i, j, d);
             }
         }
-        s
     }
+    buf.put_segment(vs[bi], vs[bj])
+}
 
-    /// A polygon from a possibly degenerate counter-clockwise vertex list: a list
-    /// spanning no area becomes the segment between its two farthest points.
-    fn from_ccw(vs: &[Vec2], ns: Option<&[Vec2]>, radius: f32) -> Self {
-        let n = vs.len();
-        if n == 0 {
-            // Only reachable through `from_hull_unchecked(vec![])`: a point.
-            return Self::point(Vec2::ZERO, radius);
+/// The core of a convex shape in its local frame and its radius. `None` for
+/// compounds.
+fn source<'a>(shape: &'a Shape, buf: &mut PolyBuf) -> Option<(Src<'a>, f32)> {
+    Some(match shape {
+        Shape::Circle(c) => (Src::Buf(buf.put_point(Vec2::ZERO)), c.radius()),
+        Shape::Capsule(c) => (Src::Buf(buf.put_segment(c.a(), c.b())), c.radius()),
+        Shape::Segment(s) => (Src::Buf(buf.put_segment(s.a(), s.b())), 0.0),
+        Shape::Rect(r) => {
+            let h = r.half_extents();
+            let n = if h.x > 0.0 && h.y > 0.0 {
+                buf.put_polygon(&r.vertices(), Some(&crate::shape::d2::Rect::NORMALS))
+            } else if h.x > 0.0 {
+                buf.put_segment(Vec2::new(-h.x, 0.0), Vec2::new(h.x, 0.0))
+            } else if h.y > 0.0 {
+                buf.put_segment(Vec2::new(0.0, -h.y), Vec2::new(0.0, h.y))
+            } else {
+                buf.put_point(Vec2::ZERO)
+            };
+            (Src::Buf(n), 0.0)
         }
-        let mut area2 = 0.0;
-        let mut scale2: f32 = 0.0;
-        for i in 0..n {
-            area2 += vs[i].perp_dot(vs[(i + 1) % n]);
-            scale2 = scale2.max((vs[(i + 1) % n] - vs[i]).length_squared());
+        Shape::Triangle(t) => {
+            let vs = t.vertices();
+            let n = if spans_area(vs) {
+                buf.put_polygon(vs, None)
+            } else {
+                put_degenerate(vs, buf)
+            };
+            (Src::Buf(n), 0.0)
         }
-        // A relative area test: twice the area against the squared edge scale.
-        if n >= 3 && area2 > 1e-10 * scale2 && scale2 > ZERO_LENGTH_SQ {
-            let ns = ns.filter(|ns| ns.len() == n);
-            return Self::polygon(vs, ns, radius);
-        }
-        // Degenerate: the segment between the two farthest-apart vertices.
-        let (mut bi, mut bj, mut bd) = (0, 0, -1.0);
-        for i in 0..n {
-            for j in i + 1..n {
-                let d = (vs[j] - vs[i]).length_squared();
-                if d > bd {
-                    (bi, bj, bd) = (i, j, d);
-                }
-            }
-        }
-        Self::segment(vs[bi], vs[bj], radius)
-    }
-
-    /// The core polygon of a convex shape in its local frame. `None` for compounds.
-    pub fn from_shape(shape: &Shape) -> Option<Self> {
-        Some(match shape {
-            Shape::Circle(c) => Self::point(Vec2::ZERO, c.radius()),
-            Shape::Capsule(c) => Self::segment(c.a(), c.b(), c.radius()),
-            Shape::Segment(s) => Self::segment(s.a(), s.b(), 0.0),
-            Shape::Rect(r) => {
-                let h = r.half_extents();
-                if h.x > 0.0 && h.y > 0.0 {
-                    Self::polygon(&r.vertices(), Some(&crate::shape::d2::Rect::NORMALS), 0.0)
-                } else if h.x > 0.0 {
-                    Self::segment(Vec2::new(-h.x, 0.0), Vec2::new(h.x, 0.0), 0.0)
-                } else if h.y > 0.0 {
-                    Self::segment(Vec2::new(0.0, -h.y), Vec2::new(0.0, h.y), 0.0)
+        Shape::Polygon(p) => {
+            let vs = p.vertices();
+            if spans_area(vs) {
+                if p.normals().len() == vs.len() {
+                    (Src::Shape(vs, p.normals()), 0.0)
                 } else {
-                    Self::point(Vec2::ZERO, 0.0)
+                    (Src::Buf(buf.put_polygon(vs, None)), 0.0)
                 }
+            } else {
+                (Src::Buf(put_degenerate(vs, buf)), 0.0)
             }
-            Shape::Triangle(t) => Self::from_ccw(t.vertices(), None, 0.0),
-            Shape::Polygon(p) => Self::from_ccw(p.vertices(), Some(p.normals()), 0.0),
-            Shape::Compound(_) => return None,
+        }
+        Shape::Compound(_) => return None,
+    })
+}
+
+impl<'a> Poly<'a> {
+    /// A point core in `buf`.
+    #[cfg(test)]
+    pub fn point(p: Vec2, radius: f32, buf: &'a mut PolyBuf) -> Self {
+        let n = buf.put_point(p);
+        buf.view(n, radius)
+    }
+
+    /// A segment core in `buf` (a point when the ends coincide).
+    #[cfg(test)]
+    pub fn segment(a: Vec2, b: Vec2, radius: f32, buf: &'a mut PolyBuf) -> Self {
+        let n = buf.put_segment(a, b);
+        buf.view(n, radius)
+    }
+
+    /// The core polygon of a convex shape in its local frame, borrowing the
+    /// shape's arrays when it can and `buf` otherwise. `None` for compounds.
+    pub fn from_shape(shape: &'a Shape, buf: &'a mut PolyBuf) -> Option<Self> {
+        let (src, radius) = source(shape, buf)?;
+        Some(match src {
+            Src::Shape(verts, normals) => Poly {
+                verts,
+                normals,
+                radius,
+                local_rect: false,
+            },
+            Src::Buf(n) => Poly {
+                local_rect: matches!(shape, Shape::Rect(_)) && n == 4,
+                ..buf.view(n, radius)
+            },
         })
+    }
+
+    /// The core polygon of a convex shape placed by `pose` (vertices and normals
+    /// mapped), written into `buf`. `None` for compounds.
+    pub fn from_shape_placed(shape: &Shape, pose: &Pose2, buf: &'a mut PolyBuf) -> Option<Self> {
+        let (src, radius) = source(shape, buf)?;
+        let n = match src {
+            Src::Shape(vs, ns) => {
+                let n = vs.len();
+                let (dv, dn) = buf.slots(n);
+                for (d, v) in dv.iter_mut().zip(vs) {
+                    *d = pose.transform_point(*v);
+                }
+                for (d, m) in dn.iter_mut().zip(ns) {
+                    *d = pose.rotation.rotate(*m);
+                }
+                n
+            }
+            Src::Buf(n) => {
+                buf.transform(n, pose);
+                n
+            }
+        };
+        Some(buf.view(n, radius))
+    }
+
+    /// The core placed by `pose`, written into `buf`.
+    #[cfg(test)]
+    pub fn transformed<'b>(&self, pose: &Pose2, buf: &'b mut PolyBuf) -> Poly<'b> {
+        let n = buf.put_polygon(self.verts, Some(self.normals));
+        buf.transform(n, pose);
+        buf.view(n, self.radius)
     }
 
     /// Number of vertices (1 point, 2 segment, >= 3 polygon).
     #[inline]
     pub fn count(&self) -> usize {
-        self.count
+        self.verts.len()
     }
 
     /// The vertices.
     #[inline]
-    pub fn verts(&self) -> &[Vec2] {
-        if self.count <= INLINE {
-            &self.inline_v[..self.count]
-        } else {
-            &self.heap_v
-        }
+    pub fn verts(&self) -> &'a [Vec2] {
+        self.verts
     }
 
     /// Edge normals (`normals()[i]` is the outward normal of `v[i] → v[i+1]`);
     /// a point has one zero normal.
     #[inline]
-    pub fn normals(&self) -> &[Vec2] {
-        if self.count <= INLINE {
-            &self.inline_n[..self.count]
-        } else {
-            &self.heap_n
-        }
+    pub fn normals(&self) -> &'a [Vec2] {
+        self.normals
+    }
+
+    /// Whether this is a rect with area in its own frame.
+    #[inline]
+    pub fn is_local_rect(&self) -> bool {
+        self.local_rect
     }
 
     /// Whether the core has area (3 or more vertices).
     #[inline]
     pub fn has_area(&self) -> bool {
-        self.count >= 3
+        self.verts.len() >= 3
     }
 
     /// The vertex after `i`.
     #[inline]
     pub fn next(&self, i: usize) -> usize {
-        if i + 1 == self.count {
+        if i + 1 == self.verts.len() {
             0
         } else {
             i + 1
         }
-    }
-
-    /// The core placed by `pose` (vertices and normals mapped).
-    pub fn transformed(&self, pose: &Pose2) -> Self {
-        let mut s = self.clone();
-        let n = self.count;
-        let (dv, dn) = if n <= INLINE {
-            (&mut s.inline_v[..n], &mut s.inline_n[..n])
-        } else {
-            (&mut s.heap_v[..], &mut s.heap_n[..])
-        };
-        for v in dv.iter_mut() {
-            *v = pose.transform_point(*v);
-        }
-        for m in dn.iter_mut() {
-            *m = pose.rotation.rotate(*m);
-        }
-        s
     }
 
     /// Index of the vertex farthest along `dir` (ties to the lowest index).
@@ -248,6 +380,19 @@ impl Poly {
     }
 }
 
+/// A buffer that lives for the rest of the test run.
+#[cfg(test)]
+pub(crate) fn test_buf() -> &'static mut PolyBuf {
+    Box::leak(Box::default())
+}
+
+/// The local core of a shape that lives for the rest of the test run.
+#[cfg(test)]
+pub(crate) fn test_core(shape: Shape) -> Poly<'static> {
+    let shape: &'static Shape = Box::leak(Box::new(shape));
+    Poly::from_shape(shape, test_buf()).expect("convex shape")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,12 +400,12 @@ mod tests {
 
     #[test]
     fn degenerate_shapes_reduce() {
-        let r = Poly::from_shape(&Rect::new(Vec2::new(2.0, 0.0)).unwrap().into()).unwrap();
+        let r = test_core(Rect::new(Vec2::new(2.0, 0.0)).unwrap().into());
         assert_eq!(r.count(), 2);
-        let p = Poly::from_shape(&Rect::new(Vec2::ZERO).unwrap().into()).unwrap();
+        let p = test_core(Rect::new(Vec2::ZERO).unwrap().into());
         assert_eq!(p.count(), 1);
         let t = Triangle::new(Vec2::ZERO, Vec2::new(2.0, 0.0), Vec2::new(1.0, 0.0)).unwrap();
-        let t = Poly::from_shape(&t.into()).unwrap();
+        let t = test_core(t.into());
         assert_eq!(t.count(), 2);
         assert_eq!((t.verts()[1] - t.verts()[0]).length(), 2.0);
         assert_eq!(t.normals()[0], -t.normals()[1]);
