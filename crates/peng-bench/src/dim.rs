@@ -6,6 +6,7 @@
 //! poses); [`D2`] and [`D3`] implement it by calling peng's `d2`/`d3` facades and
 //! the per-dimension generators [`crate::gen2`] and [`crate::gen3`].
 
+use crate::gen::Pair;
 use crate::rng::Rng;
 use core::fmt::Debug;
 use glam::{Quat, Vec2, Vec3};
@@ -28,37 +29,31 @@ pub trait VecN: Vector + core::fmt::Display {
     fn angle_to(self, o: Self) -> f32;
 }
 
-impl VecN for Vec2 {
-    const X: Self = Vec2::X;
-    fn normalize(self) -> Self {
-        Vec2::normalize(self)
-    }
-    fn try_normalize(self) -> Option<Self> {
-        Vec2::try_normalize(self)
-    }
-    fn normalize_or_zero(self) -> Self {
-        Vec2::normalize_or_zero(self)
-    }
-    fn angle_to(self, o: Self) -> f32 {
-        self.perp_dot(o).abs().atan2(Vec2::dot(self, o))
-    }
+/// Implements [`VecN`] for a glam vector type by forwarding to its inherent
+/// methods; `$sin` is `|sin(angle)|` of two vectors `$a`, `$b` in that dimension.
+macro_rules! impl_vecn {
+    ($t:ty, |$a:ident, $b:ident| $sin:expr) => {
+        impl VecN for $t {
+            const X: Self = <$t>::X;
+            fn normalize(self) -> Self {
+                <$t>::normalize(self)
+            }
+            fn try_normalize(self) -> Option<Self> {
+                <$t>::try_normalize(self)
+            }
+            fn normalize_or_zero(self) -> Self {
+                <$t>::normalize_or_zero(self)
+            }
+            fn angle_to(self, o: Self) -> f32 {
+                let ($a, $b) = (self, o);
+                ($sin).atan2(<$t>::dot(self, o))
+            }
+        }
+    };
 }
 
-impl VecN for Vec3 {
-    const X: Self = Vec3::X;
-    fn normalize(self) -> Self {
-        Vec3::normalize(self)
-    }
-    fn try_normalize(self) -> Option<Self> {
-        Vec3::try_normalize(self)
-    }
-    fn normalize_or_zero(self) -> Self {
-        Vec3::normalize_or_zero(self)
-    }
-    fn angle_to(self, o: Self) -> f32 {
-        self.cross(o).length().atan2(Vec3::dot(self, o))
-    }
-}
+impl_vecn!(Vec2, |a, b| a.perp_dot(b).abs());
+impl_vecn!(Vec3, |a, b| a.cross(b).length());
 
 /// A dimension: its types and the per-dimension calls the shared code makes.
 pub trait Dim: Copy + Debug + 'static {
@@ -118,23 +113,12 @@ pub trait Dim: Copy + Debug + 'static {
         diagonals: bool,
     ) -> (Self::V, f32);
 
-    /// peng's `intersects`.
-    fn intersects(a: &Self::Shape, pa: &Self::Pose, b: &Self::Shape, pb: &Self::Pose) -> bool;
-    /// peng's `distance`.
-    fn distance(
-        a: &Self::Shape,
-        pa: &Self::Pose,
-        b: &Self::Shape,
-        pb: &Self::Pose,
-    ) -> Distance<Self::V>;
-    /// peng's `contact`.
-    fn contact(
-        a: &Self::Shape,
-        pa: &Self::Pose,
-        b: &Self::Shape,
-        pb: &Self::Pose,
-        prediction: f32,
-    ) -> Option<Self::Manifold>;
+    /// peng's `intersects` on the pair.
+    fn intersects(p: &Pair<Self>) -> bool;
+    /// peng's `distance` on the pair.
+    fn distance(p: &Pair<Self>) -> Distance<Self::V>;
+    /// peng's `contact` on the pair.
+    fn contact(p: &Pair<Self>, prediction: f32) -> Option<Self::Manifold>;
     /// A manifold's depth, normal and point count.
     fn manifold_summary(m: &Self::Manifold) -> (f32, Self::V, usize);
     /// A manifold's point count.
@@ -170,9 +154,15 @@ pub struct D3;
 /// Implements [`Dim`] for `$d` with the forwarders that read the same in both
 /// dimensions (peng's `d2` and `d3` are separate modules with no common trait,
 /// so a macro, not a generic, writes them once); `$($own)*` adds the items that
-/// differ.
+/// differ. Arguments: the marker type, its label, peng's facade module, the
+/// generator module, the vector and rotation types, peng's pose and manifold
+/// type names, the round shape whose zero-radius instance is a point, and the
+/// [`Rng`] methods drawing a unit vector and a point in the unit disk or ball.
 macro_rules! impl_dim {
-    ($d:ident, $name:literal, $m:ident, $gen:ident, $v:ident, $rot:ty, $pose:ident, $manifold:ident; $($own:tt)*) => {
+    (
+        $d:ident, $name:literal, $m:ident, $gen:ident, $v:ident, $rot:ty, $pose:ident,
+        $manifold:ident, $point:ident, $unit:ident, $in_ball:ident; $($own:tt)*
+    ) => {
         impl Dim for $d {
             const NAME: &'static str = $name;
             type V = $v;
@@ -201,6 +191,15 @@ macro_rules! impl_dim {
             fn local_support(s: &Self::Shape, dir: $v) -> $v {
                 s.local_support(dir)
             }
+            fn random_unit(rng: &mut Rng) -> $v {
+                rng.$unit()
+            }
+            fn random_in_ball(rng: &mut Rng, r: f32) -> $v {
+                rng.$in_ball(r)
+            }
+            fn point_shape() -> Self::Shape {
+                peng::$m::$point::new(0.0).expect("zero radius").into()
+            }
             fn random_pose(rng: &mut Rng) -> Self::Pose {
                 crate::$gen::pose(rng)
             }
@@ -210,30 +209,14 @@ macro_rules! impl_dim {
             fn bounding_radius(s: &Self::Shape) -> f32 {
                 crate::$gen::bounding_radius(s)
             }
-            fn intersects(
-                a: &Self::Shape,
-                pa: &Self::Pose,
-                b: &Self::Shape,
-                pb: &Self::Pose,
-            ) -> bool {
-                peng::$m::intersects(a, pa, b, pb)
+            fn intersects(p: &Pair<Self>) -> bool {
+                peng::$m::intersects(&p.a, &p.pose_a, &p.b, &p.pose_b)
             }
-            fn distance(
-                a: &Self::Shape,
-                pa: &Self::Pose,
-                b: &Self::Shape,
-                pb: &Self::Pose,
-            ) -> Distance<$v> {
-                peng::$m::distance(a, pa, b, pb)
+            fn distance(p: &Pair<Self>) -> Distance<$v> {
+                peng::$m::distance(&p.a, &p.pose_a, &p.b, &p.pose_b)
             }
-            fn contact(
-                a: &Self::Shape,
-                pa: &Self::Pose,
-                b: &Self::Shape,
-                pb: &Self::Pose,
-                prediction: f32,
-            ) -> Option<Self::Manifold> {
-                peng::$m::contact(a, pa, b, pb, prediction)
+            fn contact(p: &Pair<Self>, prediction: f32) -> Option<Self::Manifold> {
+                peng::$m::contact(&p.a, &p.pose_a, &p.b, &p.pose_b, prediction)
             }
             fn manifold_summary(m: &Self::Manifold) -> (f32, $v, usize) {
                 (m.depth(), m.normal, m.len())
@@ -257,19 +240,10 @@ macro_rules! impl_dim {
 }
 
 impl_dim! {
-    D2, "2D", d2, gen2, Vec2, f32, Pose2, Manifold2;
+    D2, "2D", d2, gen2, Vec2, f32, Pose2, Manifold2, Circle, unit_vec2, in_disk;
 
-    fn random_unit(rng: &mut Rng) -> Vec2 {
-        rng.unit_vec2()
-    }
-    fn random_in_ball(rng: &mut Rng, r: f32) -> Vec2 {
-        rng.in_disk(r)
-    }
     fn random_rotation(rng: &mut Rng) -> f32 {
         rng.range(-core::f32::consts::PI, core::f32::consts::PI)
-    }
-    fn point_shape() -> Self::Shape {
-        peng::d2::Circle::new(0.0).expect("zero radius").into()
     }
     fn tangents(n: Vec2) -> Vec<Vec2> {
         let t = n.perp();
@@ -312,19 +286,10 @@ impl_dim! {
 }
 
 impl_dim! {
-    D3, "3D", d3, gen3, Vec3, Quat, Pose3, Manifold3;
+    D3, "3D", d3, gen3, Vec3, Quat, Pose3, Manifold3, Ball, unit_vec3, in_ball;
 
-    fn random_unit(rng: &mut Rng) -> Vec3 {
-        rng.unit_vec3()
-    }
-    fn random_in_ball(rng: &mut Rng, r: f32) -> Vec3 {
-        rng.in_ball(r)
-    }
     fn random_rotation(rng: &mut Rng) -> Quat {
         rng.rotation3()
-    }
-    fn point_shape() -> Self::Shape {
-        peng::d3::Ball::new(0.0).expect("zero radius").into()
     }
     fn tangents(n: Vec3) -> Vec<Vec3> {
         let (t1, t2) = n.any_orthonormal_pair();

@@ -27,40 +27,28 @@
 //! the searches read the same in 2D and 3D.
 
 use crate::dim::Dim;
-use crate::gen::support_value;
+use crate::gen::{support_value, Pair};
 use peng::math::Vector;
 use peng::query::types::Ray;
 
 /// `g(n)` for a pair (see the module docs); `n` should be unit.
-pub fn overlap<D: Dim>(
-    a: &D::Shape,
-    pose_a: &D::Pose,
-    b: &D::Shape,
-    pose_b: &D::Pose,
-    n: D::V,
-) -> f32 {
-    let o = D::translation(pose_a);
-    support_value::<D>(a, pose_a, n, o) + support_value::<D>(b, pose_b, -n, o)
+pub fn overlap<D: Dim>(p: &Pair<D>, n: D::V) -> f32 {
+    let o = D::translation(&p.pose_a);
+    support_value::<D>(&p.a, &p.pose_a, n, o) + support_value::<D>(&p.b, &p.pose_b, -n, o)
 }
 
 /// A certified upper bound on the distance of a pair: `|s_B(−n) − s_A(n)|`,
 /// the distance between two points of the shapes (their support points along
 /// `n` and `−n`). Tight for strictly convex shapes at the optimal `n`.
-pub fn upper<D: Dim>(
-    a: &D::Shape,
-    pose_a: &D::Pose,
-    b: &D::Shape,
-    pose_b: &D::Pose,
-    n: D::V,
-) -> f32 {
-    let sa = D::transform_point(
-        pose_a,
-        D::local_support(a, D::inverse_transform_vector(pose_a, n)),
-    );
-    let sb = D::transform_point(
-        pose_b,
-        D::local_support(b, D::inverse_transform_vector(pose_b, -n)),
-    );
+pub fn upper<D: Dim>(p: &Pair<D>, n: D::V) -> f32 {
+    let support = |s: &D::Shape, pose: &D::Pose, n: D::V| {
+        D::transform_point(
+            pose,
+            D::local_support(s, D::inverse_transform_vector(pose, n)),
+        )
+    };
+    let sa = support(&p.a, &p.pose_a, n);
+    let sb = support(&p.b, &p.pose_b, -n);
     (sb - sa).length()
 }
 
@@ -69,14 +57,8 @@ pub fn upper<D: Dim>(
 /// move improves, down to 1e-7 rad; in 3D with the diagonal moves). Returns the
 /// best direction and `g` there: `−g` is a certified lower bound on the signed
 /// distance, usually tight.
-pub fn refine<D: Dim>(
-    a: &D::Shape,
-    pose_a: &D::Pose,
-    b: &D::Shape,
-    pose_b: &D::Pose,
-    starts: &[D::V],
-) -> (D::V, f32) {
-    D::minimize_on_sphere(|n| overlap::<D>(a, pose_a, b, pose_b, n), starts, true)
+pub fn refine<D: Dim>(p: &Pair<D>, starts: &[D::V]) -> (D::V, f32) {
+    D::minimize_on_sphere(|n| overlap(p, n), starts, true)
 }
 
 /// For a ray `o + t·d` and a unit direction `n` with `n·d < 0`, the parameter at
@@ -109,41 +91,45 @@ pub fn refine_ray<D: Dim>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dim::{D2, D3};
     use glam::{Vec2, Vec3};
-    use peng::d3::{Ball, Cuboid, Pose3, Shape};
+    use peng::d3::{Ball, Cuboid, Pose3};
 
     #[test]
     fn ball_ball_overlap_is_exact() {
-        let a: Shape = Ball::new(1.0).unwrap().into();
-        let b: Shape = Ball::new(0.5).unwrap().into();
-        let pa = Pose3::from_translation(Vec3::new(1.0, 2.0, 3.0));
-        let pb = Pose3::from_translation(Vec3::new(2.0, 2.0, 3.0));
+        let p = crate::gen3::Pair {
+            a: Ball::new(1.0).unwrap().into(),
+            pose_a: Pose3::from_translation(Vec3::new(1.0, 2.0, 3.0)),
+            b: Ball::new(0.5).unwrap().into(),
+            pose_b: Pose3::from_translation(Vec3::new(2.0, 2.0, 3.0)),
+        };
         // Centres 1 apart, radii sum 1.5: depth 0.5 along +x.
-        assert!((overlap::<D3>(&a, &pa, &b, &pb, Vec3::X) - 0.5).abs() < 1e-6);
-        let (n, v) = refine::<D3>(&a, &pa, &b, &pb, &[Vec3::new(0.3, 1.0, -0.2)]);
+        assert!((overlap(&p, Vec3::X) - 0.5).abs() < 1e-6);
+        let (n, v) = refine(&p, &[Vec3::new(0.3, 1.0, -0.2)]);
         assert!((v - 0.5).abs() < 1e-5, "{v}");
         assert!(n.dot(Vec3::X) > 0.9999, "{n}");
     }
 
     #[test]
     fn box_box_separation_certificate() {
-        let a: Shape = Cuboid::new(Vec3::ONE).unwrap().into();
-        let pa = Pose3::IDENTITY;
-        let pb = Pose3::from_translation(Vec3::new(0.0, 2.5, 0.0));
+        let a: peng::d3::Shape = Cuboid::new(Vec3::ONE).unwrap().into();
+        let p = crate::gen3::Pair {
+            a: a.clone(),
+            pose_a: Pose3::IDENTITY,
+            b: a,
+            pose_b: Pose3::from_translation(Vec3::new(0.0, 2.5, 0.0)),
+        };
         // Gap 0.5 along +y: g(+y) = -0.5, and any other direction gives less gap.
-        let (n, v) = refine::<D3>(&a, &pa, &a, &pb, &[Vec3::new(0.2, 1.0, 0.1)]);
+        let (n, v) = refine(&p, &[Vec3::new(0.2, 1.0, 0.1)]);
         assert!((v + 0.5).abs() < 1e-5, "{v}");
         assert!(n.dot(Vec3::Y) > 0.9999);
         let b2: peng::d2::Shape = peng::d2::Rect::new(Vec2::ONE).unwrap().into();
-        let p2 = peng::d2::Pose2::from_translation(Vec2::new(1.5, 0.0));
-        let (n, v) = refine::<D2>(
-            &b2,
-            &peng::d2::Pose2::IDENTITY,
-            &b2,
-            &p2,
-            &[Vec2::new(1.0, 0.4)],
-        );
+        let p2 = crate::gen2::Pair {
+            a: b2.clone(),
+            pose_a: peng::d2::Pose2::IDENTITY,
+            b: b2,
+            pose_b: peng::d2::Pose2::from_translation(Vec2::new(1.5, 0.0)),
+        };
+        let (n, v) = refine(&p2, &[Vec2::new(1.0, 0.4)]);
         assert!((v - 0.5).abs() < 1e-5 && n.dot(Vec2::X) > 0.9999, "{v} {n}");
     }
 }

@@ -92,7 +92,7 @@ pub fn manifold_row<D: Peer>(c: &mut Criterion, name: &str, seed: u64, ka: D::Ki
         || {
             let mut points = 0usize;
             for p in &pairs {
-                if let Some(m) = D::contact(&p.a, &p.pose_a, &p.b, &p.pose_b, PREDICTION) {
+                if let Some(m) = D::contact(p, PREDICTION) {
                     points += D::manifold_len(&m);
                 }
             }
@@ -117,7 +117,7 @@ pub fn distance_row<D: Peer>(c: &mut Criterion, name: &str, seed: u64, ka: D::Ki
         || {
             let mut s = 0.0f32;
             for p in &pairs {
-                s += D::distance(&p.a, &p.pose_a, &p.b, &p.pose_b).distance;
+                s += D::distance(p).distance;
             }
             black_box(s)
         },

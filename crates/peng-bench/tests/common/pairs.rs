@@ -62,11 +62,9 @@ pub struct ParryAnswer<V> {
 
 fn peng_answer<D: Dim>(p: &Pair<D>) -> PengAnswer<D> {
     PengAnswer {
-        intersects: guarded(|| D::intersects(&p.a, &p.pose_a, &p.b, &p.pose_b)),
-        distance: guarded(|| D::distance(&p.a, &p.pose_a, &p.b, &p.pose_b)),
-        contact: guarded(|| {
-            D::contact(&p.a, &p.pose_a, &p.b, &p.pose_b, 0.0).map(|m| D::manifold_summary(&m))
-        }),
+        intersects: guarded(|| D::intersects(p)),
+        distance: guarded(|| D::distance(p)),
+        contact: guarded(|| D::contact(p, 0.0).map(|m| D::manifold_summary(&m))),
     }
 }
 
@@ -120,17 +118,17 @@ struct Verdict {
 
 impl Verdict {
     fn new<D: Dim>(p: &Pair<D>, n_peng: D::V, n_parry: D::V) -> Self {
-        let (n, gmin) = referee::refine::<D>(&p.a, &p.pose_a, &p.b, &p.pose_b, &[n_peng, n_parry]);
+        let (n, gmin) = referee::refine(p, &[n_peng, n_parry]);
         let lb = -gmin;
         Verdict {
             lb,
             ub: if lb > 0.0 {
-                referee::upper::<D>(&p.a, &p.pose_a, &p.b, &p.pose_b, n)
+                referee::upper(p, n)
             } else {
                 f32::INFINITY
             },
-            g_peng: -referee::overlap::<D>(&p.a, &p.pose_a, &p.b, &p.pose_b, n_peng),
-            g_parry: -referee::overlap::<D>(&p.a, &p.pose_a, &p.b, &p.pose_b, n_parry),
+            g_peng: -referee::overlap(p, n_peng),
+            g_parry: -referee::overlap(p, n_parry),
         }
     }
 
@@ -429,7 +427,7 @@ pub fn parry_side_runs_and_inputs_are_balanced<D: Peer>(
                         q.contact.map_or(<D::V as VecN>::X, |c| c.1),
                         q.closest_normal.unwrap_or(<D::V as VecN>::X),
                     ];
-                    let (_, g) = referee::refine::<D>(&p.a, &p.pose_a, &p.b, &p.pose_b, &starts);
+                    let (_, g) = referee::refine(p, &starts);
                     err_distance = err_distance.max((q.distance + g).abs());
                     err_contact = err_contact.max((d + g).abs());
                 }

@@ -23,7 +23,8 @@ use super::*;
 use peng::math::Vector;
 use peng::query::types::Ray;
 use peng_bench::dim::VecN;
-use peng_bench::{gen, referee};
+use peng_bench::gen::{self, Pair};
+use peng_bench::referee;
 
 /// Rays per kind.
 pub const RAYS: usize = 10_000;
@@ -114,10 +115,13 @@ pub fn run<D: Peer>(kind: D::Kind, seed: u64, min_hits: usize) {
                 // from a point (a zero-radius circle or ball) by more than 1e-5·s.
                 let parry_point_gap = q.filter(|_| p.is_none()).map_or(0.0, |(tq, nq)| {
                     let x = c.ray.origin + c.ray.dir * tq;
-                    let pt = D::point_shape();
-                    let pose_x = D::pose_from_translation(x);
-                    let (_, g) =
-                        referee::refine::<D>(&c.shape, &c.pose, &pt, &pose_x, &[nq, -c.ray.dir]);
+                    let point = Pair::<D> {
+                        a: c.shape.clone(),
+                        pose_a: c.pose,
+                        b: D::point_shape(),
+                        pose_b: D::pose_from_translation(x),
+                    };
+                    let (_, g) = referee::refine(&point, &[nq, -c.ray.dir]);
                     -g
                 });
                 if parry_point_gap > tol {
