@@ -1,15 +1,20 @@
-//! Reproducible random 2D shapes, poses, near-touching pairs and rays.
+//! Reproducible random 2D shapes and poses; the pairs and rays built from them
+//! are in [`crate::gen`] (`gen::pairs::<D2>`, `gen::rays::<D2>`).
 //!
 //! The 2D twin of [`crate::gen3`]: same size range, same placement rule.
 
-pub use crate::gen3::SEPARATED_RANGE;
-use crate::gen3::{MAX_SIZE, MIN_SIZE, PLACE_RANGE};
+use crate::dim::D2;
+use crate::gen::{compound_parts, MAX_SIZE, MIN_SIZE};
 use crate::rng::Rng;
 use glam::Vec2;
 use peng::d2::{
-    Capsule, Circle, Compound, ConvexPolygon, Pose2, Ray2, Rect, Segment, Shape, ShapeKind,
-    Triangle,
+    Capsule, Circle, Compound, ConvexPolygon, Pose2, Rect, Segment, Shape, ShapeKind, Triangle,
 };
+
+/// A 2D pair of placed shapes.
+pub type Pair = crate::gen::Pair<D2>;
+/// A placed 2D shape and a ray aimed at it.
+pub type RayCase = crate::gen::RayCase<D2>;
 
 /// The convex kinds, the ones every pair query handles.
 pub const CONVEX_KINDS: [ShapeKind; 6] = [
@@ -57,14 +62,9 @@ pub fn shape(rng: &mut Rng, kind: ShapeKind) -> Option<Shape> {
             .ok()?
             .into(),
         ShapeKind::Compound => {
-            let n = 2 + rng.below(2);
-            let mut parts = Vec::with_capacity(n);
-            for _ in 0..n {
-                let k = CONVEX_KINDS[rng.below(CONVEX_KINDS.len())];
-                let p = Pose2::new(rng.in_disk(1.0), rng.range(-3.2, 3.2));
-                parts.push((p, shape(rng, k)?));
-            }
-            Compound::new(parts).ok()?.into()
+            Compound::new(compound_parts::<D2>(rng, |rng| rng.range(-3.2, 3.2))?)
+                .ok()?
+                .into()
         }
     })
 }
@@ -85,125 +85,8 @@ pub fn bounding_radius(s: &Shape) -> f32 {
     }
 }
 
-/// The support value `max over x in the placed shape of n·(x - origin)`.
-pub fn support_value(s: &Shape, pose: &Pose2, n: Vec2, origin: Vec2) -> f32 {
-    let local = s.local_support(pose.inverse_transform_vector(n));
-    n.dot(pose.transform_point(local) - origin)
-}
-
 /// A random pose: translation in `[-4, 4]²`, angle uniform.
 pub fn pose(rng: &mut Rng) -> Pose2 {
     let t = Vec2::new(rng.range(-4.0, 4.0), rng.range(-4.0, 4.0));
     Pose2::new(t, rng.range(-core::f32::consts::PI, core::f32::consts::PI))
-}
-
-/// A pair of placed shapes.
-#[derive(Debug, Clone)]
-pub struct Pair {
-    /// Shape A.
-    pub a: Shape,
-    /// Pose of A.
-    pub pose_a: Pose2,
-    /// Shape B.
-    pub b: Shape,
-    /// Pose of B.
-    pub pose_b: Pose2,
-}
-
-/// Places `b` near `a` along a random direction at a random fraction of the
-/// projection-touching offset (see [`crate::gen3::place`]).
-pub fn place(rng: &mut Rng, a: &Shape, b: &Shape) -> (Pose2, Pose2) {
-    place_in(rng, a, b, PLACE_RANGE)
-}
-
-/// Like [`place`] with the offset fraction drawn from `range` instead of
-/// [`PLACE_RANGE`]; fractions above 1 always give separated pairs.
-pub fn place_in(rng: &mut Rng, a: &Shape, b: &Shape, range: (f32, f32)) -> (Pose2, Pose2) {
-    let pose_a = pose(rng);
-    let angle_b = rng.range(-core::f32::consts::PI, core::f32::consts::PI);
-    let u = rng.unit_vec2();
-    let from_b = Pose2::new(Vec2::ZERO, angle_b);
-    let t0 = support_value(a, &pose_a, u, pose_a.translation)
-        + support_value(b, &from_b, -u, Vec2::ZERO);
-    let t = t0 * rng.range(range.0, range.1);
-    (pose_a, Pose2::new(pose_a.translation + u * t, angle_b))
-}
-
-/// `n` random pairs of the given kinds from `seed`; with `shuffle_order` each
-/// pair is swapped with probability 1/2.
-pub fn pairs(seed: u64, ka: ShapeKind, kb: ShapeKind, n: usize, shuffle_order: bool) -> Vec<Pair> {
-    pairs_in(seed, ka, kb, n, shuffle_order, PLACE_RANGE)
-}
-
-/// Like [`pairs`] with the placement fraction drawn from `range` (see
-/// [`place_in`]).
-pub fn pairs_in(
-    seed: u64,
-    ka: ShapeKind,
-    kb: ShapeKind,
-    n: usize,
-    shuffle_order: bool,
-    range: (f32, f32),
-) -> Vec<Pair> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(n);
-    let mut rejected = 0;
-    while out.len() < n {
-        let (Some(mut a), Some(mut b)) = (shape(&mut rng, ka), shape(&mut rng, kb)) else {
-            rejected += 1;
-            assert!(
-                rejected < 100 + n,
-                "peng rejects most random {ka:?}/{kb:?} shapes"
-            );
-            continue;
-        };
-        if shuffle_order && rng.coin() {
-            core::mem::swap(&mut a, &mut b);
-        }
-        let (pose_a, pose_b) = place_in(&mut rng, &a, &b, range);
-        out.push(Pair {
-            a,
-            pose_a,
-            b,
-            pose_b,
-        });
-    }
-    out
-}
-
-/// A placed shape and a ray aimed at it.
-#[derive(Debug, Clone)]
-pub struct RayCase {
-    /// The shape.
-    pub shape: Shape,
-    /// Its pose.
-    pub pose: Pose2,
-    /// The ray (direction length 0.5..2).
-    pub ray: Ray2,
-}
-
-/// `n` rays from outside the bounding circle aimed at random points of it.
-pub fn rays(seed: u64, kind: ShapeKind, n: usize) -> Vec<RayCase> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(n);
-    let mut rejected = 0;
-    while out.len() < n {
-        let Some(shape) = shape(&mut rng, kind) else {
-            rejected += 1;
-            assert!(
-                rejected < 100 + n,
-                "peng rejects most random {kind:?} shapes"
-            );
-            continue;
-        };
-        let pose = pose(&mut rng);
-        let r = bounding_radius(&shape);
-        let origin = pose.translation + rng.unit_vec2() * r * rng.range(1.5, 3.0);
-        let target = pose.translation + rng.in_disk(r);
-        let dir = (target - origin).normalize_or_zero() * rng.range(0.5, 2.0);
-        if let Ok(ray) = Ray2::new(origin, dir) {
-            out.push(RayCase { shape, pose, ray });
-        }
-    }
-    out
 }

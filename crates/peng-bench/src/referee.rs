@@ -14,153 +14,51 @@
 //! - two different normals are both valid (the normal is not unique: tied faces,
 //!   touching corners) when both are self-consistent;
 //! - for separated pairs, the distance between any point of A and any point of B
-//!   (for example their support points) is an **upper bound** ([`upper3`]). The
+//!   (for example their support points) is an **upper bound** ([`upper`]). The
 //!   gap `−g` restricted to the sphere has a single local maximum for separated
 //!   convex shapes (its superlevel sets are convex cones), so the local search of
-//!   [`refine3`] finds the distance itself.
+//!   [`refine`] finds the distance itself.
 //!
 //! Support functions of peng's shapes are exact (closed form for round shapes),
 //! so these checks use no query under test.
 
-use glam::{Vec2, Vec3};
+//!
+//! Everything here is generic over the dimension ([`Dim`]): `g`, the bounds and
+//! the searches read the same in 2D and 3D.
 
-/// `g(n)` for a 3D pair (see the module docs); `n` should be unit.
-pub fn overlap3(
-    a: &peng::d3::Shape,
-    pose_a: &peng::d3::Pose3,
-    b: &peng::d3::Shape,
-    pose_b: &peng::d3::Pose3,
-    n: Vec3,
-) -> f32 {
-    let o = pose_a.translation;
-    crate::gen3::support_value(a, pose_a, n, o) + crate::gen3::support_value(b, pose_b, -n, o)
+use crate::dim::Dim;
+use crate::gen::{support_value, Pair};
+use peng::math::Vector;
+use peng::query::types::Ray;
+
+/// `g(n)` for a pair (see the module docs); `n` should be unit.
+pub fn overlap<D: Dim>(p: &Pair<D>, n: D::V) -> f32 {
+    let o = D::translation(&p.pose_a);
+    support_value::<D>(&p.a, &p.pose_a, n, o) + support_value::<D>(&p.b, &p.pose_b, -n, o)
 }
 
-/// A certified upper bound on the distance of a 3D pair: `|s_B(−n) − s_A(n)|`,
+/// A certified upper bound on the distance of a pair: `|s_B(−n) − s_A(n)|`,
 /// the distance between two points of the shapes (their support points along
 /// `n` and `−n`). Tight for strictly convex shapes at the optimal `n`.
-pub fn upper3(
-    a: &peng::d3::Shape,
-    pose_a: &peng::d3::Pose3,
-    b: &peng::d3::Shape,
-    pose_b: &peng::d3::Pose3,
-    n: Vec3,
-) -> f32 {
-    let sa = pose_a.transform_point(a.local_support(pose_a.inverse_transform_vector(n)));
-    let sb = pose_b.transform_point(b.local_support(pose_b.inverse_transform_vector(-n)));
+pub fn upper<D: Dim>(p: &Pair<D>, n: D::V) -> f32 {
+    let support = |s: &D::Shape, pose: &D::Pose, n: D::V| {
+        D::transform_point(
+            pose,
+            D::local_support(s, D::inverse_transform_vector(pose, n)),
+        )
+    };
+    let sa = support(&p.a, &p.pose_a, n);
+    let sb = support(&p.b, &p.pose_b, -n);
     (sb - sa).length()
 }
 
-/// The 2D twin of [`upper3`].
-pub fn upper2(
-    a: &peng::d2::Shape,
-    pose_a: &peng::d2::Pose2,
-    b: &peng::d2::Shape,
-    pose_b: &peng::d2::Pose2,
-    n: Vec2,
-) -> f32 {
-    let sa = pose_a.transform_point(a.local_support(pose_a.inverse_transform_vector(n)));
-    let sb = pose_b.transform_point(b.local_support(pose_b.inverse_transform_vector(-n)));
-    (sb - sa).length()
-}
-
-/// `g(n)` for a 2D pair.
-pub fn overlap2(
-    a: &peng::d2::Shape,
-    pose_a: &peng::d2::Pose2,
-    b: &peng::d2::Shape,
-    pose_b: &peng::d2::Pose2,
-    n: Vec2,
-) -> f32 {
-    let o = pose_a.translation;
-    crate::gen2::support_value(a, pose_a, n, o) + crate::gen2::support_value(b, pose_b, -n, o)
-}
-
-/// Local search for `min g(n)` over the unit sphere from each start direction
-/// (compass search in the tangent plane, step halved when no move improves, down
-/// to 1e-7 rad). Returns the best direction and `g` there: `−g` is a certified
-/// lower bound on the signed distance, usually tight.
-pub fn refine3(
-    a: &peng::d3::Shape,
-    pose_a: &peng::d3::Pose3,
-    b: &peng::d3::Shape,
-    pose_b: &peng::d3::Pose3,
-    starts: &[Vec3],
-) -> (Vec3, f32) {
-    let g = |n: Vec3| overlap3(a, pose_a, b, pose_b, n);
-    let mut best = (Vec3::X, f32::INFINITY);
-    for &s in starts {
-        let Some(mut n) = s.try_normalize() else {
-            continue;
-        };
-        let mut v = g(n);
-        let mut step = 0.05f32;
-        let mut evals = 0;
-        while step > 1e-7 && evals < 4000 {
-            let (t1, t2) = n.any_orthonormal_pair();
-            let mut moved = false;
-            for d in [
-                t1,
-                -t1,
-                t2,
-                -t2,
-                (t1 + t2) * core::f32::consts::FRAC_1_SQRT_2,
-                -(t1 + t2) * core::f32::consts::FRAC_1_SQRT_2,
-            ] {
-                let m = (n + d * step.tan()).normalize();
-                let w = g(m);
-                evals += 1;
-                if w < v {
-                    (n, v, moved) = (m, w, true);
-                    break;
-                }
-            }
-            if !moved {
-                step *= 0.5;
-            }
-        }
-        if v < best.1 {
-            best = (n, v);
-        }
-    }
-    best
-}
-
-/// The 2D twin of [`refine3`] (search over the angle).
-pub fn refine2(
-    a: &peng::d2::Shape,
-    pose_a: &peng::d2::Pose2,
-    b: &peng::d2::Shape,
-    pose_b: &peng::d2::Pose2,
-    starts: &[Vec2],
-) -> (Vec2, f32) {
-    let g = |n: Vec2| overlap2(a, pose_a, b, pose_b, n);
-    let mut best = (Vec2::X, f32::INFINITY);
-    for &s in starts {
-        let Some(n0) = s.try_normalize() else {
-            continue;
-        };
-        let mut ang = n0.y.atan2(n0.x);
-        let mut v = g(n0);
-        let mut step = 0.05f32;
-        while step > 1e-7 {
-            let mut moved = false;
-            for d in [step, -step] {
-                let w = g(Vec2::from_angle(ang + d));
-                if w < v {
-                    (ang, v, moved) = (ang + d, w, true);
-                    break;
-                }
-            }
-            if !moved {
-                step *= 0.5;
-            }
-        }
-        if v < best.1 {
-            best = (Vec2::from_angle(ang), v);
-        }
-    }
-    best
+/// Local search for `min g(n)` over the unit circle or sphere from each start
+/// direction ([`Dim::minimize_on_sphere`]: compass search, step halved when no
+/// move improves, down to 1e-7 rad; in 3D with the diagonal moves). Returns the
+/// best direction and `g` there: `−g` is a certified lower bound on the signed
+/// distance, usually tight.
+pub fn refine<D: Dim>(p: &Pair<D>, starts: &[D::V]) -> (D::V, f32) {
+    D::minimize_on_sphere(|n| overlap(p, n), starts, true)
 }
 
 /// For a ray `o + t·d` and a unit direction `n` with `n·d < 0`, the parameter at
@@ -169,145 +67,69 @@ pub fn refine2(
 /// value is a certified **lower bound** on the ray's hit parameter, and for a ray
 /// that hits, the maximum over `n` is the hit parameter (attained at the surface
 /// normal of the entry point).
-pub fn ray_entry3(
-    s: &peng::d3::Shape,
-    pose: &peng::d3::Pose3,
-    ray: &peng::d3::Ray3,
-    n: Vec3,
-) -> f32 {
+pub fn ray_entry<D: Dim>(s: &D::Shape, pose: &D::Pose, ray: &Ray<D::V>, n: D::V) -> f32 {
     let nd = n.dot(ray.dir);
     if nd >= 0.0 {
         return f32::NEG_INFINITY;
     }
-    crate::gen3::support_value(s, pose, n, ray.origin) / nd
+    support_value::<D>(s, pose, n, ray.origin) / nd
 }
 
-/// The 2D twin of [`ray_entry3`].
-pub fn ray_entry2(
-    s: &peng::d2::Shape,
-    pose: &peng::d2::Pose2,
-    ray: &peng::d2::Ray2,
-    n: Vec2,
-) -> f32 {
-    let nd = n.dot(ray.dir);
-    if nd >= 0.0 {
-        return f32::NEG_INFINITY;
-    }
-    crate::gen2::support_value(s, pose, n, ray.origin) / nd
-}
-
-/// Compass search for `max ray_entry3` from the start directions (as in
-/// [`refine3`]): a certified lower bound on the hit parameter, usually exact.
-pub fn refine_ray3(
-    s: &peng::d3::Shape,
-    pose: &peng::d3::Pose3,
-    ray: &peng::d3::Ray3,
-    starts: &[Vec3],
-) -> (Vec3, f32) {
-    let f = |n: Vec3| -ray_entry3(s, pose, ray, n);
-    let mut best = (Vec3::X, f32::NEG_INFINITY);
-    for &st in starts {
-        let Some(mut n) = st.try_normalize() else {
-            continue;
-        };
-        let mut v = f(n);
-        let mut step = 0.05f32;
-        let mut evals = 0;
-        while step > 1e-7 && evals < 4000 {
-            let (t1, t2) = n.any_orthonormal_pair();
-            let mut moved = false;
-            for d in [t1, -t1, t2, -t2] {
-                let m = (n + d * step.tan()).normalize();
-                let w = f(m);
-                evals += 1;
-                if w < v {
-                    (n, v, moved) = (m, w, true);
-                    break;
-                }
-            }
-            if !moved {
-                step *= 0.5;
-            }
-        }
-        if -v > best.1 {
-            best = (n, -v);
-        }
-    }
-    best
-}
-
-/// The 2D twin of [`refine_ray3`].
-pub fn refine_ray2(
-    s: &peng::d2::Shape,
-    pose: &peng::d2::Pose2,
-    ray: &peng::d2::Ray2,
-    starts: &[Vec2],
-) -> (Vec2, f32) {
-    let f = |n: Vec2| ray_entry2(s, pose, ray, n);
-    let mut best = (Vec2::X, f32::NEG_INFINITY);
-    for &st in starts {
-        let Some(n0) = st.try_normalize() else {
-            continue;
-        };
-        let mut ang = n0.y.atan2(n0.x);
-        let mut v = f(n0);
-        let mut step = 0.05f32;
-        while step > 1e-7 {
-            let mut moved = false;
-            for d in [step, -step] {
-                let w = f(Vec2::from_angle(ang + d));
-                if w > v {
-                    (ang, v, moved) = (ang + d, w, true);
-                    break;
-                }
-            }
-            if !moved {
-                step *= 0.5;
-            }
-        }
-        if v > best.1 {
-            best = (Vec2::from_angle(ang), v);
-        }
-    }
-    best
+/// Search for `max ray_entry` from the start directions (as in [`refine`], in 3D
+/// without the diagonal moves): a certified lower bound on the hit parameter,
+/// usually exact. Returns the best direction and the bound.
+pub fn refine_ray<D: Dim>(
+    s: &D::Shape,
+    pose: &D::Pose,
+    ray: &Ray<D::V>,
+    starts: &[D::V],
+) -> (D::V, f32) {
+    let (n, v) = D::minimize_on_sphere(|n| -ray_entry::<D>(s, pose, ray, n), starts, false);
+    (n, -v)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use peng::d3::{Ball, Cuboid, Pose3, Shape};
+    use glam::{Vec2, Vec3};
+    use peng::d3::{Ball, Cuboid, Pose3};
 
     #[test]
     fn ball_ball_overlap_is_exact() {
-        let a: Shape = Ball::new(1.0).unwrap().into();
-        let b: Shape = Ball::new(0.5).unwrap().into();
-        let pa = Pose3::from_translation(Vec3::new(1.0, 2.0, 3.0));
-        let pb = Pose3::from_translation(Vec3::new(2.0, 2.0, 3.0));
+        let p = crate::gen3::Pair {
+            a: Ball::new(1.0).unwrap().into(),
+            pose_a: Pose3::from_translation(Vec3::new(1.0, 2.0, 3.0)),
+            b: Ball::new(0.5).unwrap().into(),
+            pose_b: Pose3::from_translation(Vec3::new(2.0, 2.0, 3.0)),
+        };
         // Centres 1 apart, radii sum 1.5: depth 0.5 along +x.
-        assert!((overlap3(&a, &pa, &b, &pb, Vec3::X) - 0.5).abs() < 1e-6);
-        let (n, v) = refine3(&a, &pa, &b, &pb, &[Vec3::new(0.3, 1.0, -0.2)]);
+        assert!((overlap(&p, Vec3::X) - 0.5).abs() < 1e-6);
+        let (n, v) = refine(&p, &[Vec3::new(0.3, 1.0, -0.2)]);
         assert!((v - 0.5).abs() < 1e-5, "{v}");
         assert!(n.dot(Vec3::X) > 0.9999, "{n}");
     }
 
     #[test]
     fn box_box_separation_certificate() {
-        let a: Shape = Cuboid::new(Vec3::ONE).unwrap().into();
-        let pa = Pose3::IDENTITY;
-        let pb = Pose3::from_translation(Vec3::new(0.0, 2.5, 0.0));
+        let a: peng::d3::Shape = Cuboid::new(Vec3::ONE).unwrap().into();
+        let p = crate::gen3::Pair {
+            a: a.clone(),
+            pose_a: Pose3::IDENTITY,
+            b: a,
+            pose_b: Pose3::from_translation(Vec3::new(0.0, 2.5, 0.0)),
+        };
         // Gap 0.5 along +y: g(+y) = -0.5, and any other direction gives less gap.
-        let (n, v) = refine3(&a, &pa, &a, &pb, &[Vec3::new(0.2, 1.0, 0.1)]);
+        let (n, v) = refine(&p, &[Vec3::new(0.2, 1.0, 0.1)]);
         assert!((v + 0.5).abs() < 1e-5, "{v}");
         assert!(n.dot(Vec3::Y) > 0.9999);
         let b2: peng::d2::Shape = peng::d2::Rect::new(Vec2::ONE).unwrap().into();
-        let p2 = peng::d2::Pose2::from_translation(Vec2::new(1.5, 0.0));
-        let (n, v) = refine2(
-            &b2,
-            &peng::d2::Pose2::IDENTITY,
-            &b2,
-            &p2,
-            &[Vec2::new(1.0, 0.4)],
-        );
+        let p2 = crate::gen2::Pair {
+            a: b2.clone(),
+            pose_a: peng::d2::Pose2::IDENTITY,
+            b: b2,
+            pose_b: peng::d2::Pose2::from_translation(Vec2::new(1.5, 0.0)),
+        };
+        let (n, v) = refine(&p2, &[Vec2::new(1.0, 0.4)]);
         assert!((v - 0.5).abs() < 1e-5 && n.dot(Vec2::X) > 0.9999, "{v} {n}");
     }
 }

@@ -1,11 +1,18 @@
-//! Shared machinery of the differential tests (included by `diff2d.rs` and
-//! `diff3d.rs`).
+//! Shared machinery of the differential tests (included by `diff2d.rs`,
+//! `diff3d.rs` and `diff_rays.rs`): tolerances, panic capture, counters, and the
+//! judging logic written once for both dimensions ([`pairs`], [`rays`]), generic
+//! over [`peer::Peer`].
 
 #![allow(dead_code)]
 
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
+
+pub mod pairs;
+#[path = "../../src/peer.rs"]
+pub mod peer;
+pub mod rays;
 
 /// Tolerances of the differential tests, all stated relative to the pair's
 /// scale `s = max(bounding radius of A, bounding radius of B)`, where a shape's
@@ -76,12 +83,18 @@ pub struct Stats {
     pub max_angle: f32,
 }
 
-/// The angle between two unit vectors, robust near 0 and π.
-pub fn angle3(a: glam::Vec3, b: glam::Vec3) -> f32 {
-    a.cross(b).length().atan2(a.dot(b))
+/// Defines one `#[test]` per line `name: KindA, KindB;`, calling the test file's
+/// `run(ShapeKind::KindA, ShapeKind::KindB)`, with the line's attributes (such as
+/// `#[ignore = "..."]`).
+#[allow(unused_macros)]
+macro_rules! pair_tests {
+    ($($(#[$m:meta])* $name:ident: $a:ident, $b:ident;)*) => {$(
+        #[test]
+        $(#[$m])*
+        fn $name() {
+            run(ShapeKind::$a, ShapeKind::$b);
+        }
+    )*};
 }
-
-/// The angle between two 2D unit vectors.
-pub fn angle2(a: glam::Vec2, b: glam::Vec2) -> f32 {
-    a.perp_dot(b).abs().atan2(a.dot(b))
-}
+#[allow(unused_imports)]
+pub(crate) use pair_tests;

@@ -1,0 +1,155 @@
+//! The differential test of peng's ray casts against parry's
+//! `cast_ray_and_get_normal` (solid), for either dimension (`diff_rays.rs` runs
+//! it per convex kind), on `RAYS` rays from `peng_bench::gen::rays` (from outside
+//! the bounding circle or sphere towards a random point of it, so many hit and
+//! many miss).
+//!
+//! - hit or miss agree, except grazing rays: a mismatch is excused when moving
+//!   the ray sideways by `1e-4·s` (`s` the shape's bounding radius) in some
+//!   direction makes parry agree with peng, or parry's claimed hit point is
+//!   within 1e-4·s of the shape (grazing); a parry hit point outside by more
+//!   than 1e-4·s (`referee::refine` on the point) is refuted and counted;
+//! - the hit point agrees within `1e-4·s` (`|Δtoi|·|dir|`);
+//! - normals agree within 1e-3 rad, except where the normal is not unique: the
+//!   sideways-shifted rays get different normals from parry (an edge or rim);
+//! - a toi or normal mismatch is excused when the support-function referee
+//!   (`peng_bench::referee::refine_ray`) refutes parry's answer and not peng's,
+//!   and a normal mismatch when both normals' supporting planes are entered at
+//!   the common toi within `1e-4·s` (ties; on curved surfaces this admits
+//!   normals off by ~1e-3 rad, the same limit as in `common::pairs`).
+
+use super::peer::Peer;
+use super::*;
+use peng::math::Vector;
+use peng::query::types::Ray;
+use peng_bench::dim::VecN;
+use peng_bench::gen::{self, Pair};
+use peng_bench::referee;
+
+/// Rays per kind.
+pub const RAYS: usize = 10_000;
+/// The longest ray parameter asked for.
+const MAX_TOI: f32 = 100.0;
+
+/// Runs the ray test on `RAYS` rays at shapes of `kind` from `seed`; fails unless
+/// at least `min_hits` rays hit and every mismatch is excused.
+pub fn run<D: Peer>(kind: D::Kind, seed: u64, min_hits: usize) {
+    let cases = gen::rays::<D>(seed, kind, RAYS);
+    let mut failures = Vec::new();
+    let (mut hits, mut grazing, mut edge, mut parry_wrong) = (0, 0, 0, 0);
+    for (i, c) in cases.iter().enumerate() {
+        let tol = REL_TOL * D::bounding_radius(&c.shape);
+        let (ps, pp) = (D::parry_shape(&c.shape), D::parry_pose(&c.pose));
+        let parry_cast =
+            |r: &Ray<D::V>| D::parry_cast_ray(&ps, &pp, &D::parry_ray(r), MAX_TOI, true);
+        let q = parry_cast(&c.ray);
+        let p = match guarded(|| D::ray_cast(&c.shape, &c.pose, &c.ray, MAX_TOI, true)) {
+            Ok(h) => h,
+            Err(e) => {
+                failures.push(format!("seed {seed:#x} ray #{i}: peng panicked: {e}"));
+                continue;
+            }
+        };
+        let shifted: Vec<_> = D::tangents(c.ray.dir.normalize())
+            .iter()
+            .map(|&d| {
+                parry_cast(&Ray {
+                    origin: c.ray.origin + d * tol,
+                    dir: c.ray.dir,
+                })
+            })
+            .collect();
+        let len = c.ray.dir.length();
+        match (p, q) {
+            (None, None) => {}
+            (Some((tp, np)), Some((tq, nq))) => {
+                hits += 1;
+                let value_bad = (tp - tq).abs() * len > tol;
+                let normal_bad = np.angle_to(nq) > ANGLE_TOL;
+                // Referee: every supporting plane bounds the hit parameter from
+                // below, its maximum is the hit; an answer whose own normal's plane
+                // is not entered at its toi, or whose toi is below the bound, is
+                // refuted.
+                let refuted = |t: f32, n: D::V, lb: f32, margin: f32| {
+                    let own = referee::ray_entry::<D>(&c.shape, &c.pose, &c.ray, n);
+                    t < lb - margin / len || (own - t).abs() * len > tol
+                };
+                if value_bad || normal_bad {
+                    let (_, lb) = referee::refine_ray::<D>(&c.shape, &c.pose, &c.ray, &[np, nq]);
+                    if !refuted(tp, np, lb, tol) && refuted(tq, nq, lb, CERT_MARGIN * tol) {
+                        parry_wrong += 1;
+                        continue;
+                    }
+                    if !value_bad && !refuted(tp, np, lb, tol) && !refuted(tq, nq, lb, tol) {
+                        // Both normals' supporting planes are entered at the
+                        // common toi within tolerance: a tie (edge, rim), or the
+                        // flat neighbourhood of a curved surface's normal (see
+                        // `common::pairs` for this limit of the f32 referee).
+                        edge += 1;
+                        continue;
+                    }
+                    if value_bad {
+                        failures.push(format!(
+                            "seed {seed:#x} ray #{i}: toi peng {tp} vs parry {tq}, certified lower bound {lb}, peng refuted: {}; {c:?}",
+                            refuted(tp, np, lb, tol)
+                        ));
+                        continue;
+                    }
+                }
+                if normal_bad {
+                    let unique = shifted
+                        .iter()
+                        .all(|s| s.is_some_and(|(_, n)| n.angle_to(nq) <= ANGLE_TOL));
+                    if unique {
+                        failures.push(format!(
+                            "seed {seed:#x} ray #{i}: normal peng {np} vs parry {nq}; {c:?}"
+                        ));
+                    } else {
+                        edge += 1;
+                    }
+                }
+            }
+            (p, q) => {
+                // A hit claimed by parry alone is refuted when its point is
+                // certifiably outside the shape: the referee separates the shape
+                // from a point (a zero-radius circle or ball) by more than 1e-5·s.
+                let parry_point_gap = q.filter(|_| p.is_none()).map_or(0.0, |(tq, nq)| {
+                    let x = c.ray.origin + c.ray.dir * tq;
+                    let point = Pair::<D> {
+                        a: c.shape.clone(),
+                        pose_a: c.pose,
+                        b: D::point_shape(),
+                        pose_b: D::pose_from_translation(x),
+                    };
+                    let (_, g) = referee::refine(&point, &[nq, -c.ray.dir]);
+                    -g
+                });
+                if parry_point_gap > tol {
+                    parry_wrong += 1;
+                } else if (p.is_none() && q.is_some())
+                    || shifted.iter().any(|s| s.is_some() == p.is_some())
+                {
+                    // parry's hit point lies within 1e-4·s of the shape, so the
+                    // ray passes that close to it, or a 1e-4·s shift changes
+                    // parry's answer: the ray grazes the shape.
+                    grazing += 1;
+                } else {
+                    failures.push(format!(
+                        "seed {seed:#x} ray #{i}: peng {p:?} vs parry {q:?}; {c:?}"
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{} {kind:?}: {hits} hits of {RAYS}, {grazing} grazing, {edge} tied normals, {parry_wrong} parry refuted, {} failures",
+        D::NAME,
+        failures.len()
+    );
+    assert!(hits >= min_hits, "too few hits: {hits}");
+    assert!(
+        failures.is_empty(),
+        "{}",
+        failures[..failures.len().min(8)].join("\n")
+    );
+}
