@@ -49,12 +49,10 @@ common::pair_tests! {
     cylinder_cylinder: Cylinder, Cylinder;
     cylinder_cone: Cylinder, Cone;
     cylinder_segment: Cylinder, Segment;
-    #[ignore = "peng finding: cylinder-triangle distance normal off by 1.7e-2 rad, distance 1e-4 short of the certified bound, seed 0xd1ff3d36 pair #1886"]
     cylinder_triangle: Cylinder, Triangle;
     cylinder_polyhedron: Cylinder, Polyhedron;
     cone_cone: Cone, Cone;
     cone_segment: Cone, Segment;
-    #[ignore = "peng finding: cone-triangle distance normal off by 1.2e-2 rad (gap along it 1.9e-4 below the reported distance), seed 0xd1ff3d46 pair #4325"]
     cone_triangle: Cone, Triangle;
     cone_polyhedron: Cone, Polyhedron;
     segment_segment: Segment, Segment;

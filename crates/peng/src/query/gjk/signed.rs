@@ -38,16 +38,12 @@ pub fn signed_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 ) -> SignedDistance {
     let (ra, rb) = (a.core_radius(), b.core_radius());
     let g = gjk(a, b, pose_ab, cache);
-    let gap = g.point_b - g.point_a;
     let separated = match g.status {
         GjkStatus::Separated | GjkStatus::Indeterminate => g.distance > 0.0,
         GjkStatus::Overlapping => false,
     };
-    let (core_dist, normal, pa, pb) = match (separated, gap.try_normalize()) {
-        (true, Some(n)) => {
-            let (n, d) = sharpen_normal(&g.simplex, n, gap.length());
-            (d, n, g.point_a, g.point_b)
-        }
+    let (core_dist, normal, pa, pb) = match (separated, separation_normal(&g.simplex)) {
+        (true, Some((n, d))) => (d, n, g.point_a, g.point_b),
         _ => {
             let e = epa(a, b, pose_ab, &g.simplex);
             let (pa, pb) = refine_witnesses(a, b, pose_ab, &e, g.simplex.max_norm_sq().sqrt());
@@ -63,48 +59,24 @@ pub fn signed_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     }
 }
 
-/// The separation normal from GJK's final simplex. When the closest point lies
-/// inside a simplex triangle, the normal is that triangle's normal (exact for a
-/// face of a polytope's `A − B`); computing it from the triangle's edges keeps
-/// it accurate at tiny distances, where the direction of `b - a` is mostly
-/// rounding. On an edge, the direction is made perpendicular to the edge.
-/// Returns the normal (from A to B) and the distance along it.
-fn sharpen_normal(simplex: &super::Simplex, n: Vec3, dist: f32) -> (Vec3, f32) {
-    let p = simplex.points();
-    match p.len() {
-        3 => {
-            let (e1, e2) = (p[1].w - p[0].w, p[2].w - p[0].w);
-            let c = e1.cross(e2);
-            if c.length_squared() <= 1e-12 * e1.length_squared() * e2.length_squared() {
-                return (n, dist);
-            }
-            let m = c.normalize();
-            let m = if m.dot(n) < 0.0 { -m } else { m };
-            // The origin's distance to the triangle's plane (w = a - b, so the
-            // plane lies at -dist along the normal from A to B).
-            let d = -(m.dot(p[0].w) + m.dot(p[1].w) + m.dot(p[2].w)) / 3.0;
-            if d > 0.0 && m.dot(n) > 0.9 {
-                (m, d)
-            } else {
-                (n, dist)
-            }
-        }
-        2 => {
-            let e = p[1].w - p[0].w;
-            let ee = e.length_squared();
-            if ee == 0.0 {
-                return (n, dist);
-            }
-            let m = (n - e * (n.dot(e) / ee)).normalize_or(n);
-            let d = -(m.dot(p[0].w) + m.dot(p[1].w)) * 0.5;
-            if d > 0.0 && m.dot(n) > 0.9 {
-                (m, d)
-            } else {
-                (n, dist)
-            }
-        }
-        _ => (n, dist),
+/// The separation normal (from A to B) and the distance, from the point `v`
+/// of GJK's final simplex closest to the origin, in f64: `v = a − b` for the
+/// closest pair, so the normal is `−v/|v|`.
+///
+/// The signed-volumes solver gives `v` from the f32 vertices with f64
+/// arithmetic (on a face, as the projection on the face's f64 normal), so its
+/// direction stays accurate at tiny distances and on sliver simplices (two
+/// nearby points of a curved rim against a flat face), where the f32
+/// difference of the witness points, or a face normal from f32 cross products,
+/// can be off by 1e-2 rad. `None` when `v` has no direction.
+fn separation_normal(simplex: &super::Simplex) -> Option<(Vec3, f32)> {
+    let v = simplex.closest();
+    let len = v.length();
+    if len <= 0.0 || !len.is_finite() {
+        return None;
     }
+    let n = (-v / len).as_vec3();
+    (n.length_squared() > 0.0).then_some((n, len as f32))
 }
 
 /// EPA's witness points come from barycentric coordinates on its nearest face;

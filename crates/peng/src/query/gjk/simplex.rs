@@ -47,6 +47,12 @@ pub struct Simplex {
 /// (squared sine of the angle between its edges).
 const DEGENERATE_REL: f64 = 1.0e-12;
 
+/// Fraction of the total signed volume (area) within which a barycentric
+/// weight counts as possibly negative: its facet is searched too. Rounding of
+/// the f64 weights is far below this; a facet with a larger positive weight
+/// faces away from the origin.
+const FACET_SLACK: f64 = 1.0e-9;
+
 /// The result of one sub-solver: which input vertices are used (bit mask) and
 /// their weights, indexed like the input.
 #[derive(Clone, Copy)]
@@ -249,13 +255,20 @@ fn s2d(p: &[DVec3; 4], i: usize, j: usize, k: usize) -> Sub {
             v: q,
         };
     }
-    // Beyond an edge. Montanari et al. recurse only into the edges facing the
-    // origin (opposite a non-positive weight); a weight near zero can have the
-    // wrong sign after rounding, so every edge is tried and the closest kept
-    // (the closest point of the triangle is on its boundary either way).
+    // Beyond an edge. As Montanari et al., recurse only into the edges facing
+    // the origin's projection (opposite a non-positive weight): an edge with a
+    // clearly positive opposite weight has the projection strictly on its
+    // inner side and cannot hold the closest point. A weight near zero can have
+    // the wrong sign after rounding, so edges whose weight is within a small
+    // fraction of the total are tried as well, and the closest result is kept.
+    let s = la + lb + lc;
+    let near = FACET_SLACK * s.abs();
+    let all = s.is_nan() || s <= 0.0;
     let mut best = None;
-    for (u, v) in [(j, k), (i, k), (i, j)] {
-        best = closer(best, s1d(p, u, v));
+    for (w, (u, v)) in [(la, (j, k)), (lb, (i, k)), (lc, (i, j))] {
+        if all || w <= near {
+            best = closer(best, s1d(p, u, v));
+        }
     }
     best.unwrap_or(Sub::vertex(p, i))
 }
@@ -293,12 +306,15 @@ fn s3d(p: &[DVec3; 4]) -> (Sub, bool) {
             true,
         );
     }
-    // Outside: as in `s2d`, every facet is tried (not only those the signs
-    // point to) so that a sign flipped by rounding cannot hide the closest one.
+    // Outside: as in `s2d`, only the facets facing the origin (opposite a
+    // weight of the wrong sign, or one within rounding of zero) are tried.
     let faces = [(1, 2, 3), (0, 2, 3), (0, 1, 3), (0, 1, 2)];
+    let near = FACET_SLACK * vol * vol;
     let mut best = None;
-    for &(i, j, k) in &faces {
-        best = closer(best, s2d(p, i, j, k));
+    for (&cm, &(i, j, k)) in cs.iter().zip(&faces) {
+        if cm * vol <= near {
+            best = closer(best, s2d(p, i, j, k));
+        }
     }
     (best.unwrap_or(Sub::vertex(p, 0)), false)
 }
