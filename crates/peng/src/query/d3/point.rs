@@ -1,7 +1,7 @@
 //! 3D point queries: closest points on every shape, and the closest-point
 //! primitives (segment, triangle, segment pair) that the pair queries reuse.
 
-use crate::math::tolerance::{scaled_eps, REL_EPS};
+use crate::math::tolerance::scaled_eps;
 use crate::math::{Pose3, Vec2, Vec3};
 use crate::query::types::PointProjection3;
 use crate::shape::d3::{Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape};
@@ -438,47 +438,8 @@ pub fn closest_point_on_triangle_region(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> (
 /// zero-length and parallel segments (parallel: `s` is chosen as 0 and `t`
 /// clamped, which gives one of the closest pairs).
 pub fn closest_points_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, f32, Vec3, Vec3) {
-    let d1 = q1 - p1;
-    let d2 = q2 - p2;
-    let r = p1 - p2;
-    let a = d1.length_squared();
-    let e = d2.length_squared();
-    let f = d2.dot(r);
-    let scale = a.max(e).max(r.length_squared()).max(1e-30);
-    let tiny = REL_EPS * REL_EPS * scale;
-    let (s, t);
-    if a <= tiny && e <= tiny {
-        return (0.0, 0.0, p1, p2);
-    }
-    if a <= tiny {
-        s = 0.0;
-        t = (f / e).clamp(0.0, 1.0);
-    } else {
-        let c = d1.dot(r);
-        if e <= tiny {
-            t = 0.0;
-            s = (-c / a).clamp(0.0, 1.0);
-        } else {
-            let b = d1.dot(d2);
-            let denom = a * e - b * b;
-            let mut s0 = if denom > REL_EPS * REL_EPS * a * e {
-                ((b * f - c * e) / denom).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
-            let mut t0 = (b * s0 + f) / e;
-            if t0 < 0.0 {
-                t0 = 0.0;
-                s0 = (-c / a).clamp(0.0, 1.0);
-            } else if t0 > 1.0 {
-                t0 = 1.0;
-                s0 = ((b - c) / a).clamp(0.0, 1.0);
-            }
-            s = s0;
-            t = t0;
-        }
-    }
-    (s, t, p1 + d1 * s, p2 + d2 * t)
+    let (s, t) = crate::query::sat::closest::segment_segment(p1, q1, p2, q2);
+    (s, t, p1 + (q1 - p1) * s, p2 + (q2 - p2) * t)
 }
 
 #[cfg(test)]

@@ -1,11 +1,13 @@
 //! Closest points between segments.
 
+use crate::math::tolerance::REL_EPS;
 use crate::math::Vec3;
 
 /// Parameters `(s, t)` in `[0, 1]` of the closest points `p1 + s·(q1 - p1)` and
 /// `p2 + t·(q2 - p2)` of two segments (Ericson, Real-Time Collision Detection,
-/// 5.1.9). Degenerate segments (points) are handled; for parallel segments one
-/// of the closest pairs is returned.
+/// 5.1.9). Degenerate segments (points) and parallel segments are detected with
+/// tolerances relative to the input's scale (policy rule 6); for parallel
+/// segments one of the closest pairs is returned.
 pub fn segment_segment(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, f32) {
     let d1 = q1 - p1;
     let d2 = q2 - p2;
@@ -13,21 +15,22 @@ pub fn segment_segment(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, f32) {
     let a = d1.length_squared();
     let e = d2.length_squared();
     let f = d2.dot(r);
-    const EPS: f32 = 1e-20;
-    if a <= EPS && e <= EPS {
+    let scale = a.max(e).max(r.length_squared()).max(1e-30);
+    let tiny = REL_EPS * REL_EPS * scale;
+    if a <= tiny && e <= tiny {
         return (0.0, 0.0);
     }
-    if a <= EPS {
+    if a <= tiny {
         return (0.0, (f / e).clamp(0.0, 1.0));
     }
     let c = d1.dot(r);
-    if e <= EPS {
+    if e <= tiny {
         return ((-c / a).clamp(0.0, 1.0), 0.0);
     }
     let b = d1.dot(d2);
     // denom = |d1|²|d2|² - (d1·d2)² = |d1 × d2|² >= 0.
     let denom = a * e - b * b;
-    let mut s = if denom > 1e-12 * a * e {
+    let mut s = if denom > REL_EPS * REL_EPS * a * e {
         ((b * f - c * e) / denom).clamp(0.0, 1.0)
     } else {
         0.0
