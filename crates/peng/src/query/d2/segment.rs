@@ -16,47 +16,11 @@ pub(crate) fn closest_param_on_segment(p: Vec2, a: Vec2, b: Vec2) -> f32 {
 }
 
 /// Closest points `(s, t)` of segments `p1 q1` and `p2 q2`, as parameters along
-/// each (Ericson, Real-Time Collision Detection, 5.1.9): minimise
-/// `|p1 + s d1 - p2 - t d2|²` over the unit square, first along `s` for the
-/// unconstrained `t`, then clamping each parameter and recomputing the other.
+/// each (Ericson, Real-Time Collision Detection, 5.1.9); the dimension-independent
+/// routine in [`crate::query::sat::closest::segment_segment`].
+#[inline]
 pub(crate) fn closest_params_segments(p1: Vec2, q1: Vec2, p2: Vec2, q2: Vec2) -> (f32, f32) {
-    let d1 = q1 - p1;
-    let d2 = q2 - p2;
-    let r = p1 - p2;
-    let a = d1.dot(d1);
-    let e = d2.dot(d2);
-    let f = d2.dot(r);
-    if a <= ZERO_LENGTH_SQ && e <= ZERO_LENGTH_SQ {
-        return (0.0, 0.0);
-    }
-    if a <= ZERO_LENGTH_SQ {
-        // First segment is a point.
-        return (0.0, (f / e).clamp(0.0, 1.0));
-    }
-    let c = d1.dot(r);
-    if e <= ZERO_LENGTH_SQ {
-        // Second segment is a point.
-        return ((-c / a).clamp(0.0, 1.0), 0.0);
-    }
-    let b = d1.dot(d2);
-    let denom = a * e - b * b; // >= 0, zero when parallel
-                               // For parallel segments any s works; pick s = 0 (deterministic), then
-                               // the clamping below finds the matching t (and fixes s up if needed).
-    let mut s = if denom > ZERO_LENGTH_SQ * a * e.max(1.0) {
-        ((b * f - c * e) / denom).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    // t for this s: minimiser along the second segment.
-    let mut t = (b * s + f) / e;
-    if t < 0.0 {
-        t = 0.0;
-        s = (-c / a).clamp(0.0, 1.0);
-    } else if t > 1.0 {
-        t = 1.0;
-        s = ((b - c) / a).clamp(0.0, 1.0);
-    }
-    (s, t)
+    crate::query::sat::closest::segment_segment(p1, q1, p2, q2)
 }
 
 #[cfg(test)]

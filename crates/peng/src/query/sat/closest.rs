@@ -1,14 +1,14 @@
 //! Closest points between segments.
 
 use crate::math::tolerance::REL_EPS;
-use crate::math::Vec3;
+use crate::math::{Vec3, Vector};
 
 /// Parameters `(s, t)` in `[0, 1]` of the closest points `p1 + s·(q1 - p1)` and
 /// `p2 + t·(q2 - p2)` of two segments (Ericson, Real-Time Collision Detection,
 /// 5.1.9). Degenerate segments (points) and parallel segments are detected with
 /// tolerances relative to the input's scale (policy rule 6); for parallel
-/// segments one of the closest pairs is returned.
-pub fn segment_segment(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, f32) {
+/// segments one of the closest pairs is returned. The same code serves 2D and 3D.
+pub fn segment_segment<V: Vector>(p1: V, q1: V, p2: V, q2: V) -> (f32, f32) {
     let d1 = q1 - p1;
     let d2 = q2 - p2;
     let r = p1 - p2;
