@@ -279,7 +279,7 @@ fn is_ruled(s: &Shape) -> bool {
 /// a side line, one step lands on it. The polished pair replaces GJK's only
 /// when it is no farther apart.
 fn polish_separated(a: &Shape, b: &Shape, pose_ab: &Pose3, d: SignedDistance) -> SignedDistance {
-    if !(d.distance > 0.0) {
+    if d.distance.is_nan() || d.distance <= 0.0 {
         return d;
     }
     let (mut pa, mut pb) = (d.point_a, d.point_b);
@@ -289,7 +289,7 @@ fn polish_separated(a: &Shape, b: &Shape, pose_ab: &Pose3, d: SignedDistance) ->
             pose_ab.transform_point(project_local(b, pose_ab.inverse_transform_point(pa)).point);
         let qa = project_local(a, qb).point;
         let l = (qb - qa).length();
-        if !(l <= len) {
+        if l.is_nan() || l > len {
             break;
         }
         let moved = qa.distance(pa) + qb.distance(pb);
