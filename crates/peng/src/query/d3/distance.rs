@@ -188,30 +188,26 @@ fn swapped(d: SignedDistance, pose_ab: &Pose3) -> SignedDistance {
 pub fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
     match (a, b) {
         (Shape::Compound(c), _) => {
-            let mut best: Option<SignedDistance> = None;
-            for (p, part) in c.parts() {
+            let part = |i: usize| {
+                let (p, part) = &c.parts()[i];
                 let d = local_distance(part, b, &p.inv_mul(pose_ab));
-                if best.is_none_or(|bd| d.distance < bd.distance) {
-                    best = Some(SignedDistance {
-                        distance: d.distance,
-                        point_a: p.transform_point(d.point_a),
-                        point_b: p.transform_point(d.point_b),
-                        normal: p.transform_vector(d.normal),
-                        status: d.status,
-                    });
+                SignedDistance {
+                    distance: d.distance,
+                    point_a: p.transform_point(d.point_a),
+                    point_b: p.transform_point(d.point_b),
+                    normal: p.transform_vector(d.normal),
+                    status: d.status,
                 }
-            }
-            best.unwrap_or_else(|| empty(pose_ab))
+            };
+            nearest_part(c, &b.aabb(pose_ab), part).unwrap_or_else(|| empty(pose_ab))
         }
         (_, Shape::Compound(c)) => {
-            let mut best: Option<SignedDistance> = None;
-            for (q, part) in c.parts() {
-                let d = local_distance(a, part, &pose_ab.mul(q));
-                if best.is_none_or(|bd| d.distance < bd.distance) {
-                    best = Some(d);
-                }
-            }
-            best.unwrap_or_else(|| empty(pose_ab))
+            let part = |j: usize| {
+                let (q, part) = &c.parts()[j];
+                local_distance(a, part, &pose_ab.mul(q))
+            };
+            let box_a = a.aabb(&pose_ab.inverse());
+            nearest_part(c, &box_a, part).unwrap_or_else(|| empty(pose_ab))
         }
         (Shape::HalfSpace(h), Shape::HalfSpace(g)) => {
             let n = h.normal();
@@ -261,6 +257,36 @@ pub fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
             }
         }
     }
+}
+
+/// The least signed distance over a compound's parts, `part(i)` giving part
+/// `i`'s: branch and bound over the compound's BVH, nearest boxes first,
+/// pruning parts whose box is farther from `other_box` (the other shape's box
+/// in the compound's frame) than the best distance so far. Unbounded parts
+/// are always tried.
+fn nearest_part(
+    c: &crate::shape::d3::Compound,
+    other_box: &crate::bound::Aabb3,
+    part: impl Fn(usize) -> SignedDistance,
+) -> Option<SignedDistance> {
+    let mut best: Option<(usize, SignedDistance)> = None;
+    let mut keep = |i: usize, d: SignedDistance| {
+        // Ties go to the lower part index, as in a scan in part order.
+        if best.is_none_or(|(bi, bd)| {
+            d.distance < bd.distance || (d.distance == bd.distance && i < bi)
+        }) {
+            best = Some((i, d));
+        }
+        best.map_or(f32::INFINITY, |(_, bd)| bd.distance)
+    };
+    for &i in c.unbounded_parts() {
+        keep(i as usize, part(i as usize));
+    }
+    c.bvh().nearest_to_box(other_box, |slot| {
+        let i = c.part_of(slot);
+        keep(i, part(i))
+    });
+    best.map(|(_, d)| d)
 }
 
 /// Cylinders and cones: their support points are rim points and apexes only.
