@@ -66,6 +66,9 @@ struct Node<V> {
     child_count: u8,
     /// Proxy slots stored here.
     objects: Vec<u32>,
+    /// Their boxes (copies of the table's), side by side with `objects` so a
+    /// node's boxes are scanned from contiguous memory.
+    boxes: Vec<Aabb<V>>,
 }
 
 /// Where a proxy is stored: a node (or `OVERFLOW`, or `NONE`) and its position
@@ -269,6 +272,7 @@ impl<V: Vector> LooseTree<V> {
                 children: [NONE; 8],
                 child_count: 0,
                 objects: Vec::new(),
+                boxes: Vec::new(),
             });
             (self.nodes.len() - 1) as u32
         }
@@ -278,6 +282,7 @@ impl<V: Vector> LooseTree<V> {
         self.node_count -= 1;
         let n = &mut self.nodes[i as usize];
         n.objects.clear();
+        n.boxes.clear();
         n.parent = self.free_node;
         self.free_node = i;
     }
@@ -383,12 +388,13 @@ impl<V: Vector> LooseTree<V> {
             parent.child_count += 1;
             n = c;
         }
-        let objects = &mut self.nodes[n as usize].objects;
+        let node = &mut self.nodes[n as usize];
         self.place[s as usize] = Place {
             node: n,
-            pos: objects.len() as u32,
+            pos: node.objects.len() as u32,
         };
-        objects.push(s);
+        node.objects.push(s);
+        node.boxes.push(b);
     }
 
     /// Takes slot `s` out of its node (freeing nodes left empty) or out of the
@@ -399,7 +405,11 @@ impl<V: Vector> LooseTree<V> {
         let list = match node {
             NONE => return,
             OVERFLOW => &mut self.overflow,
-            n => &mut self.nodes[n as usize].objects,
+            n => {
+                let x = &mut self.nodes[n as usize];
+                x.boxes.swap_remove(pos as usize);
+                &mut x.objects
+            }
         };
         debug_assert_eq!(list[pos as usize], s);
         list.swap_remove(pos as usize);
@@ -433,10 +443,10 @@ impl<V: Vector> LooseTree<V> {
         }
     }
 
-    /// Whether slot `s` may stay where it is with its new box `b`: its node
-    /// and every ancestor still hold `b`, and `b` is not small enough to go a
-    /// level deeper.
-    fn still_fits(&self, s: u32, b: &Aabb<V>) -> bool {
+    /// Keeps slot `s` where it is with its new box `b` (updating the node's
+    /// copy) when its node and every ancestor still hold `b` and `b` is not
+    /// small enough to go a level deeper; otherwise returns `false`.
+    fn stay(&mut self, s: u32, b: &Aabb<V>) -> bool {
         let node = self.place[s as usize].node;
         if node == NONE || node == OVERFLOW {
             return false;
@@ -453,6 +463,8 @@ impl<V: Vector> LooseTree<V> {
             }
             n = x.parent;
         }
+        let pos = self.place[s as usize].pos;
+        self.nodes[node as usize].boxes[pos as usize] = *b;
         true
     }
 
@@ -481,6 +493,7 @@ mod tests {
                 continue;
             }
             assert_eq!(t.nodes[node as usize].objects[pos as usize], s);
+            assert_eq!(&t.nodes[node as usize].boxes[pos as usize], b);
             let mut n = node;
             while n != NONE {
                 assert!(t.nodes[n as usize].bound.contains(b));

@@ -9,9 +9,9 @@ use super::super::{apply_ray_control, ray_ok, BroadPhase, BroadPhaseError, RayCo
 use super::{LooseTree, NONE, OVERFLOW};
 
 impl<V: Vector> LooseTree<V> {
-    /// Calls `f(slot)` for every slot stored in a node whose loose box
-    /// overlaps `q`, then for every overflow slot, until `f` returns `false`
-    /// (then returns `false`). The slots' own boxes are not tested here.
+    /// Calls `f(slot)` for every slot whose box overlaps `q` (closed): those
+    /// in the nodes whose loose boxes overlap `q`, then those of the overflow
+    /// list, until `f` returns `false` (then returns `false`).
     fn visit_boxes(
         &self,
         q: &Aabb<V>,
@@ -27,8 +27,8 @@ impl<V: Vector> LooseTree<V> {
             if !node.bound.overlaps(q) {
                 continue;
             }
-            for &s in &node.objects {
-                if !f(s) {
+            for (&s, b) in node.objects.iter().zip(&node.boxes) {
+                if b.overlaps(q) && !f(s) {
                     return false;
                 }
             }
@@ -36,7 +36,9 @@ impl<V: Vector> LooseTree<V> {
                 stack.extend(node.children[..1 << V::DIM].iter().filter(|&&c| c != NONE));
             }
         }
-        self.overflow.iter().all(|&s| f(s))
+        self.overflow
+            .iter()
+            .all(|&s| !self.table.aabb(s).overlaps(q) || f(s))
     }
 
     /// Pairs of every changed proxy: a box query from the root for each (an
@@ -71,7 +73,7 @@ impl<V: Vector> LooseTree<V> {
         let mut stack = Vec::new();
         self.visit_boxes(&q, &mut stack, |s| {
             let info = &t.slots[s as usize].info;
-            if info.filter.category & mask != 0 && info.aabb.overlaps(&q) {
+            if info.filter.category & mask != 0 {
                 f(t.id(s), info.user_data)
             } else {
                 true
@@ -159,7 +161,7 @@ impl<V: Vector> BroadPhase<V> for LooseTree<V> {
     ) -> Result<(), BroadPhaseError> {
         let i = self.table.set_aabb(id, aabb)?;
         let b = *self.table.aabb(i);
-        if !self.still_fits(i, &b) {
+        if !self.stay(i, &b) {
             self.unplace_slot(i);
             self.place_slot(i);
         }
