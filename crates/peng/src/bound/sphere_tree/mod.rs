@@ -1,27 +1,4 @@
-//! Sphere trees: a binary hierarchy of bounding balls (circles in 2D, spheres
-//! in 3D) over the parts of a shape or mesh, and the tree-vs-tree test that
-//! reports which leaf balls overlap.
-//!
-//! Hubbard, "Approximating Polyhedra with Spheres for Time-Critical Collision
-//! Detection" (ACM TOG 1996) and Ericson, Real-Time Collision Detection, 6.2
-//! (top-down construction) and 6.3.2 (simultaneous descent, "descend the larger
-//! volume"). Written anew here:
-//!
-//! - **Build** top-down: the leaf balls are split at the median of their centres
-//!   along the axis on which the centres spread most, recursively; each internal
-//!   ball is the exact smallest ball holding its two children
-//!   ([`BoundingBall::merged`], Ericson 6.5.2), its radius raised by rounding
-//!   where needed so that the containment test holds exactly in `f32`.
-//! - **Layout**: one array in depth-first order. An internal node's first child
-//!   is the next node; the node stores the index of its second child. A leaf
-//!   stores its item (the index of the triangle, point or ball it bounds).
-//! - **Overlap**: both trees are walked at once from their roots; a pair of
-//!   nodes whose balls overlap is refined by splitting the node with the larger
-//!   radius (a leaf is never split). Work happens in the first tree's frame: the
-//!   second tree's centres are mapped by `pose_a⁻¹ · pose_b`. Leaf pairs use the
-//!   exact closed test of [`BoundingBall::overlaps`] (touching counts); internal
-//!   pairs are tested with a small scale-relative slack so that rounding in the
-//!   transformed centres can only keep a pair, never drop one.
+//! Sphere trees: hierarchies of bounding balls; see [`SphereTree`].
 
 mod build;
 mod mesh;
@@ -67,8 +44,30 @@ impl<V: Vector> SphereNode<V> {
     }
 }
 
-/// A binary tree of bounding balls over the parts of a shape or mesh (see the
-/// module documentation of `bound::sphere_tree`).
+/// A binary tree of bounding balls (circles in 2D, spheres in 3D) over the
+/// parts of a shape or mesh, and the tree-vs-tree test that reports which leaf
+/// balls overlap.
+///
+/// Hubbard, "Approximating Polyhedra with Spheres for Time-Critical Collision
+/// Detection" (ACM TOG 1996) and Ericson, Real-Time Collision Detection, 6.2
+/// (top-down construction) and 6.3.2 (simultaneous descent, "descend the larger
+/// volume"). Written anew here:
+///
+/// - **Build** top-down: the leaf balls are split at the median of their centres
+///   along the axis on which the centres spread most, recursively; each internal
+///   ball is the exact smallest ball holding its two children
+///   ([`BoundingBall::merged`], Ericson 6.5.2), its radius raised by rounding
+///   where needed so that the containment test holds exactly in `f32`.
+/// - **Layout**: one array in depth-first order. An internal node's first child
+///   is the next node; the node stores the index of its second child. A leaf
+///   stores its item (the index of the triangle, point or ball it bounds).
+/// - **Overlap**: both trees are walked at once from their roots; a pair of
+///   nodes whose balls overlap is refined by splitting the node with the larger
+///   radius (a leaf is never split). Work happens in the first tree's frame: the
+///   second tree's centres are mapped by `pose_a⁻¹ · pose_b`. Leaf pairs use the
+///   exact closed test of [`BoundingBall::overlaps`] (touching counts); internal
+///   pairs are tested with a small scale-relative slack so that rounding in the
+///   transformed centres can only keep a pair, never drop one.
 ///
 /// ```
 /// use peng::bound::{BoundingSphere, SphereTree3};

@@ -1,35 +1,5 @@
 //! A loose quadtree (2D) / loose octree (3D): one generic implementation over
-//! the dimension.
-//!
-//! Ulrich, "Loose Octrees" (Game Programming Gems 1, 2000) and Ericson,
-//! Real-Time Collision Detection, 7.3.6: a regular quadtree/octree whose cells
-//! are each enlarged to a *loose* box `k` times the cell's side around the same
-//! centre. With `k = 2`, an object whose half-extent `e` is at most a cell's
-//! half-side `h` lies inside the loose box of the cell that holds its centre
-//! (the centre is within `h` of the cell centre on each axis, so the object is
-//! within `h + e <= 2h`). An object is therefore stored in exactly one node,
-//! chosen from its size (the level) and its centre (the path), and never split
-//! among cells; a query visits the nodes whose loose boxes it meets.
-//!
-//! # Levels and bounds (the choices made here)
-//! - Level `0` holds the smallest cells, of half-side `h_0 = min_cell / 2`;
-//!   level `l` cells have half-side `h_0 · 2^l`. An object goes to the lowest
-//!   level whose half-side is at least its largest half-extent, so its level
-//!   follows from its size, as in Ulrich.
-//! - The world **grows**: the tree starts as one level-0 cell at the origin and,
-//!   when an object does not fit the root's loose box, the root is doubled toward
-//!   the object (the old root becomes one child of the new one, on the side away
-//!   from the object) until it fits. The root level is bounded by `max_depth`,
-//!   which bounds the depth. Objects that still do not fit (far away or huge,
-//!   e.g. the clamped [`Aabb::everything`]) go to an **overflow list** tested
-//!   against everything. The tree never shrinks while it holds objects; it is
-//!   dropped when the last object leaves it.
-//! - Robustness: each node stores its loose box, and an object is stored in a
-//!   node only after checking (in floating point) that the node's box contains
-//!   it. Every ancestor's box was checked on the way down, and a grown root's box
-//!   is merged with the old root's, so the box of every node holds every object
-//!   of its subtree exactly as computed: pruning a query by a node's box can
-//!   never lose an overlap, whatever the rounding. Empty leaf nodes are freed.
+//! the dimension; see [`LooseTree`].
 
 mod query;
 
@@ -92,9 +62,38 @@ pub struct LooseTreeStats {
     pub overflow: usize,
 }
 
-/// A loose quadtree (2D) or loose octree (3D) with loose factor 2, a growing
-/// root bounded by a maximum depth, and an overflow list (see the module
-/// documentation of `broad::loose` for the details).
+/// A loose quadtree (2D) or loose octree (3D): one generic implementation over
+/// the dimension.
+///
+/// Ulrich, "Loose Octrees" (Game Programming Gems 1, 2000) and Ericson,
+/// Real-Time Collision Detection, 7.3.6: a regular quadtree/octree whose cells
+/// are each enlarged to a *loose* box `k` times the cell's side around the same
+/// centre. With `k = 2`, an object whose half-extent `e` is at most a cell's
+/// half-side `h` lies inside the loose box of the cell that holds its centre
+/// (the centre is within `h` of the cell centre on each axis, so the object is
+/// within `h + e <= 2h`). An object is therefore stored in exactly one node,
+/// chosen from its size (the level) and its centre (the path), and never split
+/// among cells; a query visits the nodes whose loose boxes it meets.
+///
+/// # Levels and bounds (the choices made here)
+/// - Level `0` holds the smallest cells, of half-side `h_0 = min_cell / 2`;
+///   level `l` cells have half-side `h_0 · 2^l`. An object goes to the lowest
+///   level whose half-side is at least its largest half-extent, so its level
+///   follows from its size, as in Ulrich.
+/// - The world **grows**: the tree starts as one level-0 cell at the origin and,
+///   while an object's centre lies outside the root's cell or the object is too
+///   large for the root's level, the root is doubled toward the object (the old
+///   root becomes one child of the new one, on the side away from the object).
+///   The root level is bounded by `max_depth`, which bounds the depth. Objects that still do not fit (far away or huge,
+///   e.g. the clamped [`Aabb::everything`]) go to an **overflow list** tested
+///   against everything. The tree never shrinks while it holds objects; it is
+///   dropped when the last object leaves it.
+/// - Robustness: each node stores its loose box, and an object is stored in a
+///   node only after checking (in floating point) that the node's box contains
+///   it. Every ancestor's box was checked on the way down, and a grown root's box
+///   is merged with the old root's, so the box of every node holds every object
+///   of its subtree exactly as computed: pruning a query by a node's box can
+///   never lose an overlap, whatever the rounding. Empty leaf nodes are freed.
 ///
 /// Good for many objects of very different sizes spread over a bounded region:
 /// each object is stored once, at the level of its size, so moving it costs a
