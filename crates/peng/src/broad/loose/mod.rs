@@ -286,39 +286,71 @@ impl<V: Vector> LooseTree<V> {
         self.free_node = i;
     }
 
-    /// Makes sure a root exists and grows it toward `b` (see below); returns
-    /// whether the root's loose box holds `b`.
+    /// Whether growth stops at a root cell centred at `c` on `level` for an
+    /// object centred at `p` whose size belongs to level `target`: the object
+    /// could sit in the root the way Ulrich places it (its centre in the
+    /// root's cell, its size at most the root's level), or the depth bound is
+    /// reached.
+    fn growth_stops(&self, c: V, level: u32, p: V, target: u32) -> bool {
+        let h = self.half(level);
+        let centred = (0..V::DIM).all(|i| (p.get(i) - c.get(i)).abs() <= h);
+        level >= self.max_depth || (centred && level >= target)
+    }
+
+    /// The centre of the root doubled from the cell at `c` (half-side `h`)
+    /// toward `p`: a corner of the old cell, so the old cell is one orthant of
+    /// the new one; also returns that orthant.
+    fn grown_center(c: V, h: f32, p: V) -> (V, usize) {
+        let mut nc = c;
+        let mut orthant_of_old = 0;
+        for i in 0..V::DIM {
+            if p.get(i) >= c.get(i) {
+                nc.set(i, c.get(i) + h);
+            } else {
+                nc.set(i, c.get(i) - h);
+                orthant_of_old |= 1 << i;
+            }
+        }
+        (nc, orthant_of_old)
+    }
+
+    /// Grows the root toward `b` until [`growth_stops`](Self::growth_stops),
+    /// creating it if needed, and returns whether the root's loose box then
+    /// holds `b`. The growth is first run on paper: when it would not make
+    /// the box fit, nothing changes (a far or huge object going to the
+    /// overflow list does not inflate the tree).
     fn grow_to_fit(&mut self, b: &Aabb<V>) -> bool {
+        let p = b.center();
+        let target = self.target_level(b);
+        // An empty root is moved rather than grown over, so its box is not
+        // merged with the old one (see below).
+        let (mut c, mut level, mut bound, empty) = match self.root {
+            NONE => (V::ZERO, 0, self.loose_box(V::ZERO, 0), true),
+            r => {
+                let r = &self.nodes[r as usize];
+                let empty = r.objects.is_empty() && r.child_count == 0;
+                (r.center, r.level, r.bound, empty)
+            }
+        };
+        let mut steps = 0;
+        while !self.growth_stops(c, level, p, target) {
+            c = Self::grown_center(c, self.half(level), p).0;
+            level += 1;
+            let lb = self.loose_box(c, level);
+            bound = if empty { lb } else { lb.merged(&bound) };
+            steps += 1;
+        }
+        if !bound.contains(b) {
+            return false;
+        }
         if self.root == NONE {
             let bound = self.loose_box(V::ZERO, 0);
             self.root = self.alloc_node(V::ZERO, 0, NONE, bound);
         }
-        let toward = b.center();
-        let target = self.target_level(b);
-        loop {
+        for _ in 0..steps {
             let r = &self.nodes[self.root as usize];
-            // Grow until the object could sit in the root the way Ulrich
-            // places it (its centre in the root's cell, its size at most the
-            // root's level), or the depth bound stops the growth; then it fits
-            // when the loose box holds it.
-            let h = self.half(r.level);
-            let centred = (0..V::DIM).all(|i| (toward.get(i) - r.center.get(i)).abs() <= h);
-            if r.level >= self.max_depth || (centred && r.level >= target) {
-                return r.bound.contains(b);
-            }
-            // Double the root toward the object: the new centre is a corner
-            // of the old cell, so the old cell is one orthant of the new one.
             let (c, level, old_bound) = (r.center, r.level, r.bound);
-            let mut nc = c;
-            let mut orthant_of_old = 0;
-            for i in 0..V::DIM {
-                if toward.get(i) >= c.get(i) {
-                    nc.set(i, c.get(i) + h);
-                } else {
-                    nc.set(i, c.get(i) - h);
-                    orthant_of_old |= 1 << i;
-                }
-            }
+            let (nc, orthant_of_old) = Self::grown_center(c, self.half(level), p);
             let bound = self.loose_box(nc, level + 1);
             if r.objects.is_empty() && r.child_count == 0 {
                 // An empty root is moved instead of kept as an empty leaf.
@@ -328,15 +360,16 @@ impl<V: Vector> LooseTree<V> {
                 r.bound = bound;
                 continue;
             }
-            let bound = bound.merged(&old_bound);
             let old = self.root;
-            let new = self.alloc_node(nc, level + 1, NONE, bound);
+            let new = self.alloc_node(nc, level + 1, NONE, bound.merged(&old_bound));
             let n = &mut self.nodes[new as usize];
             n.children[orthant_of_old] = old;
             n.child_count = 1;
             self.nodes[old as usize].parent = new;
             self.root = new;
         }
+        // The same arithmetic as the run on paper.
+        self.nodes[self.root as usize].bound.contains(b)
     }
 
     /// Stores slot `s` (whose box is in the table) in the tree or the overflow
@@ -548,6 +581,12 @@ mod tests {
         let far = Aabb::new(Vec2::splat(1e6), Vec2::splat(1e6 + 1.0));
         let a = t.insert(far, 0, Filter::ALL).unwrap();
         assert_eq!(t.stats().overflow, 1);
+        // The overflowing box did not grow (or create) the tree.
+        assert_eq!(t.stats().nodes, 0);
+        let all = t.insert(Aabb::everything(), 1, Filter::ALL).unwrap();
+        assert_eq!(t.stats().overflow, 2);
+        assert_eq!(t.stats().nodes, 0);
+        t.remove(all).unwrap();
         let near = Aabb::new(Vec2::ZERO, Vec2::ONE);
         t.move_proxy(a, near, Vec2::ZERO).unwrap();
         assert_eq!(t.stats().overflow, 0);
