@@ -26,6 +26,7 @@ pub(crate) fn triangle_manifolds<M: MeshView>(
     parts: &mut Vec<Manifold3>,
 ) {
     let bbox = shape.aabb(b_in_m).loosened(prediction.max(0.0));
+    let mut rejected = Vec::new();
     mesh.for_each_candidate(&bbox, |t, c| {
         let Ok(tri) = Triangle::new(c[0], c[1], c[2]) else {
             return;
@@ -35,6 +36,9 @@ pub(crate) fn triangle_manifolds<M: MeshView>(
             return;
         };
         let m = if fix && !is_valid(mesh, t, c, &m) {
+            if m.depth() > 0.0 {
+                rejected.push(relabel(mesh, t, c, &m));
+            }
             match face_manifold(c, shape, b_in_m, m.normal, prediction) {
                 Some(f) => f,
                 None => return,
@@ -44,6 +48,13 @@ pub(crate) fn triangle_manifolds<M: MeshView>(
         };
         parts.push(relabel(mesh, t, c, &m));
     });
+    // The correction never turns an overlap into no contact: when nothing
+    // penetrating is left but a rejected manifold was (a long shape piercing
+    // the surface, whose deepest point is under no triangle it crosses), the
+    // rejected manifolds stand.
+    if !rejected.is_empty() && parts.iter().all(|m| m.depth() <= 0.0) {
+        parts.append(&mut rejected);
+    }
 }
 
 /// Whether every point of the triangle's manifold lies on a feature whose

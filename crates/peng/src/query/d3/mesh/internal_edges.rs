@@ -7,29 +7,35 @@
 //! whole does not have there: the shape snags on an edge that does not exist.
 //!
 //! The fix used here follows the idea shared by Bullet's
-//! `btAdjustInternalEdgeContacts` (Coumans), Box2D v3's smooth segments
-//! (Catto, "Ghost collisions", 2024) and parry's `FIX_INTERNAL_EDGES`: a
-//! contact on a feature of one triangle is valid only when its normal lies in
-//! the *normal cone* of the surface at that feature (the directions that make
-//! an angle of at least 90° with every direction in which the surface leaves
-//! the feature):
+//! `btAdjustInternalEdgeContacts` (Coumans), Box2D's chain shapes and smooth
+//! segments with ghost vertices (Catto, "Ghost Collisions", box2d.org, 2020)
+//! and parry's `TriMeshFlags::FIX_INTERNAL_EDGES` (adjacent triangle normals
+//! taken into account per triangle contact). The triangle-versus-shape
+//! query already accounts for the triangle itself; what it cannot know is
+//! that the surface goes on past the edge or vertex it touched. So a contact
+//! normal `n` on a feature is rejected when the *neighbouring* surface leaves
+//! the feature in a direction `r` with `n·r > 0` (the shape would be pushed
+//! into the neighbours):
 //!
-//! - face interior: only the face normal (either side: triangles are
-//!   two-sided);
-//! - edge: `n·r <= 0` for the two directions `r` (perpendicular to the edge)
-//!   from the edge into the triangle and into its neighbour. For a flat edge
-//!   that leaves only the face normal, for a convex edge the wedge between the
-//!   two face normals, for a concave edge nothing on that side; a border edge
-//!   constrains only by its own triangle;
-//! - vertex: `n·(w - v) <= 0` for every vertex `w` of the one-ring of `v`
-//!   (found by walking the triangle fan around `v` through the edge
-//!   adjacency).
+//! - the face normal itself (either side: triangles are two-sided) and
+//!   contacts in the face interior are always kept;
+//! - edge: `r` is the direction (perpendicular to the edge) from the edge
+//!   into the neighbour across it. With the triangle's own direction this
+//!   leaves only the face normal at a flat edge, the wedge between the face
+//!   normals at a convex edge, and nothing at a concave one; a border edge
+//!   constrains nothing;
+//! - vertex: `r = w - v` for every vertex `w` that the triangles around `v`
+//!   add to the one-ring (found by walking the fan around `v` through the
+//!   edge adjacency).
 //!
-//! A triangle's manifold with a point outside its feature's cone is replaced
-//! by the face contact of that triangle: the shape's support feature along
-//! minus the face normal clipped to the triangle's prism, with depths measured
-//! along the face normal (so a ghost becomes the true floor contact, and a
-//! triangle the shape does not really lie over gives nothing).
+//! A triangle's manifold with a rejected point is replaced by the face contact
+//! of that triangle: the shape's support feature along minus the face normal
+//! clipped to the triangle's prism, depths measured along the face normal (so
+//! a ghost becomes the true floor contact, and a triangle the shape does not
+//! really lie over gives nothing). The correction never turns an overlap into
+//! no contact: when no penetrating contact is left but a rejected manifold was
+//! penetrating (a long shape piercing the surface), the rejected manifolds
+//! stand.
 
 use super::view::MeshView;
 use crate::math::Vec3;
@@ -136,17 +142,13 @@ fn edge_with(n_ids: &[u32; 3], u: u32, v: u32) -> Option<usize> {
 /// Whether normal `n` (from the triangle towards the other shape) lies in the
 /// surface's normal cone at feature `f` of triangle `t` with corners `c`.
 pub(crate) fn admits<M: MeshView>(mesh: &M, t: u32, c: &[Vec3; 3], f: Local, n: Vec3) -> bool {
+    if face_normal(c).is_none_or(|nf| (n - nf * n.dot(nf)).length() <= CONE_TOL) {
+        return true;
+    }
     match f {
-        Local::Face => match face_normal(c) {
-            Some(nf) => (n - nf * n.dot(nf)).length() <= CONE_TOL,
-            None => true,
-        },
+        Local::Face => true,
         Local::Edge(e) => {
             let (p, q) = (c[e], c[(e + 1) % 3]);
-            let own = off_line(p, q, c[(e + 2) % 3]);
-            if own.is_some_and(|r| n.dot(r) > CONE_TOL) {
-                return false;
-            }
             let Some(nb) = mesh.neighbour(t, e) else {
                 return true;
             };
@@ -162,7 +164,7 @@ pub(crate) fn admits<M: MeshView>(mesh: &M, t: u32, c: &[Vec3; 3], f: Local, n: 
         Local::Vertex(i) => {
             let v = c[i];
             let mut ok = true;
-            for_each_ring_vertex(mesh, t, i, |w| {
+            for_each_neighbour_ring_vertex(mesh, t, i, |w| {
                 if let Some(r) = (w - v).try_normalize() {
                     ok &= n.dot(r) <= CONE_TOL;
                 }
@@ -172,10 +174,11 @@ pub(crate) fn admits<M: MeshView>(mesh: &M, t: u32, c: &[Vec3; 3], f: Local, n: 
     }
 }
 
-/// Calls `f` with the position of every vertex joined to corner `i` of
-/// triangle `t` by an edge of the triangle fan around it (each at most once
-/// per fan side; a closed fan is walked once, an open one from both sides).
-pub(crate) fn for_each_ring_vertex<M: MeshView>(
+/// Calls `f` with the position of every vertex that the other triangles of
+/// the fan around corner `i` of triangle `t` join to it (a closed fan is
+/// walked once, an open one from both sides; the last triangle of a closed
+/// fan reports a corner of `t` again).
+pub(crate) fn for_each_neighbour_ring_vertex<M: MeshView>(
     mesh: &M,
     t: u32,
     i: usize,
@@ -183,8 +186,6 @@ pub(crate) fn for_each_ring_vertex<M: MeshView>(
 ) {
     let ids = mesh.vertex_ids(t);
     let v = ids[i];
-    f(mesh.position(ids[(i + 1) % 3]));
-    f(mesh.position(ids[(i + 2) % 3]));
     // Walk across edge `first` of `t`, then on through each next triangle's
     // other edge at `v`. Returns whether the fan closed back on `t`.
     let walk = |first: usize, f: &mut dyn FnMut(Vec3)| -> bool {
@@ -291,8 +292,8 @@ mod tests {
             .find_map(|t| (0..3).find(|&i| m.vertex_ids(t)[i] == 4).map(|i| (t, i)))
             .unwrap();
         let mut ring = Vec::new();
-        for_each_ring_vertex(&m, t, i, |w| ring.push(w));
-        assert_eq!(ring.len(), 2 + 5, "{ring:?}");
+        for_each_neighbour_ring_vertex(&m, t, i, |w| ring.push(w));
+        assert_eq!(ring.len(), 5, "{ring:?}");
         assert!(admits(&m, t, &m.triangle(t), Local::Vertex(i), Vec3::Y));
         assert!(admits(&m, t, &m.triangle(t), Local::Vertex(i), -Vec3::Y));
         assert!(!admits(&m, t, &m.triangle(t), Local::Vertex(i), tilted));
@@ -300,8 +301,13 @@ mod tests {
         // The diagonal of cell (0,0) is interior, its left edge a border.
         assert!(!admits(&m, 0, &m.triangle(0), Local::Edge(2), Vec3::X));
         assert!(admits(&m, 0, &m.triangle(0), Local::Edge(2), Vec3::Y));
+        // A border edge constrains nothing (the triangle itself is the
+        // pair query's business).
         assert!(admits(&m, 0, &m.triangle(0), Local::Edge(0), -Vec3::X));
-        assert!(!admits(&m, 0, &m.triangle(0), Local::Edge(0), Vec3::X));
+        assert!(admits(&m, 0, &m.triangle(0), Local::Edge(0), Vec3::X));
+        // Face-interior points and the face normal always pass.
+        assert!(admits(&m, 0, &m.triangle(0), Local::Face, Vec3::X));
+        assert!(admits(&m, 0, &m.triangle(0), Local::Edge(2), -Vec3::Y));
         // Both triangles name their shared edge alike.
         let f0 = mesh_feature(&m, 0, Local::Edge(2));
         let f1 = mesh_feature(&m, 1, Local::Edge(0));
