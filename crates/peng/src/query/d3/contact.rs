@@ -105,25 +105,31 @@ fn for_each_part_pair(
     prediction: f32,
     f: &mut dyn FnMut(Manifold3),
 ) {
+    // The compound's BVH (its own frame) gives the candidate parts: those
+    // whose boxes meet the other shape's box in that frame, grown by the
+    // prediction distance.
+    let mut near = Vec::new();
     if let Shape::Compound(c) = a {
-        let box_b = b.aabb(pose_b).loosened(prediction.max(0.0));
-        for (i, (p, s)) in c.parts().iter().enumerate() {
+        let box_b = b
+            .aabb(&pose_a.inv_mul(pose_b))
+            .loosened(prediction.max(0.0));
+        c.parts_near(&box_b, &mut near);
+        for i in near {
+            let (p, s) = &c.parts()[i];
             let pose = pose_a.mul(p);
-            if !s.aabb(&pose).overlaps(&box_b) {
-                continue;
-            }
             for_each_part_pair(s, &pose, b, pose_b, prediction, &mut |mut m| {
                 m.part_a = i as u32;
                 f(m)
             });
         }
     } else if let Shape::Compound(c) = b {
-        let box_a = a.aabb(pose_a).loosened(prediction.max(0.0));
-        for (j, (p, s)) in c.parts().iter().enumerate() {
+        let box_a = a
+            .aabb(&pose_b.inv_mul(pose_a))
+            .loosened(prediction.max(0.0));
+        c.parts_near(&box_a, &mut near);
+        for j in near {
+            let (p, s) = &c.parts()[j];
             let pose = pose_b.mul(p);
-            if !s.aabb(&pose).overlaps(&box_a) {
-                continue;
-            }
             for_each_part_pair(a, pose_a, s, &pose, prediction, &mut |mut m| {
                 m.part_b = j as u32;
                 f(m)

@@ -100,23 +100,43 @@ pub fn project_local(shape: &Shape, p: Vec3) -> LocalProjection {
             }
         }
         Shape::Compound(c) => {
-            let mut best: Option<(f32, LocalProjection)> = None;
-            let mut inside = false;
-            for (pose, part) in c.parts() {
+            let part = |i: usize| {
+                let (pose, part) = &c.parts()[i];
                 let lp = project_local(part, pose.inverse_transform_point(p));
-                inside |= lp.inside;
                 let q = pose.transform_point(lp.point);
-                let d = q.distance_squared(p);
+                (
+                    q.distance_squared(p),
+                    LocalProjection {
+                        point: q,
+                        inside: lp.inside,
+                        normal: pose.transform_vector(lp.normal),
+                    },
+                )
+            };
+            let mut best: Option<(f32, LocalProjection)> = None;
+            let mut keep = |(d, lp): (f32, LocalProjection)| {
                 if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
-                    best = Some((
-                        d,
-                        LocalProjection {
-                            point: q,
-                            inside: lp.inside,
-                            normal: pose.transform_vector(lp.normal),
-                        },
-                    ));
+                    best = Some((d, lp));
                 }
+            };
+            // Inside the compound when inside a part: only parts whose boxes
+            // hold the point can say so. The nearest surface point comes from
+            // a best-first search over the parts' boxes.
+            let mut inside = false;
+            let mut near = Vec::new();
+            c.parts_near(&crate::bound::Aabb3::new(p, p), &mut near);
+            for i in near {
+                let (d, lp) = part(i);
+                inside |= lp.inside;
+                keep((d, lp));
+            }
+            c.bvh().closest_point(p, f32::INFINITY, |slot, _| {
+                let (d, lp) = part(c.part_of(slot));
+                keep((d, lp));
+                Some(d)
+            });
+            for &i in c.unbounded_parts() {
+                keep(part(i as usize));
             }
             let mut lp = best.map(|(_, lp)| lp).unwrap_or(LocalProjection {
                 point: p,

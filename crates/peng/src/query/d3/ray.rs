@@ -43,14 +43,27 @@ pub fn local_ray_cast(
     solid: bool,
 ) -> Option<(f32, Vec3)> {
     if let Shape::Compound(c) = shape {
-        let mut best: Option<(f32, Vec3)> = None;
-        for (p, part) in c.parts() {
+        let part_hit = |i: usize, limit: f32| {
+            let (p, part) = &c.parts()[i];
             let lo = p.inverse_transform_point(o);
             let ld = p.inverse_transform_vector(d);
+            local_ray_cast(part, lo, ld, limit, solid).map(|(t, n)| (t, p.transform_vector(n)))
+        };
+        // Bounded parts through the BVH (front to back, the ray shrinking at
+        // each hit); the normal of the accepted hit is kept alongside.
+        let mut best: Option<(f32, Vec3)> = None;
+        c.bvh().cast_ray(o, d, max_toi, |slot, limit| {
+            let (t, n) = part_hit(c.part_of(slot), limit)?;
+            if t <= limit && best.is_none_or(|(bt, _)| t <= bt) {
+                best = Some((t, n));
+            }
+            Some(t)
+        });
+        for &i in c.unbounded_parts() {
             let limit = best.map_or(max_toi, |(t, _)| t);
-            if let Some((t, n)) = local_ray_cast(part, lo, ld, limit, solid) {
+            if let Some((t, n)) = part_hit(i as usize, limit) {
                 if best.is_none_or(|(bt, _)| t < bt) {
-                    best = Some((t, p.transform_vector(n)));
+                    best = Some((t, n));
                 }
             }
         }
