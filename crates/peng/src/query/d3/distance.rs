@@ -4,7 +4,7 @@
 //! half-spaces use the support point of the other shape along `-normal`;
 //! ball, capsule and segment pairs use the closest points of two segments
 //! (Ericson 5.1.9) with the radii added; a ball against any other shape
-//! projects its centre on that shape (exact closest-point formulas); every
+//! projects its centre on that shape (exact closest-point formulas);
 //! meshes take the nearest triangles ([`super::mesh`]); every
 //! other convex pair runs GJK and, when overlapping, EPA on the shapes' cores
 //! ([`crate::query::gjk`]).

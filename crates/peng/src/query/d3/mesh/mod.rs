@@ -35,8 +35,12 @@ use view::{with_mesh, AnyMesh};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ContactOptions {
     /// Correct contacts on a mesh's interior edges and vertices whose normal
-    /// lies outside the surface's normal cone there ("ghost collisions"; see
-    /// the module [`internal_edges`]). On by default.
+    /// points into the neighbouring triangles ("ghost collisions": a box
+    /// sliding over a flat triangulated floor snagging on the edges between
+    /// its triangles). Such a triangle's contact is replaced by its face
+    /// contact (the other shape's support feature clipped to the triangle);
+    /// face normals, border edges and lone triangles are left alone. On by
+    /// default.
     pub fix_internal_edges: bool,
 }
 
