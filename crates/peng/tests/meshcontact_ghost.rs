@@ -295,3 +295,44 @@ fn a_concave_groove_gives_face_normals() {
         assert!((m.depth() - (0.5 - h * s.cos())).abs() < 1e-4, "{m:?}");
     }
 }
+
+#[test]
+fn every_convex_kind_rests_on_the_floor_with_the_floor_normal() {
+    let floor: Shape = floor_mesh().into();
+    let hull = ConvexPolyhedron::from_points(&[
+        Vec3::new(-0.5, -0.3, -0.4),
+        Vec3::new(0.6, -0.3, -0.2),
+        Vec3::new(0.1, -0.3, 0.5),
+        Vec3::new(0.0, 0.6, 0.0),
+    ])
+    .unwrap();
+    // (shape, height of its lowest point above its origin when upright).
+    // Flat shapes (segments, triangles) are left out: with no thickness they
+    // touch a surface only by crossing it.
+    let kinds: Vec<(Shape, f32)> = vec![
+        (Cylinder::new(0.4, 0.7).unwrap().into(), 0.4),
+        (Cone::new(0.5, 0.6).unwrap().into(), 0.5),
+        (hull.into(), 0.3),
+    ];
+    for (s, low) in &kinds {
+        for step in 0..30 {
+            let x = step as f32 * 0.173 - 2.5;
+            let d = 0.03;
+            let pose = Pose3::new(
+                Vec3::new(x, low - d, 0.37 * x),
+                Quat::from_rotation_y(0.2 * step as f32),
+            );
+            let mut out = Vec::new();
+            contacts(&floor, &Pose3::IDENTITY, s, &pose, 0.0, &mut out);
+            assert!(!out.is_empty(), "{s:?} at {x}");
+            for m in &out {
+                assert!((m.normal - Vec3::Y).length() < 1e-4, "{s:?} at {x}: {m:?}");
+            }
+            let deepest = out
+                .iter()
+                .map(|m| m.depth())
+                .fold(f32::NEG_INFINITY, f32::max);
+            assert!((deepest - d).abs() < 1e-4, "{s:?} at {x}: {out:?}");
+        }
+    }
+}
