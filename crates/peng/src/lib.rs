@@ -55,6 +55,7 @@ pub mod d3 {
     pub use crate::bound::{Aabb3, BoundingSphere, Obb3, SphereTree3};
     pub use crate::broad::LooseOctree;
     pub use crate::math::{Pose3, Quat, Vec3};
+    pub use crate::mesh::{HeightField, TriMesh};
     pub use crate::query::d3::*;
     pub use crate::query::gjk::GjkCache;
     pub use crate::query::types::{

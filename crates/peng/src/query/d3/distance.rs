@@ -4,7 +4,8 @@
 //! half-spaces use the support point of the other shape along `-normal`;
 //! ball, capsule and segment pairs use the closest points of two segments
 //! (Ericson 5.1.9) with the radii added; a ball against any other shape
-//! projects its centre on that shape (exact closest-point formulas); every
+//! projects its centre on that shape (exact closest-point formulas);
+//! meshes take the nearest triangles ([`super::mesh`]); every
 //! other convex pair runs GJK and, when overlapping, EPA on the shapes' cores
 //! ([`crate::query::gjk`]).
 
@@ -109,6 +110,7 @@ fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
         _ if is_segment_like(a) && is_segment_like(b) => {
             local_distance(a, b, pose_ab).distance <= 0.0
         }
+        _ if a.is_mesh() || b.is_mesh() => local_distance(a, b, pose_ab).distance <= 0.0,
         (Shape::Ball(_), _) | (_, Shape::Ball(_)) => local_distance(a, b, pose_ab).distance <= 0.0,
         _ => gjk::intersects(a, b, pose_ab),
     }
@@ -238,6 +240,9 @@ pub fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
         (_, Shape::HalfSpace(h)) => {
             let pose_ba = pose_ab.inverse();
             swapped(halfspace_distance(h.normal(), a, &pose_ba), pose_ab)
+        }
+        _ if a.is_mesh() || b.is_mesh() => {
+            super::mesh::local_distance(a, b, pose_ab).unwrap_or_else(|| empty(pose_ab))
         }
         _ if is_segment_like(a) && is_segment_like(b) => segments_distance(a, b, pose_ab),
         (Shape::Ball(ball), _) => {

@@ -12,6 +12,10 @@ use crate::shape::d3::{Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape};
 /// For a compound, the point is inside when it is inside any part; the
 /// projection is the nearest point on the boundary of any part (for a point
 /// inside overlapping parts this may lie inside another part).
+///
+/// A triangle mesh contains the points it encloses when it is closed (see
+/// [`crate::mesh::Topology::is_closed`]); an open mesh and a height field are
+/// surfaces and contain nothing.
 pub fn project_point(shape: &Shape, pose: &Pose3, point: Vec3, solid: bool) -> PointProjection3 {
     debug_assert!(pose.is_finite() && point.is_finite(), "non-finite input");
     let local = pose.inverse_transform_point(point);
@@ -142,6 +146,33 @@ pub fn project_local(shape: &Shape, p: Vec3) -> LocalProjection {
             lp.inside = inside;
             lp
         }
+        Shape::TriMesh(m) => {
+            let q = m.project_local_point(p);
+            let inside = m.topology().is_closed() && m.contains_local_point(p);
+            surface(q.point, p, inside, m.triangle(q.triangle))
+        }
+        Shape::HeightField(h) => {
+            let q = h.project_local_point(p);
+            surface(q.point, p, false, h.triangle(q.triangle as usize))
+        }
+    }
+}
+
+/// The projection `q` of `p` on a mesh surface: the normal points from `q` to
+/// `p` (from `p` to `q` inside), or is the face normal of the triangle `t` it
+/// lies on when `p` is on the surface.
+fn surface(q: Vec3, p: Vec3, inside: bool, t: [Vec3; 3]) -> LocalProjection {
+    let v = if inside { q - p } else { p - q };
+    let normal = v.try_normalize().unwrap_or_else(|| {
+        (t[1] - t[0])
+            .cross(t[2] - t[0])
+            .try_normalize()
+            .unwrap_or(Vec3::X)
+    });
+    LocalProjection {
+        point: q,
+        inside,
+        normal,
     }
 }
 

@@ -5,7 +5,9 @@
 //! that into the hit (entry hit, `toi = 0` for a solid cast from inside, or the
 //! exit hit with the normal turned against the ray for a hollow cast from
 //! inside). Flat shapes (segments, triangles, zero-size boxes) give `t_in =
-//! t_out`. Compounds take the nearest hit over their parts.
+//! t_out`. Compounds take the nearest hit over their parts. Triangle meshes
+//! and height fields are surfaces: their own ray casts (BVH, grid walk),
+//! `solid` does not apply.
 
 use crate::math::tolerance::REL_EPS;
 use crate::math::{Pose3, Vec3};
@@ -66,6 +68,19 @@ pub fn local_ray_cast(
             }
         }
         return best;
+    }
+    match shape {
+        Shape::TriMesh(m) => {
+            return m
+                .cast_local_ray(o, d, max_toi)
+                .map(|h| (h.hit.toi, h.hit.normal))
+        }
+        Shape::HeightField(h) => {
+            return h
+                .cast_local_ray(o, d, max_toi)
+                .map(|h| (h.hit.toi, h.hit.normal))
+        }
+        _ => {}
     }
     let iv = line_interval(shape, o, d)?;
     resolve(iv, max_toi, solid)
@@ -174,7 +189,7 @@ pub fn line_interval(shape: &Shape, o: Vec3, d: Vec3) -> Option<LineInterval> {
             let n = h.normal();
             plane_interval(n, 0.0, o, d)
         }
-        Shape::Compound(_) => None,
+        Shape::Compound(_) | Shape::TriMesh(_) | Shape::HeightField(_) => None,
     }
 }
 
