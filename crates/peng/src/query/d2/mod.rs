@@ -17,6 +17,7 @@ mod pair;
 mod point;
 mod poly;
 mod ray;
+mod rect_rect;
 mod sat;
 mod segment;
 
@@ -158,6 +159,28 @@ fn contact_convex(
         });
         return Some(m);
     }
+    if let (Shape::Rect(ra), Shape::Rect(rb)) = (a, b) {
+        // Boxes with area have a closed-form routine; zero-size ones (segments,
+        // points) and its rare leftovers take the generic route.
+        if ra.half_extents().min_element() > 0.0 && rb.half_extents().min_element() > 0.0 {
+            match rect_rect::contact(ra, pose_a, rb, pose_b, prediction) {
+                rect_rect::RectContact::Apart => return None,
+                rect_rect::RectContact::Touch(m) => return Some(m),
+                rect_rect::RectContact::Generic => {}
+            }
+        }
+    }
+    contact_generic(a, pose_a, b, pose_b, prediction)
+}
+
+/// [`contact_convex`] through the core polygons (every convex pair).
+fn contact_generic(
+    a: &Shape,
+    pose_a: &Pose2,
+    b: &Shape,
+    pose_b: &Pose2,
+    prediction: f32,
+) -> Option<Manifold2> {
     let (mut buf_a, mut buf_b) = (PolyBuf::new(), PolyBuf::new());
     let (pa, pb) = cores(a, pose_a, b, pose_b, &mut buf_a, &mut buf_b)?;
     let lm = pair::manifold(&pa, &pb, prediction)?;
