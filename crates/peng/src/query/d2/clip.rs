@@ -114,7 +114,7 @@ pub(crate) struct Side {
 /// plane (only rounding gets there for a face chosen by least penetration).
 /// Shared by the generic path and the dedicated rect-rect routine
 /// (`rect_rect.rs`), so both name and place points the same way.
-#[inline]
+#[inline(always)]
 pub(crate) fn clip_edge(
     side: &Side,
     face: usize,

@@ -163,11 +163,9 @@ fn contact_convex(
         // Boxes with area have a closed-form routine; zero-size ones (segments,
         // points) and its rare leftovers take the generic route.
         if ra.half_extents().min_element() > 0.0 && rb.half_extents().min_element() > 0.0 {
-            match rect_rect::contact(ra, pose_a, rb, pose_b, prediction) {
-                rect_rect::RectContact::Apart => return None,
-                rect_rect::RectContact::Touch(m) => return Some(m),
-                rect_rect::RectContact::Generic => {}
-            }
+            return rect_rect::contact(ra, pose_a, rb, pose_b, prediction, || {
+                contact_generic(a, pose_a, b, pose_b, prediction)
+            });
         }
     }
     contact_generic(a, pose_a, b, pose_b, prediction)

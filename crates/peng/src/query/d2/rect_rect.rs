@@ -43,17 +43,6 @@ use crate::math::{Pose2, Vec2};
 use crate::query::types::{ContactId, ContactPoint2, Manifold2};
 use crate::shape::d2::Rect;
 
-/// What the rect-rect routine found.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum RectContact {
-    /// The boxes are farther apart than the prediction distance.
-    Apart,
-    /// The contact manifold.
-    Touch(Manifold2),
-    /// A case this routine leaves to the generic route.
-    Generic,
-}
-
 /// Signs of the corners in the order of [`Rect::vertices`]: corner `i` is
 /// `h * SIGNS[i]` (exact: a product by `±1`).
 const SIGNS: [Vec2; 4] = [
@@ -96,14 +85,17 @@ fn first_max(dir: Vec2, mag: Vec2) -> (f32, usize) {
 /// The contact manifold of two rects with area (every half-extent `> 0`; the
 /// caller sends the others to the generic route), with the conventions of
 /// [`contact`](super::contact): normal from A to B, positive depth for
-/// penetration, points with depth `>= -prediction`.
+/// penetration, points with depth `>= -prediction`. The few cases it leaves
+/// to the generic route (see the module notes) are answered by `generic`.
+#[inline]
 pub(crate) fn contact(
     ra: &Rect,
     pose_a: &Pose2,
     rb: &Rect,
     pose_b: &Pose2,
     prediction: f32,
-) -> RectContact {
+    generic: impl FnOnce() -> Option<Manifold2>,
+) -> Option<Manifold2> {
     let (ha, hb) = (ra.half_extents(), rb.half_extents());
     debug_assert!(ha.min_element() > 0.0 && hb.min_element() > 0.0);
     // B relative to A (the same relative pose the generic route uses).
@@ -122,11 +114,11 @@ pub(crate) fn contact(
     // the one on the side of the other box's centre.
     let (sa, fa) = first_max(t, t.abs() - ha - wb);
     if sa > prediction {
-        return RectContact::Apart;
+        return None;
     }
     let (sb, fb) = first_max(ta, ta.abs() - hb - wa);
     if sb > prediction {
-        return RectContact::Apart;
+        return None;
     }
     // A's face unless B's is ahead by more than rounding (see `pair::faces`);
     // the scale is the largest coordinate of either box in A's frame.
@@ -172,7 +164,7 @@ pub(crate) fn contact(
         (side, f, e0, e1)
     };
     let Some(pts) = clip_edge(&side, face, e0, e1) else {
-        return RectContact::Generic;
+        return generic();
     };
 
     if sep > 0.0 {
@@ -188,14 +180,14 @@ pub(crate) fn contact(
         let scale = ha.max_element().max((t.abs() + wb).max_element());
         let unclipped = q.feat_ref == crate::query::types::Feature::edge(face);
         if !unclipped || q.sep > sep + 1.0e-6 * scale {
-            return RectContact::Generic;
+            return generic();
         }
     }
     let m = emit(pose_a, &side, use_b, &pts, prediction);
     if m.is_empty() {
-        RectContact::Generic
+        generic()
     } else {
-        RectContact::Touch(m)
+        Some(m)
     }
 }
 
@@ -211,43 +203,46 @@ fn emit(
     pts: &[ClipPoint; 2],
     prediction: f32,
 ) -> Manifold2 {
-    let n = side.n;
-    let mut m = Manifold2::new(pose_a.rotation.rotate(if ref_is_b { -n } else { n }));
-    // Per point (in A's frame): (point on A, point on B, depth, id).
-    let local = |q: &ClipPoint| {
-        let on_ref = q.p - n * q.sep;
-        if ref_is_b {
-            (q.p, on_ref, ContactId::new(q.feat_inc, q.feat_ref))
-        } else {
-            (on_ref, q.p, ContactId::new(q.feat_ref, q.feat_inc))
-        }
-    };
+    // World normal of the reference face; the manifold normal points from A
+    // to B. A clipped point lies on the incident edge; its partner on the
+    // reference face is `sep` back along the reference normal, so only one
+    // point per contact is mapped to world space.
+    let n_ref = pose_a.rotation.rotate(side.n);
+    let mut m = Manifold2::new(if ref_is_b { -n_ref } else { n_ref });
     let keep0 = -pts[0].sep >= -prediction;
     let keep1 = -pts[1].sep >= -prediction;
-    let (a0, b0, id0) = local(&pts[0]);
-    let (a1, b1, id1) = local(&pts[1]);
-    let push = |m: &mut Manifold2, a: Vec2, b: Vec2, q: &ClipPoint, id: ContactId| {
+    // The generic route merges two points whose points on B coincide (an
+    // incident edge seen end-on), keeping the deeper one.
+    let merge = keep0 && keep1 && {
+        let on_b = |q: &ClipPoint| {
+            if ref_is_b {
+                q.p - side.n * q.sep
+            } else {
+                q.p
+            }
+        };
+        on_b(&pts[0]) == on_b(&pts[1])
+    };
+    let (first, last) = if merge {
+        let k = usize::from(-pts[1].sep > -pts[0].sep);
+        (k, k)
+    } else {
+        (usize::from(!keep0), usize::from(keep1))
+    };
+    for q in pts.iter().take(last + 1).skip(first) {
+        let on_inc = pose_a.transform_point(q.p);
+        let on_ref = on_inc - n_ref * q.sep;
+        let (point_a, point_b, id) = if ref_is_b {
+            (on_inc, on_ref, ContactId::new(q.feat_inc, q.feat_ref))
+        } else {
+            (on_ref, on_inc, ContactId::new(q.feat_ref, q.feat_inc))
+        };
         m.push(ContactPoint2 {
-            point_a: pose_a.transform_point(a),
-            point_b: pose_a.transform_point(b),
+            point_a,
+            point_b,
             depth: -q.sep,
             id,
         });
-    };
-    if keep0 && keep1 && b0 == b1 {
-        // An incident edge seen end-on: one point, the deeper.
-        if -pts[1].sep > -pts[0].sep {
-            push(&mut m, a1, b1, &pts[1], id1);
-        } else {
-            push(&mut m, a0, b0, &pts[0], id0);
-        }
-        return m;
-    }
-    if keep0 {
-        push(&mut m, a0, b0, &pts[0], id0);
-    }
-    if keep1 {
-        push(&mut m, a1, b1, &pts[1], id1);
     }
     m
 }
@@ -284,22 +279,30 @@ mod tests {
             let prediction = if i % 2 == 0 { 0.05 } else { 0.0 };
             let (a, b) = (Rect::new(ha).unwrap(), Rect::new(hb).unwrap());
             let want = contact_generic(&a.into(), &pa, &Shape::Rect(b), &pb, prediction);
-            match contact(&a, &pa, &b, &pb, prediction) {
-                RectContact::Apart => assert!(want.is_none(), "{i}: {want:?}"),
-                RectContact::Generic => deferred += 1,
-                RectContact::Touch(m) => {
+            let mut deferred_here = false;
+            let got = contact(&a, &pa, &b, &pb, prediction, || {
+                deferred_here = true;
+                None
+            });
+            if deferred_here {
+                deferred += 1;
+                continue;
+            }
+            match (got, want) {
+                (None, None) => {}
+                (Some(m), Some(w)) => {
                     touching += 1;
-                    let w = want.unwrap_or_else(|| panic!("{i}: {m:?}"));
                     separated += usize::from(w.depth() < 0.0);
                     assert_eq!(m.normal, w.normal, "{i}");
                     assert_eq!(m.len(), w.len(), "{i}: {m:?} {w:?}");
                     for (p, q) in m.points().iter().zip(w.points()) {
                         assert_eq!(p.id, q.id, "{i}");
                         assert!((p.point_a - q.point_a).length() < 1e-5, "{i}");
-                        assert_eq!(p.point_b, q.point_b, "{i}");
+                        assert!((p.point_b - q.point_b).length() < 1e-5, "{i}");
                         assert!((p.depth - q.depth).abs() < 1e-5, "{i}");
                     }
                 }
+                (m, w) => panic!("{i}: {m:?} vs {w:?}"),
             }
         }
         assert!(touching > 2000 && separated > 50, "{touching} {separated}");
