@@ -223,13 +223,7 @@ fn emit(
         };
         on_b(&pts[0]) == on_b(&pts[1])
     };
-    let (first, last) = if merge {
-        let k = usize::from(-pts[1].sep > -pts[0].sep);
-        (k, k)
-    } else {
-        (usize::from(!keep0), usize::from(keep1))
-    };
-    for q in pts.iter().take(last + 1).skip(first) {
+    let put = |m: &mut Manifold2, q: &ClipPoint| {
         let on_inc = pose_a.transform_point(q.p);
         let on_ref = on_inc - n_ref * q.sep;
         let (point_a, point_b, id) = if ref_is_b {
@@ -243,6 +237,16 @@ fn emit(
             depth: -q.sep,
             id,
         });
+    };
+    if merge {
+        put(&mut m, &pts[usize::from(-pts[1].sep > -pts[0].sep)]);
+    } else {
+        if keep0 {
+            put(&mut m, &pts[0]);
+        }
+        if keep1 {
+            put(&mut m, &pts[1]);
+        }
     }
     m
 }
