@@ -4,6 +4,8 @@
 //! `poly.rs`): one set of algorithms (separating axes, GJK, clipping, closed-form
 //! segment distances) serves every pair. Compounds are handled part by part
 //! (brute force over part pairs, pruned by bounding boxes).
+//! Manifolds of two rects with area take a closed-form route (`rect_rect.rs`)
+//! that gives the same normal, points and ids as the core-polygon route.
 //!
 //! Feature ids of manifold points: a point made by a vertex of one shape against
 //! an edge of the other is `(vertex, edge)` in A/B order; a rounded vertex-vertex
