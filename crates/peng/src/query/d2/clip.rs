@@ -69,27 +69,16 @@ fn clip_points(rf: &Poly, face: usize, inc: &Poly) -> ([ClipPoint; 2], usize) {
         }
     }
     let j2 = inc.next(j);
-    let mut pts = [
-        ClipPoint {
-            p: iv[j],
-            sep: 0.0,
-            feat_ref: Feature::edge(face),
-            feat_inc: Feature::vertex(j),
-        },
-        ClipPoint {
-            p: iv[j2],
-            sep: 0.0,
-            feat_ref: Feature::edge(face),
-            feat_inc: Feature::vertex(j2),
-        },
-    ];
-    let t = r2 - r1;
-    // Side planes: keep -t·(p - r1) <= 0 and t·(p - r2) <= 0.
-    let planes = [(-t, r1, face), (t, r2, rf.next(face))];
-    for (dir, origin, vert) in planes {
-        let d0 = dir.dot(pts[0].p - origin);
-        let d1 = dir.dot(pts[1].p - origin);
-        if d0 > 0.0 && d1 > 0.0 {
+    let side = Side {
+        n,
+        r1,
+        r2,
+        v1: face,
+        v2: rf.next(face),
+    };
+    match clip_edge(&side, face, (iv[j], j), (iv[j2], j2)) {
+        Some(pts) => (pts, 2),
+        None => {
             // Everything clipped: only rounding gets here; fall back.
             let k = inc.support(-n);
             out[0] = ClipPoint {
@@ -98,7 +87,64 @@ fn clip_points(rf: &Poly, face: usize, inc: &Poly) -> ([ClipPoint; 2], usize) {
                 feat_ref: Feature::edge(face),
                 feat_inc: Feature::vertex(k),
             };
-            return (out, 1);
+            (out, 1)
+        }
+    }
+}
+
+/// A reference face: its outward normal `n`, its ends `r1 → r2` and the vertex
+/// indices of those ends (the features of the side planes).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Side {
+    /// Outward unit normal of the face.
+    pub n: Vec2,
+    /// First end (vertex `v1`).
+    pub r1: Vec2,
+    /// Second end (vertex `v2`).
+    pub r2: Vec2,
+    /// Index of the vertex at `r1`.
+    pub v1: usize,
+    /// Index of the vertex at `r2`.
+    pub v2: usize,
+}
+
+/// Clips the incident edge `e0 → e1` (points with their vertex indices; the
+/// edge's index is `e0`'s) against the side planes of reference face `face`,
+/// and measures the separations. `None` when both ends fall outside one side
+/// plane (only rounding gets there for a face chosen by least penetration).
+/// Shared by the generic path and the dedicated rect-rect routine
+/// (`rect_rect.rs`), so both name and place points the same way.
+#[inline(always)]
+pub(crate) fn clip_edge(
+    side: &Side,
+    face: usize,
+    e0: (Vec2, usize),
+    e1: (Vec2, usize),
+) -> Option<[ClipPoint; 2]> {
+    let (n, r1, r2) = (side.n, side.r1, side.r2);
+    let j = e0.1;
+    let mut pts = [
+        ClipPoint {
+            p: e0.0,
+            sep: 0.0,
+            feat_ref: Feature::edge(face),
+            feat_inc: Feature::vertex(e0.1),
+        },
+        ClipPoint {
+            p: e1.0,
+            sep: 0.0,
+            feat_ref: Feature::edge(face),
+            feat_inc: Feature::vertex(e1.1),
+        },
+    ];
+    let t = r2 - r1;
+    // Side planes: keep -t·(p - r1) <= 0 and t·(p - r2) <= 0.
+    let planes = [(-t, r1, side.v1), (t, r2, side.v2)];
+    for (dir, origin, vert) in planes {
+        let d0 = dir.dot(pts[0].p - origin);
+        let d1 = dir.dot(pts[1].p - origin);
+        if d0 > 0.0 && d1 > 0.0 {
+            return None;
         }
         if d0 > 0.0 || d1 > 0.0 {
             let lambda = d0 / (d0 - d1);
@@ -115,7 +161,7 @@ fn clip_points(rf: &Poly, face: usize, inc: &Poly) -> ([ClipPoint; 2], usize) {
     for q in pts.iter_mut() {
         q.sep = n.dot(q.p - r1);
     }
-    (pts, 2)
+    Some(pts)
 }
 
 #[cfg(test)]

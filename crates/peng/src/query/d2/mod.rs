@@ -4,6 +4,8 @@
 //! `poly.rs`): one set of algorithms (separating axes, GJK, clipping, closed-form
 //! segment distances) serves every pair. Compounds are handled part by part
 //! (brute force over part pairs, pruned by bounding boxes).
+//! Manifolds of two rects with area take a closed-form route (`rect_rect.rs`)
+//! that gives the same normal, points and ids as the core-polygon route.
 //!
 //! Feature ids of manifold points: a point made by a vertex of one shape against
 //! an edge of the other is `(vertex, edge)` in A/B order; a rounded vertex-vertex
@@ -17,6 +19,7 @@ mod pair;
 mod point;
 mod poly;
 mod ray;
+mod rect_rect;
 mod sat;
 mod segment;
 
@@ -153,6 +156,26 @@ fn contact_convex(
         });
         return Some(m);
     }
+    if let (Shape::Rect(ra), Shape::Rect(rb)) = (a, b) {
+        // Boxes with area have a closed-form routine; zero-size ones (segments,
+        // points) and its rare leftovers take the generic route.
+        if ra.half_extents().min_element() > 0.0 && rb.half_extents().min_element() > 0.0 {
+            return rect_rect::contact(ra, pose_a, rb, pose_b, prediction, || {
+                contact_generic(a, pose_a, b, pose_b, prediction)
+            });
+        }
+    }
+    contact_generic(a, pose_a, b, pose_b, prediction)
+}
+
+/// [`contact_convex`] through the core polygons (every convex pair).
+fn contact_generic(
+    a: &Shape,
+    pose_a: &Pose2,
+    b: &Shape,
+    pose_b: &Pose2,
+    prediction: f32,
+) -> Option<Manifold2> {
     let (mut buf_a, mut buf_b) = (PolyBuf::new(), PolyBuf::new());
     let (pa, pb) = cores(a, pose_a, b, pose_b, &mut buf_a, &mut buf_b)?;
     let lm = pair::manifold(&pa, &pb, prediction)?;

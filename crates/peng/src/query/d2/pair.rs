@@ -25,7 +25,7 @@ use crate::query::types::{ContactId, Feature};
 const FACE_ALIGN_SIN: f32 = 1.0e-4;
 
 /// Relative margin within which A's face wins a tie with B's.
-const TIE_REL: f32 = 2.0e-7;
+pub(crate) const TIE_REL: f32 = 2.0e-7;
 
 /// What the analysis of a pair of cores found.
 #[derive(Debug, Clone, Copy)]
