@@ -42,7 +42,8 @@ pub fn hull_points(rng: &mut Rng, n: usize) -> Vec<Vec3> {
 /// `[MIN_SIZE, MAX_SIZE]`. Kinds: every [`ShapeKind`]; a half-space gets a random
 /// normal, a compound 2 or 3 random convex parts at small offsets.
 /// A polyhedron is the hull of 16 points on an ellipsoid ([`hull_points`]);
-/// returns `None` only if peng's hull builder rejects those points.
+/// returns `None` if peng's hull builder rejects those points, and for the
+/// mesh kinds (not generated here).
 pub fn shape(rng: &mut Rng, kind: ShapeKind) -> Option<Shape> {
     let size = |rng: &mut Rng| rng.range(MIN_SIZE, MAX_SIZE);
     Some(match kind {
@@ -77,6 +78,8 @@ pub fn shape(rng: &mut Rng, kind: ShapeKind) -> Option<Shape> {
         ShapeKind::Compound => Compound::new(compound_parts::<D3>(rng, Rng::rotation3)?)
             .ok()?
             .into(),
+        // Meshes are not among the random convex shapes of the differential tests.
+        ShapeKind::TriMesh | ShapeKind::HeightField => return None,
     })
 }
 
@@ -94,6 +97,11 @@ pub fn bounding_radius(s: &Shape) -> f32 {
         Shape::Triangle(t) => max_len(t.vertices()),
         Shape::Polyhedron(p) => max_len(p.vertices()),
         Shape::HalfSpace(_) => f32::INFINITY,
+        Shape::TriMesh(m) => max_len(m.vertices()),
+        Shape::HeightField(h) => {
+            let b = h.local_aabb();
+            b.min.length().max(b.max.length())
+        }
         Shape::Compound(c) => c.parts().iter().fold(0.0f32, |m, (p, s)| {
             m.max(p.translation.length() + bounding_radius(s))
         }),

@@ -270,5 +270,12 @@ mod d3 {
                 .expect("parry rejects a polyhedron peng accepted"),
         ),
         Shape::HalfSpace(h) => SharedShape::new(ps::HalfSpace::new(h.normal())),
+        Shape::TriMesh(m) => SharedShape::trimesh(m.vertices().to_vec(), m.indices().to_vec())
+            .expect("parry rejects a mesh peng accepted"),
+        Shape::HeightField(h) => {
+            let m = h.to_trimesh();
+            SharedShape::trimesh(m.vertices().to_vec(), m.indices().to_vec())
+                .expect("parry rejects a height field peng accepted")
+        }
     }
 }

@@ -139,6 +139,14 @@ fn outline3(s: &d3::Shape, pose: &d3::Pose3, out: &mut Vec<Outline>) {
         d3::Shape::Cuboid(c) => out.push(hull_outline(world(&c.vertices()))),
         d3::Shape::Polyhedron(p) => out.push(hull_outline(world(p.vertices()))),
         d3::Shape::Triangle(t) => out.push(hull_outline(world(t.vertices()))),
+        // Scenes cannot hold meshes yet; drawn as their vertices' hull.
+        d3::Shape::TriMesh(m) => out.push(hull_outline(world(m.vertices()))),
+        d3::Shape::HeightField(h) => {
+            let vs: Vec<Vec3> = (0..h.rows())
+                .flat_map(|r| (0..h.cols()).map(move |c| h.vertex(r, c)))
+                .collect();
+            out.push(hull_outline(world(&vs)));
+        }
         d3::Shape::Ball(_)
         | d3::Shape::Capsule(_)
         | d3::Shape::Cylinder(_)

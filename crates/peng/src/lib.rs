@@ -40,7 +40,8 @@ pub mod shape;
 
 /// Everything 2D in one place: shapes, poses and the pair queries.
 pub mod d2 {
-    pub use crate::bound::{Aabb2, BoundingCircle, Obb2};
+    pub use crate::bound::{Aabb2, BoundingCircle, Obb2, SphereTree2};
+    pub use crate::broad::LooseQuadtree;
     pub use crate::math::{Pose2, Rot2, Vec2};
     pub use crate::query::d2::*;
     pub use crate::query::types::{
@@ -51,8 +52,10 @@ pub mod d2 {
 
 /// Everything 3D in one place: shapes, poses and the pair queries.
 pub mod d3 {
-    pub use crate::bound::{Aabb3, BoundingSphere, Obb3};
+    pub use crate::bound::{Aabb3, BoundingSphere, Obb3, SphereTree3};
+    pub use crate::broad::LooseOctree;
     pub use crate::math::{Pose3, Quat, Vec3};
+    pub use crate::mesh::{HeightField, TriMesh};
     pub use crate::query::d3::*;
     pub use crate::query::gjk::GjkCache;
     pub use crate::query::types::{

@@ -11,6 +11,9 @@
 //!   the sweep axis.
 //! - [`SpatialHash`]: a uniform grid stored in a hash map. Good for many boxes of
 //!   similar size (about one cell); boxes covering many cells go to a side list.
+//! - [`LooseTree`] ([`LooseQuadtree`], [`LooseOctree`]): a loose quadtree /
+//!   octree (loose factor 2). Good for objects of very different sizes in a
+//!   bounded region: each is stored once, at the level of its size.
 //! - [`BruteForce`]: tests every pair; the reference, and fine for a few dozen
 //!   proxies.
 //!
@@ -73,6 +76,7 @@ macro_rules! shared_broad_phase_methods {
 mod brute;
 mod grid;
 mod hash;
+mod loose;
 mod pairs;
 mod proxy;
 mod sap;
@@ -80,6 +84,7 @@ mod tree;
 
 pub use brute::BruteForce;
 pub use grid::SpatialHash;
+pub use loose::{LooseOctree, LooseQuadtree, LooseTree, LooseTreeStats};
 pub use pairs::PairEvents;
 pub use proxy::{Filter, ProxyId, ProxyInfo, ProxyPair, COORD_LIMIT};
 pub use sap::SweepAndPrune;

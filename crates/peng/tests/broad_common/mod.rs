@@ -4,7 +4,8 @@
 
 use peng::bound::Aabb;
 use peng::broad::{
-    BroadPhase, BruteForce, DynamicTree, Filter, ProxyId, ProxyPair, SpatialHash, SweepAndPrune,
+    BroadPhase, BruteForce, DynamicTree, Filter, LooseTree, ProxyId, ProxyPair, SpatialHash,
+    SweepAndPrune,
 };
 use peng::math::{Vec2, Vec3, Vector};
 
@@ -20,6 +21,13 @@ pub fn structures<V: Vector>(cell: f32) -> Vec<(&'static str, Box<dyn BroadPhase
         (
             "grid-small-cells",
             Box::new(SpatialHash::<V>::with_max_cells(cell * 0.25, 8).unwrap()),
+        ),
+        ("loose", Box::new(LooseTree::<V>::new(cell).unwrap())),
+        (
+            // A shallow tree: the root stops growing early, so many boxes go
+            // to the overflow list.
+            "loose-shallow",
+            Box::new(LooseTree::<V>::with_max_depth(cell * 0.5, 3).unwrap()),
         ),
     ]
 }

@@ -24,6 +24,7 @@
 //! conservative: the caller tests the primitives exactly.
 
 mod build;
+mod nearest;
 mod pair;
 mod stack;
 mod traverse;

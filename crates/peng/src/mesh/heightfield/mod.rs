@@ -2,6 +2,7 @@
 
 mod point;
 mod ray;
+mod topology;
 
 pub use point::HeightFieldProjection;
 pub use ray::HeightFieldRayHit;
@@ -28,6 +29,16 @@ pub struct HeightField {
     /// Min-max pyramid over the cells: level 0 holds each cell's height range,
     /// level `l + 1` merges 2×2 blocks of level `l`, the last level one block.
     pyramid: Vec<Level>,
+}
+
+impl PartialEq for HeightField {
+    /// Same grid size, heights and cell size (the pyramid follows from them).
+    fn eq(&self, o: &Self) -> bool {
+        self.rows == o.rows
+            && self.cols == o.cols
+            && self.cell == o.cell
+            && self.heights == o.heights
+    }
 }
 
 /// One level of the min-max pyramid.

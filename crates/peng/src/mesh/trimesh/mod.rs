@@ -38,6 +38,13 @@ pub struct TriMesh {
     topology: OnceLock<Topology>,
 }
 
+impl PartialEq for TriMesh {
+    /// Same vertices and triangles (the BVH and topology follow from them).
+    fn eq(&self, o: &Self) -> bool {
+        self.vertices == o.vertices && self.indices == o.indices
+    }
+}
+
 impl TriMesh {
     /// A mesh from vertices and triangles (`[i, j, k]` indices into `vertices`).
     ///

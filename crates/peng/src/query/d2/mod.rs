@@ -29,32 +29,6 @@ use crate::query::types::{
 use crate::shape::d2::Shape;
 use poly::{Poly, PolyBuf};
 
-/// Calls `f(shape, pose, part)` for every convex leaf of `shape` placed at
-/// `pose`; `part` is the index of the top-level compound part (0 for a convex
-/// shape). Nested compounds are flattened.
-fn for_each_leaf(shape: &Shape, pose: &Pose2, part: u32, f: &mut dyn FnMut(&Shape, &Pose2, u32)) {
-    match shape {
-        Shape::Compound(c) => {
-            for (p, s) in c.parts() {
-                for_each_leaf(s, &pose.mul(p), part, f);
-            }
-        }
-        _ => f(shape, pose, part),
-    }
-}
-
-/// Like [`for_each_leaf`] but numbering the top-level parts.
-fn for_each_part(shape: &Shape, pose: &Pose2, f: &mut dyn FnMut(&Shape, &Pose2, u32)) {
-    match shape {
-        Shape::Compound(c) => {
-            for (i, (p, s)) in c.parts().iter().enumerate() {
-                for_each_leaf(s, &pose.mul(p), i as u32, f);
-            }
-        }
-        _ => f(shape, pose, 0),
-    }
-}
-
 /// The cores of two convex shapes, both in A's local frame: A's borrowed from
 /// the shape (or written into `buf_a`), B's mapped into `buf_b`.
 fn cores<'a>(
@@ -74,6 +48,8 @@ fn cores<'a>(
 type LeafPairFn<'a> = dyn FnMut(&Shape, &Pose2, u32, &Shape, &Pose2, u32) + 'a;
 
 /// Calls `f` on every pair of convex leaves whose boxes, grown by `margin`, meet.
+/// A compound's candidate parts come from its BVH, queried with the other
+/// shape's box in the compound's frame.
 fn for_each_leaf_pair(
     a: &Shape,
     pose_a: &Pose2,
@@ -82,22 +58,41 @@ fn for_each_leaf_pair(
     margin: f32,
     f: &mut LeafPairFn<'_>,
 ) {
-    if a.is_convex() && b.is_convex() {
-        f(a, pose_a, 0, b, pose_b, 0);
-        return;
-    }
-    let mut leaves_b = Vec::new();
-    for_each_part(b, pose_b, &mut |s, p, i| {
-        leaves_b.push((s.clone(), *p, i, s.aabb(p).loosened(margin.max(0.0))))
-    });
-    for_each_part(a, pose_a, &mut |sa, pa, ia| {
-        let box_a = sa.aabb(pa);
-        for (sb, pb, ib, box_b) in &leaves_b {
-            if box_a.overlaps(box_b) {
-                f(sa, pa, ia, sb, pb, *ib);
-            }
+    leaf_pairs(a, pose_a, None, b, pose_b, None, margin.max(0.0), f);
+}
+
+/// [`for_each_leaf_pair`] with the top-level part indices found so far.
+#[allow(clippy::too_many_arguments)]
+fn leaf_pairs(
+    a: &Shape,
+    pose_a: &Pose2,
+    ia: Option<u32>,
+    b: &Shape,
+    pose_b: &Pose2,
+    ib: Option<u32>,
+    margin: f32,
+    f: &mut LeafPairFn<'_>,
+) {
+    let mut near = Vec::new();
+    if let Shape::Compound(c) = a {
+        let box_b = b.aabb(&pose_a.inv_mul(pose_b)).loosened(margin);
+        c.parts_near(&box_b, &mut near);
+        for i in near {
+            let (p, s) = &c.parts()[i];
+            let top = ia.or(Some(i as u32));
+            leaf_pairs(s, &pose_a.mul(p), top, b, pose_b, ib, margin, f);
         }
-    });
+    } else if let Shape::Compound(c) = b {
+        let box_a = a.aabb(&pose_b.inv_mul(pose_a)).loosened(margin);
+        c.parts_near(&box_a, &mut near);
+        for j in near {
+            let (p, s) = &c.parts()[j];
+            let top = ib.or(Some(j as u32));
+            leaf_pairs(a, pose_a, ia, s, &pose_b.mul(p), top, margin, f);
+        }
+    } else {
+        f(a, pose_a, ia.unwrap_or(0), b, pose_b, ib.unwrap_or(0));
+    }
 }
 
 /// Circle-circle in closed form, in A's frame: `(signed distance, unit normal,
@@ -251,23 +246,44 @@ fn distance_convex(
 
 /// Signed distance and closest points (deepest points when overlapping).
 pub fn distance(a: &Shape, pose_a: &Pose2, b: &Shape, pose_b: &Pose2) -> Distance2 {
-    let mut best: Option<Distance2> = None;
-    // Every leaf pair is needed for an exact minimum (no box pruning).
-    for_each_part(a, pose_a, &mut |sa, pa, _| {
-        for_each_part(b, pose_b, &mut |sb, pb, _| {
-            if let Some(d) = distance_convex(sa, pa, sb, pb, None) {
-                if best.is_none_or(|x| d.distance < x.distance) {
-                    best = Some(d);
-                }
-            }
-        });
-    });
-    best.unwrap_or(Distance2 {
+    distance_tree(a, pose_a, b, pose_b).unwrap_or(Distance2 {
         distance: f32::INFINITY,
         point_a: pose_a.translation,
         point_b: pose_b.translation,
         normal: Vec2::X,
     })
+}
+
+/// [`distance`] by branch and bound over compounds' BVHs: parts are taken
+/// nearest box first, and parts whose box is farther from the other shape's
+/// box than the best distance so far are skipped (parts whose boxes meet it
+/// are always tried: one may penetrate deeper).
+fn distance_tree(a: &Shape, pose_a: &Pose2, b: &Shape, pose_b: &Pose2) -> Option<Distance2> {
+    let mut best: Option<Distance2> = None;
+    let mut keep = |d: Option<Distance2>| {
+        if let Some(d) = d {
+            if best.is_none_or(|x| d.distance < x.distance) {
+                best = Some(d);
+            }
+        }
+        best.map_or(f32::INFINITY, |x| x.distance)
+    };
+    if let Shape::Compound(c) = a {
+        let box_b = b.aabb(&pose_a.inv_mul(pose_b));
+        c.bvh().nearest_to_box(&box_b, |slot| {
+            let (p, s) = &c.parts()[c.part_of(slot)];
+            keep(distance_tree(s, &pose_a.mul(p), b, pose_b))
+        });
+    } else if let Shape::Compound(c) = b {
+        let box_a = a.aabb(&pose_b.inv_mul(pose_a));
+        c.bvh().nearest_to_box(&box_a, |slot| {
+            let (p, s) = &c.parts()[c.part_of(slot)];
+            keep(distance_tree(a, pose_a, s, &pose_b.mul(p)))
+        });
+    } else {
+        keep(distance_convex(a, pose_a, b, pose_b, None));
+    }
+    best
 }
 
 /// [`distance`] warm-started from the simplex of the previous call on the same
@@ -305,25 +321,32 @@ pub fn ray_cast(
     max_toi: f32,
     solid: bool,
 ) -> Option<RayHit2> {
-    let mut best: Option<RayHit2> = None;
-    for_each_part(shape, pose, &mut |s, p, _| {
-        let mut buf = PolyBuf::new();
-        let Some(core) = Poly::from_shape(s, &mut buf) else {
-            return;
-        };
-        let o = p.inverse_transform_point(ray.origin);
-        let d = p.inverse_transform_vector(ray.dir);
-        if let Some((t, x, n)) = ray::cast(&core, o, d, max_toi, solid) {
-            if best.is_none_or(|b| t < b.toi) {
-                best = Some(RayHit2 {
-                    toi: t,
-                    point: p.transform_point(x),
-                    normal: p.transform_vector(n),
-                });
+    if let Shape::Compound(c) = shape {
+        // Front to back through the BVH (hit times are the same in every
+        // frame: rigid motions keep `|dir|`); the accepted hit is kept.
+        let o = pose.inverse_transform_point(ray.origin);
+        let d = pose.inverse_transform_vector(ray.dir);
+        let mut best: Option<RayHit2> = None;
+        c.bvh().cast_ray(o, d, max_toi, |slot, limit| {
+            let (p, s) = &c.parts()[c.part_of(slot)];
+            let h = ray_cast(s, &pose.mul(p), ray, limit, solid)?;
+            if h.toi <= limit && best.is_none_or(|b| h.toi <= b.toi) {
+                best = Some(h);
             }
-        }
-    });
-    best
+            Some(h.toi)
+        });
+        return best;
+    }
+    let mut buf = PolyBuf::new();
+    let core = Poly::from_shape(shape, &mut buf)?;
+    let o = pose.inverse_transform_point(ray.origin);
+    let d = pose.inverse_transform_vector(ray.dir);
+    let (t, x, n) = ray::cast(&core, o, d, max_toi, solid)?;
+    Some(RayHit2 {
+        toi: t,
+        point: pose.transform_point(x),
+        normal: pose.transform_vector(n),
+    })
 }
 
 /// The closest point of the shape to `point`. With `solid`, a point inside
@@ -335,49 +358,73 @@ pub fn ray_cast(
 /// compound: the nearest point over the parts' boundaries, and `is_inside` when
 /// any part contains the point.
 pub fn project_point(shape: &Shape, pose: &Pose2, point: Vec2, solid: bool) -> PointProjection2 {
-    let mut best: Option<(f32, PointProjection2)> = None;
-    let mut inside_any = false;
-    for_each_part(shape, pose, &mut |s, p, _| {
-        let mut buf = PolyBuf::new();
-        let Some(core) = Poly::from_shape(s, &mut buf) else {
-            return;
-        };
-        let (x, inside) = point::project(&core, p.inverse_transform_point(point), solid);
-        let x = p.transform_point(x);
-        inside_any |= inside;
-        let d = (x - point).length_squared();
-        if best.is_none_or(|(bd, _)| d < bd) {
-            best = Some((
-                d,
-                PointProjection2 {
-                    point: x,
-                    is_inside: inside,
-                },
-            ));
-        }
-    });
-    let mut proj = best.map(|b| b.1).unwrap_or(PointProjection2 {
-        point,
-        is_inside: false,
-    });
-    // A compound contains the point when any part does.
-    proj.is_inside = inside_any;
-    if inside_any && solid {
+    let mut proj = match nearest_boundary(shape, pose, point, solid) {
+        Some((_, p)) => p,
+        None => PointProjection2 {
+            point,
+            is_inside: false,
+        },
+    };
+    if matches!(shape, Shape::Compound(_)) {
+        // A compound contains the point when any part does.
+        proj.is_inside = contains_point(shape, pose, point);
+    }
+    // A solid shape's inner point projects to itself, exactly (not through a
+    // round trip to the local frame).
+    if proj.is_inside && solid {
         proj.point = point;
     }
     proj
 }
 
+/// The nearest boundary point (squared distance and projection); for a
+/// compound, best-first over its BVH.
+fn nearest_boundary(
+    shape: &Shape,
+    pose: &Pose2,
+    point: Vec2,
+    solid: bool,
+) -> Option<(f32, PointProjection2)> {
+    if let Shape::Compound(c) = shape {
+        let local = pose.inverse_transform_point(point);
+        let mut best: Option<(f32, PointProjection2)> = None;
+        c.bvh().closest_point(local, f32::INFINITY, |slot, _| {
+            let (p, s) = &c.parts()[c.part_of(slot)];
+            let (d, pr) = nearest_boundary(s, &pose.mul(p), point, solid)?;
+            if best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, pr));
+            }
+            Some(d)
+        });
+        return best;
+    }
+    let mut buf = PolyBuf::new();
+    let core = Poly::from_shape(shape, &mut buf)?;
+    let (x, inside) = point::project(&core, pose.inverse_transform_point(point), solid);
+    let x = pose.transform_point(x);
+    Some((
+        (x - point).length_squared(),
+        PointProjection2 {
+            point: x,
+            is_inside: inside,
+        },
+    ))
+}
+
 /// Whether the shape contains `point` (boundary included).
 pub fn contains_point(shape: &Shape, pose: &Pose2, point: Vec2) -> bool {
-    let mut inside = false;
-    for_each_part(shape, pose, &mut |s, p, _| {
-        if !inside {
-            let mut buf = PolyBuf::new();
-            if let Some(core) = Poly::from_shape(s, &mut buf) {
-                inside = point::contains(&core, p.inverse_transform_point(point));
-            }
-        }
-    });
-    inside
+    if let Shape::Compound(c) = shape {
+        let local = pose.inverse_transform_point(point);
+        let mut near = Vec::new();
+        c.parts_near(&crate::bound::Aabb2::new(local, local), &mut near);
+        return near.into_iter().any(|i| {
+            let (p, s) = &c.parts()[i];
+            contains_point(s, &pose.mul(p), point)
+        });
+    }
+    let mut buf = PolyBuf::new();
+    match Poly::from_shape(shape, &mut buf) {
+        Some(core) => point::contains(&core, pose.inverse_transform_point(point)),
+        None => false,
+    }
 }

@@ -10,6 +10,7 @@
 //! | half-space with anything | the support feature's points below the plane (two half-spaces: `None`, their overlap is unbounded) |
 //! | cylinder or cone with the rest | signed distance (GJK/EPA) for normal and depth, then support features clipped |
 //! | compound with anything | per part pair |
+//! | mesh or height field with anything | per triangle, internal edges fixed, merged per normal ([`super::mesh`]) |
 //!
 //! Work happens in A's frame; results are mapped to world space at the end.
 
@@ -18,7 +19,7 @@ mod box_box;
 #[path = "contact/capsule_poly.rs"]
 mod capsule_poly;
 #[path = "contact/features.rs"]
-mod features;
+pub(super) mod features;
 #[path = "contact/general.rs"]
 mod general;
 #[path = "contact/halfspace.rs"]
@@ -69,10 +70,27 @@ pub fn contacts(
     prediction: f32,
     out: &mut Vec<Manifold3>,
 ) {
+    let options = super::mesh::ContactOptions::default();
+    contacts_with_options(a, pose_a, b, pose_b, prediction, &options, out);
+}
+
+/// [`contacts`] with options for meshes (one manifold per normal cluster of a
+/// mesh pair; compounds' mesh parts give their deepest and use the defaults).
+pub fn contacts_with_options(
+    a: &Shape,
+    pose_a: &Pose3,
+    b: &Shape,
+    pose_b: &Pose3,
+    prediction: f32,
+    options: &super::mesh::ContactOptions,
+    out: &mut Vec<Manifold3>,
+) {
     if matches!(a, Shape::Compound(_)) || matches!(b, Shape::Compound(_)) {
         for_each_part_pair(a, pose_a, b, pose_b, prediction, &mut |m| out.push(m));
-    } else if let Some(m) = contact(a, pose_a, b, pose_b, prediction) {
-        out.push(m);
+    } else if !super::mesh::contacts(a, pose_a, b, pose_b, prediction, options, out) {
+        if let Some(m) = contact(a, pose_a, b, pose_b, prediction) {
+            out.push(m);
+        }
     }
 }
 
@@ -87,25 +105,31 @@ fn for_each_part_pair(
     prediction: f32,
     f: &mut dyn FnMut(Manifold3),
 ) {
+    // The compound's BVH (its own frame) gives the candidate parts: those
+    // whose boxes meet the other shape's box in that frame, grown by the
+    // prediction distance.
+    let mut near = Vec::new();
     if let Shape::Compound(c) = a {
-        let box_b = b.aabb(pose_b).loosened(prediction.max(0.0));
-        for (i, (p, s)) in c.parts().iter().enumerate() {
+        let box_b = b
+            .aabb(&pose_a.inv_mul(pose_b))
+            .loosened(prediction.max(0.0));
+        c.parts_near(&box_b, &mut near);
+        for i in near {
+            let (p, s) = &c.parts()[i];
             let pose = pose_a.mul(p);
-            if !s.aabb(&pose).overlaps(&box_b) {
-                continue;
-            }
             for_each_part_pair(s, &pose, b, pose_b, prediction, &mut |mut m| {
                 m.part_a = i as u32;
                 f(m)
             });
         }
     } else if let Shape::Compound(c) = b {
-        let box_a = a.aabb(pose_a).loosened(prediction.max(0.0));
-        for (j, (p, s)) in c.parts().iter().enumerate() {
+        let box_a = a
+            .aabb(&pose_b.inv_mul(pose_a))
+            .loosened(prediction.max(0.0));
+        c.parts_near(&box_a, &mut near);
+        for j in near {
+            let (p, s) = &c.parts()[j];
             let pose = pose_b.mul(p);
-            if !s.aabb(&pose).overlaps(&box_a) {
-                continue;
-            }
             for_each_part_pair(a, pose_a, s, &pose, prediction, &mut |mut m| {
                 m.part_b = j as u32;
                 f(m)
@@ -143,6 +167,7 @@ fn rank(s: &Shape) -> u8 {
         Shape::Cylinder(_) => 7,
         Shape::Cone(_) => 8,
         Shape::Compound(_) => 9,
+        Shape::TriMesh(_) | Shape::HeightField(_) => 10,
     }
 }
 
@@ -184,13 +209,16 @@ fn core(s: &Shape) -> Option<Core> {
 /// The manifold of two non-compound shapes, in world space. The pair is put
 /// in rank order and solved in the frame of the first, with the relative pose
 /// computed once from the world poses (one rounding step).
-fn contact_pair(
+pub(super) fn contact_pair(
     a: &Shape,
     pose_a: &Pose3,
     b: &Shape,
     pose_b: &Pose3,
     prediction: f32,
 ) -> Option<Manifold3> {
+    if let Some(m) = super::mesh::deepest(a, pose_a, b, pose_b, prediction) {
+        return m;
+    }
     // A zero-area triangle is the segment of its longest edge.
     let (ta, tb);
     let a = match flat_triangle(a) {

@@ -4,7 +4,8 @@
 //! half-spaces use the support point of the other shape along `-normal`;
 //! ball, capsule and segment pairs use the closest points of two segments
 //! (Ericson 5.1.9) with the radii added; a ball against any other shape
-//! projects its centre on that shape (exact closest-point formulas); every
+//! projects its centre on that shape (exact closest-point formulas);
+//! meshes take the nearest triangles ([`super::mesh`]); every
 //! other convex pair runs GJK and, when overlapping, EPA on the shapes' cores
 //! ([`crate::query::gjk`]).
 
@@ -109,6 +110,7 @@ fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
         _ if is_segment_like(a) && is_segment_like(b) => {
             local_distance(a, b, pose_ab).distance <= 0.0
         }
+        _ if a.is_mesh() || b.is_mesh() => local_distance(a, b, pose_ab).distance <= 0.0,
         (Shape::Ball(_), _) | (_, Shape::Ball(_)) => local_distance(a, b, pose_ab).distance <= 0.0,
         _ => gjk::intersects(a, b, pose_ab),
     }
@@ -153,6 +155,11 @@ fn to_world(pose_a: &Pose3, d: &SignedDistance) -> Distance3 {
     }
 }
 
+/// Shapes without interior: a point "inside" them is on them within rounding.
+fn is_flat(s: &Shape) -> bool {
+    matches!(s, Shape::Segment(_) | Shape::Triangle(_))
+}
+
 fn is_segment_like(s: &Shape) -> bool {
     matches!(s, Shape::Ball(_) | Shape::Capsule(_) | Shape::Segment(_))
 }
@@ -183,30 +190,26 @@ fn swapped(d: SignedDistance, pose_ab: &Pose3) -> SignedDistance {
 pub fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
     match (a, b) {
         (Shape::Compound(c), _) => {
-            let mut best: Option<SignedDistance> = None;
-            for (p, part) in c.parts() {
+            let part = |i: usize| {
+                let (p, part) = &c.parts()[i];
                 let d = local_distance(part, b, &p.inv_mul(pose_ab));
-                if best.is_none_or(|bd| d.distance < bd.distance) {
-                    best = Some(SignedDistance {
-                        distance: d.distance,
-                        point_a: p.transform_point(d.point_a),
-                        point_b: p.transform_point(d.point_b),
-                        normal: p.transform_vector(d.normal),
-                        status: d.status,
-                    });
+                SignedDistance {
+                    distance: d.distance,
+                    point_a: p.transform_point(d.point_a),
+                    point_b: p.transform_point(d.point_b),
+                    normal: p.transform_vector(d.normal),
+                    status: d.status,
                 }
-            }
-            best.unwrap_or_else(|| empty(pose_ab))
+            };
+            nearest_part(c, &b.aabb(pose_ab), part).unwrap_or_else(|| empty(pose_ab))
         }
         (_, Shape::Compound(c)) => {
-            let mut best: Option<SignedDistance> = None;
-            for (q, part) in c.parts() {
-                let d = local_distance(a, part, &pose_ab.mul(q));
-                if best.is_none_or(|bd| d.distance < bd.distance) {
-                    best = Some(d);
-                }
-            }
-            best.unwrap_or_else(|| empty(pose_ab))
+            let part = |j: usize| {
+                let (q, part) = &c.parts()[j];
+                local_distance(a, part, &pose_ab.mul(q))
+            };
+            let box_a = a.aabb(&pose_ab.inverse());
+            nearest_part(c, &box_a, part).unwrap_or_else(|| empty(pose_ab))
         }
         (Shape::HalfSpace(h), Shape::HalfSpace(g)) => {
             let n = h.normal();
@@ -238,6 +241,9 @@ pub fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
             let pose_ba = pose_ab.inverse();
             swapped(halfspace_distance(h.normal(), a, &pose_ba), pose_ab)
         }
+        _ if a.is_mesh() || b.is_mesh() => {
+            super::mesh::local_distance(a, b, pose_ab).unwrap_or_else(|| empty(pose_ab))
+        }
         _ if is_segment_like(a) && is_segment_like(b) => segments_distance(a, b, pose_ab),
         (Shape::Ball(ball), _) => {
             let pose_ba = pose_ab.inverse();
@@ -247,7 +253,110 @@ pub fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
             )
         }
         (_, Shape::Ball(ball)) => ball_distance(a, pose_ab.translation, ball.radius()),
-        _ => gjk::signed_distance(a, b, pose_ab, None),
+        _ => {
+            let d = gjk::signed_distance(a, b, pose_ab, None);
+            if is_ruled(a) || is_ruled(b) {
+                polish_separated(a, b, pose_ab, d)
+            } else {
+                d
+            }
+        }
+    }
+}
+
+/// The least signed distance over a compound's parts, `part(i)` giving part
+/// `i`'s: branch and bound over the compound's BVH, nearest boxes first,
+/// pruning parts whose box is farther from `other_box` (the other shape's box
+/// in the compound's frame) than the best distance so far. Unbounded parts
+/// are always tried.
+fn nearest_part(
+    c: &crate::shape::d3::Compound,
+    other_box: &crate::bound::Aabb3,
+    part: impl Fn(usize) -> SignedDistance,
+) -> Option<SignedDistance> {
+    let mut best: Option<(usize, SignedDistance)> = None;
+    let mut keep = |i: usize, d: SignedDistance| {
+        // Ties go to the lower part index, as in a scan in part order.
+        if best.is_none_or(|(bi, bd)| {
+            d.distance < bd.distance || (d.distance == bd.distance && i < bi)
+        }) {
+            best = Some((i, d));
+        }
+        best.map_or(f32::INFINITY, |(_, bd)| bd.distance)
+    };
+    for &i in c.unbounded_parts() {
+        keep(i as usize, part(i as usize));
+    }
+    c.bvh().nearest_to_box(other_box, |slot| {
+        let i = c.part_of(slot);
+        keep(i, part(i))
+    });
+    best.map(|(_, d)| d)
+}
+
+/// Cylinders and cones: their support points are rim points and apexes only.
+fn is_ruled(s: &Shape) -> bool {
+    matches!(s, Shape::Cylinder(_) | Shape::Cone(_))
+}
+
+/// Alternating projections (von Neumann; Cheney and Goldstein 1959) from GJK's
+/// witnesses of a separated pair: `p_b ← proj_B(p_a)`, `p_a ← proj_A(p_b)`
+/// never increases `|p_b − p_a|` and converges to the closest pair.
+///
+/// GJK reaches a point in the middle of a cylinder's or cone's side only
+/// through ever shorter chords between rim points, so in f32 its normal stops
+/// about 1e-3 rad short (the distance error is quadratic in the angle). The
+/// exact closed-form projections of [`project_local`] finish the job: against
+/// a side line, one step lands on it. The polished pair replaces GJK's only
+/// when it is no farther apart.
+fn polish_separated(a: &Shape, b: &Shape, pose_ab: &Pose3, d: SignedDistance) -> SignedDistance {
+    if d.distance.is_nan() || d.distance <= 0.0 {
+        return d;
+    }
+    let (mut pa, mut pb) = (d.point_a, d.point_b);
+    let mut len = (pb - pa).length();
+    for _ in 0..4 {
+        let qb =
+            pose_ab.transform_point(project_local(b, pose_ab.inverse_transform_point(pa)).point);
+        let qa = project_local(a, qb).point;
+        let l = (qb - qa).length();
+        if l.is_nan() || l > len {
+            break;
+        }
+        let moved = qa.distance(pa) + qb.distance(pb);
+        (pa, pb, len) = (qa, qb, l);
+        if moved <= 1e-7 * (1.0 + pa.abs().max_element()) {
+            break;
+        }
+    }
+    // Slow convergence (two nearly conformal surfaces) can leave a shorter
+    // pair whose direction is worse: keep the polished normal only when its
+    // support planes are at least as far apart as those of GJK's normal
+    // (the gap along a direction bounds the distance from below and attains
+    // it at the true normal).
+    let gap = |n: Vec3| {
+        let sa = a.local_support(n);
+        let sb = pose_ab.transform_point(b.local_support(pose_ab.inverse_transform_vector(-n)));
+        n.dot(sb - sa)
+    };
+    // (Gaps are f32 dot products of points of size `scale`: equal within a
+    // few ulps of it.)
+    let noise = 2e-7 * pa.abs().max(pb.abs()).max_element().max(1.0);
+    match ((pb - pa) / len).try_normalize() {
+        Some(normal)
+            if len > 0.0
+                && len <= d.distance + 1e-6 * (1.0 + len)
+                && gap(normal) >= gap(d.normal) - noise =>
+        {
+            SignedDistance {
+                distance: len,
+                point_a: pa,
+                point_b: pb,
+                normal,
+                status: d.status,
+            }
+        }
+        _ => d,
     }
 }
 
@@ -348,11 +457,15 @@ fn ball_distance(a: &Shape, c: Vec3, r: f32) -> SignedDistance {
     let lp = project_local(a, c);
     let v = c - lp.point;
     let len = v.length();
+    // The projection's own normal is exact where it is a face normal; the
+    // difference `c − point` has an f32 direction error of about
+    // 1e-7·|c| / len, large for a centre near the surface.
     let (core, normal) = if len > 0.0 {
         if lp.inside {
-            (-len, -v / len)
+            let n = if is_flat(a) { -v / len } else { lp.normal };
+            (-len, n)
         } else {
-            (len, v / len)
+            (len, lp.normal)
         }
     } else {
         (0.0, lp.normal)

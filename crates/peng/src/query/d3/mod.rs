@@ -2,10 +2,12 @@
 
 mod contact;
 mod distance;
+mod mesh;
 mod point;
 mod ray;
 
-pub use contact::{contact, contacts};
+pub use contact::{contact, contacts, contacts_with_options};
 pub use distance::{distance, distance_cached, intersects};
+pub use mesh::ContactOptions;
 pub use point::{contains_point, project_point};
 pub use ray::ray_cast;

@@ -12,6 +12,10 @@ use crate::shape::d3::{Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape};
 /// For a compound, the point is inside when it is inside any part; the
 /// projection is the nearest point on the boundary of any part (for a point
 /// inside overlapping parts this may lie inside another part).
+///
+/// A triangle mesh contains the points it encloses when it is closed (see
+/// [`crate::mesh::Topology::is_closed`]); an open mesh and a height field are
+/// surfaces and contain nothing.
 pub fn project_point(shape: &Shape, pose: &Pose3, point: Vec3, solid: bool) -> PointProjection3 {
     debug_assert!(pose.is_finite() && point.is_finite(), "non-finite input");
     let local = pose.inverse_transform_point(point);
@@ -96,23 +100,43 @@ pub fn project_local(shape: &Shape, p: Vec3) -> LocalProjection {
             }
         }
         Shape::Compound(c) => {
-            let mut best: Option<(f32, LocalProjection)> = None;
-            let mut inside = false;
-            for (pose, part) in c.parts() {
+            let part = |i: usize| {
+                let (pose, part) = &c.parts()[i];
                 let lp = project_local(part, pose.inverse_transform_point(p));
-                inside |= lp.inside;
                 let q = pose.transform_point(lp.point);
-                let d = q.distance_squared(p);
+                (
+                    q.distance_squared(p),
+                    LocalProjection {
+                        point: q,
+                        inside: lp.inside,
+                        normal: pose.transform_vector(lp.normal),
+                    },
+                )
+            };
+            let mut best: Option<(f32, LocalProjection)> = None;
+            let mut keep = |(d, lp): (f32, LocalProjection)| {
                 if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
-                    best = Some((
-                        d,
-                        LocalProjection {
-                            point: q,
-                            inside: lp.inside,
-                            normal: pose.transform_vector(lp.normal),
-                        },
-                    ));
+                    best = Some((d, lp));
                 }
+            };
+            // Inside the compound when inside a part: only parts whose boxes
+            // hold the point can say so. The nearest surface point comes from
+            // a best-first search over the parts' boxes.
+            let mut inside = false;
+            let mut near = Vec::new();
+            c.parts_near(&crate::bound::Aabb3::new(p, p), &mut near);
+            for i in near {
+                let (d, lp) = part(i);
+                inside |= lp.inside;
+                keep((d, lp));
+            }
+            c.bvh().closest_point(p, f32::INFINITY, |slot, _| {
+                let (d, lp) = part(c.part_of(slot));
+                keep((d, lp));
+                Some(d)
+            });
+            for &i in c.unbounded_parts() {
+                keep(part(i as usize));
             }
             let mut lp = best.map(|(_, lp)| lp).unwrap_or(LocalProjection {
                 point: p,
@@ -122,6 +146,33 @@ pub fn project_local(shape: &Shape, p: Vec3) -> LocalProjection {
             lp.inside = inside;
             lp
         }
+        Shape::TriMesh(m) => {
+            let q = m.project_local_point(p);
+            let inside = m.topology().is_closed() && m.contains_local_point(p);
+            surface(q.point, p, inside, m.triangle(q.triangle))
+        }
+        Shape::HeightField(h) => {
+            let q = h.project_local_point(p);
+            surface(q.point, p, false, h.triangle(q.triangle as usize))
+        }
+    }
+}
+
+/// The projection `q` of `p` on a mesh surface: the normal points from `q` to
+/// `p` (from `p` to `q` inside), or is the face normal of the triangle `t` it
+/// lies on when `p` is on the surface.
+fn surface(q: Vec3, p: Vec3, inside: bool, t: [Vec3; 3]) -> LocalProjection {
+    let v = if inside { q - p } else { p - q };
+    let normal = v.try_normalize().unwrap_or_else(|| {
+        (t[1] - t[0])
+            .cross(t[2] - t[0])
+            .try_normalize()
+            .unwrap_or(Vec3::X)
+    });
+    LocalProjection {
+        point: q,
+        inside,
+        normal,
     }
 }
 

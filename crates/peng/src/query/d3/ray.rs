@@ -5,7 +5,9 @@
 //! that into the hit (entry hit, `toi = 0` for a solid cast from inside, or the
 //! exit hit with the normal turned against the ray for a hollow cast from
 //! inside). Flat shapes (segments, triangles, zero-size boxes) give `t_in =
-//! t_out`. Compounds take the nearest hit over their parts.
+//! t_out`. Compounds take the nearest hit over their parts. Triangle meshes
+//! and height fields are surfaces: their own ray casts (BVH, grid walk),
+//! `solid` does not apply.
 
 use crate::math::tolerance::REL_EPS;
 use crate::math::{Pose3, Vec3};
@@ -41,18 +43,44 @@ pub fn local_ray_cast(
     solid: bool,
 ) -> Option<(f32, Vec3)> {
     if let Shape::Compound(c) = shape {
-        let mut best: Option<(f32, Vec3)> = None;
-        for (p, part) in c.parts() {
+        let part_hit = |i: usize, limit: f32| {
+            let (p, part) = &c.parts()[i];
             let lo = p.inverse_transform_point(o);
             let ld = p.inverse_transform_vector(d);
+            local_ray_cast(part, lo, ld, limit, solid).map(|(t, n)| (t, p.transform_vector(n)))
+        };
+        // Bounded parts through the BVH (front to back, the ray shrinking at
+        // each hit); the normal of the accepted hit is kept alongside.
+        let mut best: Option<(f32, Vec3)> = None;
+        c.bvh().cast_ray(o, d, max_toi, |slot, limit| {
+            let (t, n) = part_hit(c.part_of(slot), limit)?;
+            if t <= limit && best.is_none_or(|(bt, _)| t <= bt) {
+                best = Some((t, n));
+            }
+            Some(t)
+        });
+        for &i in c.unbounded_parts() {
             let limit = best.map_or(max_toi, |(t, _)| t);
-            if let Some((t, n)) = local_ray_cast(part, lo, ld, limit, solid) {
+            if let Some((t, n)) = part_hit(i as usize, limit) {
                 if best.is_none_or(|(bt, _)| t < bt) {
-                    best = Some((t, p.transform_vector(n)));
+                    best = Some((t, n));
                 }
             }
         }
         return best;
+    }
+    match shape {
+        Shape::TriMesh(m) => {
+            return m
+                .cast_local_ray(o, d, max_toi)
+                .map(|h| (h.hit.toi, h.hit.normal))
+        }
+        Shape::HeightField(h) => {
+            return h
+                .cast_local_ray(o, d, max_toi)
+                .map(|h| (h.hit.toi, h.hit.normal))
+        }
+        _ => {}
     }
     let iv = line_interval(shape, o, d)?;
     resolve(iv, max_toi, solid)
@@ -161,7 +189,7 @@ pub fn line_interval(shape: &Shape, o: Vec3, d: Vec3) -> Option<LineInterval> {
             let n = h.normal();
             plane_interval(n, 0.0, o, d)
         }
-        Shape::Compound(_) => None,
+        Shape::Compound(_) | Shape::TriMesh(_) | Shape::HeightField(_) => None,
     }
 }
 

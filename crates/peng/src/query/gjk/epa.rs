@@ -42,6 +42,11 @@ pub struct EpaOutput {
 /// Relative tolerance on the depth: stop when the support point along the
 /// nearest face normal passes that face by less than this times the size.
 const REL_TOL: f32 = 1.0e-6;
+/// Relative gap between the lower bound (nearest face) and the least upper
+/// bound (support value) at which EPA stops: 1e-5 of the depth, well inside
+/// the 1e-4 agreement asked of depths, and above the f32 noise of face normals
+/// built from nearly coincident support points.
+const STALL_TOL: f32 = 1.0e-5;
 /// Relative distance behind the origin beyond which a face is taken as flipped.
 const NEG_TOL: f32 = 1.0e-5;
 /// Relative size below which a polytope has no extent in a direction.
@@ -317,6 +322,12 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 
     let mut scale = verts.iter().fold(scale, |m, p| m.max(p.w.length()));
     let mut best_face = 0usize;
+    // The least upper bound met so far: every support value `h(n) = n·s(n)`
+    // of A − B along a unit `n` bounds the depth from above (moving B by
+    // `n·h(n)` separates), while the nearest face of a convex polytope inside
+    // A − B bounds it from below (van den Bergen 2001, section 4.3). Kept as
+    // the face whose normal gave it, with `h`.
+    let mut upper: Option<(f32, Face)> = None;
     let mut converged = false;
     let mut iterations = 0;
     let mut horizon: Vec<(u32, usize)> = Vec::new();
@@ -333,11 +344,24 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         let face = faces[fi];
         let sp = support(face.n);
         scale = scale.max(sp.w.length());
-        let gap = face.n.dot(sp.w) - face.d;
+        let h = face.n.dot(sp.w);
+        let gap = h - face.d;
         // (NaN counts as converged.)
         if gap.is_nan() || gap <= REL_TOL * scale {
             converged = true;
             break;
+        }
+        if h.is_finite() && upper.is_none_or(|(u, _)| h < u) {
+            upper = Some((h, face));
+        }
+        // Lower and upper bounds within a relative STALL_TOL: on curved patches
+        // (a cylinder's rim against a segment) f32 face normals from nearly
+        // coincident support points stop the gap shrinking well before
+        // REL_TOL·scale, and further expansion only makes slivers.
+        if let Some((u, best)) = upper {
+            if face.d >= u - STALL_TOL * u.abs().max(REL_TOL * scale) {
+                return face_output(&verts, &best, u, true, iterations);
+            }
         }
         iterations += 1;
         if verts.iter().any(|q| q.w == sp.w) {
@@ -404,32 +428,54 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         let new_ids: Vec<usize> = (first_new..faces.len()).collect();
         link_all(&mut faces, &new_ids);
     }
-    if !converged {
-        // Iteration cap (or no finite face): the nearest live face is the estimate.
-        if let Some(i) = nearest_face(&faces, -NEG_TOL * scale) {
-            best_face = i;
-        } else {
+    if converged {
+        let f = faces[best_face];
+        // Only a polytope that rounding made non-convex can have a support
+        // value below its nearest face; the support value then wins.
+        return match upper {
+            Some((u, g)) if u < f.d => face_output(&verts, &g, u, true, iterations),
+            _ => face_output(&verts, &f, f.d, true, iterations),
+        };
+    }
+    // Iteration cap, or no candidate face left. When rounding has made the
+    // polytope locally non-convex its nearest face is no longer a lower bound
+    // and may point anywhere; the least upper bound met is still a direction
+    // and depth that separate, and it is within the gap of the true depth.
+    let nearest = nearest_face(&faces, -NEG_TOL * scale).map(|i| {
+        let f = faces[i];
+        (f.d.max(f.n.dot(support(f.n).w)), f)
+    });
+    let pick = match (upper, nearest) {
+        (Some(u), Some(n)) => Some(if n.0 < u.0 { n } else { u }),
+        (u, n) => u.or(n),
+    };
+    match pick {
+        Some((depth, f)) => face_output(&verts, &f, depth, false, iterations),
+        None => {
             let mut s = Simplex::new();
             for p in verts.iter().take(4) {
                 s.push(*p);
             }
-            return flat_output(&mut s, Vec3::X);
+            flat_output(&mut s, Vec3::X)
         }
     }
-    let f = faces[best_face];
+}
+
+/// The output for depth `depth` along face `f`'s normal, witnesses from the
+/// barycentric coordinates of the origin's projection on `f`.
+fn face_output(
+    verts: &[SupportPoint],
+    f: &Face,
+    depth: f32,
+    converged: bool,
+    iterations: usize,
+) -> EpaOutput {
     let (p0, p1, p2) = (
         verts[f.v[0] as usize],
         verts[f.v[1] as usize],
         verts[f.v[2] as usize],
     );
     let l = triangle_weights(p0.w, p1.w, p2.w, f.n * f.d);
-    // Unconverged, the face may lie inside A − B: report the depth of the
-    // support plane along its normal instead, which always separates.
-    let depth = if converged {
-        f.d
-    } else {
-        f.d.max(f.n.dot(support(f.n).w))
-    };
     EpaOutput {
         depth,
         normal: f.n,

@@ -1,11 +1,25 @@
 use super::Shape;
+use crate::bound::Aabb2;
 use crate::math::policy::GeometryError;
 use crate::math::Pose2;
+use crate::mesh::Bvh;
 
 /// Several shapes, each placed by a pose relative to the compound's frame.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// The parts' boxes (in the compound's frame) are kept in the same static
+/// [`Bvh`] that meshes and polylines use, so queries against a compound of
+/// many parts visit only the parts near the other shape.
+#[derive(Debug, Clone)]
 pub struct Compound {
     parts: Vec<(Pose2, Shape)>,
+    bvh: Bvh<glam::Vec2>,
+}
+
+impl PartialEq for Compound {
+    /// Compounds are equal when their parts are (the tree follows from them).
+    fn eq(&self, other: &Self) -> bool {
+        self.parts == other.parts
+    }
 }
 
 impl Compound {
@@ -23,12 +37,38 @@ impl Compound {
                 what: "compound part pose",
             });
         }
-        Ok(Compound { parts })
+        let boxes: Vec<Aabb2> = parts.iter().map(|(p, s)| s.aabb(p)).collect();
+        Ok(Compound {
+            bvh: Bvh::build(&boxes),
+            parts,
+        })
     }
 
     /// The parts and their poses relative to the compound.
     #[inline]
     pub fn parts(&self) -> &[(Pose2, Shape)] {
         &self.parts
+    }
+
+    /// The BVH over the parts' boxes (compound frame); map its primitives to
+    /// parts with [`Compound::part_of`].
+    #[inline]
+    pub fn bvh(&self) -> &Bvh<glam::Vec2> {
+        &self.bvh
+    }
+
+    /// The part index of the BVH slot `slot`.
+    #[inline]
+    pub fn part_of(&self, slot: u32) -> usize {
+        self.bvh.primitive(slot) as usize
+    }
+
+    /// The indices of the parts whose boxes meet `aabb` (compound frame), in
+    /// increasing order; written to `out` (cleared first).
+    pub fn parts_near(&self, aabb: &Aabb2, out: &mut Vec<usize>) {
+        out.clear();
+        self.bvh
+            .query_aabb(aabb, |slot| out.push(self.part_of(slot)));
+        out.sort_unstable();
     }
 }

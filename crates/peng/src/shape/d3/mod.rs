@@ -24,6 +24,7 @@ pub use triangle::Triangle;
 
 use crate::bound::Aabb3;
 use crate::math::{Pose3, Vec3};
+use crate::mesh::{HeightField, TriMesh};
 use std::sync::Arc;
 
 /// Every 3D shape peng knows. The set is closed: pair queries `match` on it.
@@ -49,6 +50,10 @@ pub enum Shape {
     HalfSpace(HalfSpace),
     /// Several shapes, each with its own pose relative to the compound.
     Compound(Arc<Compound>),
+    /// A triangle mesh (a surface of two-sided triangles) with its BVH.
+    TriMesh(Arc<TriMesh>),
+    /// A height field (a grid of heights, two triangles per cell).
+    HeightField(Arc<HeightField>),
 }
 
 /// The kind of a [`Shape`], without its data.
@@ -74,6 +79,10 @@ pub enum ShapeKind {
     HalfSpace,
     /// [`Shape::Compound`].
     Compound,
+    /// [`Shape::TriMesh`].
+    TriMesh,
+    /// [`Shape::HeightField`].
+    HeightField,
 }
 
 impl Shape {
@@ -90,16 +99,29 @@ impl Shape {
             Shape::Polyhedron(_) => ShapeKind::Polyhedron,
             Shape::HalfSpace(_) => ShapeKind::HalfSpace,
             Shape::Compound(_) => ShapeKind::Compound,
+            Shape::TriMesh(_) => ShapeKind::TriMesh,
+            Shape::HeightField(_) => ShapeKind::HeightField,
         }
     }
 
-    /// Whether the shape is a bounded convex set (not a compound, not a half-space).
+    /// Whether the shape is a bounded convex set (not a compound, a half-space
+    /// or a mesh).
     pub fn is_bounded_convex(&self) -> bool {
-        !matches!(self, Shape::Compound(_) | Shape::HalfSpace(_))
+        !matches!(
+            self,
+            Shape::Compound(_) | Shape::HalfSpace(_) | Shape::TriMesh(_) | Shape::HeightField(_)
+        )
+    }
+
+    /// Whether the shape is a triangle mesh or a height field.
+    pub fn is_mesh(&self) -> bool {
+        matches!(self, Shape::TriMesh(_) | Shape::HeightField(_))
     }
 
     /// The tight bounding box of the shape placed at `pose`. A half-space is
     /// unbounded: its box is infinite on the axes it is not aligned with.
+    /// Meshes give their local box conservatively rotated (tight when `pose`
+    /// does not rotate), so that the box costs `O(1)`.
     pub fn aabb(&self, pose: &Pose3) -> Aabb3 {
         let m = pose.rotation_matrix();
         let abs_m = glam::Mat3::from_cols(m.x_axis.abs(), m.y_axis.abs(), m.z_axis.abs());
@@ -156,13 +178,16 @@ impl Shape {
                 .parts()
                 .iter()
                 .fold(Aabb3::EMPTY, |b, (p, sh)| b.merged(&sh.aabb(&pose.mul(p)))),
+            Shape::TriMesh(m) => m.aabb(pose),
+            Shape::HeightField(h) => h.aabb(pose),
         }
     }
 
     /// The support point of the shape in its local frame, the point farthest along
     /// `dir` (need not be unit). For a half-space the support is unbounded in
     /// every direction but `-normal`; this returns the origin for those, which is
-    /// only meaningful to callers that handle half-spaces themselves.
+    /// only meaningful to callers that handle half-spaces themselves. Meshes
+    /// scan their vertices (`O(n)`): the support of their convex hull.
     pub fn local_support(&self, dir: Vec3) -> Vec3 {
         match self {
             Shape::Ball(s) => s.support(dir),
@@ -187,6 +212,25 @@ impl Shape {
                 }
                 best
             }
+            Shape::TriMesh(m) => m
+                .vertices()
+                .get(support_index(m.vertices(), dir))
+                .copied()
+                .unwrap_or(Vec3::ZERO),
+            Shape::HeightField(h) => {
+                let mut best = Vec3::ZERO;
+                let mut best_d = f32::NEG_INFINITY;
+                for r in 0..h.rows() {
+                    for c in 0..h.cols() {
+                        let q = h.vertex(r, c);
+                        if q.dot(dir) > best_d {
+                            best_d = q.dot(dir);
+                            best = q;
+                        }
+                    }
+                }
+                best
+            }
         }
     }
 }
@@ -204,6 +248,18 @@ impl_from!(Ball => Ball, Capsule => Capsule, Cuboid => Cuboid, Cylinder => Cylin
 impl From<ConvexPolyhedron> for Shape {
     fn from(s: ConvexPolyhedron) -> Shape {
         Shape::Polyhedron(Arc::new(s))
+    }
+}
+
+impl From<TriMesh> for Shape {
+    fn from(s: TriMesh) -> Shape {
+        Shape::TriMesh(Arc::new(s))
+    }
+}
+
+impl From<HeightField> for Shape {
+    fn from(s: HeightField) -> Shape {
+        Shape::HeightField(Arc::new(s))
     }
 }
 

@@ -38,7 +38,9 @@ pub fn halfspace_contact(
         }
     };
     match b {
-        Shape::HalfSpace(_) | Shape::Compound(_) => return None,
+        Shape::HalfSpace(_) | Shape::Compound(_) | Shape::TriMesh(_) | Shape::HeightField(_) => {
+            return None
+        }
         Shape::Ball(s) => add(-nb * s.radius(), Feature::vertex(0)),
         Shape::Capsule(s) => {
             add(s.a() - nb * s.radius(), Feature::vertex(0));

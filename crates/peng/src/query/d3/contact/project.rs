@@ -58,7 +58,9 @@ pub fn project(shape: &Shape, c: Vec3) -> Option<Proj> {
         Shape::Polyhedron(p) => polyhedron(p, c),
         Shape::Cylinder(s) => cylinder(s, c),
         Shape::Cone(s) => cone(s, c),
-        Shape::HalfSpace(_) | Shape::Compound(_) => return None,
+        Shape::HalfSpace(_) | Shape::Compound(_) | Shape::TriMesh(_) | Shape::HeightField(_) => {
+            return None
+        }
     })
 }
 
