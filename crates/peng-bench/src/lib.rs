@@ -6,6 +6,8 @@
 //!   [`dim::D3`]), so the code below is written once for both dimensions.
 //! - [`gen`]: near-touching pairs (about half overlapping) and rays, for either
 //!   dimension; [`gen2`], [`gen3`]: random shapes of every kind and poses.
+//! - [`boxes`]: moving-box scenes and the MSVC box vector for the broad-phase
+//!   benches; [`meshes`]: bumpy spheres and terrains of chosen triangle counts.
 //! - [`referee`]: exact certificates from support functions, used to decide who
 //!   is right when peng and a peer disagree.
 //!
@@ -19,10 +21,12 @@
 
 #![warn(missing_docs)]
 
+pub mod boxes;
 pub mod dim;
 pub mod gen;
 pub mod gen2;
 pub mod gen3;
+pub mod meshes;
 pub mod referee;
 pub mod rng;
 

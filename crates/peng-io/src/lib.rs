@@ -26,12 +26,14 @@ mod mesh_data;
 mod obj;
 mod polygon;
 mod stl;
+mod to_trimesh;
 
 pub use error::{ErrorKind, Location, ReadError};
 pub use gltf::{parse_gltf, read_gltf};
 pub use mesh_data::{Group, GroupKind, MeshData};
 pub use obj::{parse_obj, parse_obj_bytes, read_obj};
 pub use stl::{parse_stl, parse_stl_ascii, parse_stl_binary, read_stl};
+pub use to_trimesh::ToTriMeshError;
 
 use std::path::Path;
 
