@@ -115,6 +115,8 @@ pub struct Prepared<'a> {
     pub ys: [Vec4; MAX_BLOCKS],
     /// Vertex z coordinates.
     pub zs: [Vec4; MAX_BLOCKS],
+    /// The same vertices as points, for access one at a time.
+    pts: [Vec3; MAX_VERTS],
     nv: usize,
     /// Outward unit face normals.
     pub normals: [Vec3; MAX_FACES],
@@ -136,6 +138,7 @@ impl Default for Prepared<'_> {
             xs: [Vec4::ZERO; MAX_BLOCKS],
             ys: [Vec4::ZERO; MAX_BLOCKS],
             zs: [Vec4::ZERO; MAX_BLOCKS],
+            pts: [Vec3::ZERO; MAX_VERTS],
             nv: 0,
             normals: [Vec3::ZERO; MAX_FACES],
             offsets: [0.0; MAX_FACES],
@@ -151,13 +154,13 @@ impl Prepared<'_> {
     /// Vertex `i`.
     #[inline]
     pub fn vertex(&self, i: usize) -> Vec3 {
-        let (b, l) = (i / 4, i % 4);
-        Vec3::new(self.xs[b][l], self.ys[b][l], self.zs[b][l])
+        self.pts[i]
     }
 
     /// Sets vertex `i` (below [`MAX_VERTS`]).
     #[inline]
     pub fn set_vertex(&mut self, i: usize, p: Vec3) {
+        self.pts[i] = p;
         let (b, l) = (i / 4, i % 4);
         self.xs[b][l] = p.x;
         self.ys[b][l] = p.y;
