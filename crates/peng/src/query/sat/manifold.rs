@@ -56,7 +56,7 @@ pub fn manifold_from_axis_in<const N: usize, A: Polytope, B: Polytope>(
             let (n, d) = a.face_plane(f);
             b.incident_polygon(b_in_a.inverse_transform_vector(-n), &mut incident);
             incident.transform(b_in_a);
-            face_contact_in::<N>(
+            face_contact_fit::<N>(
                 &reference,
                 (n, d),
                 n,
@@ -74,7 +74,7 @@ pub fn manifold_from_axis_in<const N: usize, A: Polytope, B: Polytope>(
             let n = b_in_a.transform_vector(nb);
             let d = db + n.dot(b_in_a.translation);
             a.incident_polygon(-n, &mut incident);
-            face_contact_in::<N>(
+            face_contact_fit::<N>(
                 &reference,
                 (n, d),
                 n,
@@ -165,9 +165,36 @@ pub fn face_contact(
     normal: Vec3,
     m: &mut Manifold3,
 ) {
-    face_contact_in::<MAX_CLIPPED>(
+    face_contact_fit::<MAX_CLIPPED>(
         reference, plane, w, incident, ref_is_a, prediction, normal, m,
     );
+}
+
+/// [`face_contact_in`] with the smallest of the buffer sizes 8 and `N` that
+/// holds the clipped polygon: clipping an `n`-gon by the sides of an `m`-gon
+/// gives at most `n + m` vertices, and small buffers cost less to set up
+/// (two triangles, two quadrilaterals).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn face_contact_fit<const N: usize>(
+    reference: &Polygon,
+    plane: (Vec3, f32),
+    w: Vec3,
+    incident: &Polygon,
+    ref_is_a: bool,
+    prediction: f32,
+    normal: Vec3,
+    m: &mut Manifold3,
+) {
+    if reference.len() + incident.len() <= 8 {
+        face_contact_in::<8>(
+            reference, plane, w, incident, ref_is_a, prediction, normal, m,
+        );
+    } else {
+        face_contact_in::<N>(
+            reference, plane, w, incident, ref_is_a, prediction, normal, m,
+        );
+    }
 }
 
 /// [`face_contact`] with a clipping buffer of capacity `N` (see
