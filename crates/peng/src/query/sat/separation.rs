@@ -135,7 +135,7 @@ fn prefer(face: Option<SatResult>, other: Option<SatResult>, tol: f32) -> Option
 /// Capacity of the table of products of A's face normals with B's vertices
 /// (enough for the 28 faces and 16 vertices of a hull of 16 points; the
 /// table is zeroed on each query, so it is kept small).
-const DOTS: usize = 1024;
+const DOTS: usize = 512;
 
 /// The axis of edges `p_a + da` (of A) and `p_b + db` (of B), both in A's
 /// frame, oriented out of A (away from `centre_a`, a point inside A) and the
