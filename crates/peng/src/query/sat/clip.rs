@@ -43,23 +43,26 @@ impl Default for ClipVertex {
     }
 }
 
-/// A fixed-capacity list of clipped vertices.
+/// A list of clipped vertices of capacity `N` (vertices past it are
+/// dropped). Clipping an `n`-gon against an `m`-gon's sides needs `n + m`: the
+/// default covers any two polygons; pairs of known small faces (two boxes:
+/// 8) use less, so that the buffers cost less to set up.
 #[derive(Debug, Clone, Copy)]
-pub struct ClipBuffer {
-    verts: [ClipVertex; MAX_CLIPPED],
+pub struct ClipBuffer<const N: usize = MAX_CLIPPED> {
+    verts: [ClipVertex; N],
     len: usize,
 }
 
-impl Default for ClipBuffer {
+impl<const N: usize> Default for ClipBuffer<N> {
     fn default() -> Self {
         ClipBuffer {
-            verts: [ClipVertex::default(); MAX_CLIPPED],
+            verts: [ClipVertex::default(); N],
             len: 0,
         }
     }
 }
 
-impl ClipBuffer {
+impl<const N: usize> ClipBuffer<N> {
     /// The vertices.
     #[inline]
     pub fn vertices(&self) -> &[ClipVertex] {
@@ -67,7 +70,7 @@ impl ClipBuffer {
     }
     #[inline]
     fn push(&mut self, v: ClipVertex) {
-        if self.len < MAX_CLIPPED {
+        if self.len < N {
             self.verts[self.len] = v;
             self.len += 1;
         }
@@ -110,7 +113,12 @@ fn corner(reference: &Polygon, k0: usize, k: usize) -> Feature {
 /// (id: reference face, incident vertex) or are made by a side plane (id:
 /// reference edge, incident edge; or reference vertex, incident face where two
 /// side planes meet inside the incident face).
-pub fn clip(reference: &Polygon, axis: Vec3, incident: &Polygon, out: &mut ClipBuffer) {
+pub fn clip<const N: usize>(
+    reference: &Polygon,
+    axis: Vec3,
+    incident: &Polygon,
+    out: &mut ClipBuffer<N>,
+) {
     out.len = 0;
     let ref_face = reference.feature;
     for v in incident.vertices() {
@@ -140,7 +148,7 @@ pub fn clip(reference: &Polygon, axis: Vec3, incident: &Polygon, out: &mut ClipB
         _ => {
             // Ping-pong between `out` and `tmp` (no copies of whole buffers
             // between passes); `in_out` says which one holds the polygon.
-            let mut tmp = ClipBuffer::default();
+            let mut tmp = ClipBuffer::<N>::default();
             let mut in_out = true;
             for k in 0..reference.len() {
                 let Some((m, c)) = side_plane(reference, axis, k) else {
@@ -168,13 +176,13 @@ pub fn clip(reference: &Polygon, axis: Vec3, incident: &Polygon, out: &mut ClipB
 }
 
 /// One Sutherland–Hodgman pass of a closed polygon against `m·x <= c`.
-fn clip_once(
-    input: &ClipBuffer,
+fn clip_once<const N: usize>(
+    input: &ClipBuffer<N>,
     (m, c): (Vec3, f32),
     k: usize,
     reference: &Polygon,
     incident_face: Feature,
-    out: &mut ClipBuffer,
+    out: &mut ClipBuffer<N>,
 ) {
     let n = input.len;
     let ref_edge = reference.vertices()[k].edge;
@@ -213,7 +221,7 @@ fn clip_once(
 
 /// Clips the segment in `out` (two vertices) against the side planes by its
 /// parameter interval.
-fn clip_segment(reference: &Polygon, axis: Vec3, out: &mut ClipBuffer) {
+fn clip_segment<const N: usize>(reference: &Polygon, axis: Vec3, out: &mut ClipBuffer<N>) {
     let a = out.verts[0];
     let b = out.verts[1];
     let d = b.point - a.point;

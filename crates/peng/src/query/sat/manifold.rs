@@ -34,6 +34,19 @@ pub fn manifold_from_axis<A: Polytope, B: Polytope>(
     r: &SatResult,
     prediction: f32,
 ) -> Manifold3 {
+    manifold_from_axis_in::<MAX_CLIPPED, A, B>(a, b, b_in_a, r, prediction)
+}
+
+/// [`manifold_from_axis`] with clipping buffers of capacity `N`: enough for
+/// any pair when `N` is at least the sum of the two largest face polygons
+/// (points past it are dropped).
+pub fn manifold_from_axis_in<const N: usize, A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    r: &SatResult,
+    prediction: f32,
+) -> Manifold3 {
     let mut m = Manifold3::new(r.normal);
     let mut reference = Polygon::default();
     let mut incident = Polygon::default();
@@ -43,7 +56,7 @@ pub fn manifold_from_axis<A: Polytope, B: Polytope>(
             let (n, d) = a.face_plane(f);
             b.incident_polygon(b_in_a.inverse_transform_vector(-n), &mut incident);
             incident.transform(b_in_a);
-            face_contact(
+            face_contact_fit::<N>(
                 &reference,
                 (n, d),
                 n,
@@ -61,7 +74,7 @@ pub fn manifold_from_axis<A: Polytope, B: Polytope>(
             let n = b_in_a.transform_vector(nb);
             let d = db + n.dot(b_in_a.translation);
             a.incident_polygon(-n, &mut incident);
-            face_contact(
+            face_contact_fit::<N>(
                 &reference,
                 (n, d),
                 n,
@@ -144,6 +157,51 @@ pub fn manifold_from_axis<A: Polytope, B: Polytope>(
 #[allow(clippy::too_many_arguments)]
 pub fn face_contact(
     reference: &Polygon,
+    plane: (Vec3, f32),
+    w: Vec3,
+    incident: &Polygon,
+    ref_is_a: bool,
+    prediction: f32,
+    normal: Vec3,
+    m: &mut Manifold3,
+) {
+    face_contact_fit::<MAX_CLIPPED>(
+        reference, plane, w, incident, ref_is_a, prediction, normal, m,
+    );
+}
+
+/// [`face_contact_in`] with the smallest of the buffer sizes 8 and `N` that
+/// holds the clipped polygon: clipping an `n`-gon by the sides of an `m`-gon
+/// gives at most `n + m` vertices, and small buffers cost less to set up
+/// (two triangles, two quadrilaterals).
+#[allow(clippy::too_many_arguments)]
+#[inline]
+fn face_contact_fit<const N: usize>(
+    reference: &Polygon,
+    plane: (Vec3, f32),
+    w: Vec3,
+    incident: &Polygon,
+    ref_is_a: bool,
+    prediction: f32,
+    normal: Vec3,
+    m: &mut Manifold3,
+) {
+    if reference.len() + incident.len() <= 8 {
+        face_contact_in::<8>(
+            reference, plane, w, incident, ref_is_a, prediction, normal, m,
+        );
+    } else {
+        face_contact_in::<N>(
+            reference, plane, w, incident, ref_is_a, prediction, normal, m,
+        );
+    }
+}
+
+/// [`face_contact`] with a clipping buffer of capacity `N` (see
+/// [`manifold_from_axis_in`]).
+#[allow(clippy::too_many_arguments)]
+pub fn face_contact_in<const N: usize>(
+    reference: &Polygon,
     (n_r, d_r): (Vec3, f32),
     w: Vec3,
     incident: &Polygon,
@@ -152,7 +210,7 @@ pub fn face_contact(
     normal: Vec3,
     m: &mut Manifold3,
 ) {
-    let mut clipped = ClipBuffer::default();
+    let mut clipped = ClipBuffer::<N>::default();
     // The side planes are parallel to `w`; orient the loop test by `n_r`, which
     // the loop winds around. Using `w` keeps the prism along the contact normal.
     let axis = if n_r.dot(w) >= 0.0 { w } else { -w };
@@ -161,7 +219,7 @@ pub fn face_contact(
     if nw.abs() <= 1e-6 {
         return;
     }
-    let mut pts = [ContactPoint3::default(); MAX_CLIPPED];
+    let mut pts = [ContactPoint3::default(); N];
     let mut len = 0;
     for v in clipped.vertices() {
         let p = v.point;

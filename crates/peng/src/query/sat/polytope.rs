@@ -117,10 +117,42 @@ pub trait Polytope {
     fn interior_point(&self) -> Vec3;
     /// A length scale of the polytope (for tolerances).
     fn scale(&self) -> f32;
-    /// Copies the polytope, mapped by `pose` (`None`: as it is), into `out`
-    /// for the array-based separating-axis test. `false` (and `out` unusable)
-    /// for flat polytopes and those too large for [`Prepared`]'s buffers.
-    fn prepare(&self, pose: Option<&Pose3>, out: &mut Prepared) -> bool {
+    /// Whether the polytope is a solid with a vertex graph (then the
+    /// vertex, edge-topology and adjacency methods below are meaningful).
+    /// `false` for flat polytopes, which have no Gauss-map arcs.
+    fn is_solid(&self) -> bool {
+        false
+    }
+    /// Number of vertices of a solid (0 otherwise).
+    fn vertex_count(&self) -> usize {
+        0
+    }
+    /// Vertex `i` of a solid.
+    fn vertex(&self, i: usize) -> Vec3 {
+        let _ = i;
+        Vec3::ZERO
+    }
+    /// Edge `e` of a solid as `[v0, v1, f0, f1]`: its ends (as in
+    /// [`Polytope::edge`]) and its faces (as in [`Polytope::edge_normals`]).
+    fn edge_topology(&self, e: usize) -> [usize; 4] {
+        let _ = e;
+        [0; 4]
+    }
+    /// The neighbours of vertex `v` of a solid and the joining edges
+    /// (parallel slices).
+    fn vertex_adjacency(&self, v: usize) -> (&[u32], &[u32]) {
+        let _ = v;
+        (&[], &[])
+    }
+    /// The index of a vertex of a solid farthest along `dir`.
+    fn support_index(&self, dir: Vec3) -> usize {
+        let _ = dir;
+        0
+    }
+    /// Copies a solid, mapped by `pose` (`None`: as it is), into `out` for
+    /// the array-based separating-axis test. `false` (and `out` unusable) for
+    /// flat polytopes and those too large for [`Prepared`]'s buffers.
+    fn prepare<'s>(&'s self, pose: Option<&Pose3>, out: &mut Prepared<'s>) -> bool {
         let _ = (pose, out);
         false
     }

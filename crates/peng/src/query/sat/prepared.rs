@@ -1,12 +1,18 @@
-//! A solid polytope copied into a fixed-size buffer in the query frame (A's),
-//! so that the separating-axis test maps B's vertices and face normals once per
-//! query instead of once per axis or edge pair, and scans them as arrays.
+//! Solid polytopes as the separating-axis test sees them: vertices, face
+//! planes, edges and the vertex graph, all in the query frame (A's).
 //!
-//! Only small solids fit (the buffers are on the stack, no query allocates);
-//! larger ones and flat polytopes use the support-function path of
-//! [`super::separation::sat`].
+//! [`SolidView`] is that view. Two implementations:
+//! - [`Prepared`]: a small solid copied into fixed stack buffers (B's vertices
+//!   and planes mapped once per query), with vertex coordinates as arrays so
+//!   that the scans vectorise;
+//! - [`Mapped`]: any solid polytope, mapped on access (for those too large
+//!   for the buffers).
+//!
+//! The vertex graph (which is frame independent) is borrowed, never copied.
 
-use crate::math::Vec3;
+use super::polytope::Polytope;
+use crate::math::{Pose3, Vec3};
+use glam::Vec4;
 
 /// Most vertices of a prepared polytope.
 pub const MAX_VERTS: usize = 32;
@@ -14,10 +20,12 @@ pub const MAX_VERTS: usize = 32;
 pub const MAX_FACES: usize = 2 * MAX_VERTS - 4;
 /// Most edges: at most `3V - 6`.
 pub const MAX_EDGES: usize = 3 * MAX_VERTS - 6;
+/// Blocks of four vertices.
+pub const MAX_BLOCKS: usize = MAX_VERTS / 4;
 
 /// One edge: its end vertices and the two faces meeting at it (the ends of
 /// its Gauss-map arc, in the order of [`super::Polytope::edge_normals`]).
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct PreparedEdge {
     /// First end (index into the vertices).
     pub v0: u8,
@@ -29,18 +37,87 @@ pub struct PreparedEdge {
     pub f1: u8,
 }
 
-/// A solid polytope in the query frame: vertices (as coordinate arrays, so
-/// that scans vectorise), face planes and edges with their faces.
-#[derive(Debug, Clone)]
-pub struct Prepared {
-    /// Vertex x coordinates.
-    pub vx: [f32; MAX_VERTS],
-    /// Vertex y coordinates.
-    pub vy: [f32; MAX_VERTS],
-    /// Vertex z coordinates.
-    pub vz: [f32; MAX_VERTS],
+/// The vertex graph of a solid in compressed rows: the neighbours of vertex
+/// `v` are `neighbours[start[v]..start[v + 1]]`, and `edges[k]` is the edge
+/// joining `v` to `neighbours[k]`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct VertexGraph<'a> {
+    /// Row starts (one more than the vertices).
+    pub start: &'a [u32],
+    /// Neighbouring vertices.
+    pub neighbours: &'a [u32],
+    /// Joining edges, parallel to `neighbours`.
+    pub edges: &'a [u32],
+}
+
+impl<'a> VertexGraph<'a> {
+    /// The neighbours of `v` and the joining edges (empty for a vertex out of
+    /// range).
+    #[inline]
+    pub fn at(&self, v: usize) -> (&'a [u32], &'a [u32]) {
+        let (Some(&s), Some(&e)) = (self.start.get(v), self.start.get(v + 1)) else {
+            return (&[], &[]);
+        };
+        let r = s as usize..e as usize;
+        match (self.neighbours.get(r.clone()), self.edges.get(r)) {
+            (Some(n), Some(e)) => (n, e),
+            _ => (&[], &[]),
+        }
+    }
+}
+
+/// A solid convex polytope in the query frame, as the separating-axis test
+/// reads it.
+pub trait SolidView {
+    /// Number of faces.
+    fn face_count(&self) -> usize;
+    /// Plane of face `f`: outward unit normal `n` and offset `d` (`n·x = d`).
+    fn plane(&self, f: usize) -> (Vec3, f32);
     /// Number of vertices.
-    pub nv: usize,
+    fn vertex_count(&self) -> usize;
+    /// Vertex `i`.
+    fn vertex(&self, i: usize) -> Vec3;
+    /// A vertex minimising `n · v` (the lowest index on ties for the array
+    /// scan) and that minimum: the polytope's extent along `-n`.
+    fn min_vertex(&self, n: Vec3) -> (usize, f32);
+    /// [`SolidView::min_vertex`], also writing every `n · v_i` to `row`
+    /// when it has room for them (it is left alone otherwise).
+    fn dots_into(&self, n: Vec3, row: &mut [f32]) -> (usize, f32) {
+        if row.len() >= self.vertex_count() {
+            for (i, x) in row.iter_mut().take(self.vertex_count()).enumerate() {
+                *x = n.dot(self.vertex(i));
+            }
+        }
+        self.min_vertex(n)
+    }
+    /// `min_i n · v_i`: the second part of [`SolidView::min_vertex`].
+    fn min_dot(&self, n: Vec3) -> f32 {
+        self.min_vertex(n).1
+    }
+    /// Number of edges.
+    fn edge_count(&self) -> usize;
+    /// Edge `e`: `[v0, v1, f0, f1]`, its ends and its two faces.
+    fn edge(&self, e: usize) -> [usize; 4];
+    /// The neighbours of vertex `v` and the joining edges.
+    fn neighbours(&self, v: usize) -> (&[u32], &[u32]);
+}
+
+/// A small solid polytope copied into fixed buffers in the query frame:
+/// vertex coordinates in blocks of four (so that scans run four vertices at a
+/// time), face planes, edges with their faces, and its (borrowed) vertex
+/// graph.
+#[derive(Debug, Clone)]
+pub struct Prepared<'a> {
+    /// Vertex x coordinates, four per block; the last block is padded with
+    /// copies of vertex 0 (see [`Prepared::set_vertex_count`]).
+    pub xs: [Vec4; MAX_BLOCKS],
+    /// Vertex y coordinates.
+    pub ys: [Vec4; MAX_BLOCKS],
+    /// Vertex z coordinates.
+    pub zs: [Vec4; MAX_BLOCKS],
+    /// The same vertices as points, for access one at a time.
+    pts: [Vec3; MAX_VERTS],
+    nv: usize,
     /// Outward unit face normals.
     pub normals: [Vec3; MAX_FACES],
     /// Plane offsets: `normal · x = offset` on the face.
@@ -51,53 +128,254 @@ pub struct Prepared {
     pub edges: [PreparedEdge; MAX_EDGES],
     /// Number of edges.
     pub ne: usize,
+    /// The vertex graph.
+    pub graph: VertexGraph<'a>,
 }
 
-impl Default for Prepared {
+impl Default for Prepared<'_> {
     fn default() -> Self {
         Prepared {
-            vx: [0.0; MAX_VERTS],
-            vy: [0.0; MAX_VERTS],
-            vz: [0.0; MAX_VERTS],
+            xs: [Vec4::ZERO; MAX_BLOCKS],
+            ys: [Vec4::ZERO; MAX_BLOCKS],
+            zs: [Vec4::ZERO; MAX_BLOCKS],
+            pts: [Vec3::ZERO; MAX_VERTS],
             nv: 0,
             normals: [Vec3::ZERO; MAX_FACES],
             offsets: [0.0; MAX_FACES],
             nf: 0,
             edges: [PreparedEdge::default(); MAX_EDGES],
             ne: 0,
+            graph: VertexGraph::default(),
         }
     }
 }
 
-impl Prepared {
+impl Prepared<'_> {
     /// Vertex `i`.
     #[inline]
     pub fn vertex(&self, i: usize) -> Vec3 {
-        Vec3::new(self.vx[i], self.vy[i], self.vz[i])
+        self.pts[i]
     }
 
-    /// Sets vertex `i`.
+    /// Sets vertex `i` (below [`MAX_VERTS`]).
     #[inline]
     pub fn set_vertex(&mut self, i: usize, p: Vec3) {
-        self.vx[i] = p.x;
-        self.vy[i] = p.y;
-        self.vz[i] = p.z;
+        self.pts[i] = p;
+        let (b, l) = (i / 4, i % 4);
+        self.xs[b][l] = p.x;
+        self.ys[b][l] = p.y;
+        self.zs[b][l] = p.z;
+    }
+
+    /// Sets the number of vertices (at most [`MAX_VERTS`]) once they are all
+    /// set, padding the last block with copies of vertex 0 (which changes
+    /// no minimum, and no first index of one).
+    #[inline]
+    pub fn set_vertex_count(&mut self, n: usize) {
+        let n = n.min(MAX_VERTS);
+        self.nv = n;
+        if n == 0 {
+            return;
+        }
+        let p = self.vertex(0);
+        for i in n..n.next_multiple_of(4) {
+            self.set_vertex(i, p);
+        }
+    }
+
+    /// Number of vertices.
+    #[inline]
+    pub fn vertex_count(&self) -> usize {
+        self.nv
+    }
+
+    /// Number of blocks of four vertices in use.
+    #[inline]
+    fn blocks(&self) -> usize {
+        self.nv.div_ceil(4).min(MAX_BLOCKS)
+    }
+
+    /// `n · v` for the vertices of block `b`.
+    #[inline]
+    fn block_dots(&self, n: Vec3, b: usize) -> Vec4 {
+        Vec4::splat(n.x) * self.xs[b]
+            + Vec4::splat(n.y) * self.ys[b]
+            + Vec4::splat(n.z) * self.zs[b]
     }
 
     /// `min_i n · v_i` over the vertices (`+∞` when there is none): the
     /// polytope's extent along `-n`.
     #[inline]
     pub fn min_dot(&self, n: Vec3) -> f32 {
-        let k = self.nv;
-        let (xs, ys, zs) = (&self.vx[..k], &self.vy[..k], &self.vz[..k]);
-        // Four running minima (a loop that vectorises); NaN coordinates
-        // cannot occur in validated shapes.
-        let mut m = [f32::INFINITY; 4];
-        for i in 0..k {
-            let d = n.x * xs[i] + n.y * ys[i] + n.z * zs[i];
-            let l = i % 4;
-            m[l] = if d < m[l] { d } else { m[l] };
+        let mut m = Vec4::INFINITY;
+        for b in 0..self.blocks() {
+            m = m.min(self.block_dots(n, b));
         }
-        m[0].min(m[1]).min(m[2].min(m[3]))
+        m.min_element()
+    }
+}
+
+impl SolidView for Prepared<'_> {
+    #[inline]
+    fn face_count(&self) -> usize {
+        self.nf
+    }
+    #[inline]
+    fn plane(&self, f: usize) -> (Vec3, f32) {
+        (self.normals[f], self.offsets[f])
+    }
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.nv
+    }
+    #[inline]
+    fn vertex(&self, i: usize) -> Vec3 {
+        Prepared::vertex(self, i)
+    }
+    #[inline]
+    fn min_vertex(&self, n: Vec3) -> (usize, f32) {
+        let mut row = [0.0; MAX_VERTS];
+        self.dots_into(n, &mut row)
+    }
+    #[inline]
+    fn dots_into(&self, n: Vec3, row: &mut [f32]) -> (usize, f32) {
+        let nb = self.blocks();
+        let mut dots = [Vec4::ZERO; MAX_BLOCKS];
+        let mut m = Vec4::INFINITY;
+        for (b, d) in dots.iter_mut().enumerate().take(nb) {
+            *d = self.block_dots(n, b);
+            m = m.min(*d);
+        }
+        if let Some(out) = row.get_mut(..4 * nb) {
+            for (chunk, d) in out.chunks_exact_mut(4).zip(&dots) {
+                d.write_to_slice(chunk);
+            }
+        }
+        let m = m.min_element();
+        // The first vertex attaining the minimum.
+        let target = Vec4::splat(m);
+        for (b, d) in dots.iter().enumerate().take(nb) {
+            let mask = d.cmpeq(target).bitmask();
+            if mask != 0 {
+                return (4 * b + mask.trailing_zeros() as usize, m);
+            }
+        }
+        (0, m)
+    }
+    #[inline]
+    fn min_dot(&self, n: Vec3) -> f32 {
+        Prepared::min_dot(self, n)
+    }
+    #[inline]
+    fn edge_count(&self) -> usize {
+        self.ne
+    }
+    #[inline]
+    fn edge(&self, e: usize) -> [usize; 4] {
+        let g = self.edges[e];
+        [g.v0 as usize, g.v1 as usize, g.f0 as usize, g.f1 as usize]
+    }
+    #[inline]
+    fn neighbours(&self, v: usize) -> (&[u32], &[u32]) {
+        self.graph.at(v)
+    }
+}
+
+/// Maps points and planes by an optional pose (the rotation as a matrix,
+/// computed once).
+#[derive(Debug, Clone, Copy)]
+pub struct Mapper {
+    m: Option<(glam::Mat3, Vec3)>,
+}
+
+impl Mapper {
+    /// The mapping by `pose` (`None`: the identity).
+    #[inline]
+    pub fn new(pose: Option<&Pose3>) -> Self {
+        Mapper {
+            m: pose.map(|p| (p.rotation_matrix(), p.translation)),
+        }
+    }
+    /// A point mapped.
+    #[inline]
+    pub fn point(&self, p: Vec3) -> Vec3 {
+        match self.m {
+            Some((r, t)) => r * p + t,
+            None => p,
+        }
+    }
+    /// A direction mapped back (by the inverse rotation).
+    #[inline]
+    pub fn inverse_vector(&self, v: Vec3) -> Vec3 {
+        match self.m {
+            Some((r, _)) => r.transpose() * v,
+            None => v,
+        }
+    }
+    /// The plane `n·x = d` mapped: `n' = R n`, `d' = d + n'·t`.
+    #[inline]
+    pub fn plane(&self, n: Vec3, d: f32) -> (Vec3, f32) {
+        match self.m {
+            Some((r, t)) => {
+                let n = r * n;
+                (n, d + n.dot(t))
+            }
+            None => (n, d),
+        }
+    }
+}
+
+/// Any solid polytope seen in the query frame through a pose, mapped on
+/// access (no buffers, so no size limit).
+#[derive(Debug, Clone, Copy)]
+pub struct Mapped<'a, P> {
+    p: &'a P,
+    map: Mapper,
+}
+
+impl<'a, P: Polytope> Mapped<'a, P> {
+    /// `p` placed by `pose` (`None`: as it is).
+    pub fn new(p: &'a P, pose: Option<&Pose3>) -> Self {
+        Mapped {
+            p,
+            map: Mapper::new(pose),
+        }
+    }
+}
+
+impl<P: Polytope> SolidView for Mapped<'_, P> {
+    #[inline]
+    fn face_count(&self) -> usize {
+        self.p.face_count()
+    }
+    #[inline]
+    fn plane(&self, f: usize) -> (Vec3, f32) {
+        let (n, d) = self.p.face_plane(f);
+        self.map.plane(n, d)
+    }
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.p.vertex_count()
+    }
+    #[inline]
+    fn vertex(&self, i: usize) -> Vec3 {
+        self.map.point(self.p.vertex(i))
+    }
+    #[inline]
+    fn min_vertex(&self, n: Vec3) -> (usize, f32) {
+        let i = self.p.support_index(-self.map.inverse_vector(n));
+        (i, n.dot(self.vertex(i)))
+    }
+    #[inline]
+    fn edge_count(&self) -> usize {
+        self.p.edge_count()
+    }
+    #[inline]
+    fn edge(&self, e: usize) -> [usize; 4] {
+        self.p.edge_topology(e)
+    }
+    #[inline]
+    fn neighbours(&self, v: usize) -> (&[u32], &[u32]) {
+        self.p.vertex_adjacency(v)
     }
 }

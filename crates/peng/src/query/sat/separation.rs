@@ -8,9 +8,15 @@
 //! GDC 2013). Over that complete set of face normals of `A - B`, the largest
 //! separation is the exact signed distance when the shapes overlap (minus the
 //! penetration depth, the MTD) and a lower bound on the distance otherwise.
+//!
+//! Solids take one path ([`SolidView`], over stack buffers for small ones or
+//! mapped on access for large ones): the crossing edge pairs are found by
+//! walking each of A's Gauss-map arcs across B's Gauss map (see
+//! [`sat`]), so only those pairs are ever formed. Flat polytopes (triangles,
+//! segments) have no Gauss-map arcs and take the projection-interval path.
 
 use super::polytope::Polytope;
-use super::prepared::{Prepared, MAX_EDGES, MAX_FACES};
+use super::prepared::{Mapped, Prepared, SolidView, MAX_FACES};
 use crate::math::{Pose3, Vec3};
 
 /// Which axis realised the largest separation.
@@ -87,6 +93,10 @@ fn interval_separation<A: Polytope, B: Polytope>(
 /// frame). Returns early, with any axis separating by more than `cutoff`.
 /// `None` when neither shape offers an axis (cannot happen for a pair with at
 /// least one face, or two non-parallel edges).
+///
+/// For two solids the edge pairs come from a walk over B's vertex graph
+/// (see [`sat_solid`]); small solids are first copied into stack buffers in
+/// A's frame ([`Prepared`]), larger ones are read through [`Mapped`].
 pub fn sat<A: Polytope, B: Polytope>(
     a: &A,
     b: &B,
@@ -95,14 +105,218 @@ pub fn sat<A: Polytope, B: Polytope>(
 ) -> Option<SatResult> {
     let scale = a.scale().max(b.scale());
     let tol = FACE_BIAS_REL * scale.max(f32::MIN_POSITIVE);
-
-    // Small solids: map B into A's frame once and scan arrays.
-    let mut pa = Prepared::default();
-    let mut pb = Prepared::default();
-    if a.prepare(None, &mut pa) && b.prepare(Some(b_in_a), &mut pb) {
-        return sat_prepared(&pa, &pb, a.interior_point(), tol, cutoff);
+    if a.is_solid() && b.is_solid() {
+        let centre_a = a.interior_point();
+        let mut pa = Prepared::default();
+        let mut pb = Prepared::default();
+        if a.prepare(None, &mut pa) && b.prepare(Some(b_in_a), &mut pb) {
+            return sat_solid(&pa, &pb, centre_a, tol, cutoff);
+        }
+        let (ma, mb) = (Mapped::new(a, None), Mapped::new(b, Some(b_in_a)));
+        return sat_solid(&ma, &mb, centre_a, tol, cutoff);
     }
+    sat_flat(a, b, b_in_a, scale, tol, cutoff)
+}
 
+/// Keeps `face` over `other` unless `other` separates by more than `tol`.
+#[inline]
+fn prefer(face: Option<SatResult>, other: Option<SatResult>, tol: f32) -> Option<SatResult> {
+    match (face, other) {
+        (Some(f), Some(o)) => Some(if o.separation > f.separation + tol {
+            o
+        } else {
+            f
+        }),
+        (x, None) => x,
+        (None, y) => y,
+    }
+}
+
+/// Capacity of the table of products of A's face normals with B's vertices
+/// (enough for the 28 faces and 16 vertices of a hull of 16 points; the
+/// table is zeroed on each query, so it is kept small).
+const DOTS: usize = 512;
+
+/// The axis of edges `p_a + da` (of A) and `p_b + db` (of B), both in A's
+/// frame, oriented out of A (away from `centre_a`, a point inside A) and the
+/// separation along it, `n · (p_b - p_a)`: the edges support their shapes
+/// along the axis when their Gauss-map arcs cross (Gregorius). `None` for
+/// parallel edges: below about 1e-3 rad the cross product's direction is
+/// mostly rounding, and a face axis is nearly the same (policy rule 5).
+#[inline]
+fn edge_axis(p_a: Vec3, da: Vec3, p_b: Vec3, db: Vec3, centre_a: Vec3) -> Option<(Vec3, f32)> {
+    let axis = da.cross(db);
+    let len2 = axis.length_squared();
+    if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
+        return None;
+    }
+    let l = axis / len2.sqrt();
+    let n = if l.dot(p_a - centre_a) < 0.0 { -l } else { l };
+    Some((n, n.dot(p_b - p_a)))
+}
+
+/// [`sat`] on two solids in A's frame; `centre_a` is a point inside A.
+///
+/// Faces of A and of B: the other's deepest vertex below each face plane.
+///
+/// Edge pairs: the Gauss map of `A - B` overlays A's with B's negated, and
+/// a pair of edges builds a face of `A - B` exactly when their arcs cross
+/// (Gregorius, GDC 2013). On B's negated Gauss map, the region of direction
+/// `n` is that of the vertex of B minimising `n · v`. Along A's arc of edge
+/// `ea`, from the normal `a0` of its first face to the normal `a1` of its
+/// second, parametrised as `n(t) = (1 - t) a0 + t a1` (the arc is shorter than
+/// a half circle, so `n(t) ≠ 0`), each `n(t) · v` is linear in `t`; the
+/// minimising vertex starts at B's deepest vertex below face `a0` (found by
+/// the face pass) and changes, at the smallest root `t` in `[0, 1]` of
+/// `n(t) · (w - v)` over the neighbours `w` with `a1 · w < a1 · v`, to that
+/// neighbour: the arc then crosses the arc of B's edge `v w`. The walk stops
+/// when no neighbour is lower at `t = 1`; since `a1 · v` (as computed)
+/// strictly decreases at each step, it ends after fewer steps than B has
+/// vertices. Only the crossing pairs are formed, about one per edge of A on
+/// random hulls, where testing every pair would form `E_A · E_B`.
+fn sat_solid<VA: SolidView, VB: SolidView>(
+    va: &VA,
+    vb: &VB,
+    centre_a: Vec3,
+    tol: f32,
+    cutoff: f32,
+) -> Option<SatResult> {
+    // Faces of A: separation of B's deepest vertex below the face plane,
+    // remembering that vertex (the start of the walks of A's arcs) and, when
+    // they fit, all of B's vertices' products with the normal (row `f` of
+    // `dots`), which the walks read.
+    let stride = vb.vertex_count().next_multiple_of(4);
+    let tabled = va.face_count() * stride <= DOTS;
+    let mut dots = [0.0f32; DOTS];
+    let mut deepest = [0u32; MAX_FACES];
+    let mut face_a: Option<SatResult> = None;
+    for f in 0..va.face_count() {
+        let (n, d) = va.plane(f);
+        let row = match dots.get_mut(f * stride..(f + 1) * stride) {
+            Some(row) if tabled => row,
+            _ => &mut [],
+        };
+        let (i, m) = vb.dots_into(n, row);
+        if let Some(x) = deepest.get_mut(f) {
+            *x = i as u32;
+        }
+        let s = m - d;
+        if face_a.is_none_or(|r| s > r.separation) {
+            face_a = Some(SatResult {
+                axis: SatAxis::FaceA(f),
+                separation: s,
+                normal: n,
+            });
+            if s > cutoff {
+                return face_a;
+            }
+        }
+    }
+    // Faces of B (already in A's frame).
+    let mut face_b: Option<SatResult> = None;
+    for f in 0..vb.face_count() {
+        let (n, d) = vb.plane(f);
+        let s = va.min_dot(n) - d;
+        if face_b.is_none_or(|r| s > r.separation) {
+            face_b = Some(SatResult {
+                axis: SatAxis::FaceB(f),
+                separation: s,
+                normal: -n,
+            });
+            if s > cutoff {
+                return face_b;
+            }
+        }
+    }
+    let best_face = prefer(face_a, face_b, tol);
+
+    // The best edge pair: separation, pair, normal. Exact ties go to the
+    // lower pair whatever the walk's order.
+    let mut best_edge: Option<(f32, usize, usize, Vec3)> = None;
+    let steps = vb.vertex_count();
+    for ea in 0..va.edge_count() {
+        let [v0, v1, f0, f1] = va.edge(ea);
+        let (a0, _) = va.plane(f0);
+        let (a1, _) = va.plane(f1);
+        let p_a = va.vertex(v0);
+        let da = va.vertex(v1) - p_a;
+        let mut v = match deepest.get(f0) {
+            Some(&i) => i as usize,
+            None => vb.min_vertex(a0).0,
+        };
+        // `n · w` for the arc's ends: from the table, or computed.
+        let row = |f: usize| match dots.get(f * stride..(f + 1) * stride) {
+            Some(r) if tabled => r,
+            _ => &[],
+        };
+        let (row0, row1) = (row(f0), row(f1));
+        let dot = |r: &[f32], n: Vec3, w: usize| -> f32 {
+            match r.get(w) {
+                Some(&x) => x,
+                None => n.dot(vb.vertex(w)),
+            }
+        };
+        let (mut h0, mut h1) = (dot(row0, a0, v), dot(row1, a1, v));
+        for _ in 0..steps {
+            let (nbrs, edges) = vb.neighbours(v);
+            // The neighbour that first becomes lower along the arc: least
+            // root `t`, then (ties at a vertex of B's Gauss map) the steepest.
+            let (mut next, mut next_t, mut next_g) = (usize::MAX, f32::INFINITY, 0.0f32);
+            for (k, &w) in nbrs.iter().enumerate() {
+                let g1 = dot(row1, a1, w as usize) - h1;
+                if g1 < 0.0 {
+                    let g0 = dot(row0, a0, w as usize) - h0;
+                    let t = if g0 > 0.0 { g0 / (g0 - g1) } else { 0.0 };
+                    if t < next_t || (t == next_t && g1 < next_g) {
+                        (next, next_t, next_g) = (k, t, g1);
+                    }
+                }
+            }
+            let (Some(&w), Some(&eb)) = (nbrs.get(next), edges.get(next)) else {
+                break;
+            };
+            let (w, eb) = (w as usize, eb as usize);
+            let (pv, pw) = (vb.vertex(v), vb.vertex(w));
+            if let Some((n, s)) = edge_axis(p_a, da, pv, pw - pv, centre_a) {
+                if best_edge
+                    .is_none_or(|(bs, ba, bb, _)| s > bs || (s == bs && ba == ea && eb < bb))
+                {
+                    best_edge = Some((s, ea, eb, n));
+                    if s > cutoff {
+                        break;
+                    }
+                }
+            }
+            v = w;
+            (h0, h1) = (dot(row0, a0, w), dot(row1, a1, w));
+        }
+        if best_edge.is_some_and(|(s, ..)| s > cutoff) {
+            break;
+        }
+    }
+    let best_edge = best_edge.map(|(s, ea, eb, n)| SatResult {
+        axis: SatAxis::Edges(ea, eb),
+        separation: s,
+        normal: n,
+    });
+    if best_edge.is_some_and(|r| r.separation > cutoff) {
+        return best_edge;
+    }
+    prefer(best_face, best_edge, tol)
+}
+
+/// [`sat`] when a polytope is flat: faces through the support functions, and
+/// every edge pair by projection intervals, kept only when both edges support
+/// their shapes along the axis (so that the recorded pair is the touching
+/// one).
+fn sat_flat<A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    scale: f32,
+    tol: f32,
+    cutoff: f32,
+) -> Option<SatResult> {
     // Faces of A: separation of B's deepest point below the face plane.
     let mut face_a: Option<SatResult> = None;
     for f in 0..a.face_count() {
@@ -140,226 +354,29 @@ pub fn sat<A: Polytope, B: Polytope>(
         }
     }
     // Prefer A's face unless B's separates clearly more (stable reference).
-    let best_face = match (face_a, face_b) {
-        (Some(fa), Some(fb)) => Some(if fb.separation > fa.separation + tol {
-            fb
-        } else {
-            fa
-        }),
-        (x, None) => x,
-        (None, y) => y,
-    };
+    let best_face = prefer(face_a, face_b, tol);
 
     let mut best_edge: Option<SatResult> = None;
-    let flat = a.edge_count() > 0
-        && b.edge_count() > 0
-        && (a.edge_normals(0).is_none() || b.edge_normals(0).is_none());
-    let centre_a = a.interior_point();
+    let eps = 1e-5 * scale.max(f32::MIN_POSITIVE);
     for ea in 0..a.edge_count() {
         let (pa, qa) = a.edge(ea);
         let da = qa - pa;
-        let arc_a = a.edge_normals(ea);
         for eb in 0..b.edge_count() {
             let (pb, qb) = b.edge(eb);
             let (pb, qb) = (b_in_a.transform_point(pb), b_in_a.transform_point(qb));
             let db = qb - pb;
             let axis = da.cross(db);
             let len2 = axis.length_squared();
-            // Parallel edges (and zero-length ones) give no axis (policy rule
-            // 5). Below about 1e-3 rad the cross product's direction is mostly
-            // rounding, and a face axis is nearly the same.
+            // Parallel edges (and zero-length ones) give no axis (as in
+            // `edge_axis`).
             if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
                 continue;
             }
             let l = axis / len2.sqrt();
-            let (s, n) = if flat {
-                // No Gauss-map arcs: project both shapes, and keep the pair only
-                // when both edges support the shapes along the axis, so that the
-                // recorded pair is the touching one.
-                let (s, n, top_a, bottom_b) = interval_separation(a, b, b_in_a, l);
-                let eps = 1e-5 * scale.max(f32::MIN_POSITIVE);
-                if (top_a - pa.dot(n)).abs() > eps || (bottom_b - pb.dot(n)).abs() > eps {
-                    continue;
-                }
-                (s, n)
-            } else {
-                let (Some((a0, a1)), Some((b0, b1))) = (arc_a, b.edge_normals(eb)) else {
-                    continue;
-                };
-                let b0 = b_in_a.transform_vector(b0);
-                let b1 = b_in_a.transform_vector(b1);
-                // The Gauss map of A - B overlays A's with B's negated.
-                if !arcs_cross(a0, a1, -b0, -b1) {
-                    continue;
-                }
-                // Orient the axis out of A at its edge; the edges are the
-                // supporting features of A and B along it (Gregorius).
-                let n = if l.dot(pa - centre_a) < 0.0 { -l } else { l };
-                (n.dot(pb - pa), n)
-            };
-            if best_edge.is_none_or(|r| s > r.separation) {
-                best_edge = Some(SatResult {
-                    axis: SatAxis::Edges(ea, eb),
-                    separation: s,
-                    normal: n,
-                });
-                if s > cutoff {
-                    return best_edge;
-                }
-            }
-        }
-    }
-    match (best_face, best_edge) {
-        (Some(f), Some(e)) => Some(if e.separation > f.separation + tol {
-            e
-        } else {
-            f
-        }),
-        (x, None) => x,
-        (None, y) => y,
-    }
-}
-
-/// Keeps `face` over `other` unless `other` separates by more than `tol`.
-#[inline]
-fn prefer(face: Option<SatResult>, other: Option<SatResult>, tol: f32) -> Option<SatResult> {
-    match (face, other) {
-        (Some(f), Some(o)) => Some(if o.separation > f.separation + tol {
-            o
-        } else {
-            f
-        }),
-        (x, None) => x,
-        (None, y) => y,
-    }
-}
-
-/// [`sat`] on two prepared solids, both in A's frame; `centre_a` is a point
-/// inside A. The same axes, preferences and early exit as the support-function
-/// path, with B's vertices and normals mapped once.
-///
-/// The edge pairs are pruned before any cross product is formed: for edge `ea`
-/// of A, with `u = a1 × a0` the normal of its Gauss-map arc's plane, the side of
-/// every (negated) face normal of B is computed once; an edge of B whose two
-/// faces lie on the same side cannot cross the arc (the first condition of
-/// [`arcs_cross`]), which discards most pairs with two array loads.
-fn sat_prepared(
-    pa: &Prepared,
-    pb: &Prepared,
-    centre_a: Vec3,
-    tol: f32,
-    cutoff: f32,
-) -> Option<SatResult> {
-    // Faces of A: separation of B's deepest vertex below the face plane.
-    let mut face_a: Option<SatResult> = None;
-    for f in 0..pa.nf {
-        let (n, d) = (pa.normals[f], pa.offsets[f]);
-        let s = pb.min_dot(n) - d;
-        if face_a.is_none_or(|r| s > r.separation) {
-            face_a = Some(SatResult {
-                axis: SatAxis::FaceA(f),
-                separation: s,
-                normal: n,
-            });
-            if s > cutoff {
-                return face_a;
-            }
-        }
-    }
-    // Faces of B (already in A's frame).
-    let mut face_b: Option<SatResult> = None;
-    for f in 0..pb.nf {
-        let (n, d) = (pb.normals[f], pb.offsets[f]);
-        let s = pa.min_dot(n) - d;
-        if face_b.is_none_or(|r| s > r.separation) {
-            face_b = Some(SatResult {
-                axis: SatAxis::FaceB(f),
-                separation: s,
-                normal: -n,
-            });
-            if s > cutoff {
-                return face_b;
-            }
-        }
-    }
-    let best_face = prefer(face_a, face_b, tol);
-
-    // The Gauss map of A - B overlays A's with B's negated: B's negated
-    // normals as coordinate arrays, and for each edge of B the normal of its
-    // (negated) arc's plane, `d × c` in the notation of [`arcs_cross`].
-    let nf = pb.nf;
-    let (mut nx, mut ny, mut nz) = (
-        [0.0f32; MAX_FACES],
-        [0.0f32; MAX_FACES],
-        [0.0f32; MAX_FACES],
-    );
-    for f in 0..nf {
-        let n = -pb.normals[f];
-        (nx[f], ny[f], nz[f]) = (n.x, n.y, n.z);
-    }
-    let mut w_b = [Vec3::ZERO; MAX_EDGES];
-    for (w, e) in w_b.iter_mut().zip(&pb.edges[..pb.ne]) {
-        let (c, d) = (-pb.normals[e.f0 as usize], -pb.normals[e.f1 as usize]);
-        *w = d.cross(c);
-    }
-    // For each face of B, the set of B's edges bounding it (bit `e`: edge
-    // `e`). An edge's arc crosses a great circle exactly when one of its two
-    // faces lies strictly on each side: the edges with exactly one face on the
-    // positive side are the XOR of these sets over the positive faces, and
-    // likewise for the negative side.
-    let mut bounding = [0u128; MAX_FACES];
-    for (eb, g) in pb.edges[..pb.ne].iter().enumerate() {
-        bounding[g.f0 as usize] |= 1u128 << eb;
-        bounding[g.f1 as usize] |= 1u128 << eb;
-    }
-    let mut best_edge: Option<SatResult> = None;
-    for ea in 0..pa.ne {
-        let e = pa.edges[ea];
-        let (a0, a1) = (pa.normals[e.f0 as usize], pa.normals[e.f1 as usize]);
-        let u = a1.cross(a0);
-        // Sides of B's negated normals relative to this arc's plane (the
-        // signs of `cba`, `dba` in `arcs_cross`).
-        // (Computed into an array first, a loop that vectorises.)
-        let mut sides = [0.0f32; MAX_FACES];
-        for f in 0..nf {
-            sides[f] = u.x * nx[f] + u.y * ny[f] + u.z * nz[f];
-        }
-        let (mut pos, mut odd_pos, mut odd_neg) = (0u64, 0u128, 0u128);
-        for (f, &side) in sides[..nf].iter().enumerate() {
-            let (up, down) = (side > 0.0, side < 0.0);
-            pos |= (up as u64) << f;
-            odd_pos ^= bounding[f] & 0u128.wrapping_sub(up as u128);
-            odd_neg ^= bounding[f] & 0u128.wrapping_sub(down as u128);
-        }
-        let p_a = pa.vertex(e.v0 as usize);
-        let da = pa.vertex(e.v1 as usize) - p_a;
-        // B's edges whose arcs cross this arc's great circle (cba·dba < 0),
-        // in increasing order.
-        let mut straddling = odd_pos & odd_neg;
-        while straddling != 0 {
-            let eb = straddling.trailing_zeros() as usize;
-            straddling &= straddling - 1;
-            let g = pb.edges[eb];
-            let w = w_b[eb];
-            let adc = a0.dot(w);
-            let bdc = a1.dot(w);
-            // adc·bdc < 0 and cba·bdc > 0.
-            let c_pos = (pos >> g.f0) & 1 == 1;
-            if !(adc * bdc < 0.0 && if c_pos { bdc > 0.0 } else { bdc < 0.0 }) {
+            let (s, n, top_a, bottom_b) = interval_separation(a, b, b_in_a, l);
+            if (top_a - pa.dot(n)).abs() > eps || (bottom_b - pb.dot(n)).abs() > eps {
                 continue;
             }
-            let p_b = pb.vertex(g.v0 as usize);
-            let db = pb.vertex(g.v1 as usize) - p_b;
-            let axis = da.cross(db);
-            let len2 = axis.length_squared();
-            // Parallel edges give no axis (as in `sat`).
-            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
-                continue;
-            }
-            let l = axis / len2.sqrt();
-            // Orient the axis out of A at its edge (Gregorius).
-            let n = if l.dot(p_a - centre_a) < 0.0 { -l } else { l };
-            let s = n.dot(p_b - p_a);
             if best_edge.is_none_or(|r| s > r.separation) {
                 best_edge = Some(SatResult {
                     axis: SatAxis::Edges(ea, eb),

@@ -78,6 +78,13 @@ pub struct ConvexPolyhedron {
     /// `neighbors[neighbor_start[v]..neighbor_start[v+1]]` are the vertices joined to `v`.
     neighbor_start: Vec<u32>,
     neighbors: Vec<u32>,
+    /// `neighbor_edges[k]` is the index into `edges` of the edge joining a
+    /// vertex to `neighbors[k]` (parallel to `neighbors`).
+    neighbor_edges: Vec<u32>,
+    /// The mean of the vertices (an interior point) and the largest distance
+    /// of a vertex from it, cached for the queries' tolerances.
+    vertex_mean: Vec3,
+    vertex_radius: f32,
     /// Vertices extreme along +x, -x, +y, -y, +z, -z: start points for hill climbing.
     anchors: [u32; 6],
     /// Planarity and convexity tolerance (see [`validation_tolerance`]).
@@ -175,10 +182,11 @@ impl ConvexPolyhedron {
             }
         }
         edges.sort_by_key(|e| e.vertices);
-        let mut adj: Vec<Vec<u32>> = vec![Vec::new(); vertices.len()];
-        for e in &edges {
-            adj[e.vertices[0] as usize].push(e.vertices[1]);
-            adj[e.vertices[1] as usize].push(e.vertices[0]);
+        // (neighbour, edge index) per vertex.
+        let mut adj: Vec<Vec<(u32, u32)>> = vec![Vec::new(); vertices.len()];
+        for (i, e) in edges.iter().enumerate() {
+            adj[e.vertices[0] as usize].push((e.vertices[1], i as u32));
+            adj[e.vertices[1] as usize].push((e.vertices[0], i as u32));
         }
         if adj.iter().any(Vec::is_empty) {
             return Err(degenerate("a vertex is on no face"));
@@ -190,9 +198,11 @@ impl ConvexPolyhedron {
         }
         let mut neighbor_start = Vec::with_capacity(vertices.len() + 1);
         let mut neighbors = Vec::with_capacity(edges.len() * 2);
+        let mut neighbor_edges = Vec::with_capacity(edges.len() * 2);
         for a in &adj {
             neighbor_start.push(neighbors.len() as u32);
-            neighbors.extend_from_slice(a);
+            neighbors.extend(a.iter().map(|&(w, _)| w));
+            neighbor_edges.extend(a.iter().map(|&(_, e)| e));
         }
         neighbor_start.push(neighbors.len() as u32);
 
@@ -203,7 +213,15 @@ impl ConvexPolyhedron {
             anchors[2 * axis] = super::support_index(&vertices, dir) as u32;
             anchors[2 * axis + 1] = super::support_index(&vertices, -dir) as u32;
         }
+        let vertex_mean = vertices.iter().copied().sum::<Vec3>() / vertices.len() as f32;
+        let vertex_radius = vertices
+            .iter()
+            .map(|&x| (x - vertex_mean).length())
+            .fold(0.0f32, f32::max);
         let p = ConvexPolyhedron {
+            vertex_mean,
+            vertex_radius,
+            neighbor_edges,
             aabb: Aabb3::from_points(vertices.iter().copied()),
             vertices,
             faces,
@@ -302,6 +320,33 @@ impl ConvexPolyhedron {
     #[inline]
     pub fn vertex_neighbors(&self, v: usize) -> &[u32] {
         &self.neighbors[self.neighbor_start[v] as usize..self.neighbor_start[v + 1] as usize]
+    }
+
+    /// The edges at vertex `v`, parallel to [`Self::vertex_neighbors`]: entry
+    /// `k` is the index into [`Self::edges`] of the edge joining `v` to
+    /// `vertex_neighbors(v)[k]`.
+    #[inline]
+    pub fn vertex_edges(&self, v: usize) -> &[u32] {
+        &self.neighbor_edges[self.neighbor_start[v] as usize..self.neighbor_start[v + 1] as usize]
+    }
+    /// The vertex graph in compressed rows: the neighbours of vertex `v` are
+    /// `neighbours[start[v]..start[v + 1]]`, and `edges` (parallel to
+    /// `neighbours`) holds the index into [`Self::edges`] of each joining edge.
+    /// Returned as `(start, neighbours, edges)`.
+    #[inline]
+    pub fn vertex_graph(&self) -> (&[u32], &[u32], &[u32]) {
+        (&self.neighbor_start, &self.neighbors, &self.neighbor_edges)
+    }
+    /// The mean of the vertices (a point inside the polyhedron), cached.
+    #[inline]
+    pub fn vertex_mean(&self) -> Vec3 {
+        self.vertex_mean
+    }
+    /// The largest distance of a vertex from [`Self::vertex_mean`] (a length
+    /// scale for tolerances), cached.
+    #[inline]
+    pub fn vertex_radius(&self) -> f32 {
+        self.vertex_radius
     }
 
     /// Support point along `dir`, by hill climbing over the vertex graph (exact on

@@ -6,8 +6,9 @@
 
 use super::polytopes::BoxPoly;
 use crate::math::{Pose3, Vec3};
+use crate::query::sat::manifold::manifold_from_axis_in;
 use crate::query::sat::separation::FACE_BIAS_REL;
-use crate::query::sat::{manifold_from_axis, SatAxis, SatResult};
+use crate::query::sat::{SatAxis, SatResult};
 use crate::query::types::Manifold3;
 use crate::shape::d3::Cuboid;
 
@@ -21,101 +22,109 @@ fn support_edge(k: usize, dir: Vec3) -> usize {
 
 /// The least-penetration (or largest-separation) axis of two cuboids, in A's
 /// frame; same preferences as [`crate::query::sat::sat`].
+///
+/// With `R` the rotation of B in A's frame (`R_ij = e_i · b_j`), `t` B's
+/// centre and `h_a`, `h_b` the half-extents, the separation along a unit
+/// axis `L` is `|t·L| - Σ_i h_a,i |e_i·L| - Σ_j h_b,j |b_j·L|`; for the 15
+/// candidate axes every product is an entry of `R` or of `|R|` (Ericson,
+/// Real-Time Collision Detection, 4.4.1). The edge axes `e_i × b_j` have
+/// length `sqrt(R_i1,j² + R_i2,j²)` (`i1, i2` the other two axes) and are
+/// normalised only for comparison; only the winner is built as a vector.
 pub fn sat_box_box(ha: Vec3, hb: Vec3, b_in_a: &Pose3) -> SatResult {
     let r = b_in_a.rotation_matrix();
-    let t = b_in_a.translation;
     let cols = [r.x_axis, r.y_axis, r.z_axis];
-    // abs_r[i][j] = |R_ij| = |e_i · b_j|.
-    let mut abs_r = [[0.0f32; 3]; 3];
-    for (i, row) in abs_r.iter_mut().enumerate() {
-        for (j, x) in row.iter_mut().enumerate() {
-            *x = cols[j][i].abs();
-        }
-    }
+    let t = b_in_a.translation.to_array();
+    let (h_a, h_b) = (ha.to_array(), hb.to_array());
+    // rm[i][j] = R_ij = e_i · b_j, and its absolute values.
+    let rm: [[f32; 3]; 3] = [0, 1, 2].map(|i| [cols[0][i], cols[1][i], cols[2][i]]);
+    let ar = rm.map(|row| row.map(f32::abs));
     let scale = ha.length().max(hb.length()).max(f32::MIN_POSITIVE);
     let tol = FACE_BIAS_REL * scale;
 
     // Faces of A: |t_i| - (ha_i + Σ_j hb_j |R_ij|).
-    let mut face_a = SatResult {
-        axis: SatAxis::FaceA(0),
-        separation: f32::NEG_INFINITY,
-        normal: Vec3::X,
-    };
+    let (mut sa, mut ia) = (f32::NEG_INFINITY, 0);
     for i in 0..3 {
-        let rb = hb.x * abs_r[i][0] + hb.y * abs_r[i][1] + hb.z * abs_r[i][2];
-        let s = t[i].abs() - ha[i] - rb;
-        if s > face_a.separation {
-            let positive = t[i] >= 0.0;
-            let mut n = Vec3::ZERO;
-            n[i] = if positive { 1.0 } else { -1.0 };
-            face_a = SatResult {
-                axis: SatAxis::FaceA(2 * i + positive as usize),
-                separation: s,
-                normal: n,
-            };
+        let rb = h_b[0] * ar[i][0] + h_b[1] * ar[i][1] + h_b[2] * ar[i][2];
+        let s = t[i].abs() - h_a[i] - rb;
+        if s > sa {
+            (sa, ia) = (s, i);
         }
     }
-    // Faces of B: |t·b_j| - (hb_j + Σ_i ha_i |R_ij|).
-    let mut face_b = SatResult {
-        axis: SatAxis::FaceB(0),
-        separation: f32::NEG_INFINITY,
-        normal: Vec3::X,
+    let positive = t[ia] >= 0.0;
+    let mut n = [0.0f32; 3];
+    n[ia] = if positive { 1.0 } else { -1.0 };
+    let face_a = SatResult {
+        axis: SatAxis::FaceA(2 * ia + positive as usize),
+        separation: sa,
+        normal: Vec3::from_array(n),
     };
-    for (j, col) in cols.iter().enumerate() {
-        let ra = ha.x * abs_r[0][j] + ha.y * abs_r[1][j] + ha.z * abs_r[2][j];
-        let d = t.dot(*col);
-        let s = d.abs() - hb[j] - ra;
-        if s > face_b.separation {
-            // B's face that looks back at A: against the offset.
-            let towards_b = d >= 0.0;
-            face_b = SatResult {
-                axis: SatAxis::FaceB(2 * j + (!towards_b) as usize),
-                separation: s,
-                normal: if towards_b { *col } else { -*col },
-            };
+    // Faces of B: |t·b_j| - (hb_j + Σ_i ha_i |R_ij|).
+    let (mut sb, mut jb, mut db) = (f32::NEG_INFINITY, 0, 0.0f32);
+    for j in 0..3 {
+        let ra = h_a[0] * ar[0][j] + h_a[1] * ar[1][j] + h_a[2] * ar[2][j];
+        let d = t[0] * rm[0][j] + t[1] * rm[1][j] + t[2] * rm[2][j];
+        let s = d.abs() - h_b[j] - ra;
+        if s > sb {
+            (sb, jb, db) = (s, j, d);
         }
     }
+    // B's face that looks back at A: against the offset.
+    let towards_b = db >= 0.0;
+    let face_b = SatResult {
+        axis: SatAxis::FaceB(2 * jb + (!towards_b) as usize),
+        separation: sb,
+        normal: if towards_b { cols[jb] } else { -cols[jb] },
+    };
     let best_face = if face_b.separation > face_a.separation + tol {
         face_b
     } else {
         face_a
     };
-    // Edge pairs: L = e_i × b_j, |L| = sqrt(1 - R_ij²).
-    let mut best_edge: Option<SatResult> = None;
+
+    // Edge pairs: L = e_i × b_j has L_i = 0, L_i1 = -R_i2,j, L_i2 = R_i1,j.
+    let mut best: Option<(f32, usize, usize)> = None;
     for i in 0..3 {
         let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-        let mut e = Vec3::ZERO;
-        e[i] = 1.0;
-        for (j, col) in cols.iter().enumerate() {
-            let l = e.cross(*col);
-            let len = l.length();
-            // Nearly parallel edges: the axis is rounding noise (and a face
-            // axis nearly the same); skip it (policy rule 5).
-            if len <= 1e-3 {
+        for j in 0..3 {
+            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+            let len2 = rm[i1][j] * rm[i1][j] + rm[i2][j] * rm[i2][j];
+            // Nearly parallel edges (below about 1e-3 rad): the axis is
+            // rounding noise, and a face axis nearly the same; skipped
+            // (policy rule 5).
+            if len2 <= 1e-6 {
                 continue;
             }
-            let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
             // Padded so that rounding in |R| never makes an edge axis
             // separate spuriously (Ericson 4.4.1).
             const PAD: f32 = 1e-7;
-            let ra = ha[i1] * (abs_r[i2][j] + PAD) + ha[i2] * (abs_r[i1][j] + PAD);
-            let rb = hb[j1] * (abs_r[i][j2] + PAD) + hb[j2] * (abs_r[i][j1] + PAD);
-            let d = t.dot(l);
-            let s = (d.abs() - ra - rb) / len;
-            if best_edge.is_none_or(|b| s > b.separation) {
-                let n = if d >= 0.0 { l / len } else { -l / len };
-                let nb = b_in_a.inverse_transform_vector(-n);
-                best_edge = Some(SatResult {
-                    axis: SatAxis::Edges(support_edge(i, n), support_edge(j, nb)),
-                    separation: s,
-                    normal: n,
-                });
+            let ra = h_a[i1] * (ar[i2][j] + PAD) + h_a[i2] * (ar[i1][j] + PAD);
+            let rb = h_b[j1] * (ar[i][j2] + PAD) + h_b[j2] * (ar[i][j1] + PAD);
+            let d = t[i2] * rm[i1][j] - t[i1] * rm[i2][j];
+            let s = (d.abs() - ra - rb) / len2.sqrt();
+            if best.is_none_or(|(bs, ..)| s > bs) {
+                best = Some((s, i, j));
             }
         }
     }
-    match best_edge {
-        Some(e) if e.separation > best_face.separation + tol => e,
-        _ => best_face,
+    let Some((s, i, j)) = best else {
+        return best_face;
+    };
+    if s <= best_face.separation + tol {
+        return best_face;
+    }
+    let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+    let mut l = [0.0f32; 3];
+    l[i1] = -rm[i2][j];
+    l[i2] = rm[i1][j];
+    let l = Vec3::from_array(l);
+    let d = b_in_a.translation.dot(l);
+    let n = if d >= 0.0 { l } else { -l }.normalize_or(Vec3::X);
+    // -n in B's frame: its products with B's axes.
+    let nb = -Vec3::new(n.dot(cols[0]), n.dot(cols[1]), n.dot(cols[2]));
+    SatResult {
+        axis: SatAxis::Edges(support_edge(i, n), support_edge(j, nb)),
+        separation: s,
+        normal: n,
     }
 }
 
@@ -125,7 +134,14 @@ pub fn box_box(a: &Cuboid, b: &Cuboid, b_in_a: &Pose3, prediction: f32) -> Optio
     if r.separation > prediction || r.separation.is_nan() {
         return None;
     }
-    let m = manifold_from_axis(&BoxPoly::new(a), &BoxPoly::new(b), b_in_a, &r, prediction);
+    // Two quadrilaterals: at most 8 clipped points.
+    let m = manifold_from_axis_in::<8, _, _>(
+        &BoxPoly::new(a),
+        &BoxPoly::new(b),
+        b_in_a,
+        &r,
+        prediction,
+    );
     (!m.is_empty()).then_some(m)
 }
 

@@ -2,7 +2,9 @@
 //! [`Polytope`]s by the separating-axis test. None of these allocates.
 
 use crate::math::{Pose3, Vec3};
-use crate::query::sat::prepared::{Prepared, PreparedEdge, MAX_EDGES, MAX_FACES, MAX_VERTS};
+use crate::query::sat::prepared::{
+    Mapper, Prepared, PreparedEdge, VertexGraph, MAX_EDGES, MAX_FACES, MAX_VERTS,
+};
 use crate::query::sat::{Polygon, Polytope};
 use crate::query::types::Feature;
 use crate::shape::d3::{ConvexPolyhedron, Cuboid, Shape, Triangle};
@@ -18,6 +20,31 @@ const BOX_LOOPS: [[usize; 4]; 6] = [
     [0, 2, 3, 1],
     [4, 5, 7, 6],
 ];
+
+/// The vertex graph of a cuboid: corner `i` neighbours `i ^ 1`, `i ^ 2`,
+/// `i ^ 4` (the corners across the edges along x, y, z).
+const BOX_START: [u32; 9] = [0, 3, 6, 9, 12, 15, 18, 21, 24];
+const BOX_NEIGHBOURS: [u32; 24] = box_graph().0;
+const BOX_EDGES: [u32; 24] = box_graph().1;
+
+/// The neighbour and edge rows of [`BOX_START`], with the edge numbering of
+/// [`BoxPoly`].
+const fn box_graph() -> ([u32; 24], [u32; 24]) {
+    let mut n = [0u32; 24];
+    let mut e = [0u32; 24];
+    let mut v = 0;
+    while v < 8 {
+        let mut k = 0;
+        while k < 3 {
+            let (u, x) = ((k + 1) % 3, (k + 2) % 3);
+            n[3 * v + k] = (v ^ (1 << k)) as u32;
+            e[3 * v + k] = (4 * k + ((v >> u) & 1) + (((v >> x) & 1) << 1)) as u32;
+            k += 1;
+        }
+        v += 1;
+    }
+    (n, e)
+}
 
 /// A cuboid as a polytope. Edge `4k + j` runs along axis `k`; bit 0 of `j` is
 /// the side on axis `k + 1`, bit 1 the side on axis `k + 2` (mod 3).
@@ -123,12 +150,38 @@ impl Polytope for BoxPoly {
         };
         self.face_polygon(2 * k + (dir[k] >= 0.0) as usize, out);
     }
-    fn prepare(&self, pose: Option<&Pose3>, out: &mut Prepared) -> bool {
+    fn is_solid(&self) -> bool {
+        true
+    }
+    fn vertex_count(&self) -> usize {
+        8
+    }
+    fn vertex(&self, i: usize) -> Vec3 {
+        self.corner(i)
+    }
+    fn edge_topology(&self, e: usize) -> [usize; 4] {
+        let (v, w) = Self::edge_corner(e);
+        let (k, j) = (e / 4, e % 4);
+        [
+            v,
+            w,
+            2 * ((k + 1) % 3) + (j & 1),
+            2 * ((k + 2) % 3) + ((j >> 1) & 1),
+        ]
+    }
+    fn vertex_adjacency(&self, v: usize) -> (&[u32], &[u32]) {
+        let r = 3 * (v % 8)..3 * (v % 8) + 3;
+        (&BOX_NEIGHBOURS[r.clone()], &BOX_EDGES[r])
+    }
+    fn support_index(&self, dir: Vec3) -> usize {
+        (dir.x >= 0.0) as usize | ((dir.y >= 0.0) as usize) << 1 | ((dir.z >= 0.0) as usize) << 2
+    }
+    fn prepare<'s>(&'s self, pose: Option<&Pose3>, out: &mut Prepared<'s>) -> bool {
         let map = Mapper::new(pose);
         for i in 0..8 {
             out.set_vertex(i, map.point(self.corner(i)));
         }
-        out.nv = 8;
+        out.set_vertex_count(8);
         for f in 0..6 {
             let (n, d) = self.face_plane(f);
             let (n, d) = map.plane(n, d);
@@ -137,50 +190,21 @@ impl Polytope for BoxPoly {
         }
         out.nf = 6;
         for e in 0..12 {
-            let (v, w) = Self::edge_corner(e);
-            let (k, j) = (e / 4, e % 4);
+            let [v0, v1, f0, f1] = self.edge_topology(e);
             out.edges[e] = PreparedEdge {
-                v0: v as u8,
-                v1: w as u8,
-                f0: (2 * ((k + 1) % 3) + (j & 1)) as u8,
-                f1: (2 * ((k + 2) % 3) + ((j >> 1) & 1)) as u8,
+                v0: v0 as u8,
+                v1: v1 as u8,
+                f0: f0 as u8,
+                f1: f1 as u8,
             };
         }
         out.ne = 12;
+        out.graph = VertexGraph {
+            start: &BOX_START,
+            neighbours: &BOX_NEIGHBOURS,
+            edges: &BOX_EDGES,
+        };
         true
-    }
-}
-
-/// Maps points, vectors and planes by an optional pose (the rotation as a
-/// matrix, computed once).
-struct Mapper {
-    m: Option<(glam::Mat3, Vec3)>,
-}
-
-impl Mapper {
-    #[inline]
-    fn new(pose: Option<&Pose3>) -> Self {
-        Mapper {
-            m: pose.map(|p| (p.rotation_matrix(), p.translation)),
-        }
-    }
-    #[inline]
-    fn point(&self, p: Vec3) -> Vec3 {
-        match self.m {
-            Some((r, t)) => r * p + t,
-            None => p,
-        }
-    }
-    /// The plane `n·x = d` mapped: `n' = R n`, `d' = d + n'·t`.
-    #[inline]
-    fn plane(&self, n: Vec3, d: f32) -> (Vec3, f32) {
-        match self.m {
-            Some((r, t)) => {
-                let n = r * n;
-                (n, d + n.dot(t))
-            }
-            None => (n, d),
-        }
     }
 }
 
@@ -312,24 +336,17 @@ impl Polytope for SegPoly {
     }
 }
 
-/// A convex polyhedron as a polytope, with its centroid computed once.
+/// A convex polyhedron as a polytope (its interior point and scale are the
+/// polyhedron's cached vertex mean and radius).
 #[derive(Debug, Clone, Copy)]
 pub struct HedronPoly<'a> {
     p: &'a ConvexPolyhedron,
-    centre: Vec3,
-    scale: f32,
 }
 
 impl<'a> HedronPoly<'a> {
     /// The polytope of a convex polyhedron.
     pub fn new(p: &'a ConvexPolyhedron) -> Self {
-        let v = p.vertices();
-        let centre = v.iter().copied().sum::<Vec3>() / v.len().max(1) as f32;
-        let scale = v
-            .iter()
-            .map(|&x| (x - centre).length())
-            .fold(0.0f32, f32::max);
-        HedronPoly { p, centre, scale }
+        HedronPoly { p }
     }
     /// The index of the edge joining vertices `v` and `w`.
     #[inline]
@@ -389,12 +406,36 @@ impl Polytope for HedronPoly<'_> {
         (self.p.vertices()[i], Feature::vertex(i))
     }
     fn interior_point(&self) -> Vec3 {
-        self.centre
+        self.p.vertex_mean()
     }
     fn scale(&self) -> f32 {
-        self.scale
+        self.p.vertex_radius()
     }
-    fn prepare(&self, pose: Option<&Pose3>, out: &mut Prepared) -> bool {
+    fn is_solid(&self) -> bool {
+        true
+    }
+    fn vertex_count(&self) -> usize {
+        self.p.vertices().len()
+    }
+    fn vertex(&self, i: usize) -> Vec3 {
+        self.p.vertices()[i]
+    }
+    fn edge_topology(&self, e: usize) -> [usize; 4] {
+        let ed = &self.p.edges()[e];
+        [
+            ed.vertices[0] as usize,
+            ed.vertices[1] as usize,
+            ed.faces[0] as usize,
+            ed.faces[1] as usize,
+        ]
+    }
+    fn vertex_adjacency(&self, v: usize) -> (&[u32], &[u32]) {
+        (self.p.vertex_neighbors(v), self.p.vertex_edges(v))
+    }
+    fn support_index(&self, dir: Vec3) -> usize {
+        self.p.support_vertex(dir)
+    }
+    fn prepare<'s>(&'s self, pose: Option<&Pose3>, out: &mut Prepared<'s>) -> bool {
         let (v, f, e) = (self.p.vertices(), self.p.faces(), self.p.edges());
         if v.len() > MAX_VERTS || f.len() > MAX_FACES || e.len() > MAX_EDGES {
             return false;
@@ -403,7 +444,7 @@ impl Polytope for HedronPoly<'_> {
         for (i, &p) in v.iter().enumerate() {
             out.set_vertex(i, map.point(p));
         }
-        out.nv = v.len();
+        out.set_vertex_count(v.len());
         for (i, face) in f.iter().enumerate() {
             let (n, d) = map.plane(face.normal, face.offset);
             out.normals[i] = n;
@@ -419,6 +460,12 @@ impl Polytope for HedronPoly<'_> {
             };
         }
         out.ne = e.len();
+        let (start, neighbours, edges) = self.p.vertex_graph();
+        out.graph = VertexGraph {
+            start,
+            neighbours,
+            edges,
+        };
         true
     }
 }
@@ -513,7 +560,25 @@ impl Polytope for AnyPoly<'_> {
     fn incident_polygon(&self, dir: Vec3, out: &mut Polygon) {
         each!(self, p => p.incident_polygon(dir, out))
     }
-    fn prepare(&self, pose: Option<&Pose3>, out: &mut Prepared) -> bool {
+    fn is_solid(&self) -> bool {
+        each!(self, p => p.is_solid())
+    }
+    fn vertex_count(&self) -> usize {
+        each!(self, p => p.vertex_count())
+    }
+    fn vertex(&self, i: usize) -> Vec3 {
+        each!(self, p => p.vertex(i))
+    }
+    fn edge_topology(&self, e: usize) -> [usize; 4] {
+        each!(self, p => p.edge_topology(e))
+    }
+    fn vertex_adjacency(&self, v: usize) -> (&[u32], &[u32]) {
+        each!(self, p => p.vertex_adjacency(v))
+    }
+    fn support_index(&self, dir: Vec3) -> usize {
+        each!(self, p => p.support_index(dir))
+    }
+    fn prepare<'s>(&'s self, pose: Option<&Pose3>, out: &mut Prepared<'s>) -> bool {
         each!(self, p => p.prepare(pose, out))
     }
 }

@@ -1,0 +1,322 @@
+//! The separating-axis test of two solids (`peng::query::sat::sat`, which walks
+//! Gauss-map arcs to find the crossing edge pairs) against a brute-force test
+//! of every candidate axis (all face normals and all edge-pair cross
+//! products, each by projection intervals over all vertices), on random hulls,
+//! through both views of a solid: stack buffers (`Prepared`) and mapped on
+//! access (`Mapped`).
+
+use peng::math::{Pose3, Vec3};
+use peng::query::sat::prepared::{Prepared, PreparedEdge, VertexGraph};
+use peng::query::sat::{sat, Polygon, Polytope, SatAxis};
+use peng::query::types::Feature;
+use peng::shape::d3::ConvexPolyhedron;
+
+/// A convex polyhedron as a polytope, with the stack-buffer copy switched on
+/// or off (off: the test reads it through the mapped view).
+struct Hull<'a> {
+    p: &'a ConvexPolyhedron,
+    buffered: bool,
+}
+
+impl Polytope for Hull<'_> {
+    fn face_count(&self) -> usize {
+        self.p.faces().len()
+    }
+    fn face_plane(&self, f: usize) -> (Vec3, f32) {
+        (self.p.faces()[f].normal, self.p.faces()[f].offset)
+    }
+    fn face_polygon(&self, f: usize, out: &mut Polygon) {
+        out.clear();
+        for &v in self.p.face_loop(f) {
+            let x = self.p.vertices()[v as usize];
+            out.push(x, Feature::vertex(v as usize), Feature::NONE);
+        }
+        out.normal = self.p.faces()[f].normal;
+        out.feature = Feature::face(f);
+    }
+    fn edge_count(&self) -> usize {
+        self.p.edges().len()
+    }
+    fn edge(&self, e: usize) -> (Vec3, Vec3) {
+        let [v, w] = self.p.edges()[e].vertices;
+        (self.p.vertices()[v as usize], self.p.vertices()[w as usize])
+    }
+    fn edge_normals(&self, e: usize) -> Option<(Vec3, Vec3)> {
+        let [f, g] = self.p.edges()[e].faces;
+        Some((
+            self.p.faces()[f as usize].normal,
+            self.p.faces()[g as usize].normal,
+        ))
+    }
+    fn support(&self, dir: Vec3) -> Vec3 {
+        self.p.support(dir)
+    }
+    fn support_vertex(&self, dir: Vec3) -> (Vec3, Feature) {
+        let i = self.p.support_vertex(dir);
+        (self.p.vertices()[i], Feature::vertex(i))
+    }
+    fn interior_point(&self) -> Vec3 {
+        self.p.vertex_mean()
+    }
+    fn scale(&self) -> f32 {
+        self.p.vertex_radius()
+    }
+    fn is_solid(&self) -> bool {
+        true
+    }
+    fn vertex_count(&self) -> usize {
+        self.p.vertices().len()
+    }
+    fn vertex(&self, i: usize) -> Vec3 {
+        self.p.vertices()[i]
+    }
+    fn edge_topology(&self, e: usize) -> [usize; 4] {
+        let ed = self.p.edges()[e];
+        [
+            ed.vertices[0] as usize,
+            ed.vertices[1] as usize,
+            ed.faces[0] as usize,
+            ed.faces[1] as usize,
+        ]
+    }
+    fn vertex_adjacency(&self, v: usize) -> (&[u32], &[u32]) {
+        (self.p.vertex_neighbors(v), self.p.vertex_edges(v))
+    }
+    fn support_index(&self, dir: Vec3) -> usize {
+        self.p.support_vertex(dir)
+    }
+    fn prepare<'s>(&'s self, pose: Option<&Pose3>, out: &mut Prepared<'s>) -> bool {
+        let (v, f, e) = (self.p.vertices(), self.p.faces(), self.p.edges());
+        if !self.buffered || v.len() > 32 || f.len() > 60 || e.len() > 90 {
+            return false;
+        }
+        let id = Pose3::IDENTITY;
+        let pose = pose.unwrap_or(&id);
+        for (i, &x) in v.iter().enumerate() {
+            out.set_vertex(i, pose.transform_point(x));
+        }
+        out.set_vertex_count(v.len());
+        for (i, face) in f.iter().enumerate() {
+            let n = pose.transform_vector(face.normal);
+            out.normals[i] = n;
+            out.offsets[i] = face.offset + n.dot(pose.translation);
+        }
+        out.nf = f.len();
+        for (i, ed) in e.iter().enumerate() {
+            out.edges[i] = PreparedEdge {
+                v0: ed.vertices[0] as u8,
+                v1: ed.vertices[1] as u8,
+                f0: ed.faces[0] as u8,
+                f1: ed.faces[1] as u8,
+            };
+        }
+        out.ne = e.len();
+        let (start, neighbours, edges) = self.p.vertex_graph();
+        out.graph = VertexGraph {
+            start,
+            neighbours,
+            edges,
+        };
+        true
+    }
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.next()
+    }
+    fn unit(&mut self) -> Vec3 {
+        loop {
+            let v = Vec3::new(self.next(), self.next(), self.next()) * 2.0 - 1.0;
+            let l = v.length();
+            if l > 0.1 && l <= 1.0 {
+                return v / l;
+            }
+        }
+    }
+}
+
+/// The hull of `n` points on a random ellipsoid (the benchmark's shapes).
+fn hull(rng: &mut Rng, n: usize) -> ConvexPolyhedron {
+    let axes = Vec3::new(
+        rng.range(0.3, 2.0),
+        rng.range(0.3, 2.0),
+        rng.range(0.3, 2.0),
+    );
+    let pts: Vec<Vec3> = (0..n).map(|_| rng.unit() * axes).collect();
+    ConvexPolyhedron::from_points(&pts).expect("points on an ellipsoid span a volume")
+}
+
+/// Separation along the unit axis `l`: `max(minB - maxA, minA - maxB)`.
+fn interval(a: &[Vec3], b: &[Vec3], l: Vec3) -> f32 {
+    let (mut lo_a, mut hi_a) = (f32::INFINITY, f32::NEG_INFINITY);
+    for p in a {
+        lo_a = lo_a.min(p.dot(l));
+        hi_a = hi_a.max(p.dot(l));
+    }
+    let (mut lo_b, mut hi_b) = (f32::INFINITY, f32::NEG_INFINITY);
+    for p in b {
+        lo_b = lo_b.min(p.dot(l));
+        hi_b = hi_b.max(p.dot(l));
+    }
+    (lo_b - hi_a).max(lo_a - hi_b)
+}
+
+/// The largest interval separation over every candidate axis (B's vertices
+/// already in A's frame).
+fn brute(a: &ConvexPolyhedron, b: &ConvexPolyhedron, b_in_a: &Pose3) -> f32 {
+    let va = a.vertices();
+    let vb: Vec<Vec3> = b
+        .vertices()
+        .iter()
+        .map(|&p| b_in_a.transform_point(p))
+        .collect();
+    let mut best = f32::NEG_INFINITY;
+    for f in a.faces() {
+        best = best.max(interval(va, &vb, f.normal));
+    }
+    for f in b.faces() {
+        best = best.max(interval(va, &vb, b_in_a.transform_vector(f.normal)));
+    }
+    for ea in a.edges() {
+        let da = va[ea.vertices[1] as usize] - va[ea.vertices[0] as usize];
+        for eb in b.edges() {
+            let db = vb[eb.vertices[1] as usize] - vb[eb.vertices[0] as usize];
+            let axis = da.cross(db);
+            let len2 = axis.length_squared();
+            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
+                continue;
+            }
+            best = best.max(interval(va, &vb, axis / len2.sqrt()));
+        }
+    }
+    best
+}
+
+/// Places `b` around touching `a` along a random direction (a fraction of
+/// the touching offset in `[0.3, 1.2]`: most pairs overlap, some do not).
+fn place(rng: &mut Rng, a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Pose3 {
+    let rot = Pose3::from_axis_angle(Vec3::ZERO, rng.unit() * rng.range(0.0, 3.1));
+    let u = rng.unit();
+    let reach = a.support(u).dot(u)
+        + rot
+            .transform_point(b.support(rot.inverse_transform_vector(-u)))
+            .dot(-u);
+    let t = u * reach * rng.range(0.3, 1.2);
+    Pose3::new(t, rot.rotation)
+}
+
+/// Checks one pair through both views against brute force.
+fn check(a: &ConvexPolyhedron, b: &ConvexPolyhedron, pose: &Pose3, what: &str) {
+    let scale = a.vertex_radius().max(b.vertex_radius());
+    let exact = brute(a, b, pose);
+    for buffered in [true, false] {
+        let (ha, hb) = (Hull { p: a, buffered }, Hull { p: b, buffered });
+        let r = sat(&ha, &hb, pose, f32::INFINITY).expect("solids always give an axis");
+        let vb: Vec<Vec3> = b
+            .vertices()
+            .iter()
+            .map(|&p| pose.transform_point(p))
+            .collect();
+        // The reported normal realises the reported separation.
+        let along = interval(a.vertices(), &vb, r.normal);
+        assert!(
+            (along - r.separation).abs() <= 1e-5 * scale,
+            "{what} buffered={buffered}: {r:?} but {along} along its normal"
+        );
+        assert!((r.normal.length() - 1.0).abs() < 1e-5);
+        if exact < 0.0 || r.separation < 0.0 {
+            // Overlapping: both are minus the penetration depth.
+            assert!(
+                (r.separation - exact).abs() <= 1e-5 * scale,
+                "{what} buffered={buffered}: sat {r:?}, brute force {exact}"
+            );
+        } else {
+            // Apart: both find a separating axis (each only bounds the distance).
+            assert!(
+                r.separation > 0.0 || exact <= 1e-5 * scale,
+                "{what}: {r:?} {exact}"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_hulls_agree_with_brute_force() {
+    let mut rng = Rng(0x5a73_d001);
+    for i in 0..300 {
+        let n = [4, 6, 8, 12, 16, 24, 40][i % 7];
+        let m = [16, 5, 12, 40, 16, 8, 20][i % 7];
+        let a = hull(&mut rng, n);
+        let b = hull(&mut rng, m);
+        let pose = place(&mut rng, &a, &b);
+        check(&a, &b, &pose, &format!("pair {i} ({n}, {m} points)"));
+    }
+}
+
+#[test]
+fn boxes_with_exact_ties_agree_with_brute_force() {
+    // Cuboids as polyhedra: parallel faces and edges (ties in the walk).
+    let mut rng = Rng(0xb0c5_0002);
+    for i in 0..200 {
+        let a = ConvexPolyhedron::cuboid(Vec3::new(
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+        ))
+        .unwrap();
+        let b = ConvexPolyhedron::cuboid(Vec3::new(
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+            rng.range(0.1, 2.0),
+        ))
+        .unwrap();
+        // Every third pair axis-aligned (all faces parallel), the others a
+        // rotation about one axis (four edges of each parallel).
+        let angle = if i % 3 == 0 {
+            0.0
+        } else {
+            rng.range(-1.5, 1.5)
+        };
+        let axis = [Vec3::X, Vec3::Y, Vec3::Z][i % 3];
+        let t = (Vec3::new(rng.next(), rng.next(), rng.next()) - 0.5) * 4.0;
+        let pose = Pose3::from_axis_angle(t, axis * angle);
+        check(&a, &b, &pose, &format!("boxes {i}"));
+    }
+}
+
+#[test]
+fn edge_contact_is_found() {
+    // Two unit cubes, B turned 45° about z then about x, pushed along the
+    // diagonal so that edges cross: the deepest axis is an edge pair.
+    let a = ConvexPolyhedron::cuboid(Vec3::ONE).unwrap();
+    let b = ConvexPolyhedron::cuboid(Vec3::ONE).unwrap();
+    let rot = glam::Quat::from_rotation_x(core::f32::consts::FRAC_PI_4)
+        * glam::Quat::from_rotation_z(core::f32::consts::FRAC_PI_4);
+    let dir = Vec3::new(1.0, 1.0, 0.0).normalize();
+    let pose = Pose3::new(dir * 2.3, rot);
+    check(&a, &b, &pose, "crossed cubes");
+    let r = sat(
+        &Hull {
+            p: &a,
+            buffered: true,
+        },
+        &Hull {
+            p: &b,
+            buffered: true,
+        },
+        &pose,
+        f32::INFINITY,
+    )
+    .unwrap();
+    assert!(matches!(r.axis, SatAxis::Edges(..)), "{r:?}");
+}
