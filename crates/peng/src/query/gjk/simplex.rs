@@ -163,11 +163,14 @@ impl Simplex {
             3 => (s2d(&p, 0, 1, 2), false),
             _ => s3d(&p),
         };
-        let old = self.pts;
+        // Compact in place: the kept vertices keep their order and move only
+        // down (n <= i), so no copy of the old simplex is needed.
         let mut n = 0;
-        for (i, pt) in old.iter().enumerate().take(self.len) {
+        for i in 0..self.len {
             if sub.mask & (1 << i) != 0 {
-                self.pts[n] = *pt;
+                if n != i {
+                    self.pts[n] = self.pts[i];
+                }
                 self.bary[n] = sub.bary[i];
                 n += 1;
             }
