@@ -21,10 +21,10 @@ pub struct Core {
 }
 
 /// The feature of a core at parameter `t`: vertex 0, vertex 1, or edge 0
-/// (a point core is vertex 0).
+/// (a point core, `point_core`, is vertex 0).
 #[inline]
-fn core_feature(c: &Core, t: f32) -> Feature {
-    if (c.b - c.a).length_squared() <= ZERO_LENGTH_SQ || t <= 0.0 {
+fn core_feature(point_core: bool, t: f32) -> Feature {
+    if point_core || t <= 0.0 {
         Feature::vertex(0)
     } else if t >= 1.0 {
         Feature::vertex(1)
@@ -36,6 +36,13 @@ fn core_feature(c: &Core, t: f32) -> Feature {
 /// The contact of two cores (both in A's frame): one point from the closest
 /// points, or two when the cores are parallel and overlap along their length.
 pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3> {
+    cores_contact_shifted(ca, cb, prediction, Vec3::ZERO)
+}
+
+/// [`cores_contact`] with `shift` added to every contact point (the manifold
+/// built in place in its final frame, no copy to shift it afterwards).
+#[inline]
+fn cores_contact_shifted(ca: &Core, cb: &Core, prediction: f32, shift: Vec3) -> Option<Manifold3> {
     let (s, t) = segment_segment(ca.a, ca.b, cb.a, cb.b);
     let da = ca.b - ca.a;
     let db = cb.b - cb.a;
@@ -89,8 +96,8 @@ pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3>
         let depth = rr - (xb - xa).dot(normal);
         if depth >= -prediction {
             m.push(ContactPoint3 {
-                point_a: xa + normal * ca.r,
-                point_b: xb - normal * cb.r,
+                point_a: xa + normal * ca.r + shift,
+                point_b: xb - normal * cb.r + shift,
                 depth,
                 id: ContactId::new(fa, fb),
             });
@@ -99,6 +106,7 @@ pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3>
     // Parallel cores overlapping along A: two points at the overlap's ends.
     let la2 = da.length_squared();
     let lb2 = db.length_squared();
+    let (pta, ptb) = (la2 <= ZERO_LENGTH_SQ, lb2 <= ZERO_LENGTH_SQ);
     let parallel = la2 > ZERO_LENGTH_SQ
         && lb2 > ZERO_LENGTH_SQ
         && cross.length_squared() <= (ANGULAR_SLOP * ANGULAR_SLOP) * la2 * lb2;
@@ -112,7 +120,7 @@ pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3>
                 let xa = ca.a + da * t0;
                 let u = point_segment(cb.a, cb.b, xa);
                 let xb = cb.a + db * u;
-                push(&mut m, xa, xb, core_feature(ca, t0), core_feature(cb, u));
+                push(&mut m, xa, xb, core_feature(pta, t0), core_feature(ptb, u));
             }
             if m.len() == 2 {
                 return Some(m);
@@ -120,7 +128,7 @@ pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3>
             m = Manifold3::new(normal);
         }
     }
-    push(&mut m, pa, pb, core_feature(ca, s), core_feature(cb, t));
+    push(&mut m, pa, pb, core_feature(pta, s), core_feature(ptb, t));
     if m.is_empty() {
         None
     } else {
@@ -267,12 +275,7 @@ pub fn capsules_world(
         b: pose_b.rotation * cb.b() + t,
         r: cb.radius(),
     };
-    let mut m = cores_contact(&a, &b, prediction)?;
-    for p in m.points_mut() {
-        p.point_a += pose_a.translation;
-        p.point_b += pose_a.translation;
-    }
-    Some(m)
+    cores_contact_shifted(&a, &b, prediction, pose_a.translation)
 }
 
 #[cfg(test)]
