@@ -250,6 +250,17 @@ fn ordered_world(
     pose_b: &Pose3,
     prediction: f32,
 ) -> Option<Manifold3> {
+    // Fast arms: closed forms in world space, no frame changes.
+    match (a, b) {
+        (Shape::Ball(s), Shape::Cuboid(c)) => {
+            let (r, h) = (s.radius(), c.half_extents());
+            return round::ball_cuboid_world(r, pose_a.translation, h, pose_b, prediction);
+        }
+        (Shape::Capsule(ca), Shape::Capsule(cb)) => {
+            return round::capsules_world(ca, pose_a, cb, pose_b, prediction);
+        }
+        _ => {}
+    }
     if let Shape::Ball(ball) = a {
         if core(b).is_none() && !matches!(b, Shape::HalfSpace(_)) {
             let c = pose_b.inverse_transform_point(pose_a.translation);

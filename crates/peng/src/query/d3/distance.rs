@@ -11,7 +11,7 @@
 
 use super::point::{closest_points_segments, perpendicular, project_local};
 use crate::math::{Pose3, Vec3};
-use crate::query::gjk::{self, GjkCache, GjkStatus, SignedDistance, SupportMap};
+use crate::query::gjk::{self, Cloud, GjkCache, GjkStatus, SignedDistance, SupportMap};
 use crate::query::types::Distance3;
 use crate::shape::d3::Shape;
 
@@ -253,6 +253,16 @@ pub fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
             )
         }
         (_, Shape::Ball(ball)) => ball_distance(a, pose_ab.translation, ball.radius()),
+        (Shape::Polyhedron(pa), Shape::Polyhedron(pb)) => {
+            let n = pa.vertices().len().max(pb.vertices().len());
+            if n <= gjk::cloud_max(4) {
+                hulls_distance::<4>(pa.vertices(), pb.vertices(), pose_ab)
+            } else if n <= gjk::cloud_max(8) {
+                hulls_distance::<8>(pa.vertices(), pb.vertices(), pose_ab)
+            } else {
+                gjk::signed_distance(a, b, pose_ab, None)
+            }
+        }
         _ => {
             let d = gjk::signed_distance(a, b, pose_ab, None);
             if is_ruled(a) || is_ruled(b) {
@@ -357,6 +367,16 @@ fn polish_separated(a: &Shape, b: &Shape, pose_ab: &Pose3, d: SignedDistance) ->
             }
         }
         _ => d,
+    }
+}
+
+/// Two small hulls: their vertices in SIMD lanes, B's mapped into A's frame
+/// once (see [`Cloud`]), then GJK (and EPA) on the clouds.
+fn hulls_distance<const C: usize>(a: &[Vec3], b: &[Vec3], pose_ab: &Pose3) -> SignedDistance {
+    match (Cloud::<C>::new(a, None), Cloud::<C>::new(b, Some(pose_ab))) {
+        (Some(ca), Some(cb)) => gjk::signed_distance_local(&ca, &cb, pose_ab.translation, None),
+        // Unreachable for hulls (never empty); the plain query otherwise.
+        _ => empty(pose_ab),
     }
 }
 

@@ -9,7 +9,7 @@
 //! or when `|v|` stops decreasing (the f32 floor).
 
 use super::simplex::{Simplex, SupportPoint};
-use super::support::{support_pair, SupportMap};
+use super::support::{Local, Minkowski, Posed, SupportMap};
 use super::GjkCache;
 use crate::math::tolerance::GJK_MAX_ITERATIONS;
 use crate::math::{Pose3, Vec3};
@@ -66,10 +66,34 @@ pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_ab: &Pose3,
     cache: Option<&mut GjkCache>,
 ) -> GjkOutput {
+    let m = Posed {
+        a,
+        b,
+        pose: pose_ab,
+    };
+    gjk_minkowski(&m, pose_ab.translation, cache)
+}
+
+/// [`gjk`] for a `b` whose support function answers in A's frame already
+/// (e.g. a [`Cloud`](super::Cloud) of B's vertices mapped into A's frame);
+/// `centre_b` is B's reference point in A's frame (it sets the first search
+/// direction only).
+pub fn gjk_local<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    centre_b: Vec3,
+    cache: Option<&mut GjkCache>,
+) -> GjkOutput {
+    gjk_minkowski(&Local { a, b }, centre_b, cache)
+}
+
+/// The GJK loop on the support function of `A − B`; `t` is B's centre in
+/// A's frame.
+fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> GjkOutput {
     let mut simplex = Simplex::new();
     if let Some(c) = cache.as_deref() {
         for &d in c.directions() {
-            let sp = support_pair(a, b, pose_ab, d);
+            let sp = m.support(d);
             if !simplex.contains(sp.w, 0.0) {
                 simplex.push(sp);
             }
@@ -78,13 +102,12 @@ pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     if simplex.is_empty() {
         // Start along the line between the centres: -t finds the point of A − B
         // on the side of A facing B's centre reversed, a good first guess.
-        let t = pose_ab.translation;
         let d0 = if t.length_squared() > 0.0 {
             -t
         } else {
             Vec3::X
         };
-        simplex.push(support_pair(a, b, pose_ab, d0));
+        simplex.push(m.support(d0));
     }
     let (mut v, mut inside) = simplex.solve();
     let mut status = GjkStatus::Indeterminate;
@@ -103,7 +126,7 @@ pub fn gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             break;
         }
         iterations += 1;
-        let sp: SupportPoint = support_pair(a, b, pose_ab, -v.as_vec3());
+        let sp: SupportPoint = m.support(-v.as_vec3());
         let w = sp.w.as_dvec3();
         let scale = scale2.max(w.length_squared()).sqrt();
         // gap = |v|² - v·w = |v| · (upper bound - lower bound) on the distance.

@@ -20,6 +20,7 @@
 //!   cross-check the closed-form ray casts.
 
 mod cache;
+mod cloud;
 mod epa;
 mod gjk_distance;
 mod raycast;
@@ -28,9 +29,10 @@ mod simplex;
 mod support;
 
 pub use cache::GjkCache;
+pub use cloud::{cloud_max, Cloud};
 pub use epa::{epa, EpaOutput};
-pub use gjk_distance::{gjk, GjkOutput, GjkStatus};
+pub use gjk_distance::{gjk, gjk_local, GjkOutput, GjkStatus};
 pub use raycast::ray_cast;
-pub use signed::{intersects, signed_distance, SignedDistance};
+pub use signed::{intersects, signed_distance, signed_distance_local, SignedDistance};
 pub use simplex::{Simplex, SupportPoint};
 pub use support::{SupportMap, Transformed};

@@ -2,7 +2,7 @@
 //! shapes, radii added after the core query (as Jolt does).
 
 use super::epa::epa;
-use super::gjk_distance::{gjk, GjkStatus};
+use super::gjk_distance::{gjk, gjk_local, GjkStatus};
 use super::support::SupportMap;
 use super::GjkCache;
 use crate::math::{Pose3, Vec3};
@@ -36,8 +36,30 @@ pub fn signed_distance<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     pose_ab: &Pose3,
     cache: Option<&mut GjkCache>,
 ) -> SignedDistance {
+    signed_from_gjk(a, b, pose_ab, gjk(a, b, pose_ab, cache))
+}
+
+/// [`signed_distance`] for a `b` whose support function answers in A's frame
+/// already (see [`gjk_local`]); `centre_b` is B's reference point in A's frame.
+pub fn signed_distance_local<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    centre_b: Vec3,
+    cache: Option<&mut GjkCache>,
+) -> SignedDistance {
+    let g = gjk_local(a, b, centre_b, cache);
+    signed_from_gjk(a, b, &Pose3::IDENTITY, g)
+}
+
+/// The signed distance from GJK's answer `g` on the cores: the core distance
+/// when separated, else EPA's penetration; then the radii.
+fn signed_from_gjk<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
+    a: &A,
+    b: &B,
+    pose_ab: &Pose3,
+    g: super::GjkOutput,
+) -> SignedDistance {
     let (ra, rb) = (a.core_radius(), b.core_radius());
-    let g = gjk(a, b, pose_ab, cache);
     let separated = match g.status {
         GjkStatus::Separated | GjkStatus::Indeterminate => g.distance > 0.0,
         GjkStatus::Overlapping => false,

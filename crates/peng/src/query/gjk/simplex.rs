@@ -163,11 +163,14 @@ impl Simplex {
             3 => (s2d(&p, 0, 1, 2), false),
             _ => s3d(&p),
         };
-        let old = self.pts;
+        // Compact in place: the kept vertices keep their order and move only
+        // down (n <= i), so no copy of the old simplex is needed.
         let mut n = 0;
-        for (i, pt) in old.iter().enumerate().take(self.len) {
+        for i in 0..self.len {
             if sub.mask & (1 << i) != 0 {
-                self.pts[n] = *pt;
+                if n != i {
+                    self.pts[n] = self.pts[i];
+                }
                 self.bary[n] = sub.bary[i];
                 n += 1;
             }
@@ -193,17 +196,20 @@ fn s1d(p: &[DVec3; 4], i: usize, j: usize) -> Sub {
     }
     // Origin projected on the line: a + t·λj with λj = -a·t/|t|², and the
     // complementary weight λi = b·t/|t|² (computed directly, not as 1 - λj).
-    let lj = -a.dot(t) / tt;
-    let li = b.dot(t) / tt;
+    // |t|² > 0 here, so the signs are those of the numerators, and the
+    // normalized weights λ/(λi + λj) need the numerators only: one division
+    // (f64 divisions are long-latency; the old four were a chain of two).
+    let lj = -a.dot(t);
+    let li = b.dot(t);
     if lj <= 0.0 {
         Sub::vertex(p, i)
     } else if li <= 0.0 {
         Sub::vertex(p, j)
     } else {
         let mut bary = [0.0; 4];
-        let s = li + lj;
-        bary[i] = li / s;
-        bary[j] = lj / s;
+        let inv = 1.0 / (li + lj);
+        bary[i] = li * inv;
+        bary[j] = lj * inv;
         Sub {
             mask: (1 << i) | (1 << j),
             bary,
@@ -244,11 +250,11 @@ fn s2d(p: &[DVec3; 4], i: usize, j: usize, k: usize) -> Sub {
     let lb = n.dot((c - q).cross(a - q));
     let lc = n.dot((a - q).cross(b - q));
     if la > 0.0 && lb > 0.0 && lc > 0.0 {
-        let s = la + lb + lc;
+        let inv = 1.0 / (la + lb + lc);
         let mut bary = [0.0; 4];
-        bary[i] = la / s;
-        bary[j] = lb / s;
-        bary[k] = lc / s;
+        bary[i] = la * inv;
+        bary[j] = lb * inv;
+        bary[k] = lc * inv;
         return Sub {
             mask: (1 << i) | (1 << j) | (1 << k),
             bary,
@@ -296,11 +302,11 @@ fn s3d(p: &[DVec3; 4]) -> (Sub, bool) {
     let c3 = (b - a).dot((c - a).cross(-a));
     let cs = [c0, c1, c2, c3];
     if cs.iter().all(|&cm| cm * vol > 0.0) {
-        let s = c0 + c1 + c2 + c3;
+        let inv = 1.0 / (c0 + c1 + c2 + c3);
         return (
             Sub {
                 mask: 0b1111,
-                bary: [c0 / s, c1 / s, c2 / s, c3 / s],
+                bary: [c0 * inv, c1 * inv, c2 * inv, c3 * inv],
                 v: DVec3::ZERO,
             },
             true,

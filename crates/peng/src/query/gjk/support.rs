@@ -86,3 +86,44 @@ pub(crate) fn support_pair<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         dir,
     }
 }
+
+/// The support function of the Minkowski difference `A − B` in A's frame, as
+/// GJK sees a pair.
+pub(crate) trait Minkowski {
+    /// The support point along `dir` with the points of A and B behind it.
+    fn support(&self, dir: Vec3) -> super::SupportPoint;
+}
+
+/// A pair with B placed in A's frame by a pose (two rotations per query).
+pub(crate) struct Posed<'a, A: ?Sized, B: ?Sized> {
+    pub a: &'a A,
+    pub b: &'a B,
+    pub pose: &'a Pose3,
+}
+
+impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski for Posed<'_, A, B> {
+    #[inline]
+    fn support(&self, dir: Vec3) -> super::SupportPoint {
+        support_pair(self.a, self.b, self.pose, dir)
+    }
+}
+
+/// A pair whose B answers support queries in A's frame already.
+pub(crate) struct Local<'a, A: ?Sized, B: ?Sized> {
+    pub a: &'a A,
+    pub b: &'a B,
+}
+
+impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski for Local<'_, A, B> {
+    #[inline]
+    fn support(&self, dir: Vec3) -> super::SupportPoint {
+        let pa = self.a.support(dir);
+        let pb = self.b.support(-dir);
+        super::SupportPoint {
+            w: pa - pb,
+            a: pa,
+            b: pb,
+            dir,
+        }
+    }
+}

@@ -7,6 +7,7 @@ use crate::math::tolerance::{ANGULAR_SLOP, ZERO_LENGTH_SQ};
 use crate::math::{Pose3, Vec3};
 use crate::query::sat::closest::{point_segment, segment_segment};
 use crate::query::types::{ContactId, ContactPoint3, Feature, Manifold3};
+use crate::shape::d3::Capsule;
 
 /// A core segment (a point when both ends coincide) and a radius.
 #[derive(Debug, Clone, Copy)]
@@ -20,10 +21,10 @@ pub struct Core {
 }
 
 /// The feature of a core at parameter `t`: vertex 0, vertex 1, or edge 0
-/// (a point core is vertex 0).
+/// (a point core, `point_core`, is vertex 0).
 #[inline]
-fn core_feature(c: &Core, t: f32) -> Feature {
-    if (c.b - c.a).length_squared() <= ZERO_LENGTH_SQ || t <= 0.0 {
+fn core_feature(point_core: bool, t: f32) -> Feature {
+    if point_core || t <= 0.0 {
         Feature::vertex(0)
     } else if t >= 1.0 {
         Feature::vertex(1)
@@ -35,6 +36,13 @@ fn core_feature(c: &Core, t: f32) -> Feature {
 /// The contact of two cores (both in A's frame): one point from the closest
 /// points, or two when the cores are parallel and overlap along their length.
 pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3> {
+    cores_contact_shifted(ca, cb, prediction, Vec3::ZERO)
+}
+
+/// [`cores_contact`] with `shift` added to every contact point (the manifold
+/// built in place in its final frame, no copy to shift it afterwards).
+#[inline]
+fn cores_contact_shifted(ca: &Core, cb: &Core, prediction: f32, shift: Vec3) -> Option<Manifold3> {
     let (s, t) = segment_segment(ca.a, ca.b, cb.a, cb.b);
     let da = ca.b - ca.a;
     let db = cb.b - cb.a;
@@ -88,8 +96,8 @@ pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3>
         let depth = rr - (xb - xa).dot(normal);
         if depth >= -prediction {
             m.push(ContactPoint3 {
-                point_a: xa + normal * ca.r,
-                point_b: xb - normal * cb.r,
+                point_a: xa + normal * ca.r + shift,
+                point_b: xb - normal * cb.r + shift,
                 depth,
                 id: ContactId::new(fa, fb),
             });
@@ -98,6 +106,7 @@ pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3>
     // Parallel cores overlapping along A: two points at the overlap's ends.
     let la2 = da.length_squared();
     let lb2 = db.length_squared();
+    let (pta, ptb) = (la2 <= ZERO_LENGTH_SQ, lb2 <= ZERO_LENGTH_SQ);
     let parallel = la2 > ZERO_LENGTH_SQ
         && lb2 > ZERO_LENGTH_SQ
         && cross.length_squared() <= (ANGULAR_SLOP * ANGULAR_SLOP) * la2 * lb2;
@@ -111,7 +120,7 @@ pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3>
                 let xa = ca.a + da * t0;
                 let u = point_segment(cb.a, cb.b, xa);
                 let xb = cb.a + db * u;
-                push(&mut m, xa, xb, core_feature(ca, t0), core_feature(cb, u));
+                push(&mut m, xa, xb, core_feature(pta, t0), core_feature(ptb, u));
             }
             if m.len() == 2 {
                 return Some(m);
@@ -119,7 +128,7 @@ pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3>
             m = Manifold3::new(normal);
         }
     }
-    push(&mut m, pa, pb, core_feature(ca, s), core_feature(cb, t));
+    push(&mut m, pa, pb, core_feature(pta, s), core_feature(ptb, t));
     if m.is_empty() {
         None
     } else {
@@ -145,4 +154,336 @@ pub fn ball_contact(r: f32, proj: &Proj, b_in_a: &Pose3, prediction: f32) -> Opt
         id: ContactId::new(Feature::vertex(0), proj.feature),
     });
     Some(m)
+}
+
+/// Ball (radius `r`, centre `centre` in world space) against a cuboid of
+/// half-extents `h` at `pose_b`: the closed form of clamping the centre to the
+/// box (Ericson, Real-Time Collision Detection, 5.1.3), in world space. The
+/// same answer as projecting the centre with [`super::project::cuboid`] and
+/// building the contact with [`ball_contact`], without the generic projection
+/// and the manifold mapped between frames.
+///
+/// Outside the box the closest point is the clamped centre; its feature is the
+/// face, edge or vertex of the axes that were clamped (one, two or three).
+/// Inside, the ball leaves through the nearest face (ties to the lowest axis).
+pub fn ball_cuboid_world(
+    r: f32,
+    centre: Vec3,
+    h: Vec3,
+    pose_b: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
+    let c = pose_b.inverse_transform_point(centre);
+    let hi = c.cmpgt(h).bitmask();
+    let lo = c.cmplt(-h).bitmask();
+    let clamped = hi | lo;
+    let (q, n, dist, feature) = if clamped != 0 {
+        let q = c.clamp(-h, h);
+        // Vertex id: bit k set when q[k] >= 0.
+        let vid = q.cmpge(Vec3::ZERO).bitmask() as usize;
+        let (n, dist, feature) = match clamped.count_ones() {
+            1 => {
+                // Face region: the face normal, exact even for a tiny gap.
+                let k = clamped.trailing_zeros() as usize;
+                let mut n = Vec3::ZERO;
+                n[k] = c[k].signum();
+                let (_, l) = outward(c, q);
+                (n, l, Feature::face(2 * k + (c[k] > 0.0) as usize))
+            }
+            2 => {
+                let free = (!clamped & 0b111).trailing_zeros() as usize;
+                let (u, x) = ((free + 1) % 3, (free + 2) % 3);
+                let (n, l) = outward(c, q);
+                let e = 4 * free + ((vid >> u) & 1) + (((vid >> x) & 1) << 1);
+                (n, l, Feature::edge(e))
+            }
+            _ => {
+                let (n, l) = outward(c, q);
+                (n, l, Feature::vertex(vid))
+            }
+        };
+        (q, n, dist, feature)
+    } else {
+        let pen = h - c.abs();
+        let k = if pen.x <= pen.y && pen.x <= pen.z {
+            0
+        } else if pen.y <= pen.z {
+            1
+        } else {
+            2
+        };
+        let positive = c[k] >= 0.0;
+        let mut n = Vec3::ZERO;
+        n[k] = if positive { 1.0 } else { -1.0 };
+        let mut q = c;
+        q[k] = n[k] * h[k];
+        (q, n, -pen[k], Feature::face(2 * k + positive as usize))
+    };
+    let depth = r - dist;
+    if depth < -prediction || depth.is_nan() {
+        return None;
+    }
+    // The box's normal points to the centre; the contact normal runs from
+    // the ball (A) to the box (B).
+    let normal = -pose_b.transform_vector(n);
+    let mut m = Manifold3::new(normal);
+    m.push(ContactPoint3 {
+        point_a: centre + normal * r,
+        point_b: pose_b.transform_point(q),
+        depth,
+        id: ContactId::new(Feature::vertex(0), feature),
+    });
+    Some(m)
+}
+
+/// `(c - q)` normalized with its length; `+x` and 0 when `c == q` (within a
+/// few ulps of the coordinates), as [`super::project`] does.
+#[inline]
+fn outward(c: Vec3, q: Vec3) -> (Vec3, f32) {
+    let d = c - q;
+    let l = d.length();
+    let eps = crate::math::tolerance::REL_EPS * (c.abs().max_element() + q.abs().max_element());
+    if l > eps && l * l > ZERO_LENGTH_SQ {
+        (d / l, l)
+    } else {
+        (Vec3::X, 0.0)
+    }
+}
+
+/// Two capsules at world poses: [`cores_contact`] on the cores expressed in a
+/// frame with world axes and its origin at A's position. Only the two
+/// rotations are applied to the core ends (B's shifted by the difference of
+/// the translations, one rounding step as for a relative pose), and the
+/// result needs only a translation back to world space: cheaper than the
+/// relative pose plus mapping the manifold, with the same precision far from
+/// the origin.
+pub fn capsules_world(
+    ca: &Capsule,
+    pose_a: &Pose3,
+    cb: &Capsule,
+    pose_b: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
+    let t = pose_b.translation - pose_a.translation;
+    let a = Core {
+        a: pose_a.rotation * ca.a(),
+        b: pose_a.rotation * ca.b(),
+        r: ca.radius(),
+    };
+    let b = Core {
+        a: pose_b.rotation * cb.a() + t,
+        b: pose_b.rotation * cb.b() + t,
+        r: cb.radius(),
+    };
+    cores_contact_shifted(&a, &b, prediction, pose_a.translation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Quat;
+    use crate::shape::d3::{Cuboid, Shape};
+
+    /// A small xorshift generator: values in `[-1, 1)`.
+    struct Rng(u32);
+    impl Rng {
+        fn f(&mut self) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            (self.0 >> 8) as f32 / (1u32 << 23) as f32 - 1.0
+        }
+        fn v(&mut self, s: f32) -> Vec3 {
+            Vec3::new(self.f(), self.f(), self.f()) * s
+        }
+        fn pose(&mut self, s: f32) -> Pose3 {
+            let q = Quat::from_xyzw(self.f(), self.f(), self.f(), self.f() + 1.5);
+            Pose3::new(self.v(s), q)
+        }
+    }
+
+    /// The generic path: project the centre on the box in B's frame, build the
+    /// contact there and map it to world space (as `ordered_world` did).
+    fn generic_ball_cuboid(
+        r: f32,
+        pose_a: &Pose3,
+        h: Vec3,
+        pose_b: &Pose3,
+        prediction: f32,
+    ) -> Option<Manifold3> {
+        let shape = Shape::Cuboid(Cuboid::new(h).expect("box"));
+        let c = pose_b.inverse_transform_point(pose_a.translation);
+        let p = super::super::project::project(&shape, c)?;
+        let m = ball_contact(r, &p, &Pose3::IDENTITY, prediction)?;
+        let mut w = m;
+        let n = pose_b.transform_vector(m.normal);
+        w.normal = n;
+        for q in w.points_mut() {
+            q.point_b = pose_b.transform_point(q.point_b);
+            q.point_a = pose_a.translation + n * r;
+        }
+        Some(w)
+    }
+
+    #[test]
+    fn ball_cuboid_closed_form_is_the_generic_projection() {
+        let mut g = Rng(0x9e37_79b9);
+        let mut hits = 0;
+        for i in 0..4000 {
+            let h = g.v(1.0).abs() + Vec3::splat(0.05);
+            // Some boxes flat (a zero half-extent is a rectangle).
+            let h = if i % 50 == 0 {
+                h * Vec3::new(1.0, 0.0, 1.0)
+            } else {
+                h
+            };
+            let r = if i % 40 == 0 { 0.0 } else { g.f().abs() * 0.8 };
+            let pose_b = g.pose(3.0);
+            let pose_a = Pose3::new(pose_b.transform_point(g.v(2.0)), Quat::IDENTITY);
+            let fast = ball_cuboid_world(r, pose_a.translation, h, &pose_b, 0.01);
+            let slow = generic_ball_cuboid(r, &pose_a, h, &pose_b, 0.01);
+            assert_eq!(fast, slow, "case {i}");
+            hits += fast.is_some() as usize;
+        }
+        assert!(hits > 300, "{hits}");
+    }
+
+    #[test]
+    fn ball_cuboid_degenerate_centres() {
+        let h = Vec3::new(1.0, 2.0, 3.0);
+        let pose_b = Pose3::IDENTITY;
+        let m = |c: Vec3| ball_cuboid_world(0.5, c, h, &pose_b, 0.0).expect("touching");
+        // At the box centre: leave through the nearest face (+x, depth 1.5).
+        let c0 = m(Vec3::ZERO);
+        assert_eq!(c0.normal, -Vec3::X);
+        assert!((c0.points()[0].depth - 1.5).abs() < 1e-6);
+        assert_eq!(c0.points()[0].point_b, Vec3::new(1.0, 0.0, 0.0));
+        // Exactly on a face, an edge, a corner: depth = radius, the point
+        // itself on the surface, a unit normal.
+        for c in [
+            Vec3::new(1.0, 0.3, -0.2),
+            Vec3::new(1.0, 2.0, 0.5),
+            Vec3::new(-1.0, 2.0, -3.0),
+        ] {
+            let k = m(c);
+            assert!((k.points()[0].depth - 0.5).abs() < 1e-6, "{c}");
+            assert!((k.points()[0].point_b - c).length() < 1e-6, "{c}");
+            assert!((k.normal.length() - 1.0).abs() < 1e-6, "{c}");
+            assert_eq!(
+                Some(k),
+                generic_ball_cuboid(0.5, &Pose3::from_translation(c), h, &pose_b, 0.0)
+            );
+        }
+        // Zero radius just outside a face: no contact unless predicted.
+        let c = Vec3::new(1.001, 0.0, 0.0);
+        assert!(ball_cuboid_world(0.0, c, h, &pose_b, 0.0).is_none());
+        let k = ball_cuboid_world(0.0, c, h, &pose_b, 0.01).expect("predicted");
+        assert!((k.points()[0].depth + 0.001).abs() < 1e-6);
+        assert_eq!(k.normal, -Vec3::X);
+    }
+
+    /// The generic path for two capsules: cores in A's frame, then the
+    /// manifold mapped to world space.
+    fn generic_capsules(
+        ca: &Capsule,
+        pa: &Pose3,
+        cb: &Capsule,
+        pb: &Pose3,
+        prediction: f32,
+    ) -> Option<Manifold3> {
+        let rel = pa.inv_mul(pb);
+        let a = Core {
+            a: ca.a(),
+            b: ca.b(),
+            r: ca.radius(),
+        };
+        let b = Core {
+            a: rel.transform_point(cb.a()),
+            b: rel.transform_point(cb.b()),
+            r: cb.radius(),
+        };
+        let mut m = cores_contact(&a, &b, prediction)?;
+        m.normal = pa.transform_vector(m.normal);
+        for p in m.points_mut() {
+            p.point_a = pa.transform_point(p.point_a);
+            p.point_b = pa.transform_point(p.point_b);
+        }
+        Some(m)
+    }
+
+    fn close(x: &Manifold3, y: &Manifold3, tol: f32) -> bool {
+        x.len() == y.len()
+            && (x.normal - y.normal).length() <= tol
+            && x.points().iter().zip(y.points()).all(|(p, q)| {
+                p.id == q.id
+                    && (p.depth - q.depth).abs() <= tol
+                    && (p.point_a - q.point_a).length() <= tol
+                    && (p.point_b - q.point_b).length() <= tol
+            })
+    }
+
+    #[test]
+    fn capsules_world_agrees_with_the_relative_frame() {
+        let mut g = Rng(0x1234_abcd);
+        let mut hits = 0;
+        for i in 0..4000 {
+            let cap = |g: &mut Rng| {
+                let c = g.v(0.2);
+                let d = g.v(1.0);
+                Capsule::new(c - d, c + d, g.f().abs()).expect("capsule")
+            };
+            let (ca, cb) = (cap(&mut g), cap(&mut g));
+            let pa = g.pose(5.0);
+            let pb = Pose3::new(pa.translation + g.v(2.0), g.pose(1.0).rotation);
+            let fast = capsules_world(&ca, &pa, &cb, &pb, 0.01);
+            let slow = generic_capsules(&ca, &pa, &cb, &pb, 0.01);
+            match (fast, slow) {
+                (Some(x), Some(y)) => {
+                    assert!(close(&x, &y, 2e-5), "case {i}: {x:?} vs {y:?}");
+                    hits += 1;
+                }
+                (None, None) => {}
+                // Within rounding of the prediction band.
+                (x, y) => {
+                    let d = x.or(y).map(|m| m.depth()).unwrap_or(0.0);
+                    assert!((d + 0.01).abs() < 1e-5, "case {i}: {x:?} vs {y:?}");
+                }
+            }
+        }
+        assert!(hits > 500, "{hits}");
+    }
+
+    #[test]
+    fn capsules_parallel_coincident_and_zero_radius() {
+        let id = Pose3::IDENTITY;
+        let cap = |a: Vec3, b: Vec3, r: f32| Capsule::new(a, b, r).expect("capsule");
+        // Parallel, overlapping along their length: two points at the ends of
+        // the overlap, depth 0.5 each, normal +y.
+        let a = cap(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), 0.5);
+        let b = cap(Vec3::new(0.0, 0.0, 0.0), Vec3::new(3.0, 0.0, 0.0), 0.5);
+        let pb = Pose3::from_translation(Vec3::new(0.0, 0.5, 0.0));
+        let m = capsules_world(&a, &id, &b, &pb, 0.0).expect("overlap");
+        assert_eq!(m.len(), 2);
+        assert!((m.normal - Vec3::Y).length() < 1e-6);
+        for p in m.points() {
+            assert!((p.depth - 0.5).abs() < 1e-6);
+        }
+        // Coincident cores: some unit normal, depth = r_a + r_b, no panic.
+        let m = capsules_world(&a, &id, &a, &id, 0.0).expect("overlap");
+        assert!((m.normal.length() - 1.0).abs() < 1e-6);
+        assert!((m.depth() - 1.0).abs() < 1e-6);
+        // Zero radii: segments crossing at right angles touch with depth 0.
+        let s = cap(Vec3::new(-1.0, 0.0, 0.0), Vec3::new(1.0, 0.0, 0.0), 0.0);
+        let t = cap(Vec3::new(0.0, -1.0, 0.0), Vec3::new(0.0, 1.0, 0.0), 0.0);
+        let m = capsules_world(&s, &id, &t, &id, 0.0).expect("touching");
+        assert!(m.depth().abs() < 1e-6);
+        assert!((m.normal.z.abs() - 1.0).abs() < 1e-6);
+        // Far from the origin, the same answer as at the origin.
+        let far = Pose3::from_translation(Vec3::splat(1.0e4));
+        let pb_far = Pose3::from_translation(Vec3::splat(1.0e4) + Vec3::new(0.0, 0.5, 0.0));
+        let m0 = capsules_world(&a, &id, &b, &pb, 0.0).expect("overlap");
+        let m1 = capsules_world(&a, &far, &b, &pb_far, 0.0).expect("overlap");
+        assert_eq!(m0.len(), m1.len());
+        assert!((m0.depth() - m1.depth()).abs() < 1e-6);
+    }
 }
