@@ -21,6 +21,7 @@
 
 mod build;
 mod query;
+mod selfpairs;
 
 use crate::bound::Aabb;
 use crate::math::Vector;
@@ -134,6 +135,12 @@ pub struct DynamicTree<V> {
     pub(crate) tracker: PairTracker,
     pub(crate) found: Vec<ProxyPair>,
     stack: Vec<(u32, f32)>,
+    /// Per node: a changed leaf below it (scratch of the self traversal).
+    moved: Vec<bool>,
+    /// Node pairs still to visit (scratch of the self traversal).
+    pair_stack: Vec<(u32, u32)>,
+    /// Nodes whose own pairs are still to visit (scratch of the self traversal).
+    self_stack: Vec<u32>,
 }
 
 impl<V: Vector> Default for DynamicTree<V> {
@@ -167,6 +174,9 @@ impl<V: Vector> DynamicTree<V> {
             tracker: PairTracker::default(),
             found: Vec::new(),
             stack: Vec::new(),
+            moved: Vec::new(),
+            pair_stack: Vec::new(),
+            self_stack: Vec::new(),
         }
     }
 
