@@ -169,7 +169,7 @@ pub(crate) fn radix_sort_pairs(v: &mut Vec<ProxyPair>, scratch: &mut Vec<ProxyPa
     scratch.extend_from_slice(v);
     for d in 0..passes {
         let c = &mut counts[d * buckets..(d + 1) * buckets];
-        if c.iter().any(|&x| x == v.len()) {
+        if c.contains(&v.len()) {
             continue; // every key has the same digit here
         }
         // Exclusive prefix sums: where each digit's run starts.
