@@ -176,6 +176,7 @@ impl<V: Vector> DynamicTree<V> {
     /// the given (tight) box: every leaf's fat box holds its tight box, so no
     /// pair is missed, and fewer candidates need the exact test.
     fn find_pairs(&mut self) {
+        self.settle_stale();
         // Many changed proxies: one traversal of the tree against itself.
         if self.table.dirty_list.len() * SELF_TRAVERSAL_FRACTION >= self.table.len() {
             self.find_pairs_self();
