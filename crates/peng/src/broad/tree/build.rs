@@ -47,6 +47,17 @@ impl<V: Vector> DynamicTree<V> {
     /// Recomputes every internal node's box, category union and height from
     /// its children, bottom-up, keeping the leaves' boxes. `O(n)`.
     pub(super) fn refit_internal(&mut self) {
+        if self.parents_first {
+            // Every parent has a smaller index than its children: one
+            // backward sweep over the array visits children first.
+            for i in (0..self.nodes.len() as u32).rev() {
+                let n = &self.nodes[i as usize];
+                if n.height != super::FREE && !n.is_leaf() {
+                    self.refit_node(i);
+                }
+            }
+            return;
+        }
         for i in self.bottom_up_internal() {
             self.refit_node(i);
         }
@@ -160,6 +171,7 @@ impl<V: Vector> DynamicTree<V> {
         self.nodes = nodes;
         self.root = map(self.root);
         self.reset_free_list();
+        self.parents_first = true;
     }
 
     /// Partitions `items` (at least two) and returns the size of the left part,

@@ -152,6 +152,10 @@ pub struct DynamicTree<V> {
     drift: usize,
     /// Proxies inserted since the last update.
     fresh: usize,
+    /// Every node's parent has a smaller index (true after `relayout` until the
+    /// next node allocation; removals keep it, since a removed leaf's sibling
+    /// moves up to its grandparent, whose index is smaller still).
+    parents_first: bool,
 }
 
 impl<V: Vector> Default for DynamicTree<V> {
@@ -192,6 +196,7 @@ impl<V: Vector> DynamicTree<V> {
             is_stale: Vec::new(),
             drift: 0,
             fresh: 0,
+            parents_first: false,
         }
     }
 
@@ -250,6 +255,7 @@ impl<V: Vector> DynamicTree<V> {
     }
 
     pub(crate) fn allocate_node(&mut self) -> u32 {
+        self.parents_first = false;
         self.node_count += 1;
         let blank = Node {
             aabb: Aabb::EMPTY,
