@@ -56,7 +56,7 @@ impl<V: Vector> Slab<V> {
 /// When at least `1 / SELF_TRAVERSAL_FRACTION` of the proxies changed since the
 /// last update, pairs are found by one traversal of the tree against itself
 /// instead of one query per changed proxy.
-const SELF_TRAVERSAL_FRACTION: usize = 16;
+const SELF_TRAVERSAL_FRACTION: usize = 4;
 
 impl<V: Vector> DynamicTree<V> {
     /// Calls `f(slot)` for every leaf whose fat box overlaps `aabb` and whose
