@@ -63,7 +63,6 @@ fn batch_paths_match_brute_force_at_every_moving_fraction() {
             e.2 = b;
             tree.move_proxy(e.0, b, d).unwrap();
             brute.move_proxy(e.1, b, d).unwrap();
-            let _ = k;
         }
         // Remove and re-insert a few, too.
         if frame % 2 == 1 {
