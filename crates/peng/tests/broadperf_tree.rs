@@ -52,12 +52,7 @@ fn batch_paths_match_brute_force_at_every_moving_fraction() {
     let strides = [1usize, 3, 10, 50, 500, 10, 3, 1, 50];
     let mut total_began = 0;
     for (frame, &stride) in strides.iter().enumerate() {
-        for (k, e) in ids
-            .iter_mut()
-            .enumerate()
-            .skip(frame % stride)
-            .step_by(stride)
-        {
+        for e in ids.iter_mut().skip(frame % stride).step_by(stride) {
             let d = Vec3::new(r.f() - 0.5, r.f() - 0.5, r.f() - 0.5) * 2.5;
             let b = Aabb3::new(e.2.min + d, e.2.max + d);
             e.2 = b;
