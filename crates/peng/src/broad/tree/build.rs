@@ -41,6 +41,23 @@ impl<V: Vector> DynamicTree<V> {
                 self.nodes[leaf as usize].aabb = self.table.aabb(i).loosened(self.margin());
             }
         }
+        self.refit_internal();
+    }
+
+    /// Recomputes every internal node's box, category union and height from
+    /// its children, bottom-up, keeping the leaves' boxes. `O(n)`.
+    pub(super) fn refit_internal(&mut self) {
+        if self.parents_first {
+            // Every parent has a smaller index than its children: one
+            // backward sweep over the array visits children first.
+            for i in (0..self.nodes.len() as u32).rev() {
+                let n = &self.nodes[i as usize];
+                if n.height != super::FREE && !n.is_leaf() {
+                    self.refit_node(i);
+                }
+            }
+            return;
+        }
         for i in self.bottom_up_internal() {
             self.refit_node(i);
         }
@@ -53,6 +70,15 @@ impl<V: Vector> DynamicTree<V> {
     /// coincide are split in half. Leaves keep their node indices and are
     /// re-fattened from their proxies' boxes. `O(n log n)`.
     pub fn rebuild(&mut self) {
+        self.rebuild_with(true);
+    }
+
+    /// [`rebuild`](Self::rebuild), keeping the leaves' fat boxes as they are.
+    pub(super) fn rebuild_keeping_fat(&mut self) {
+        self.rebuild_with(false);
+    }
+
+    fn rebuild_with(&mut self, refatten: bool) {
         // Free the internal nodes; collect the leaves.
         for i in self.bottom_up_internal() {
             self.free_node(i);
@@ -62,7 +88,9 @@ impl<V: Vector> DynamicTree<V> {
         for i in 0..self.table.slots.len() as u32 {
             if self.table.alive(i) {
                 let leaf = self.leaf_of[i as usize];
-                self.nodes[leaf as usize].aabb = self.table.aabb(i).loosened(margin);
+                if refatten {
+                    self.nodes[leaf as usize].aabb = self.table.aabb(i).loosened(margin);
+                }
                 leaves.push(leaf);
             }
         }
@@ -101,6 +129,49 @@ impl<V: Vector> DynamicTree<V> {
         for i in self.bottom_up_internal() {
             self.refit_node(i);
         }
+    }
+
+    /// Renumbers the nodes in depth-first (pre-order) order from the root and
+    /// drops the free list, so a subtree's nodes sit together in memory and a
+    /// traversal walks the node array mostly forward (parry's BVH keeps the
+    /// same layout). Only node indices change: boxes, links and proxies stay.
+    /// `O(n)`.
+    pub(super) fn relayout(&mut self) {
+        let count = self.node_count;
+        let mut order: Vec<u32> = Vec::with_capacity(count);
+        if self.root != NULL {
+            let mut stack = vec![self.root];
+            while let Some(i) = stack.pop() {
+                order.push(i);
+                let n = &self.nodes[i as usize];
+                if !n.is_leaf() {
+                    stack.push(n.child2);
+                    stack.push(n.child1);
+                }
+            }
+        }
+        debug_assert_eq!(order.len(), count);
+        let mut new_of = vec![NULL; self.nodes.len()];
+        for (k, &i) in order.iter().enumerate() {
+            new_of[i as usize] = k as u32;
+        }
+        let map = |i: u32| if i == NULL { NULL } else { new_of[i as usize] };
+        let mut nodes = Vec::with_capacity(count);
+        for &i in &order {
+            let mut n = self.nodes[i as usize];
+            n.parent = map(n.parent);
+            if n.is_leaf() {
+                self.leaf_of[n.child2 as usize] = map(i);
+            } else {
+                n.child1 = map(n.child1);
+                n.child2 = map(n.child2);
+            }
+            nodes.push(n);
+        }
+        self.nodes = nodes;
+        self.root = map(self.root);
+        self.reset_free_list();
+        self.parents_first = true;
     }
 
     /// Partitions `items` (at least two) and returns the size of the left part,

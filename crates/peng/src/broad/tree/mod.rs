@@ -21,6 +21,8 @@
 
 mod build;
 mod query;
+mod selfpairs;
+mod stale;
 
 use crate::bound::Aabb;
 use crate::math::Vector;
@@ -134,6 +136,26 @@ pub struct DynamicTree<V> {
     pub(crate) tracker: PairTracker,
     pub(crate) found: Vec<ProxyPair>,
     stack: Vec<(u32, f32)>,
+    /// Per node: a changed leaf below it (scratch of the self traversal).
+    moved: Vec<bool>,
+    /// Node pairs still to visit (scratch of the self traversal).
+    pair_stack: Vec<(u32, u32)>,
+    /// Nodes whose own pairs are still to visit (scratch of the self traversal).
+    self_stack: Vec<u32>,
+    /// Proxy slots whose leaf left its fat box since the last update and was
+    /// only grown in place (see `stale.rs`); may hold duplicates and removed
+    /// slots, filtered by `is_stale`.
+    stale: Vec<u32>,
+    /// Per proxy slot: listed in `stale` and still to be handled.
+    is_stale: Vec<bool>,
+    /// Stale leaves refitted in place since the last rebuild.
+    drift: usize,
+    /// Proxies inserted since the last update.
+    fresh: usize,
+    /// Every node's parent has a smaller index (true after `relayout` until the
+    /// next node allocation; removals keep it, since a removed leaf's sibling
+    /// moves up to its grandparent, whose index is smaller still).
+    parents_first: bool,
 }
 
 impl<V: Vector> Default for DynamicTree<V> {
@@ -167,6 +189,14 @@ impl<V: Vector> DynamicTree<V> {
             tracker: PairTracker::default(),
             found: Vec::new(),
             stack: Vec::new(),
+            moved: Vec::new(),
+            pair_stack: Vec::new(),
+            self_stack: Vec::new(),
+            stale: Vec::new(),
+            is_stale: Vec::new(),
+            drift: 0,
+            fresh: 0,
+            parents_first: false,
         }
     }
 
@@ -225,6 +255,7 @@ impl<V: Vector> DynamicTree<V> {
     }
 
     pub(crate) fn allocate_node(&mut self) -> u32 {
+        self.parents_first = false;
         self.node_count += 1;
         let blank = Node {
             aabb: Aabb::EMPTY,
@@ -243,6 +274,12 @@ impl<V: Vector> DynamicTree<V> {
             self.nodes.push(blank);
             (self.nodes.len() - 1) as u32
         }
+    }
+
+    /// Forgets the free list (after [`relayout`](Self::relayout), every node
+    /// is in use).
+    pub(crate) fn reset_free_list(&mut self) {
+        self.free_node = NULL;
     }
 
     pub(crate) fn free_node(&mut self, i: u32) {
@@ -500,12 +537,16 @@ impl<V: Vector> DynamicTree<V> {
         }
         self.leaf_of[slot] = leaf;
         self.insert_leaf(leaf);
+        self.fresh += 1;
         Ok(id)
     }
 
     /// Removes a proxy; see [`BroadPhase::remove`](super::BroadPhase::remove).
     pub(crate) fn remove_proxy(&mut self, id: ProxyId) -> Result<u64, BroadPhaseError> {
         let (i, info) = self.table.remove(id)?;
+        if let Some(f) = self.is_stale.get_mut(i as usize) {
+            *f = false;
+        }
         let leaf = self.leaf_of[i as usize];
         self.remove_leaf(leaf);
         self.free_node(leaf);
@@ -530,9 +571,11 @@ impl<V: Vector> DynamicTree<V> {
         if old.contains(&aabb) && fat.loosened(4.0 * self.margin).contains(&old) {
             return Ok(());
         }
-        self.remove_leaf(leaf);
-        self.nodes[leaf as usize].aabb = fat;
-        self.insert_leaf(leaf);
+        // The leaf takes its new fat box at once, and its ancestors grow to hold
+        // it, so the tree stays valid for queries; where the leaf belongs is
+        // decided at the next update, for all such leaves together.
+        self.grow_in_place(leaf, fat);
+        self.mark_stale(i);
         Ok(())
     }
 

@@ -53,6 +53,11 @@ impl<V: Vector> Slab<V> {
     }
 }
 
+/// When at least `1 / SELF_TRAVERSAL_FRACTION` of the proxies changed since the
+/// last update, pairs are found by one traversal of the tree against itself
+/// instead of one query per changed proxy.
+const SELF_TRAVERSAL_FRACTION: usize = 4;
+
 impl<V: Vector> DynamicTree<V> {
     /// Calls `f(slot)` for every leaf whose fat box overlaps `aabb` and whose
     /// category meets `mask`, until `f` returns `false`. Subtrees whose category
@@ -171,6 +176,12 @@ impl<V: Vector> DynamicTree<V> {
     /// the given (tight) box: every leaf's fat box holds its tight box, so no
     /// pair is missed, and fewer candidates need the exact test.
     fn find_pairs(&mut self) {
+        self.settle_stale();
+        // Many changed proxies: one traversal of the tree against itself.
+        if self.table.dirty_list.len() * SELF_TRAVERSAL_FRACTION >= self.table.len() {
+            self.find_pairs_self();
+            return;
+        }
         let mut found = core::mem::take(&mut self.found);
         let mut stack = Vec::with_capacity(64);
         let t = &self.table;
