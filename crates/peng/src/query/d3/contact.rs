@@ -53,24 +53,36 @@ pub fn contact(
     // them, each writing the manifold straight into the returned value.
     match (a, b) {
         (Shape::Capsule(ca), Shape::Capsule(cb)) => {
-            return round::capsules_world(ca, pose_a, cb, pose_b, prediction);
+            round::capsules_world(ca, pose_a, cb, pose_b, prediction)
         }
         (Shape::Ball(s), Shape::Cuboid(c)) => {
             let (r, h) = (s.radius(), c.half_extents());
-            return round::ball_cuboid_world(r, pose_a.translation, h, pose_b, prediction);
+            round::ball_cuboid_world(r, pose_a.translation, h, pose_b, prediction)
         }
         (Shape::Cuboid(c), Shape::Ball(s)) => {
             let (r, h) = (s.radius(), c.half_extents());
             let m = round::ball_cuboid_world(r, pose_b.translation, h, pose_a, prediction)?;
-            return Some(m.swapped());
+            Some(m.swapped())
         }
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
             let b_in_a = pose_a.inv_mul(pose_b);
             let m = box_box::box_box(ca, cb, &b_in_a, prediction)?;
-            return Some(to_world(&m, pose_a));
+            Some(to_world(&m, pose_a))
         }
-        _ => {}
+        _ => contact_general(a, pose_a, b, pose_b, prediction),
     }
+}
+
+/// [`contact`] for the pairs without a fast arm (kept out of line so that
+/// `contact` itself needs no stack frame and the fast arms are tail calls).
+#[inline(never)]
+fn contact_general(
+    a: &Shape,
+    pose_a: &Pose3,
+    b: &Shape,
+    pose_b: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
     if matches!(a, Shape::Compound(_)) || matches!(b, Shape::Compound(_)) {
         let mut best: Option<Manifold3> = None;
         for_each_part_pair(a, pose_a, b, pose_b, prediction, &mut |m| {

@@ -69,7 +69,10 @@ impl CoreA {
 #[inline(always)]
 fn closest_params(a: f32, e: f32, b: f32, c: f32, f: f32, r2: f32) -> (f32, f32) {
     use crate::math::tolerance::REL_EPS;
-    let scale = a.max(e).max(r2).max(1e-30);
+    // Plain comparisons instead of `f32::max` (no NaN handling needed: a NaN
+    // input gives NaN closest points, which the caller rejects).
+    let big = |x: f32, y: f32| if x > y { x } else { y };
+    let scale = big(big(big(a, e), r2), 1e-30);
     let tiny = REL_EPS * REL_EPS * scale;
     if a <= tiny && e <= tiny {
         return (0.0, 0.0);
@@ -326,6 +329,36 @@ fn outward(c: Vec3, q: Vec3) -> (Vec3, f32) {
     }
 }
 
+/// A unit quaternion split for rotating vectors: vector part `u`, scalar
+/// part `w` in every lane.
+#[derive(Clone, Copy)]
+struct Rotor {
+    u: Vec3A,
+    w: Vec3A,
+}
+
+impl Rotor {
+    #[inline(always)]
+    fn of(pose: &Pose3) -> Self {
+        let q = glam::Vec4::from(pose.rotation);
+        Rotor {
+            u: Vec3A::from_vec4(q),
+            w: Vec3A::splat(q.w),
+        }
+    }
+
+    /// The rotated vector. Expanding `q v q*` for a unit `q = (u, w)` gives
+    /// `v + 2w (u × v) + 2 u × (u × v)`; with `t = 2 u × v` that is
+    /// `v + w t + u × t`: two cross products, no dot products (the form in
+    /// F. Giesen, "Rotating vectors by quaternions", 2015).
+    #[inline(always)]
+    fn apply(self, v: Vec3A) -> Vec3A {
+        let t = self.u.cross(v);
+        let t = t + t;
+        v + self.w * t + self.u.cross(t)
+    }
+}
+
 /// Two capsules at world poses: [`cores_contact`] on the cores expressed in a
 /// frame with world axes and its origin at A's position. Only the two
 /// rotations are applied to the core ends (B's shifted by the difference of
@@ -342,15 +375,15 @@ pub fn capsules_world(
     prediction: f32,
 ) -> Option<Manifold3> {
     let t = Vec3A::from(pose_b.translation - pose_a.translation);
-    let (qa, qb) = (pose_a.rotation, pose_b.rotation);
+    let (ra, rb) = (Rotor::of(pose_a), Rotor::of(pose_b));
     let a = CoreA {
-        a: qa * Vec3A::from(ca.a()),
-        b: qa * Vec3A::from(ca.b()),
+        a: ra.apply(ca.a().into()),
+        b: ra.apply(ca.b().into()),
         r: ca.radius(),
     };
     let b = CoreA {
-        a: qb * Vec3A::from(cb.a()) + t,
-        b: qb * Vec3A::from(cb.b()) + t,
+        a: rb.apply(cb.a().into()) + t,
+        b: rb.apply(cb.b().into()) + t,
         r: cb.radius(),
     };
     cores_contact_shifted(&a, &b, prediction, pose_a.translation.into())
