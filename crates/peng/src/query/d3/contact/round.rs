@@ -437,6 +437,51 @@ mod tests {
     }
 
     #[test]
+    fn closest_params_is_segment_segment_bit_for_bit() {
+        use crate::query::sat::closest::segment_segment;
+        let mut g = Rng(0x5eed_0001);
+        for i in 0..4000 {
+            let mut p = [g.v(2.0), g.v(2.0), g.v(2.0), g.v(2.0)];
+            // Points, parallel and collinear pairs among them.
+            match i % 8 {
+                0 => p[1] = p[0],
+                1 => p[3] = p[2],
+                2 => p[3] = p[2] + (p[1] - p[0]) * 0.7,
+                3 => {
+                    p[2] = p[0] + (p[1] - p[0]) * 0.3;
+                    p[3] = p[0] + (p[1] - p[0]) * 1.4;
+                }
+                4 => (p[1], p[3]) = (p[0], p[2]),
+                _ => {}
+            }
+            let (d1, d2, r) = (p[1] - p[0], p[3] - p[2], p[0] - p[2]);
+            let ours = closest_params(
+                d1.length_squared(),
+                d2.length_squared(),
+                d1.dot(d2),
+                d1.dot(r),
+                d2.dot(r),
+                r.length_squared(),
+            );
+            let theirs = segment_segment(p[0], p[1], p[2], p[3]);
+            assert_eq!(ours.0.to_bits(), theirs.0.to_bits(), "case {i}");
+            assert_eq!(ours.1.to_bits(), theirs.1.to_bits(), "case {i}");
+        }
+    }
+
+    #[test]
+    fn rotor_is_the_quaternion_rotation() {
+        let mut g = Rng(0x0bad_cafe);
+        for _ in 0..1000 {
+            let pose = g.pose(1.0);
+            let v = g.v(10.0);
+            let r = Rotor::of(&pose).apply(v.into());
+            let q = pose.rotation * v;
+            assert!((Vec3::from(r) - q).length() <= 1e-5 * v.length().max(1.0));
+        }
+    }
+
+    #[test]
     fn ball_cuboid_closed_form_is_the_generic_projection() {
         let mut g = Rng(0x9e37_79b9);
         let mut hits = 0;
