@@ -48,6 +48,41 @@ pub fn contact(
     prediction: f32,
 ) -> Option<Manifold3> {
     debug_assert!(pose_a.is_finite() && pose_b.is_finite());
+    // Fast arms for the common convex pairs, before the compound, mesh and
+    // flat-triangle checks: the same functions `ordered_world` reaches for
+    // them, each writing the manifold straight into the returned value.
+    match (a, b) {
+        (Shape::Capsule(ca), Shape::Capsule(cb)) => {
+            round::capsules_world(ca, pose_a, cb, pose_b, prediction)
+        }
+        (Shape::Ball(s), Shape::Cuboid(c)) => {
+            let (r, h) = (s.radius(), c.half_extents());
+            round::ball_cuboid_world(r, pose_a.translation, h, pose_b, prediction)
+        }
+        (Shape::Cuboid(c), Shape::Ball(s)) => {
+            let (r, h) = (s.radius(), c.half_extents());
+            let m = round::ball_cuboid_world(r, pose_b.translation, h, pose_a, prediction)?;
+            Some(m.swapped())
+        }
+        (Shape::Cuboid(ca), Shape::Cuboid(cb)) => {
+            let b_in_a = pose_a.inv_mul(pose_b);
+            let m = box_box::box_box(ca, cb, &b_in_a, prediction)?;
+            Some(to_world(&m, pose_a))
+        }
+        _ => contact_general(a, pose_a, b, pose_b, prediction),
+    }
+}
+
+/// [`contact`] for the pairs without a fast arm (kept out of line so that
+/// `contact` itself needs no stack frame and the fast arms are tail calls).
+#[inline(never)]
+fn contact_general(
+    a: &Shape,
+    pose_a: &Pose3,
+    b: &Shape,
+    pose_b: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
     if matches!(a, Shape::Compound(_)) || matches!(b, Shape::Compound(_)) {
         let mut best: Option<Manifold3> = None;
         for_each_part_pair(a, pose_a, b, pose_b, prediction, &mut |m| {
@@ -171,6 +206,13 @@ fn rank(s: &Shape) -> u8 {
     }
 }
 
+/// Whether the shape is a triangle mesh or a height field (the pairs
+/// [`super::mesh::deepest`] handles).
+#[inline]
+fn is_mesh(s: &Shape) -> bool {
+    matches!(s, Shape::TriMesh(_) | Shape::HeightField(_))
+}
+
 /// The segment standing for a zero-area triangle.
 fn flat_triangle(s: &Shape) -> Option<Shape> {
     match s {
@@ -216,8 +258,10 @@ pub(super) fn contact_pair(
     pose_b: &Pose3,
     prediction: f32,
 ) -> Option<Manifold3> {
-    if let Some(m) = super::mesh::deepest(a, pose_a, b, pose_b, prediction) {
-        return m;
+    if is_mesh(a) || is_mesh(b) {
+        if let Some(m) = super::mesh::deepest(a, pose_a, b, pose_b, prediction) {
+            return m;
+        }
     }
     // A zero-area triangle is the segment of its longest edge.
     let (ta, tb);

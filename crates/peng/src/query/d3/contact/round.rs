@@ -5,9 +5,9 @@
 use super::project::Proj;
 use crate::math::tolerance::{ANGULAR_SLOP, ZERO_LENGTH_SQ};
 use crate::math::{Pose3, Vec3};
-use crate::query::sat::closest::{point_segment, segment_segment};
 use crate::query::types::{ContactId, ContactPoint3, Feature, Manifold3};
 use crate::shape::d3::Capsule;
+use glam::Vec3A;
 
 /// A core segment (a point when both ends coincide) and a radius.
 #[derive(Debug, Clone, Copy)]
@@ -36,16 +36,96 @@ fn core_feature(point_core: bool, t: f32) -> Feature {
 /// The contact of two cores (both in A's frame): one point from the closest
 /// points, or two when the cores are parallel and overlap along their length.
 pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3> {
-    cores_contact_shifted(ca, cb, prediction, Vec3::ZERO)
+    cores_contact_shifted(&CoreA::of(ca), &CoreA::of(cb), prediction, Vec3A::ZERO)
+}
+
+/// A [`Core`] in glam's SIMD vector type: the closest-point arithmetic below
+/// runs in one register per vector (each operation and each dot product in
+/// the same order as with [`Vec3`], so the same values).
+#[derive(Clone, Copy)]
+struct CoreA {
+    a: Vec3A,
+    b: Vec3A,
+    r: f32,
+}
+
+impl CoreA {
+    #[inline(always)]
+    fn of(c: &Core) -> Self {
+        CoreA {
+            a: c.a.into(),
+            b: c.b.into(),
+            r: c.r,
+        }
+    }
+}
+
+/// Parameters `(s, t)` in `[0, 1]` of the closest points of two segments
+/// `p1 + s·d1` and `p2 + t·d2` from their dot products: `a = d1·d1`,
+/// `e = d2·d2`, `b = d1·d2`, `c = d1·r`, `f = d2·r` and `r2 = r·r` with
+/// `r = p1 - p2` (Ericson, Real-Time Collision Detection, 5.1.9). The same
+/// arithmetic, step for step, as `sat::closest::segment_segment`, so the same answer; the
+/// caller computes the products once and reuses them (lengths, parallelism).
+#[inline(always)]
+fn closest_params(a: f32, e: f32, b: f32, c: f32, f: f32, r2: f32) -> (f32, f32) {
+    use crate::math::tolerance::REL_EPS;
+    // Plain comparisons instead of `f32::max` (no NaN handling needed: a NaN
+    // input gives NaN closest points, which the caller rejects).
+    let big = |x: f32, y: f32| if x > y { x } else { y };
+    let scale = big(big(big(a, e), r2), 1e-30);
+    let tiny = REL_EPS * REL_EPS * scale;
+    if a <= tiny && e <= tiny {
+        return (0.0, 0.0);
+    }
+    if a <= tiny {
+        return (0.0, (f / e).clamp(0.0, 1.0));
+    }
+    if e <= tiny {
+        return ((-c / a).clamp(0.0, 1.0), 0.0);
+    }
+    // denom = |d1|²|d2|² - (d1·d2)² = |d1 × d2|² >= 0.
+    let denom = a * e - b * b;
+    let mut s = if denom > REL_EPS * REL_EPS * a * e {
+        ((b * f - c * e) / denom).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    // Closest point on line 2 to the point at s, then clamp and recompute s.
+    let mut t = (b * s + f) / e;
+    if t < 0.0 {
+        t = 0.0;
+        s = (-c / a).clamp(0.0, 1.0);
+    } else if t > 1.0 {
+        t = 1.0;
+        s = ((b - c) / a).clamp(0.0, 1.0);
+    }
+    (s, t)
 }
 
 /// [`cores_contact`] with `shift` added to every contact point (the manifold
-/// built in place in its final frame, no copy to shift it afterwards).
-#[inline]
-fn cores_contact_shifted(ca: &Core, cb: &Core, prediction: f32, shift: Vec3) -> Option<Manifold3> {
-    let (s, t) = segment_segment(ca.a, ca.b, cb.a, cb.b);
+/// built in place in its final frame, no copy to shift it afterwards). The
+/// points are decided first and the manifold is built once at the end, so it
+/// is written straight into the returned value.
+#[inline(always)]
+fn cores_contact_shifted(
+    ca: &CoreA,
+    cb: &CoreA,
+    prediction: f32,
+    shift: Vec3A,
+) -> Option<Manifold3> {
     let da = ca.b - ca.a;
     let db = cb.b - cb.a;
+    let r = ca.a - cb.a;
+    let la2 = da.length_squared();
+    let lb2 = db.length_squared();
+    let (s, t) = closest_params(
+        la2,
+        lb2,
+        da.dot(db),
+        da.dot(r),
+        db.dot(r),
+        r.length_squared(),
+    );
     let pa = ca.a + da * s;
     let pb = cb.a + db * t;
     let gap = pb - pa;
@@ -55,18 +135,15 @@ fn cores_contact_shifted(ca: &Core, cb: &Core, prediction: f32, shift: Vec3) -> 
         return None;
     }
     let cross = da.cross(db);
+    let cross2 = cross.length_squared();
     // Below a few ulps of the coordinates the gap's direction is rounding noise.
     let eps = crate::math::tolerance::REL_EPS * (pa.abs().max_element() + pb.abs().max_element());
-    let crossing = cross.length_squared() > 1e-8 * da.length_squared() * db.length_squared()
-        && s > 0.0
-        && s < 1.0
-        && t > 0.0
-        && t < 1.0;
+    let crossing = cross2 > 1e-8 * la2 * lb2 && s > 0.0 && s < 1.0 && t > 0.0 && t < 1.0;
     let normal = if crossing && dist > eps {
         // Closest points inside both cores: the gap is along the common
         // perpendicular, which the cross product gives to full precision even
         // when the gap is tiny.
-        let n = cross.normalize();
+        let n = cross * (1.0 / cross2.sqrt());
         if n.dot(gap) < 0.0 {
             -n
         } else {
@@ -74,65 +151,67 @@ fn cores_contact_shifted(ca: &Core, cb: &Core, prediction: f32, shift: Vec3) -> 
         }
     } else if dist > eps && dist * dist > ZERO_LENGTH_SQ {
         gap / dist
-    } else if cross.length_squared() > ZERO_LENGTH_SQ * da.length_squared().max(1.0) {
+    } else if cross2 > ZERO_LENGTH_SQ * la2.max(1.0) {
         // Crossing cores: the MTD is normal to both (the Minkowski difference
         // of the cores is flat there). Orient it from A's middle to B's.
-        let n = cross.normalize();
+        let n = cross * (1.0 / cross2.sqrt());
         let mid = (cb.a + cb.b - ca.a - ca.b) * 0.5;
         if n.dot(mid) < 0.0 {
             -n
         } else {
             n
         }
-    } else if da.length_squared() > ZERO_LENGTH_SQ {
-        da.normalize().any_orthonormal_vector()
-    } else if db.length_squared() > ZERO_LENGTH_SQ {
-        db.normalize().any_orthonormal_vector()
+    } else if la2 > ZERO_LENGTH_SQ {
+        Vec3::from(da).normalize().any_orthonormal_vector().into()
+    } else if lb2 > ZERO_LENGTH_SQ {
+        Vec3::from(db).normalize().any_orthonormal_vector().into()
     } else {
-        Vec3::X
+        Vec3A::X
     };
-    let mut m = Manifold3::new(normal);
-    let push = |m: &mut Manifold3, xa: Vec3, xb: Vec3, fa: Feature, fb: Feature| {
-        let depth = rr - (xb - xa).dot(normal);
-        if depth >= -prediction {
-            m.push(ContactPoint3 {
-                point_a: xa + normal * ca.r + shift,
-                point_b: xb - normal * cb.r + shift,
-                depth,
-                id: ContactId::new(fa, fb),
-            });
-        }
+    let point = |xa: Vec3A, xb: Vec3A, fa: Feature, fb: Feature| ContactPoint3 {
+        point_a: (xa + normal * ca.r + shift).into(),
+        point_b: (xb - normal * cb.r + shift).into(),
+        depth: rr - (xb - xa).dot(normal),
+        id: ContactId::new(fa, fb),
     };
-    // Parallel cores overlapping along A: two points at the overlap's ends.
-    let la2 = da.length_squared();
-    let lb2 = db.length_squared();
     let (pta, ptb) = (la2 <= ZERO_LENGTH_SQ, lb2 <= ZERO_LENGTH_SQ);
-    let parallel = la2 > ZERO_LENGTH_SQ
-        && lb2 > ZERO_LENGTH_SQ
-        && cross.length_squared() <= (ANGULAR_SLOP * ANGULAR_SLOP) * la2 * lb2;
+    // Parallel cores overlapping along A: two points at the overlap's ends
+    // (B's ends projected on A's line, clipped to A), when both are kept.
+    let parallel = !pta && !ptb && cross2 <= (ANGULAR_SLOP * ANGULAR_SLOP) * la2 * lb2;
     if parallel {
         let ta = (cb.a - ca.a).dot(da) / la2;
         let tb = (cb.b - ca.a).dot(da) / la2;
         let lo = ta.min(tb).max(0.0);
         let hi = ta.max(tb).min(1.0);
         if (hi - lo) * la2.sqrt() > 1e-5 * la2.sqrt().max(1.0) {
-            for t0 in [lo, hi] {
+            let end = |t0: f32| {
                 let xa = ca.a + da * t0;
-                let u = point_segment(cb.a, cb.b, xa);
+                // The parameter of B's point closest to `xa` (as
+                // `sat::closest::point_segment`).
+                let u = if lb2 <= 1e-20 {
+                    0.0
+                } else {
+                    ((xa - cb.a).dot(db) / lb2).clamp(0.0, 1.0)
+                };
                 let xb = cb.a + db * u;
-                push(&mut m, xa, xb, core_feature(pta, t0), core_feature(ptb, u));
-            }
-            if m.len() == 2 {
+                point(xa, xb, core_feature(pta, t0), core_feature(ptb, u))
+            };
+            let (p0, p1) = (end(lo), end(hi));
+            if p0.depth >= -prediction && p1.depth >= -prediction {
+                let mut m = Manifold3::new(normal.into());
+                m.push(p0);
+                m.push(p1);
                 return Some(m);
             }
-            m = Manifold3::new(normal);
         }
     }
-    push(&mut m, pa, pb, core_feature(pta, s), core_feature(ptb, t));
-    if m.is_empty() {
-        None
-    } else {
+    let p = point(pa, pb, core_feature(pta, s), core_feature(ptb, t));
+    if p.depth >= -prediction {
+        let mut m = Manifold3::new(normal.into());
+        m.push(p);
         Some(m)
+    } else {
+        None
     }
 }
 
@@ -250,6 +329,36 @@ fn outward(c: Vec3, q: Vec3) -> (Vec3, f32) {
     }
 }
 
+/// A unit quaternion split for rotating vectors: vector part `u`, scalar
+/// part `w` in every lane.
+#[derive(Clone, Copy)]
+struct Rotor {
+    u: Vec3A,
+    w: Vec3A,
+}
+
+impl Rotor {
+    #[inline(always)]
+    fn of(pose: &Pose3) -> Self {
+        let q = glam::Vec4::from(pose.rotation);
+        Rotor {
+            u: Vec3A::from_vec4(q),
+            w: Vec3A::splat(q.w),
+        }
+    }
+
+    /// The rotated vector. Expanding `q v q*` for a unit `q = (u, w)` gives
+    /// `v + 2w (u × v) + 2 u × (u × v)`; with `t = 2 u × v` that is
+    /// `v + w t + u × t`: two cross products, no dot products (the form in
+    /// F. Giesen, "Rotating vectors by quaternions", 2015).
+    #[inline(always)]
+    fn apply(self, v: Vec3A) -> Vec3A {
+        let t = self.u.cross(v);
+        let t = t + t;
+        v + self.w * t + self.u.cross(t)
+    }
+}
+
 /// Two capsules at world poses: [`cores_contact`] on the cores expressed in a
 /// frame with world axes and its origin at A's position. Only the two
 /// rotations are applied to the core ends (B's shifted by the difference of
@@ -257,6 +366,7 @@ fn outward(c: Vec3, q: Vec3) -> (Vec3, f32) {
 /// result needs only a translation back to world space: cheaper than the
 /// relative pose plus mapping the manifold, with the same precision far from
 /// the origin.
+#[inline]
 pub fn capsules_world(
     ca: &Capsule,
     pose_a: &Pose3,
@@ -264,18 +374,19 @@ pub fn capsules_world(
     pose_b: &Pose3,
     prediction: f32,
 ) -> Option<Manifold3> {
-    let t = pose_b.translation - pose_a.translation;
-    let a = Core {
-        a: pose_a.rotation * ca.a(),
-        b: pose_a.rotation * ca.b(),
+    let t = Vec3A::from(pose_b.translation - pose_a.translation);
+    let (ra, rb) = (Rotor::of(pose_a), Rotor::of(pose_b));
+    let a = CoreA {
+        a: ra.apply(ca.a().into()),
+        b: ra.apply(ca.b().into()),
         r: ca.radius(),
     };
-    let b = Core {
-        a: pose_b.rotation * cb.a() + t,
-        b: pose_b.rotation * cb.b() + t,
+    let b = CoreA {
+        a: rb.apply(cb.a().into()) + t,
+        b: rb.apply(cb.b().into()) + t,
         r: cb.radius(),
     };
-    cores_contact_shifted(&a, &b, prediction, pose_a.translation)
+    cores_contact_shifted(&a, &b, prediction, pose_a.translation.into())
 }
 
 #[cfg(test)]
@@ -323,6 +434,51 @@ mod tests {
             q.point_a = pose_a.translation + n * r;
         }
         Some(w)
+    }
+
+    #[test]
+    fn closest_params_is_segment_segment_bit_for_bit() {
+        use crate::query::sat::closest::segment_segment;
+        let mut g = Rng(0x5eed_0001);
+        for i in 0..4000 {
+            let mut p = [g.v(2.0), g.v(2.0), g.v(2.0), g.v(2.0)];
+            // Points, parallel and collinear pairs among them.
+            match i % 8 {
+                0 => p[1] = p[0],
+                1 => p[3] = p[2],
+                2 => p[3] = p[2] + (p[1] - p[0]) * 0.7,
+                3 => {
+                    p[2] = p[0] + (p[1] - p[0]) * 0.3;
+                    p[3] = p[0] + (p[1] - p[0]) * 1.4;
+                }
+                4 => (p[1], p[3]) = (p[0], p[2]),
+                _ => {}
+            }
+            let (d1, d2, r) = (p[1] - p[0], p[3] - p[2], p[0] - p[2]);
+            let ours = closest_params(
+                d1.length_squared(),
+                d2.length_squared(),
+                d1.dot(d2),
+                d1.dot(r),
+                d2.dot(r),
+                r.length_squared(),
+            );
+            let theirs = segment_segment(p[0], p[1], p[2], p[3]);
+            assert_eq!(ours.0.to_bits(), theirs.0.to_bits(), "case {i}");
+            assert_eq!(ours.1.to_bits(), theirs.1.to_bits(), "case {i}");
+        }
+    }
+
+    #[test]
+    fn rotor_is_the_quaternion_rotation() {
+        let mut g = Rng(0x0bad_cafe);
+        for _ in 0..1000 {
+            let pose = g.pose(1.0);
+            let v = g.v(10.0);
+            let r = Rotor::of(&pose).apply(v.into());
+            let q = pose.rotation * v;
+            assert!((Vec3::from(r) - q).length() <= 1e-5 * v.length().max(1.0));
+        }
     }
 
     #[test]
