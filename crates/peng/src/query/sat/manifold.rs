@@ -5,7 +5,7 @@ use super::clip::{clip, ClipBuffer, MAX_CLIPPED};
 use super::closest::segment_segment;
 use super::polytope::{Polygon, Polytope};
 use super::reduce::reduce_to_four;
-use super::separation::{sat, SatAxis, SatResult};
+use super::separation::{sat_within, SatAxis, SatResult};
 use crate::math::{Pose3, Vec3};
 use crate::query::types::{ContactId, ContactPoint3, Feature, Manifold3};
 
@@ -17,7 +17,7 @@ pub fn polytope_manifold<A: Polytope, B: Polytope>(
     b_in_a: &Pose3,
     prediction: f32,
 ) -> Option<Manifold3> {
-    let r = sat(a, b, b_in_a, prediction)?;
+    let r = sat_within(a, b, b_in_a, prediction)?;
     if r.separation > prediction || r.separation.is_nan() {
         return None;
     }

@@ -6,6 +6,7 @@
 use super::prepared::Prepared;
 use crate::math::{Pose3, Vec3};
 use crate::query::types::Feature;
+use crate::shape::d3::ConvexPolyhedron;
 
 /// Most vertices a face polygon (and a clipped polygon) may have. Larger faces
 /// are truncated to their first vertices (a smaller convex polygon: contacts
@@ -155,6 +156,12 @@ pub trait Polytope {
     fn prepare<'s>(&'s self, pose: Option<&Pose3>, out: &mut Prepared<'s>) -> bool {
         let _ = (pose, out);
         false
+    }
+    /// The convex polyhedron behind this polytope, if it is one: the
+    /// separating-axis test then reads its cached data (vertex blocks, face
+    /// planes, edges) directly instead of copying them.
+    fn hull(&self) -> Option<&ConvexPolyhedron> {
+        None
     }
     /// The feature most aligned with `dir`, as a polygon: the face whose normal
     /// is closest to `dir` (a flat polytope without faces gives an edge).

@@ -6,12 +6,16 @@
 //!   and planes mapped once per query), with vertex coordinates as arrays so
 //!   that the scans vectorise;
 //! - [`Mapped`]: any solid polytope, mapped on access (for those too large
-//!   for the buffers).
+//!   for the buffers);
+//! - [`HullView`] and [`PlacedHull`]: a convex polyhedron read from its
+//!   cached data, in its own frame (A) or with only its vertices mapped (B):
+//!   no buffer is filled but B's vertex blocks.
 //!
 //! The vertex graph (which is frame independent) is borrowed, never copied.
 
 use super::polytope::Polytope;
 use crate::math::{Pose3, Vec3};
+use crate::shape::d3::ConvexPolyhedron;
 use glam::Vec4;
 
 /// Most vertices of a prepared polytope.
@@ -377,5 +381,217 @@ impl<P: Polytope> SolidView for Mapped<'_, P> {
     #[inline]
     fn neighbours(&self, v: usize) -> (&[u32], &[u32]) {
         self.p.vertex_adjacency(v)
+    }
+}
+
+/// The first index and value of the least lane over blocks of products
+/// `dots[..nb]` (lanes past the vertex count hold copies of vertex 0, which
+/// change neither).
+#[inline]
+fn first_min(dots: &[Vec4]) -> (usize, f32) {
+    let m = dots
+        .iter()
+        .fold(Vec4::INFINITY, |m, d| m.min(*d))
+        .min_element();
+    let target = Vec4::splat(m);
+    for (b, d) in dots.iter().enumerate() {
+        let mask = d.cmpeq(target).bitmask();
+        if mask != 0 {
+            return (4 * b + mask.trailing_zeros() as usize, m);
+        }
+    }
+    (0, m)
+}
+
+/// `n · v` for a block of four vertices given by their coordinates.
+#[inline]
+fn dots4(n: Vec3, [x, y, z]: [Vec4; 3]) -> Vec4 {
+    Vec4::splat(n.x) * x + Vec4::splat(n.y) * y + Vec4::splat(n.z) * z
+}
+
+/// A convex polyhedron in its own frame (the query frame of shape A), read
+/// straight from its cached data: vertices and their blocks of four, face
+/// planes, edges and vertex graph. Nothing is copied.
+#[derive(Debug, Clone, Copy)]
+pub struct HullView<'a> {
+    p: &'a ConvexPolyhedron,
+}
+
+impl<'a> HullView<'a> {
+    /// The view of `p`.
+    #[inline]
+    pub fn new(p: &'a ConvexPolyhedron) -> Self {
+        HullView { p }
+    }
+}
+
+impl SolidView for HullView<'_> {
+    #[inline]
+    fn face_count(&self) -> usize {
+        self.p.faces().len()
+    }
+    #[inline]
+    fn plane(&self, f: usize) -> (Vec3, f32) {
+        let face = &self.p.faces()[f];
+        (face.normal, face.offset)
+    }
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.p.vertices().len()
+    }
+    #[inline]
+    fn vertex(&self, i: usize) -> Vec3 {
+        self.p.vertices()[i]
+    }
+    #[inline]
+    fn min_vertex(&self, n: Vec3) -> (usize, f32) {
+        let blocks = self.p.vertex_blocks();
+        if blocks.len() > MAX_BLOCKS {
+            let i = self.p.support_vertex(-n);
+            return (i, n.dot(self.vertex(i)));
+        }
+        let mut dots = [Vec4::ZERO; MAX_BLOCKS];
+        for (d, &b) in dots.iter_mut().zip(blocks) {
+            *d = dots4(n, b);
+        }
+        first_min(&dots[..blocks.len()])
+    }
+    #[inline]
+    fn min_dot(&self, n: Vec3) -> f32 {
+        self.p
+            .vertex_blocks()
+            .iter()
+            .fold(Vec4::INFINITY, |m, &b| m.min(dots4(n, b)))
+            .min_element()
+    }
+    #[inline]
+    fn edge_count(&self) -> usize {
+        self.p.edges().len()
+    }
+    #[inline]
+    fn edge(&self, e: usize) -> [usize; 4] {
+        let g = &self.p.edges()[e];
+        [
+            g.vertices[0] as usize,
+            g.vertices[1] as usize,
+            g.faces[0] as usize,
+            g.faces[1] as usize,
+        ]
+    }
+    #[inline]
+    fn neighbours(&self, v: usize) -> (&[u32], &[u32]) {
+        (self.p.vertex_neighbors(v), self.p.vertex_edges(v))
+    }
+}
+
+/// A convex polyhedron of at most [`MAX_VERTS`] vertices placed in the query
+/// frame: only its vertex coordinates are mapped (from its cached blocks of
+/// four, a block at a time, into fixed arrays); face planes are
+/// mapped on access and edges and the vertex graph are borrowed.
+#[derive(Debug, Clone)]
+pub struct PlacedHull<'a> {
+    p: &'a ConvexPolyhedron,
+    map: Mapper,
+    /// Mapped coordinates: lane `l` of block `b` is vertex `4b + l`.
+    blocks: [[Vec4; 3]; MAX_BLOCKS],
+    nb: usize,
+}
+
+impl<'a> PlacedHull<'a> {
+    /// `p` placed by `pose`; `None` when it has more than [`MAX_VERTS`]
+    /// vertices.
+    #[inline]
+    pub fn new(p: &'a ConvexPolyhedron, pose: &Pose3) -> Option<Self> {
+        let src = p.vertex_blocks();
+        if src.len() > MAX_BLOCKS {
+            return None;
+        }
+        let r = pose.rotation_matrix();
+        let t = pose.translation;
+        let mut blocks = [[Vec4::ZERO; 3]; MAX_BLOCKS];
+        // x' = R x + t, four vertices at a time (the columns of R scale the
+        // coordinate blocks).
+        for (out, &[x, y, z]) in blocks.iter_mut().zip(src) {
+            for k in 0..3 {
+                out[k] = Vec4::splat(r.x_axis[k]) * x
+                    + Vec4::splat(r.y_axis[k]) * y
+                    + Vec4::splat(r.z_axis[k]) * z
+                    + Vec4::splat(t[k]);
+            }
+        }
+        Some(PlacedHull {
+            p,
+            map: Mapper::new(Some(pose)),
+            blocks,
+            nb: src.len(),
+        })
+    }
+}
+
+impl SolidView for PlacedHull<'_> {
+    #[inline]
+    fn face_count(&self) -> usize {
+        self.p.faces().len()
+    }
+    #[inline]
+    fn plane(&self, f: usize) -> (Vec3, f32) {
+        let face = &self.p.faces()[f];
+        self.map.plane(face.normal, face.offset)
+    }
+    #[inline]
+    fn vertex_count(&self) -> usize {
+        self.p.vertices().len()
+    }
+    #[inline]
+    fn vertex(&self, i: usize) -> Vec3 {
+        let [x, y, z] = &self.blocks[(i / 4) % MAX_BLOCKS];
+        let l = i % 4;
+        Vec3::new(x[l], y[l], z[l])
+    }
+    #[inline]
+    fn min_vertex(&self, n: Vec3) -> (usize, f32) {
+        let mut dots = [Vec4::ZERO; MAX_BLOCKS];
+        for (d, &b) in dots.iter_mut().zip(&self.blocks[..self.nb]) {
+            *d = dots4(n, b);
+        }
+        first_min(&dots[..self.nb])
+    }
+    #[inline]
+    fn dots_into(&self, n: Vec3, row: &mut [f32]) -> (usize, f32) {
+        let mut dots = [Vec4::ZERO; MAX_BLOCKS];
+        for (d, &b) in dots.iter_mut().zip(&self.blocks[..self.nb]) {
+            *d = dots4(n, b);
+        }
+        if let Some(out) = row.get_mut(..4 * self.nb) {
+            for (chunk, d) in out.chunks_exact_mut(4).zip(&dots) {
+                d.write_to_slice(chunk);
+            }
+        }
+        first_min(&dots[..self.nb])
+    }
+    #[inline]
+    fn min_dot(&self, n: Vec3) -> f32 {
+        self.blocks[..self.nb]
+            .iter()
+            .fold(Vec4::INFINITY, |m, &b| m.min(dots4(n, b)))
+            .min_element()
+    }
+    #[inline]
+    fn edge_count(&self) -> usize {
+        self.p.edges().len()
+    }
+    #[inline]
+    fn edge(&self, e: usize) -> [usize; 4] {
+        let g = &self.p.edges()[e];
+        [
+            g.vertices[0] as usize,
+            g.vertices[1] as usize,
+            g.faces[0] as usize,
+            g.faces[1] as usize,
+        ]
+    }
+    #[inline]
+    fn neighbours(&self, v: usize) -> (&[u32], &[u32]) {
+        (self.p.vertex_neighbors(v), self.p.vertex_edges(v))
     }
 }

@@ -16,7 +16,7 @@
 //! segments) have no Gauss-map arcs and take the projection-interval path.
 
 use super::polytope::Polytope;
-use super::prepared::{Mapped, Prepared, SolidView, MAX_FACES};
+use super::prepared::{HullView, Mapped, PlacedHull, Prepared, SolidView, MAX_FACES};
 use crate::math::{Pose3, Vec3};
 
 /// Which axis realised the largest separation.
@@ -95,18 +95,66 @@ fn interval_separation<A: Polytope, B: Polytope>(
 /// least one face, or two non-parallel edges).
 ///
 /// For two solids the edge pairs come from a walk over B's vertex graph
-/// (see [`sat_solid`]); small solids are first copied into stack buffers in
-/// A's frame ([`Prepared`]), larger ones are read through [`Mapped`].
+/// (see [`sat_solid`]); two convex polyhedra are read from their cached data
+/// ([`HullView`], [`PlacedHull`]), other small solids are first copied into
+/// stack buffers in A's frame ([`Prepared`]), larger ones are read through
+/// [`Mapped`].
 pub fn sat<A: Polytope, B: Polytope>(
     a: &A,
     b: &B,
     b_in_a: &Pose3,
     cutoff: f32,
 ) -> Option<SatResult> {
+    sat_impl(a, b, b_in_a, cutoff, false)
+}
+
+/// [`sat`], except that it may also return `None` once the shapes are known
+/// to be separated by more than `cutoff` along some other axis (for two
+/// convex polyhedra: the line through their vertex means, tested first, so
+/// that clearly separated pairs cost two scans of the vertices). For callers
+/// that only need the axis when the separation is at most `cutoff`.
+pub fn sat_within<A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    cutoff: f32,
+) -> Option<SatResult> {
+    sat_impl(a, b, b_in_a, cutoff, true)
+}
+
+/// [`sat`] and [`sat_within`] (`reject`: test the axis through the centres
+/// first and return `None` when it separates by more than `cutoff`).
+fn sat_impl<A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    cutoff: f32,
+    reject: bool,
+) -> Option<SatResult> {
     let scale = a.scale().max(b.scale());
     let tol = FACE_BIAS_REL * scale.max(f32::MIN_POSITIVE);
     if a.is_solid() && b.is_solid() {
         let centre_a = a.interior_point();
+        if let (Some(ha), Some(hb)) = (a.hull(), b.hull()) {
+            if let Some(vb) = PlacedHull::new(hb, b_in_a) {
+                let va = HullView::new(ha);
+                if reject {
+                    // Any axis `u` bounds the distance from below by
+                    // `min_B u·x - max_A u·x`; along the line through the
+                    // centres this is close to the distance for pairs well
+                    // apart.
+                    let d = b_in_a.transform_point(b.interior_point()) - centre_a;
+                    let len = d.length();
+                    if len > 0.0 {
+                        let u = d / len;
+                        if vb.min_dot(u) + va.min_dot(-u) > cutoff {
+                            return None;
+                        }
+                    }
+                }
+                return sat_solid(&va, &vb, centre_a, tol, cutoff);
+            }
+        }
         let mut pa = Prepared::default();
         let mut pb = Prepared::default();
         if a.prepare(None, &mut pa) && b.prepare(Some(b_in_a), &mut pb) {
@@ -229,6 +277,10 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
         }
     }
     let best_face = prefer(face_a, face_b, tol);
+    // An edge pair separating by less than this cannot be the answer: the
+    // face is kept unless an edge separates by more than its separation plus
+    // `tol` (the bound below is allowed `tol` of rounding).
+    let face_bar = best_face.map_or(f32::NEG_INFINITY, |r| r.separation);
 
     // The best edge pair: separation, pair, normal. Exact ties go to the
     // lower pair whatever the walk's order.
@@ -239,11 +291,6 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
         let (a0, _) = va.plane(f0);
         let (a1, _) = va.plane(f1);
         let p_a = va.vertex(v0);
-        let da = va.vertex(v1) - p_a;
-        let mut v = match deepest.get(f0) {
-            Some(&i) => i as usize,
-            None => vb.min_vertex(a0).0,
-        };
         // `n · w` for the arc's ends: from the table, or computed.
         let row = |f: usize| match dots.get(f * stride..(f + 1) * stride) {
             Some(r) if tabled => r,
@@ -256,7 +303,46 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
                 None => n.dot(vb.vertex(w)),
             }
         };
+        let (mut v, u1) = match (deepest.get(f0), deepest.get(f1)) {
+            (Some(&i), Some(&j)) => (i as usize, j as usize),
+            _ => (vb.min_vertex(a0).0, vb.min_vertex(a1).0),
+        };
         let (mut h0, mut h1) = (dot(row0, a0, v), dot(row1, a1, v));
+        // Pruning: along the arc `n(t) = (1 - t) a0 + t a1`, the unnormalised
+        // separation `min_w n(t)·(w - p_a)` is at most its value at B's
+        // deepest vertex below either end (`v` below `a0`, `u1` below `a1`):
+        // two lines in `t`, from `x0` to `y0` and from `x1` to `y1`, with
+        // `x0 <= x1` and `y1 <= y0`; the least of the two is largest at an end
+        // or where they cross. Over the unit normal `n/|n|` (`|n| <= 1`) a negative
+        // bound only decreases; a positive one grows by at most
+        // `1 / min|n| = 1 / sqrt((1 + a0·a1) / 2)`. An edge of A whose bound
+        // is below the best face (or the best edge pair so far) cannot win.
+        let (o0, o1) = (a0.dot(p_a), a1.dot(p_a));
+        let (x0, y0) = (h0 - o0, h1 - o1);
+        let (x1, y1) = (dot(row0, a0, u1) - o0, dot(row1, a1, u1) - o1);
+        let (p, q) = (x1 - x0, y0 - y1);
+        let mut bound = if p >= 0.0 && q >= 0.0 && p + q > 0.0 {
+            // The least of the lines is concave: its largest value is at an
+            // end or where the lines cross.
+            (x0 + p / (p + q) * (y0 - x0)).max(x0).max(y1)
+        } else {
+            // Ties, or minima computed apart that disagree by rounding: the
+            // least of the lines' maxima.
+            x0.max(y0).min(x1.max(y1))
+        };
+        if bound > 0.0 {
+            let c = 0.5 * (1.0 + a0.dot(a1));
+            bound = if c > 1e-6 {
+                bound / c.sqrt()
+            } else {
+                f32::INFINITY
+            };
+        }
+        let edge_bar = best_edge.map_or(f32::NEG_INFINITY, |(bs, ..)| bs);
+        if bound + tol < face_bar || bound + tol < edge_bar {
+            continue;
+        }
+        let da = va.vertex(v1) - p_a;
         for _ in 0..steps {
             let (nbrs, edges) = vb.neighbours(v);
             // The neighbour that first becomes lower along the arc: least

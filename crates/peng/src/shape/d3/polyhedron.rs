@@ -44,6 +44,24 @@ fn face_plane(vertices: &[Vec3], lp: &[u32]) -> Option<(Vec3, f32)> {
     Some((n.as_vec3(), n.dot(mean) as f32))
 }
 
+/// The coordinates of `vertices` in blocks of four (`[xs, ys, zs]` per
+/// block), the last block padded with copies of vertex 0: padding changes no
+/// minimum or maximum over the vertices, nor the first index attaining one.
+fn vertex_blocks(vertices: &[Vec3]) -> Vec<[glam::Vec4; 3]> {
+    let pad = vertices.first().copied().unwrap_or(Vec3::ZERO);
+    (0..vertices.len().div_ceil(4))
+        .map(|b| {
+            let at = |l: usize| vertices.get(4 * b + l).copied().unwrap_or(pad);
+            let (p, q, r, s) = (at(0), at(1), at(2), at(3));
+            [
+                glam::Vec4::new(p.x, q.x, r.x, s.x),
+                glam::Vec4::new(p.y, q.y, r.y, s.y),
+                glam::Vec4::new(p.z, q.z, r.z, s.z),
+            ]
+        })
+        .collect()
+}
+
 /// A face of a [`ConvexPolyhedron`]: a convex polygon of vertex indices,
 /// counter-clockwise seen from outside, on the plane `normal · x = offset`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -87,6 +105,10 @@ pub struct ConvexPolyhedron {
     vertex_radius: f32,
     /// Vertices extreme along +x, -x, +y, -y, +z, -z: start points for hill climbing.
     anchors: [u32; 6],
+    /// The vertices' coordinates in blocks of four, `[xs, ys, zs]` per block,
+    /// the last block padded with copies of vertex 0 (see
+    /// [`ConvexPolyhedron::vertex_blocks`]).
+    blocks: Vec<[glam::Vec4; 3]>,
     /// Planarity and convexity tolerance (see [`validation_tolerance`]).
     tolerance: f32,
     aabb: Aabb3,
@@ -218,6 +240,7 @@ impl ConvexPolyhedron {
             .iter()
             .map(|&x| (x - vertex_mean).length())
             .fold(0.0f32, f32::max);
+        let blocks = vertex_blocks(&vertices);
         let p = ConvexPolyhedron {
             vertex_mean,
             vertex_radius,
@@ -231,6 +254,7 @@ impl ConvexPolyhedron {
             neighbors,
             anchors,
             tolerance: tol,
+            blocks,
         };
         p.check_convex()?;
         Ok(p)
@@ -336,6 +360,14 @@ impl ConvexPolyhedron {
     #[inline]
     pub fn vertex_graph(&self) -> (&[u32], &[u32], &[u32]) {
         (&self.neighbor_start, &self.neighbors, &self.neighbor_edges)
+    }
+    /// The vertices' coordinates in blocks of four, `[xs, ys, zs]` per block
+    /// (lane `l` of block `b` is vertex `4b + l`), the last block padded with
+    /// copies of vertex 0; cached, so that scans over the vertices run four
+    /// at a time.
+    #[inline]
+    pub fn vertex_blocks(&self) -> &[[glam::Vec4; 3]] {
+        &self.blocks
     }
     /// The mean of the vertices (a point inside the polyhedron), cached.
     #[inline]

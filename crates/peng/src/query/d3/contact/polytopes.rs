@@ -435,6 +435,9 @@ impl Polytope for HedronPoly<'_> {
     fn support_index(&self, dir: Vec3) -> usize {
         self.p.support_vertex(dir)
     }
+    fn hull(&self) -> Option<&ConvexPolyhedron> {
+        Some(self.p)
+    }
     fn prepare<'s>(&'s self, pose: Option<&Pose3>, out: &mut Prepared<'s>) -> bool {
         let (v, f, e) = (self.p.vertices(), self.p.faces(), self.p.edges());
         if v.len() > MAX_VERTS || f.len() > MAX_FACES || e.len() > MAX_EDGES {
@@ -580,6 +583,12 @@ impl Polytope for AnyPoly<'_> {
     }
     fn prepare<'s>(&'s self, pose: Option<&Pose3>, out: &mut Prepared<'s>) -> bool {
         each!(self, p => p.prepare(pose, out))
+    }
+    fn hull(&self) -> Option<&ConvexPolyhedron> {
+        match self {
+            AnyPoly::Hedron(p) => p.hull(),
+            _ => None,
+        }
     }
 }
 

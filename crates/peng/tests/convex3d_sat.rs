@@ -1,0 +1,331 @@
+//! The separating-axis test of two convex polyhedra read from their cached
+//! data (`HullView` for A, `PlacedHull` for B: the path taken when a polytope
+//! exposes its polyhedron through `Polytope::hull`), with the pruning of A's
+//! edges by the bound on their Gauss-map arcs, against a brute-force test of
+//! every candidate axis; and `sat_within`'s early rejection against GJK
+//! distances.
+
+use peng::math::{Pose3, Vec3};
+use peng::query::d3::distance;
+use peng::query::sat::separation::{arcs_cross, sat_within};
+use peng::query::sat::{sat, Polygon, Polytope};
+use peng::query::types::Feature;
+use peng::shape::d3::{ConvexPolyhedron, Shape};
+
+/// A convex polyhedron as a polytope that exposes its cached data.
+struct Hull<'a>(&'a ConvexPolyhedron);
+
+impl Polytope for Hull<'_> {
+    fn face_count(&self) -> usize {
+        self.0.faces().len()
+    }
+    fn face_plane(&self, f: usize) -> (Vec3, f32) {
+        (self.0.faces()[f].normal, self.0.faces()[f].offset)
+    }
+    fn face_polygon(&self, f: usize, out: &mut Polygon) {
+        out.clear();
+        for &v in self.0.face_loop(f) {
+            let x = self.0.vertices()[v as usize];
+            out.push(x, Feature::vertex(v as usize), Feature::NONE);
+        }
+        out.normal = self.0.faces()[f].normal;
+        out.feature = Feature::face(f);
+    }
+    fn edge_count(&self) -> usize {
+        self.0.edges().len()
+    }
+    fn edge(&self, e: usize) -> (Vec3, Vec3) {
+        let [v, w] = self.0.edges()[e].vertices;
+        (self.0.vertices()[v as usize], self.0.vertices()[w as usize])
+    }
+    fn edge_normals(&self, e: usize) -> Option<(Vec3, Vec3)> {
+        let [f, g] = self.0.edges()[e].faces;
+        Some((
+            self.0.faces()[f as usize].normal,
+            self.0.faces()[g as usize].normal,
+        ))
+    }
+    fn support(&self, dir: Vec3) -> Vec3 {
+        self.0.support(dir)
+    }
+    fn support_vertex(&self, dir: Vec3) -> (Vec3, Feature) {
+        let i = self.0.support_vertex(dir);
+        (self.0.vertices()[i], Feature::vertex(i))
+    }
+    fn interior_point(&self) -> Vec3 {
+        self.0.vertex_mean()
+    }
+    fn scale(&self) -> f32 {
+        self.0.vertex_radius()
+    }
+    fn is_solid(&self) -> bool {
+        true
+    }
+    fn vertex_count(&self) -> usize {
+        self.0.vertices().len()
+    }
+    fn vertex(&self, i: usize) -> Vec3 {
+        self.0.vertices()[i]
+    }
+    fn edge_topology(&self, e: usize) -> [usize; 4] {
+        let ed = self.0.edges()[e];
+        [
+            ed.vertices[0] as usize,
+            ed.vertices[1] as usize,
+            ed.faces[0] as usize,
+            ed.faces[1] as usize,
+        ]
+    }
+    fn vertex_adjacency(&self, v: usize) -> (&[u32], &[u32]) {
+        (self.0.vertex_neighbors(v), self.0.vertex_edges(v))
+    }
+    fn support_index(&self, dir: Vec3) -> usize {
+        self.0.support_vertex(dir)
+    }
+    fn hull(&self) -> Option<&ConvexPolyhedron> {
+        Some(self.0)
+    }
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> f32 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * self.next()
+    }
+    fn unit(&mut self) -> Vec3 {
+        loop {
+            let v = Vec3::new(self.next(), self.next(), self.next()) * 2.0 - 1.0;
+            let l = v.length();
+            if l > 0.1 && l <= 1.0 {
+                return v / l;
+            }
+        }
+    }
+}
+
+/// The hull of `n` points on a random ellipsoid (the benchmark's shapes).
+fn hull(rng: &mut Rng, n: usize) -> ConvexPolyhedron {
+    let axes = Vec3::new(
+        rng.range(0.3, 2.0),
+        rng.range(0.3, 2.0),
+        rng.range(0.3, 2.0),
+    );
+    let pts: Vec<Vec3> = (0..n).map(|_| rng.unit() * axes).collect();
+    ConvexPolyhedron::from_points(&pts).expect("points on an ellipsoid span a volume")
+}
+
+/// Separation along the unit axis `l`: `max(minB - maxA, minA - maxB)`.
+fn interval(a: &[Vec3], b: &[Vec3], l: Vec3) -> f32 {
+    let (mut lo_a, mut hi_a) = (f32::INFINITY, f32::NEG_INFINITY);
+    for p in a {
+        lo_a = lo_a.min(p.dot(l));
+        hi_a = hi_a.max(p.dot(l));
+    }
+    let (mut lo_b, mut hi_b) = (f32::INFINITY, f32::NEG_INFINITY);
+    for p in b {
+        lo_b = lo_b.min(p.dot(l));
+        hi_b = hi_b.max(p.dot(l));
+    }
+    (lo_b - hi_a).max(lo_a - hi_b)
+}
+
+/// B's vertices in A's frame.
+fn placed(b: &ConvexPolyhedron, b_in_a: &Pose3) -> Vec<Vec3> {
+    b.vertices()
+        .iter()
+        .map(|&p| b_in_a.transform_point(p))
+        .collect()
+}
+
+/// The largest interval separation over every candidate axis.
+fn brute(a: &ConvexPolyhedron, b: &ConvexPolyhedron, b_in_a: &Pose3) -> f32 {
+    let va = a.vertices();
+    let vb = placed(b, b_in_a);
+    let mut best = f32::NEG_INFINITY;
+    for f in a.faces() {
+        best = best.max(interval(va, &vb, f.normal));
+    }
+    for f in b.faces() {
+        best = best.max(interval(va, &vb, b_in_a.transform_vector(f.normal)));
+    }
+    for ea in a.edges() {
+        let da = va[ea.vertices[1] as usize] - va[ea.vertices[0] as usize];
+        for eb in b.edges() {
+            let db = vb[eb.vertices[1] as usize] - vb[eb.vertices[0] as usize];
+            let axis = da.cross(db);
+            let len2 = axis.length_squared();
+            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
+                continue;
+            }
+            best = best.max(interval(va, &vb, axis / len2.sqrt()));
+        }
+    }
+    best
+}
+
+/// The largest separation over the face normals of both and the edge pairs
+/// whose Gauss-map arcs cross (A's arc against B's negated one): the faces of
+/// the Minkowski difference, which the fast test must match exactly whether
+/// the shapes overlap or not.
+fn brute_crossing(a: &ConvexPolyhedron, b: &ConvexPolyhedron, b_in_a: &Pose3) -> f32 {
+    let va = a.vertices();
+    let vb = placed(b, b_in_a);
+    let mut best = f32::NEG_INFINITY;
+    for f in a.faces() {
+        best = best.max(interval(va, &vb, f.normal));
+    }
+    for f in b.faces() {
+        best = best.max(interval(va, &vb, b_in_a.transform_vector(f.normal)));
+    }
+    let na = |f: u32| a.faces()[f as usize].normal;
+    let nb = |f: u32| -b_in_a.transform_vector(b.faces()[f as usize].normal);
+    for ea in a.edges() {
+        let da = va[ea.vertices[1] as usize] - va[ea.vertices[0] as usize];
+        for eb in b.edges() {
+            let [g0, g1] = eb.faces;
+            if !arcs_cross(na(ea.faces[0]), na(ea.faces[1]), nb(g0), nb(g1)) {
+                continue;
+            }
+            let db = vb[eb.vertices[1] as usize] - vb[eb.vertices[0] as usize];
+            let axis = da.cross(db);
+            let len2 = axis.length_squared();
+            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
+                continue;
+            }
+            best = best.max(interval(va, &vb, axis / len2.sqrt()));
+        }
+    }
+    best
+}
+
+/// Places `b` around touching `a` along a random direction, at a fraction
+/// of the touching offset in `[lo, hi]`.
+fn place(rng: &mut Rng, a: &ConvexPolyhedron, b: &ConvexPolyhedron, lo: f32, hi: f32) -> Pose3 {
+    let rot = Pose3::from_axis_angle(Vec3::ZERO, rng.unit() * rng.range(0.0, 3.1));
+    let u = rng.unit();
+    let reach = a.support(u).dot(u)
+        + rot
+            .transform_point(b.support(rot.inverse_transform_vector(-u)))
+            .dot(-u);
+    let t = u * reach * rng.range(lo, hi);
+    Pose3::new(t, rot.rotation)
+}
+
+#[test]
+fn cached_hulls_agree_with_brute_force() {
+    let mut rng = Rng(0xc0_3d5a);
+    for i in 0..400 {
+        // Up to 32 vertices take the cached path; 40 falls back to `Mapped`.
+        let n = [4, 6, 8, 12, 16, 24, 32, 40][i % 8];
+        let m = [16, 5, 12, 32, 16, 8, 20, 16][i % 8];
+        let (a, b) = (hull(&mut rng, n), hull(&mut rng, m));
+        let pose = place(&mut rng, &a, &b, 0.3, 1.6);
+        let scale = a.vertex_radius().max(b.vertex_radius());
+        let exact = brute(&a, &b, &pose);
+        let r = sat(&Hull(&a), &Hull(&b), &pose, f32::INFINITY).expect("solids give an axis");
+        // Overlapping or not, the best axis over the Minkowski difference's
+        // faces (no edge pair pruned wrongly) for pairs overlapping or
+        // within a contact prediction (well apart, the walk only bounds the
+        // distance from below).
+        let faces = brute_crossing(&a, &b, &pose);
+        assert!(
+            faces.min(r.separation) > 0.02 || (r.separation - faces).abs() <= 1e-5 * scale,
+            "pair {i} ({n}, {m}): sat {r:?}, crossing pairs {faces}"
+        );
+        // The reported normal realises the reported separation.
+        let along = interval(a.vertices(), &placed(&b, &pose), r.normal);
+        assert!(
+            (along - r.separation).abs() <= 1e-5 * scale,
+            "pair {i}: {r:?} but {along} along its normal"
+        );
+        assert!((r.normal.length() - 1.0).abs() < 1e-5);
+        if exact < 0.0 || r.separation < 0.0 {
+            // Overlapping: both are minus the penetration depth.
+            assert!(
+                (r.separation - exact).abs() <= 1e-5 * scale,
+                "pair {i} ({n}, {m}): sat {r:?}, brute force {exact}"
+            );
+        } else {
+            assert!(
+                r.separation > 0.0 || exact <= 1e-5 * scale,
+                "pair {i}: {r:?} {exact}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cached_boxes_with_exact_ties_agree_with_brute_force() {
+    // Parallel faces and edges: ties in the walk and in the pruning bound.
+    let mut rng = Rng(0xb0c5_3d03);
+    for i in 0..200 {
+        let mut size = || {
+            Vec3::new(
+                rng.range(0.1, 2.0),
+                rng.range(0.1, 2.0),
+                rng.range(0.1, 2.0),
+            )
+        };
+        let (ha, hb) = (size(), size());
+        let a = ConvexPolyhedron::cuboid(ha).unwrap();
+        let b = ConvexPolyhedron::cuboid(hb).unwrap();
+        let angle = if i % 3 == 0 {
+            0.0
+        } else {
+            rng.range(-1.5, 1.5)
+        };
+        let axis = [Vec3::X, Vec3::Y, Vec3::Z][i % 3];
+        let t = (Vec3::new(rng.next(), rng.next(), rng.next()) - 0.5) * 4.0;
+        let pose = Pose3::from_axis_angle(t, axis * angle);
+        let scale = a.vertex_radius().max(b.vertex_radius());
+        let exact = brute(&a, &b, &pose);
+        let r = sat(&Hull(&a), &Hull(&b), &pose, f32::INFINITY).unwrap();
+        if exact < 0.0 || r.separation < 0.0 {
+            assert!(
+                (r.separation - exact).abs() <= 1e-5 * scale,
+                "boxes {i}: sat {r:?}, brute force {exact}"
+            );
+        }
+    }
+}
+
+#[test]
+fn early_rejection_only_when_farther_than_cutoff() {
+    // Pairs from deep overlap to well apart: `sat_within` either gives what
+    // `sat` gives, or `None` for a pair whose distance exceeds the cutoff.
+    let mut rng = Rng(0x5e9a_7a7e);
+    let (mut rejected, mut kept) = (0, 0);
+    for i in 0..300 {
+        let (a, b) = (hull(&mut rng, 16), hull(&mut rng, 16));
+        let pose = place(&mut rng, &a, &b, 0.5, 1.6);
+        let cutoff = [0.0, 0.01, 0.1][i % 3];
+        let fast = sat_within(&Hull(&a), &Hull(&b), &pose, cutoff);
+        let full = sat(&Hull(&a), &Hull(&b), &pose, cutoff);
+        match fast {
+            Some(r) => {
+                kept += 1;
+                assert_eq!(Some(r), full, "pair {i}");
+            }
+            None => {
+                rejected += 1;
+                let (sa, sb) = (Shape::from(a.clone()), Shape::from(b.clone()));
+                let d = distance(&sa, &Pose3::IDENTITY, &sb, &pose).distance;
+                let scale = a.vertex_radius().max(b.vertex_radius());
+                assert!(d > cutoff - 1e-5 * scale, "pair {i}: rejected at {d}");
+            }
+        }
+    }
+    // Both outcomes occur (the test covers both branches).
+    assert!(
+        rejected > 30 && kept > 30,
+        "{rejected} rejected, {kept} kept"
+    );
+}
