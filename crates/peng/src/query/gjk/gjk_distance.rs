@@ -113,7 +113,13 @@ fn fast_phase<M: Minkowski>(m: &M, simplex: &mut Simplex) -> usize {
         scale2 = scale2.max(sp.w.length_squared());
         let gap = v2 - v.dot(sp.w);
         let dup = (ABS_TOL * ABS_TOL) as f32 * scale2;
-        if gap <= FAST_REL_TOL * v2 || simplex.contains(sp.w, dup) {
+        if simplex.contains(sp.w, dup) {
+            break;
+        }
+        if gap <= FAST_REL_TOL * v2 {
+            // Converged to f32 precision; the point may still help the f64
+            // solver (on curved shapes it is progress f32 cannot see).
+            simplex.push(sp);
             break;
         }
         simplex.push(sp);
@@ -128,6 +134,14 @@ fn fast_phase<M: Minkowski>(m: &M, simplex: &mut Simplex) -> usize {
         inside = ninside;
     }
     iterations
+}
+
+/// Puts back the best simplex seen unless the current one is it.
+#[inline]
+fn restore(simplex: &mut Simplex, best: &Option<Simplex>, current_is_best: bool) {
+    if let (false, Some(b)) = (current_is_best, best) {
+        *simplex = *b;
+    }
 }
 
 /// The GJK loop on the support function of `A − B`; `t` is B's centre in
@@ -155,8 +169,12 @@ fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> 
     let mut iterations = fast_phase(m, &mut simplex);
     let (mut v, mut inside) = simplex.solve();
     let mut status = GjkStatus::Indeterminate;
-    // The best simplex so far and its squared distance.
-    let mut best = (simplex, v.length_squared());
+    // The best simplex so far and its squared distance. It is copied aside
+    // only when the current one, being the best, is about to change (the f64
+    // loop usually ends at its first support query, without a copy).
+    let mut best_v2 = v.length_squared();
+    let mut best: Option<Simplex> = None;
+    let mut current_is_best = true;
     let mut stalls = 0;
     while iterations < GJK_MAX_ITERATIONS {
         let v2 = v.length_squared();
@@ -175,34 +193,40 @@ fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> 
         // gap = |v|² - v·w = |v| · (upper bound - lower bound) on the distance.
         let gap = v2 - v.dot(w);
         if gap <= REL_TOL * v2 || gap <= ABS_TOL * v2.sqrt() * scale {
-            simplex = best.0;
+            restore(&mut simplex, &best, current_is_best);
             status = GjkStatus::Separated;
             break;
         }
         let dup = (ABS_TOL * scale) as f32;
         if simplex.contains(sp.w, dup * dup) {
-            simplex = best.0;
+            restore(&mut simplex, &best, current_is_best);
             status = GjkStatus::Separated;
             break;
+        }
+        if current_is_best {
+            best = Some(simplex);
         }
         simplex.push(sp);
         let (nv, ninside) = simplex.solve();
         let nv2 = nv.length_squared();
+        // From here the best simplex is `best` unless the new one beats it.
+        current_is_best = false;
         if !nv2.is_finite() {
-            simplex = best.0;
+            restore(&mut simplex, &best, false);
             status = GjkStatus::Indeterminate;
             break;
         }
         if !ninside {
-            if nv2 < best.1 {
-                best = (simplex, nv2);
+            if nv2 < best_v2 {
+                best_v2 = nv2;
+                current_is_best = true;
                 stalls = 0;
             } else {
                 // No progress (rounding in a sliver simplex): a few more steps
                 // usually get past it; give up after several.
                 stalls += 1;
                 if stalls > MAX_STALLS {
-                    simplex = best.0;
+                    restore(&mut simplex, &best, false);
                     status = GjkStatus::Separated;
                     break;
                 }
@@ -213,7 +237,7 @@ fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> 
     }
     if status == GjkStatus::Indeterminate && !inside {
         // Iteration cap: return the best simplex seen.
-        simplex = best.0;
+        restore(&mut simplex, &best, current_is_best);
     }
     if let Some(c) = cache {
         c.store(simplex.points().iter().map(|p| p.dir));
