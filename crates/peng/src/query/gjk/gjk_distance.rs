@@ -87,6 +87,63 @@ pub fn gjk_local<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     gjk_minkowski(&Local { a, b }, centre_b, cache)
 }
 
+/// Relative tolerance on `|v|² − v·w` that ends the f32 phase: a few f32
+/// ulps of `|v|·|w|`, the rounding of the f32 dot products.
+const FAST_REL_TOL: f32 = 1.0e-6;
+
+/// The f32 phase of GJK: iterations with the f32 solver
+/// ([`Simplex::solve_fast`]) until it converges to f32 precision (the new
+/// support point repeats a vertex or closes the gap to rounding), stops making
+/// progress, or finds the origin inside. The f64 loop in [`gjk_minkowski`]
+/// then starts from the simplex reached, so for polytopes it usually only
+/// confirms the answer (one f64 solve and one support query) and computes the
+/// weights, points and normal in f64. Returns the support queries made.
+fn fast_phase<M: Minkowski>(m: &M, simplex: &mut Simplex) -> usize {
+    let (mut v, mut inside) = simplex.solve_fast();
+    let mut v2 = v.length_squared();
+    let mut iterations = 0;
+    // Sizes only grow as support points are added: a running maximum.
+    let mut scale2 = simplex.max_norm_sq();
+    while iterations < GJK_MAX_ITERATIONS {
+        if inside || v2.is_nan() || v2 <= (TOUCH_TOL * TOUCH_TOL) as f32 * scale2 {
+            break;
+        }
+        iterations += 1;
+        let sp = m.support(-v);
+        scale2 = scale2.max(sp.w.length_squared());
+        let gap = v2 - v.dot(sp.w);
+        let dup = (ABS_TOL * ABS_TOL) as f32 * scale2;
+        if simplex.contains(sp.w, dup) {
+            break;
+        }
+        if gap <= FAST_REL_TOL * v2 {
+            // Converged to f32 precision; the point may still help the f64
+            // solver (on curved shapes it is progress f32 cannot see).
+            simplex.push(sp);
+            break;
+        }
+        simplex.push(sp);
+        let (nv, ninside) = simplex.solve_fast();
+        let nv2 = nv.length_squared();
+        // No progress (or a non-finite point): the f64 solver takes over.
+        if !ninside && (nv2.is_nan() || nv2 >= v2) {
+            break;
+        }
+        v = nv;
+        v2 = nv2;
+        inside = ninside;
+    }
+    iterations
+}
+
+/// Puts back the best simplex seen unless the current one is it.
+#[inline]
+fn restore(simplex: &mut Simplex, best: &Option<Simplex>, current_is_best: bool) {
+    if let (false, Some(b)) = (current_is_best, best) {
+        *simplex = *b;
+    }
+}
+
 /// The GJK loop on the support function of `A − B`; `t` is B's centre in
 /// A's frame.
 fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> GjkOutput {
@@ -109,12 +166,16 @@ fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> 
         };
         simplex.push(m.support(d0));
     }
+    let mut iterations = fast_phase(m, &mut simplex);
     let (mut v, mut inside) = simplex.solve();
     let mut status = GjkStatus::Indeterminate;
-    // The best simplex so far and its squared distance.
-    let mut best = (simplex, v.length_squared());
+    // The best simplex so far and its squared distance. It is copied aside
+    // only when the current one, being the best, is about to change (the f64
+    // loop usually ends at its first support query, without a copy).
+    let mut best_v2 = v.length_squared();
+    let mut best: Option<Simplex> = None;
+    let mut current_is_best = true;
     let mut stalls = 0;
-    let mut iterations = 0;
     while iterations < GJK_MAX_ITERATIONS {
         let v2 = v.length_squared();
         if !v2.is_finite() {
@@ -132,34 +193,40 @@ fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> 
         // gap = |v|² - v·w = |v| · (upper bound - lower bound) on the distance.
         let gap = v2 - v.dot(w);
         if gap <= REL_TOL * v2 || gap <= ABS_TOL * v2.sqrt() * scale {
-            simplex = best.0;
+            restore(&mut simplex, &best, current_is_best);
             status = GjkStatus::Separated;
             break;
         }
         let dup = (ABS_TOL * scale) as f32;
         if simplex.contains(sp.w, dup * dup) {
-            simplex = best.0;
+            restore(&mut simplex, &best, current_is_best);
             status = GjkStatus::Separated;
             break;
+        }
+        if current_is_best {
+            best = Some(simplex);
         }
         simplex.push(sp);
         let (nv, ninside) = simplex.solve();
         let nv2 = nv.length_squared();
+        // From here the best simplex is `best` unless the new one beats it.
+        current_is_best = false;
         if !nv2.is_finite() {
-            simplex = best.0;
+            restore(&mut simplex, &best, false);
             status = GjkStatus::Indeterminate;
             break;
         }
         if !ninside {
-            if nv2 < best.1 {
-                best = (simplex, nv2);
+            if nv2 < best_v2 {
+                best_v2 = nv2;
+                current_is_best = true;
                 stalls = 0;
             } else {
                 // No progress (rounding in a sliver simplex): a few more steps
                 // usually get past it; give up after several.
                 stalls += 1;
                 if stalls > MAX_STALLS {
-                    simplex = best.0;
+                    restore(&mut simplex, &best, false);
                     status = GjkStatus::Separated;
                     break;
                 }
@@ -170,7 +237,7 @@ fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> 
     }
     if status == GjkStatus::Indeterminate && !inside {
         // Iteration cap: return the best simplex seen.
-        simplex = best.0;
+        restore(&mut simplex, &best, current_is_best);
     }
     if let Some(c) = cache {
         c.store(simplex.points().iter().map(|p| p.dir));

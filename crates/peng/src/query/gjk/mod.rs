@@ -22,6 +22,7 @@
 mod cache;
 mod cloud;
 mod epa;
+mod fast;
 mod gjk_distance;
 mod raycast;
 mod signed;

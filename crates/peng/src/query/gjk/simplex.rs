@@ -148,6 +148,20 @@ impl Simplex {
         (a.as_vec3(), b.as_vec3())
     }
 
+    /// Keeps the vertices whose bit is set in `mask` (in order); the weights
+    /// of the kept vertices are stale until the next [`Simplex::solve`].
+    #[inline]
+    pub(crate) fn keep(&mut self, mask: u8) {
+        let mut n = 0;
+        for i in 0..self.len {
+            if mask & (1 << i) != 0 {
+                self.pts[n] = self.pts[i];
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
+
     /// Replaces the simplex by the smallest sub-simplex holding its point closest
     /// to the origin and sets the weights. Returns that point and whether the
     /// origin lies strictly inside a full tetrahedron.
