@@ -34,6 +34,9 @@ use crate::math::Vector;
 const BINS: usize = 16;
 /// Nodes with fewer primitives bin every axis; larger ones only the widest.
 const ALL_AXES_BELOW: usize = 256;
+/// Nodes of at most this many primitives take the exact SAH split over every
+/// cut of the centroid order (`exact_split`) instead of binning.
+const EXACT_MAX: usize = 16;
 /// Largest leaf.
 pub(crate) const MAX_LEAF: usize = 4;
 /// Cost of visiting a node, relative to testing one primitive.
@@ -128,8 +131,11 @@ fn bin_map<V: Vector>(centroids: &Aabb<V>, axis: usize, bins: usize) -> Option<(
 
 #[inline(always)]
 fn bin_of(c: f32, (lo, scale): (f32, f32), bins: usize) -> usize {
-    // `as usize` saturates: negative and NaN go to 0.
-    (((c - lo) * scale) as usize).min(bins - 1)
+    // Clamped in f32 first (`f32::max` drops a NaN, so NaN goes to bin 0),
+    // then a plain truncation: cheaper than a saturating `as usize` of an
+    // unbounded float followed by an integer `min`, and this runs twice per
+    // item per level (binning and partition).
+    ((c - lo) * scale).max(0.0).min((bins - 1) as f32) as u32 as usize
 }
 
 /// Half the boundary measure of a non-empty box (the SAH only compares
@@ -233,6 +239,15 @@ impl<V: Vector> Bvh<V> {
 /// are returned.
 fn split_node<V: Vector>(items: &mut [Item<V>], t: &Task<V>) -> Option<(Bin<V>, Bin<V>, u32)> {
     let n = items.len();
+    if t.depth < MAX_SAH_DEPTH && n <= EXACT_MAX {
+        let (mid, cost) = exact_split(items);
+        // SAH termination as below.
+        let area = half_area(&t.aabb);
+        if n <= MAX_LEAF && C_TRAV * area + cost >= n as f32 * area {
+            return None;
+        }
+        return Some((bounds(&items[..mid]), bounds(&items[mid..]), mid as u32));
+    }
     if t.depth < MAX_SAH_DEPTH {
         match best_sah_split(items, &t.centroids) {
             Some(s) => {
@@ -279,20 +294,13 @@ fn best_sah_split<V: Vector>(items: &[Item<V>], centroids: &Aabb<V>) -> Option<S
         if items.len() < ALL_AXES_BELOW || axis == widest {
             *m = bin_map(centroids, axis, nb);
         }
-        any |= m.is_some();
+        if let Some(map) = *m {
+            any = true;
+            bin_axis(items, axis, map, nb, &mut boxes[axis], &mut counts[axis]);
+        }
     }
     if !any {
         return None;
-    }
-    for it in items {
-        let c = centroid2(&it.aabb);
-        for axis in 0..V::DIM {
-            if let Some(map) = maps[axis] {
-                let b = bin_of(c.get(axis), map, nb);
-                boxes[axis][b] = boxes[axis][b].merged(&it.aabb);
-                counts[axis][b] += 1;
-            }
-        }
     }
     let mut best: Option<Split> = None;
     for axis in 0..V::DIM {
@@ -336,6 +344,46 @@ fn best_sah_split<V: Vector>(items: &[Item<V>], centroids: &Aabb<V>) -> Option<S
         }
     }
     best
+}
+
+/// Drops the items into `nb` bins along one axis, accumulating each bin's box
+/// and count.
+///
+/// Consecutive items of a mesh are usually neighbours and fall in the same
+/// bin, so one set of bins would make every merge wait for the previous
+/// one's store; even and odd items go to two sets that are combined at the
+/// end, which halves that dependency chain.
+#[inline]
+fn bin_axis<V: Vector>(
+    items: &[Item<V>],
+    axis: usize,
+    map: (f32, f32),
+    nb: usize,
+    boxes: &mut [Aabb<V>; BINS],
+    counts: &mut [u32; BINS],
+) {
+    let mut b2 = [Aabb::<V>::EMPTY; BINS];
+    let mut c2 = [0u32; BINS];
+    let mut pairs = items.chunks_exact(2);
+    for p in &mut pairs {
+        let (x, y) = (&p[0].aabb, &p[1].aabb);
+        let i = bin_of(x.min.get(axis) + x.max.get(axis), map, nb);
+        let j = bin_of(y.min.get(axis) + y.max.get(axis), map, nb);
+        boxes[i] = boxes[i].merged(x);
+        counts[i] += 1;
+        b2[j] = b2[j].merged(y);
+        c2[j] += 1;
+    }
+    for it in pairs.remainder() {
+        let x = &it.aabb;
+        let i = bin_of(x.min.get(axis) + x.max.get(axis), map, nb);
+        boxes[i] = boxes[i].merged(x);
+        counts[i] += 1;
+    }
+    for k in 0..nb {
+        boxes[k] = boxes[k].merged(&b2[k]);
+        counts[k] += c2[k];
+    }
 }
 
 /// Hoare-style in-place partition: items whose doubled centroid satisfies
@@ -384,14 +432,80 @@ fn median_split<V: Vector>(items: &mut [Item<V>], centroids: &Aabb<V>) -> (Bin<V
                 .total_cmp(&centroid2(&b.aabb).get(axis))
         });
     }
-    let side = |s: &[Item<V>]| {
-        let mut b = Bin::EMPTY;
-        for it in s {
-            b.aabb = b.aabb.merged(&it.aabb);
-            b.centroids.add_point(centroid2(&it.aabb));
-            b.count += 1;
+    (bounds(&items[..mid]), bounds(&items[mid..]), mid as u32)
+}
+
+/// The box and centroid bounds of some items.
+fn bounds<V: Vector>(items: &[Item<V>]) -> Bin<V> {
+    let mut b = Bin::EMPTY;
+    for it in items {
+        b.aabb = b.aabb.merged(&it.aabb);
+        b.centroids.add_point(centroid2(&it.aabb));
+        b.count += 1;
+    }
+    b
+}
+
+/// The exact SAH object split of a small node (`2 <= n <= EXACT_MAX`): along
+/// each axis the items are sorted by centroid and every one of the `n - 1`
+/// cuts of that order is costed with a suffix and a prefix sweep (the sweep
+/// of Wald's binned builder with one item per "bin", as in the full-sweep SAH
+/// builders of MacDonald and Booth). The items are left in the best axis's
+/// order; returns the left count and the cost term `A_L n_L + A_R n_R`
+/// (infinite when no cut has a finite cost: then the cut is the middle).
+///
+/// Near the leaves this is both cheaper than binning three axes (no bin
+/// arrays to clear and sweep) and never worse, since it tries every cut.
+fn exact_split<V: Vector>(items: &mut [Item<V>]) -> (usize, f32) {
+    let n = items.len();
+    debug_assert!((2..=EXACT_MAX).contains(&n));
+    let mut keys = [0.0f32; EXACT_MAX];
+    let mut order = [0u8; EXACT_MAX];
+    let mut best_order = [0u8; EXACT_MAX];
+    for (k, o) in best_order.iter_mut().enumerate() {
+        *o = k as u8;
+    }
+    let (mut best_mid, mut best_cost) = (n / 2, f32::INFINITY);
+    let mut right = [0.0f32; EXACT_MAX];
+    for axis in 0..V::DIM {
+        // Insertion sort of the item indices by centroid (n is tiny). A NaN
+        // key compares false and just stops the shift: some order, no panic.
+        for (i, it) in items.iter().enumerate() {
+            let c = centroid2(&it.aabb).get(axis);
+            let mut j = i;
+            while j > 0 && keys[j - 1] > c {
+                keys[j] = keys[j - 1];
+                order[j] = order[j - 1];
+                j -= 1;
+            }
+            keys[j] = c;
+            order[j] = i as u8;
         }
-        b
-    };
-    (side(&items[..mid]), side(&items[mid..]), mid as u32)
+        let mut acc = Aabb::<V>::EMPTY;
+        for k in (1..n).rev() {
+            acc = acc.merged(&items[order[k] as usize].aabb);
+            right[k] = half_area(&acc) * (n - k) as f32;
+        }
+        let mut left = Aabb::<V>::EMPTY;
+        for k in 1..n {
+            left = left.merged(&items[order[k - 1] as usize].aabb);
+            let cost = half_area(&left) * k as f32 + right[k];
+            // Of equal costs the most balanced cut wins, then the first
+            // (lowest axis, lowest cut): deterministic, and coincident
+            // boxes (all cuts equal) split in the middle, not into a list.
+            let better = cost < best_cost
+                || (cost == best_cost && k.abs_diff(n / 2) < best_mid.abs_diff(n / 2));
+            if better {
+                best_cost = cost;
+                best_mid = k;
+                best_order = order;
+            }
+        }
+    }
+    let mut sorted = [items[0]; EXACT_MAX];
+    for (k, slot) in sorted.iter_mut().enumerate().take(n) {
+        *slot = items[best_order[k] as usize];
+    }
+    items.copy_from_slice(&sorted[..n]);
+    (best_mid, best_cost)
 }
