@@ -403,6 +403,27 @@ fn first_min(dots: &[Vec4]) -> (usize, f32) {
     (0, m)
 }
 
+/// The least of `n·v` over vertices stored in blocks of four.
+#[inline]
+fn min_dot_blocks(blocks: &[[Vec4; 3]], n: Vec3) -> f32 {
+    blocks
+        .iter()
+        .fold(Vec4::INFINITY, |m, &b| m.min(dots4(n, b)))
+        .min_element()
+}
+
+/// Edge `e` of a hull as `[vertex, vertex, face, face]` indices.
+#[inline]
+fn hull_edge(p: &ConvexPolyhedron, e: usize) -> [usize; 4] {
+    let g = &p.edges()[e];
+    [
+        g.vertices[0] as usize,
+        g.vertices[1] as usize,
+        g.faces[0] as usize,
+        g.faces[1] as usize,
+    ]
+}
+
 /// `n · v` for a block of four vertices given by their coordinates.
 #[inline]
 fn dots4(n: Vec3, [x, y, z]: [Vec4; 3]) -> Vec4 {
@@ -458,11 +479,7 @@ impl SolidView for HullView<'_> {
     }
     #[inline]
     fn min_dot(&self, n: Vec3) -> f32 {
-        self.p
-            .vertex_blocks()
-            .iter()
-            .fold(Vec4::INFINITY, |m, &b| m.min(dots4(n, b)))
-            .min_element()
+        min_dot_blocks(self.p.vertex_blocks(), n)
     }
     #[inline]
     fn edge_count(&self) -> usize {
@@ -470,13 +487,7 @@ impl SolidView for HullView<'_> {
     }
     #[inline]
     fn edge(&self, e: usize) -> [usize; 4] {
-        let g = &self.p.edges()[e];
-        [
-            g.vertices[0] as usize,
-            g.vertices[1] as usize,
-            g.faces[0] as usize,
-            g.faces[1] as usize,
-        ]
+        hull_edge(self.p, e)
     }
     #[inline]
     fn neighbours(&self, v: usize) -> (&[u32], &[u32]) {
@@ -571,10 +582,7 @@ impl SolidView for PlacedHull<'_> {
     }
     #[inline]
     fn min_dot(&self, n: Vec3) -> f32 {
-        self.blocks[..self.nb]
-            .iter()
-            .fold(Vec4::INFINITY, |m, &b| m.min(dots4(n, b)))
-            .min_element()
+        min_dot_blocks(&self.blocks[..self.nb], n)
     }
     #[inline]
     fn edge_count(&self) -> usize {
@@ -582,13 +590,7 @@ impl SolidView for PlacedHull<'_> {
     }
     #[inline]
     fn edge(&self, e: usize) -> [usize; 4] {
-        let g = &self.p.edges()[e];
-        [
-            g.vertices[0] as usize,
-            g.vertices[1] as usize,
-            g.faces[0] as usize,
-            g.faces[1] as usize,
-        ]
+        hull_edge(self.p, e)
     }
     #[inline]
     fn neighbours(&self, v: usize) -> (&[u32], &[u32]) {
