@@ -5,11 +5,13 @@
 //! through both views of a solid: stack buffers (`Prepared`) and mapped on
 //! access (`Mapped`).
 
+mod sat_common;
 use peng::math::{Pose3, Vec3};
 use peng::query::sat::prepared::{Prepared, PreparedEdge, VertexGraph};
 use peng::query::sat::{sat, Polygon, Polytope, SatAxis};
 use peng::query::types::Feature;
 use peng::shape::d3::ConvexPolyhedron;
+use sat_common::{hull, interval, Rng};
 
 /// A convex polyhedron as a polytope, with the stack-buffer copy switched on
 /// or off (off: the test reads it through the mapped view).
@@ -119,56 +121,6 @@ impl Polytope for Hull<'_> {
         };
         true
     }
-}
-
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-    fn unit(&mut self) -> Vec3 {
-        loop {
-            let v = Vec3::new(self.next(), self.next(), self.next()) * 2.0 - 1.0;
-            let l = v.length();
-            if l > 0.1 && l <= 1.0 {
-                return v / l;
-            }
-        }
-    }
-}
-
-/// The hull of `n` points on a random ellipsoid (the benchmark's shapes).
-fn hull(rng: &mut Rng, n: usize) -> ConvexPolyhedron {
-    let axes = Vec3::new(
-        rng.range(0.3, 2.0),
-        rng.range(0.3, 2.0),
-        rng.range(0.3, 2.0),
-    );
-    let pts: Vec<Vec3> = (0..n).map(|_| rng.unit() * axes).collect();
-    ConvexPolyhedron::from_points(&pts).expect("points on an ellipsoid span a volume")
-}
-
-/// Separation along the unit axis `l`: `max(minB - maxA, minA - maxB)`.
-fn interval(a: &[Vec3], b: &[Vec3], l: Vec3) -> f32 {
-    let (mut lo_a, mut hi_a) = (f32::INFINITY, f32::NEG_INFINITY);
-    for p in a {
-        lo_a = lo_a.min(p.dot(l));
-        hi_a = hi_a.max(p.dot(l));
-    }
-    let (mut lo_b, mut hi_b) = (f32::INFINITY, f32::NEG_INFINITY);
-    for p in b {
-        lo_b = lo_b.min(p.dot(l));
-        hi_b = hi_b.max(p.dot(l));
-    }
-    (lo_b - hi_a).max(lo_a - hi_b)
 }
 
 /// The largest interval separation over every candidate axis (B's vertices
