@@ -12,7 +12,7 @@ use peng::query::sat::separation::{arcs_cross, sat_within};
 use peng::query::sat::{sat, Polygon, Polytope};
 use peng::query::types::Feature;
 use peng::shape::d3::{ConvexPolyhedron, Shape};
-use sat_common::{hull, interval, Rng};
+use sat_common::{brute, hull, interval, place, placed, Rng};
 
 /// A convex polyhedron as a polytope that exposes its cached data.
 struct Hull<'a>(&'a ConvexPolyhedron);
@@ -89,40 +89,6 @@ impl Polytope for Hull<'_> {
     }
 }
 
-/// B's vertices in A's frame.
-fn placed(b: &ConvexPolyhedron, b_in_a: &Pose3) -> Vec<Vec3> {
-    b.vertices()
-        .iter()
-        .map(|&p| b_in_a.transform_point(p))
-        .collect()
-}
-
-/// The largest interval separation over every candidate axis.
-fn brute(a: &ConvexPolyhedron, b: &ConvexPolyhedron, b_in_a: &Pose3) -> f32 {
-    let va = a.vertices();
-    let vb = placed(b, b_in_a);
-    let mut best = f32::NEG_INFINITY;
-    for f in a.faces() {
-        best = best.max(interval(va, &vb, f.normal));
-    }
-    for f in b.faces() {
-        best = best.max(interval(va, &vb, b_in_a.transform_vector(f.normal)));
-    }
-    for ea in a.edges() {
-        let da = va[ea.vertices[1] as usize] - va[ea.vertices[0] as usize];
-        for eb in b.edges() {
-            let db = vb[eb.vertices[1] as usize] - vb[eb.vertices[0] as usize];
-            let axis = da.cross(db);
-            let len2 = axis.length_squared();
-            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
-                continue;
-            }
-            best = best.max(interval(va, &vb, axis / len2.sqrt()));
-        }
-    }
-    best
-}
-
 /// The largest separation over the face normals of both and the edge pairs
 /// whose Gauss-map arcs cross (A's arc against B's negated one): the faces of
 /// the Minkowski difference, which the fast test must match exactly whether
@@ -156,19 +122,6 @@ fn brute_crossing(a: &ConvexPolyhedron, b: &ConvexPolyhedron, b_in_a: &Pose3) ->
         }
     }
     best
-}
-
-/// Places `b` around touching `a` along a random direction, at a fraction
-/// of the touching offset in `[lo, hi]`.
-fn place(rng: &mut Rng, a: &ConvexPolyhedron, b: &ConvexPolyhedron, lo: f32, hi: f32) -> Pose3 {
-    let rot = Pose3::from_axis_angle(Vec3::ZERO, rng.unit() * rng.range(0.0, 3.1));
-    let u = rng.unit();
-    let reach = a.support(u).dot(u)
-        + rot
-            .transform_point(b.support(rot.inverse_transform_vector(-u)))
-            .dot(-u);
-    let t = u * reach * rng.range(lo, hi);
-    Pose3::new(t, rot.rotation)
 }
 
 #[test]

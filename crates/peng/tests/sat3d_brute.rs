@@ -11,7 +11,7 @@ use peng::query::sat::prepared::{Prepared, PreparedEdge, VertexGraph};
 use peng::query::sat::{sat, Polygon, Polytope, SatAxis};
 use peng::query::types::Feature;
 use peng::shape::d3::ConvexPolyhedron;
-use sat_common::{hull, interval, Rng};
+use sat_common::{brute, hull, interval, place, Rng};
 
 /// A convex polyhedron as a polytope, with the stack-buffer copy switched on
 /// or off (off: the test reads it through the mapped view).
@@ -123,50 +123,6 @@ impl Polytope for Hull<'_> {
     }
 }
 
-/// The largest interval separation over every candidate axis (B's vertices
-/// already in A's frame).
-fn brute(a: &ConvexPolyhedron, b: &ConvexPolyhedron, b_in_a: &Pose3) -> f32 {
-    let va = a.vertices();
-    let vb: Vec<Vec3> = b
-        .vertices()
-        .iter()
-        .map(|&p| b_in_a.transform_point(p))
-        .collect();
-    let mut best = f32::NEG_INFINITY;
-    for f in a.faces() {
-        best = best.max(interval(va, &vb, f.normal));
-    }
-    for f in b.faces() {
-        best = best.max(interval(va, &vb, b_in_a.transform_vector(f.normal)));
-    }
-    for ea in a.edges() {
-        let da = va[ea.vertices[1] as usize] - va[ea.vertices[0] as usize];
-        for eb in b.edges() {
-            let db = vb[eb.vertices[1] as usize] - vb[eb.vertices[0] as usize];
-            let axis = da.cross(db);
-            let len2 = axis.length_squared();
-            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
-                continue;
-            }
-            best = best.max(interval(va, &vb, axis / len2.sqrt()));
-        }
-    }
-    best
-}
-
-/// Places `b` around touching `a` along a random direction (a fraction of
-/// the touching offset in `[0.3, 1.2]`: most pairs overlap, some do not).
-fn place(rng: &mut Rng, a: &ConvexPolyhedron, b: &ConvexPolyhedron) -> Pose3 {
-    let rot = Pose3::from_axis_angle(Vec3::ZERO, rng.unit() * rng.range(0.0, 3.1));
-    let u = rng.unit();
-    let reach = a.support(u).dot(u)
-        + rot
-            .transform_point(b.support(rot.inverse_transform_vector(-u)))
-            .dot(-u);
-    let t = u * reach * rng.range(0.3, 1.2);
-    Pose3::new(t, rot.rotation)
-}
-
 /// Checks one pair through both views against brute force.
 fn check(a: &ConvexPolyhedron, b: &ConvexPolyhedron, pose: &Pose3, what: &str) {
     let scale = a.vertex_radius().max(b.vertex_radius());
@@ -210,7 +166,7 @@ fn random_hulls_agree_with_brute_force() {
         let m = [16, 5, 12, 40, 16, 8, 20][i % 7];
         let a = hull(&mut rng, n);
         let b = hull(&mut rng, m);
-        let pose = place(&mut rng, &a, &b);
+        let pose = place(&mut rng, &a, &b, 0.3, 1.2);
         check(&a, &b, &pose, &format!("pair {i} ({n}, {m} points)"));
     }
 }

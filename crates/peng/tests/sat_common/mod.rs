@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use peng::math::Vec3;
+use peng::math::{Pose3, Vec3};
 use peng::shape::d3::ConvexPolyhedron;
 
 /// A small deterministic generator (xorshift).
@@ -54,4 +54,51 @@ pub fn interval(a: &[Vec3], b: &[Vec3], l: Vec3) -> f32 {
         hi_b = hi_b.max(p.dot(l));
     }
     (lo_b - hi_a).max(lo_a - hi_b)
+}
+
+/// B's vertices in A's frame.
+pub fn placed(b: &ConvexPolyhedron, b_in_a: &Pose3) -> Vec<Vec3> {
+    b.vertices()
+        .iter()
+        .map(|&p| b_in_a.transform_point(p))
+        .collect()
+}
+
+/// The largest interval separation over every candidate axis.
+pub fn brute(a: &ConvexPolyhedron, b: &ConvexPolyhedron, b_in_a: &Pose3) -> f32 {
+    let va = a.vertices();
+    let vb = placed(b, b_in_a);
+    let mut best = f32::NEG_INFINITY;
+    for f in a.faces() {
+        best = best.max(interval(va, &vb, f.normal));
+    }
+    for f in b.faces() {
+        best = best.max(interval(va, &vb, b_in_a.transform_vector(f.normal)));
+    }
+    for ea in a.edges() {
+        let da = va[ea.vertices[1] as usize] - va[ea.vertices[0] as usize];
+        for eb in b.edges() {
+            let db = vb[eb.vertices[1] as usize] - vb[eb.vertices[0] as usize];
+            let axis = da.cross(db);
+            let len2 = axis.length_squared();
+            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
+                continue;
+            }
+            best = best.max(interval(va, &vb, axis / len2.sqrt()));
+        }
+    }
+    best
+}
+
+/// Places `b` around touching `a` along a random direction, at a fraction
+/// of the touching offset in `[lo, hi]`.
+pub fn place(rng: &mut Rng, a: &ConvexPolyhedron, b: &ConvexPolyhedron, lo: f32, hi: f32) -> Pose3 {
+    let rot = Pose3::from_axis_angle(Vec3::ZERO, rng.unit() * rng.range(0.0, 3.1));
+    let u = rng.unit();
+    let reach = a.support(u).dot(u)
+        + rot
+            .transform_point(b.support(rot.inverse_transform_vector(-u)))
+            .dot(-u);
+    let t = u * reach * rng.range(lo, hi);
+    Pose3::new(t, rot.rotation)
 }
