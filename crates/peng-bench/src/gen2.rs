@@ -66,6 +66,8 @@ pub fn shape(rng: &mut Rng, kind: ShapeKind) -> Option<Shape> {
                 .ok()?
                 .into()
         }
+        // Not a random convex shape: tests build their own polylines.
+        ShapeKind::Polyline => return None,
     })
 }
 
@@ -82,6 +84,7 @@ pub fn bounding_radius(s: &Shape) -> f32 {
         Shape::Compound(c) => c.parts().iter().fold(0.0f32, |m, (p, s)| {
             m.max(p.translation.length() + bounding_radius(s))
         }),
+        Shape::Polyline(p) => max_len(p.vertices()),
     }
 }
 

@@ -241,6 +241,9 @@ mod d2 {
             ps::ConvexPolygon::from_convex_hull(p.vertices())
                 .expect("parry rejects a polygon peng accepted"),
         ),
+        Shape::Polyline(l) => {
+            SharedShape::polyline(l.vertices().to_vec(), Some(l.segments().to_vec()))
+        }
     }
 }
 

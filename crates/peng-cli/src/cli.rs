@@ -110,6 +110,8 @@ const CHECK_AFTER: &str = r#"SCENE FORMAT (full reference in the README, "Scene 
     polygon   points [[x, y], ...]  (their convex hull)
     simple_polygon  points [[x, y], ...]  (a non-convex outline, split into convex
               parts; it must not cross itself)
+    polyline  points [[x, y], ...], closed (optional, default false): a chain of
+              segments through the points (a curve with no inside)
     compound  parts [{"shape": {...}, "position": [..], "angle_deg": ..}, ...]
   3D shape types and fields:
     ball      radius

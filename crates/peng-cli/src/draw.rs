@@ -75,6 +75,16 @@ fn outline2(s: &d2::Shape, pose: &d2::Pose2, out: &mut Vec<Outline>) {
                 outline2(part, &pose.mul(p), out);
             }
         }
+        // A polyline is drawn segment by segment.
+        d2::Shape::Polyline(l) => {
+            for &[i, j] in l.segments() {
+                let v = l.vertices();
+                out.push(Outline::Line(
+                    pose.transform_point(v[i as usize]),
+                    pose.transform_point(v[j as usize]),
+                ));
+            }
+        }
         d2::Shape::Circle(_) | d2::Shape::Capsule(_) => {
             let pts = directions()
                 .map(|u| pose.transform_point(s.local_support(pose.inverse_transform_vector(u))))

@@ -1,7 +1,8 @@
 //! Builds 2D peng shapes and poses from their scene definitions.
 
 use super::defs::{
-    BoxDef, CapsuleDef, CompoundDef, Part2, PointsDef, RadiusDef, SegmentDef, TriangleDef, V2,
+    BoxDef, CapsuleDef, CompoundDef, Part2, PointsDef, PolylineDef, RadiusDef, SegmentDef,
+    TriangleDef, V2,
 };
 use super::error::Located;
 use super::locate::Seg;
@@ -9,7 +10,7 @@ use super::typed::{
     capsule_core, fields, index, key, position, shape_type, unknown_type, CapsuleCore,
 };
 use peng::d2::{
-    Capsule, Circle, Compound, ConvexPolygon, Pose2, Rect, Segment, Shape, Triangle, Vec2,
+    Capsule, Circle, Compound, ConvexPolygon, Polyline, Pose2, Rect, Segment, Shape, Triangle, Vec2,
 };
 use peng::shape::decompose::convex_decomposition;
 use serde_json::Value;
@@ -23,6 +24,7 @@ pub const TYPES: &[&str] = &[
     "triangle",
     "polygon",
     "simple_polygon",
+    "polyline",
     "compound",
 ];
 
@@ -91,6 +93,23 @@ pub fn shape(v: &Value, path: &[Seg]) -> Result<Shape, Located> {
                 })
                 .collect();
             Compound::new(parts).map_err(geo)?.into()
+        }
+        "polyline" => {
+            let d: PolylineDef = fields(v, path)?;
+            let pts: Vec<Vec2> = d.points.iter().map(|p| p.0).collect();
+            let n = pts.len();
+            let segments = if d.closed {
+                if n < 3 {
+                    return Err(Located::new(
+                        key(path, "points"),
+                        format!("a closed polyline needs at least 3 points, got {n}"),
+                    ));
+                }
+                Some((0..n as u32).map(|i| [i, (i + 1) % n as u32]).collect())
+            } else {
+                None
+            };
+            Polyline::new(pts, segments).map_err(geo)?.into()
         }
         "compound" => {
             let d: CompoundDef<Part2> = fields(v, path)?;

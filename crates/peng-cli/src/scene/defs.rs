@@ -204,6 +204,19 @@ pub struct PointsDef<V> {
     pub points: Vec<V>,
 }
 
+/// `{"type": "polyline", "points": [[x, y], ...], "closed": bool}`: a chain
+/// of segments through the points in order (joined back to the first when
+/// `closed`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PolylineDef {
+    /// The vertices, in chain order.
+    pub points: Vec<V2>,
+    /// Whether a last segment joins the last point to the first (default no).
+    #[serde(default)]
+    pub closed: bool,
+}
+
 /// `{"type": "cylinder" | "cone", "half_height": h, "radius": r}` (axis local y).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -40,6 +40,9 @@ pub struct PolylineProjection {
 /// A polyline: vertices and segments (index pairs), with a static BVH over the
 /// segments. Queries named `*_local_*` work in the polyline's frame; the others
 /// take its pose. Segment indices in results are positions in the segment list.
+///
+/// As a 2D shape ([`Shape::Polyline`](crate::shape::d2::Shape::Polyline)) it is
+/// a curve, two-sided, with no inside.
 #[derive(Debug, Clone)]
 pub struct Polyline {
     vertices: Vec<Vec2>,
@@ -49,6 +52,18 @@ pub struct Polyline {
     corners: Vec<[Vec2; 2]>,
     /// The exact box around the segments.
     aabb: Aabb2,
+    /// Segments at each vertex (compressed rows): those of vertex `v` are
+    /// `at_vertex[at_start[v]..at_start[v + 1]]`, increasing.
+    at_start: Vec<u32>,
+    at_vertex: Vec<u32>,
+}
+
+impl PartialEq for Polyline {
+    /// Polylines are equal when their vertices and segments are (the tree
+    /// follows from them).
+    fn eq(&self, other: &Self) -> bool {
+        self.vertices == other.vertices && self.segments == other.segments
+    }
 }
 
 impl Polyline {
@@ -107,13 +122,28 @@ impl Polyline {
             .iter()
             .map(|&i| ends(&segments[i as usize]))
             .collect();
+        let (at_start, at_vertex) = vertex_rows(len, &segments);
         Ok(Polyline {
             vertices,
             segments,
             bvh,
             corners,
             aabb,
+            at_start,
+            at_vertex,
         })
+    }
+
+    /// The segments that have vertex `v` as an end, in increasing order (empty
+    /// when `v` is out of range). Adjacency is by index: segments meet at a
+    /// vertex when they share its index, not merely its position.
+    #[inline]
+    pub fn segments_at_vertex(&self, v: u32) -> &[u32] {
+        let v = v as usize;
+        match (self.at_start.get(v), self.at_start.get(v + 1)) {
+            (Some(&a), Some(&b)) => &self.at_vertex[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     /// The vertices.
@@ -240,6 +270,31 @@ impl Polyline {
     }
 }
 
+/// The segments at each vertex as compressed rows `(starts, list)` (a segment
+/// whose two ends are the same index is listed once there).
+fn vertex_rows(n: usize, segments: &[[u32; 2]]) -> (Vec<u32>, Vec<u32>) {
+    let mut start = vec![0u32; n + 1];
+    for s in segments {
+        start[s[0] as usize + 1] += 1;
+        if s[1] != s[0] {
+            start[s[1] as usize + 1] += 1;
+        }
+    }
+    for v in 0..n {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut list = vec![0u32; start[n] as usize];
+    for (i, s) in segments.iter().enumerate() {
+        let ends: &[u32] = if s[1] != s[0] { s } else { &s[..1] };
+        for &v in ends {
+            list[fill[v as usize] as usize] = i as u32;
+            fill[v as usize] += 1;
+        }
+    }
+    (start, list)
+}
+
 /// Closest point of segment `a b` to `p`, with the feature it lies on.
 fn closest_on_segment(a: Vec2, b: Vec2, p: Vec2) -> (Vec2, SegmentFeature) {
     let e = b - a;
@@ -293,6 +348,17 @@ fn ray_segment(o: Vec2, d: Vec2, a: Vec2, b: Vec2, max_t: f32) -> Option<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn segments_at_vertices() {
+        let v = vec![Vec2::ZERO, Vec2::X, Vec2::Y, Vec2::ONE];
+        let p = Polyline::new(v, Some(vec![[0, 1], [1, 2], [2, 0], [3, 3]])).unwrap();
+        assert_eq!(p.segments_at_vertex(0), &[0, 2]);
+        assert_eq!(p.segments_at_vertex(1), &[0, 1]);
+        assert_eq!(p.segments_at_vertex(2), &[1, 2]);
+        assert_eq!(p.segments_at_vertex(3), &[3]);
+        assert!(p.segments_at_vertex(4).is_empty());
+    }
 
     #[test]
     fn ray_segment_cases() {

@@ -12,18 +12,24 @@
 //! contact is `(vertex, vertex)`. Ids do not depend on which shape served as the
 //! reference face. Zero-size rects and zero-area triangles are reduced to the
 //! segment or point they are; their ids refer to the reduced vertices.
+//!
+//! Polylines ([`Shape::Polyline`]) are handled segment by segment through
+//! their BVH, with internal-vertex ("ghost collision") correction and one
+//! manifold per normal cluster: see `polyline.rs` and [`ContactOptions`].
 
 mod clip;
 mod gjk;
 mod pair;
 mod point;
 mod poly;
+mod polyline;
 mod ray;
 mod rect_rect;
 mod sat;
 mod segment;
 
 pub use gjk::GjkCache2;
+pub use polyline::ContactOptions;
 
 use crate::math::{Pose2, Vec2};
 use crate::query::types::{
@@ -128,7 +134,10 @@ pub fn intersects(a: &Shape, pose_a: &Pose2, b: &Shape, pose_b: &Pose2) -> bool 
     let mut hit = false;
     for_each_leaf_pair(a, pose_a, b, pose_b, 0.0, &mut |sa, pa, _, sb, pb, _| {
         if !hit {
-            hit = intersects_convex(sa, pa, sb, pb);
+            hit = match polyline::intersects(sa, pa, sb, pb) {
+                Some(h) => h,
+                None => intersects_convex(sa, pa, sb, pb),
+            };
         }
     });
     hit
@@ -192,7 +201,8 @@ fn contact_generic(
 }
 
 /// The contact manifold of the pair when they overlap or are closer than
-/// `prediction`; for compounds, the deepest of the part manifolds.
+/// `prediction`; for compounds and polylines, the deepest of the manifolds
+/// [`contacts`] gives.
 pub fn contact(
     a: &Shape,
     pose_a: &Pose2,
@@ -209,7 +219,8 @@ pub fn contact(
         .reduce(|x, y| if y.depth() > x.depth() { y } else { x })
 }
 
-/// All contact manifolds of the pair (one per touching part pair of compounds),
+/// All contact manifolds of the pair (one per touching part pair of compounds;
+/// a polyline gives one per cluster of nearly equal normals, deepest first),
 /// appended to `out`.
 pub fn contacts(
     a: &Shape,
@@ -219,6 +230,20 @@ pub fn contacts(
     prediction: f32,
     out: &mut Vec<Manifold2>,
 ) {
+    let options = ContactOptions::default();
+    contacts_with_options(a, pose_a, b, pose_b, prediction, &options, out);
+}
+
+/// [`contacts`] with options for polylines.
+pub fn contacts_with_options(
+    a: &Shape,
+    pose_a: &Pose2,
+    b: &Shape,
+    pose_b: &Pose2,
+    prediction: f32,
+    options: &ContactOptions,
+    out: &mut Vec<Manifold2>,
+) {
     for_each_leaf_pair(
         a,
         pose_a,
@@ -226,7 +251,13 @@ pub fn contacts(
         pose_b,
         prediction,
         &mut |sa, pa, ia, sb, pb, ib| {
-            if let Some(mut m) = contact_convex(sa, pa, sb, pb, prediction) {
+            let start = out.len();
+            if polyline::contacts(sa, pa, sb, pb, prediction, options, out) {
+                for m in &mut out[start..] {
+                    m.part_a = ia;
+                    m.part_b = ib;
+                }
+            } else if let Some(mut m) = contact_convex(sa, pa, sb, pb, prediction) {
                 m.part_a = ia;
                 m.part_b = ib;
                 out.push(m);
@@ -304,7 +335,10 @@ fn distance_tree(a: &Shape, pose_a: &Pose2, b: &Shape, pose_b: &Pose2) -> Option
             keep(distance_tree(a, pose_a, s, &pose_b.mul(p)))
         });
     } else {
-        keep(distance_convex(a, pose_a, b, pose_b, None));
+        keep(match polyline::distance(a, pose_a, b, pose_b) {
+            Some(d) => d,
+            None => distance_convex(a, pose_a, b, pose_b, None),
+        });
     }
     best
 }
@@ -336,7 +370,8 @@ pub fn distance_cached(
 /// inside is the exit point, its normal the inward surface normal (facing against
 /// the ray). Segments and points have no inside: a ray starting on one hits at
 /// `toi = 0`, and a ray along a segment's line hits its nearer end. For a
-/// compound, the earliest hit over its parts.
+/// compound, the earliest hit over its parts. A polyline has no inside: its
+/// first segment hit (through its BVH), `solid` or not.
 pub fn ray_cast(
     shape: &Shape,
     pose: &Pose2,
@@ -344,6 +379,9 @@ pub fn ray_cast(
     max_toi: f32,
     solid: bool,
 ) -> Option<RayHit2> {
+    if let Shape::Polyline(p) = shape {
+        return p.cast_ray(pose, ray, max_toi).map(|h| h.hit);
+    }
     if let Shape::Compound(c) = shape {
         // Front to back through the BVH (hit times are the same in every
         // frame: rigid motions keep `|dir|`); the accepted hit is kept.
@@ -379,7 +417,8 @@ pub fn ray_cast(
 /// point exactly on a segment or a circle's centre takes the face normal or +x
 /// as the direction to push out by the radius (degeneracy policy, rule 3). For a
 /// compound: the nearest point over the parts' boundaries, and `is_inside` when
-/// any part contains the point.
+/// any part contains the point. A polyline has no inside: `is_inside` only
+/// when the point lies on it.
 pub fn project_point(shape: &Shape, pose: &Pose2, point: Vec2, solid: bool) -> PointProjection2 {
     let mut proj = match nearest_boundary(shape, pose, point, solid) {
         Some((_, p)) => p,
@@ -408,6 +447,16 @@ fn nearest_boundary(
     point: Vec2,
     solid: bool,
 ) -> Option<(f32, PointProjection2)> {
+    if let Shape::Polyline(p) = shape {
+        let pr = p.project_point(pose, point);
+        return Some((
+            pr.distance * pr.distance,
+            PointProjection2 {
+                point: pr.point,
+                is_inside: pr.distance <= 0.0,
+            },
+        ));
+    }
     if let Shape::Compound(c) = shape {
         let local = pose.inverse_transform_point(point);
         let mut best: Option<(f32, PointProjection2)> = None;
@@ -434,8 +483,12 @@ fn nearest_boundary(
     ))
 }
 
-/// Whether the shape contains `point` (boundary included).
+/// Whether the shape contains `point` (boundary included; a polyline contains
+/// only the points on it).
 pub fn contains_point(shape: &Shape, pose: &Pose2, point: Vec2) -> bool {
+    if let Shape::Polyline(p) = shape {
+        return p.project_point(pose, point).distance <= 0.0;
+    }
     if let Shape::Compound(c) = shape {
         let local = pose.inverse_transform_point(point);
         let mut near = Vec::new();

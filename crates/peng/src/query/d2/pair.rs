@@ -393,6 +393,23 @@ fn from_faces(
     m
 }
 
+/// The face contact of `a`'s face `face` (the reference) against `b`: `b`'s
+/// incident feature clipped to the face's side planes, each point's depth
+/// measured along the face normal (Catto, "Contact Manifolds", GDC 2007).
+/// Points deeper below `-prediction` are dropped; `None` when none is left.
+/// Used by the polyline queries to replace a contact whose normal the
+/// polyline does not have there by the contact of the segment's face.
+pub(crate) fn face_manifold(
+    a: &Poly,
+    face: usize,
+    b: &Poly,
+    prediction: f32,
+) -> Option<LocalManifold> {
+    let cl = clip(a, face, b);
+    let m = from_faces(a, b, a.normals()[face], true, &cl, prediction);
+    (m.len > 0).then_some(m)
+}
+
 /// The contact manifold of two rounded cores in the shared frame, when their
 /// signed distance is at most `prediction`.
 pub(crate) fn manifold(a: &Poly, b: &Poly, prediction: f32) -> Option<LocalManifold> {

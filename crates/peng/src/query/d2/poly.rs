@@ -203,7 +203,7 @@ fn put_degenerate(vs: &[Vec2], buf: &mut PolyBuf) -> usize {
 }
 
 /// The core of a convex shape in its local frame and its radius. `None` for
-/// compounds.
+/// compounds and polylines.
 fn source<'a>(shape: &'a Shape, buf: &mut PolyBuf) -> Option<(Src<'a>, f32)> {
     Some(match shape {
         Shape::Circle(c) => (Src::Buf(buf.put_point(Vec2::ZERO)), c.radius()),
@@ -243,7 +243,7 @@ fn source<'a>(shape: &'a Shape, buf: &mut PolyBuf) -> Option<(Src<'a>, f32)> {
                 (Src::Buf(put_degenerate(vs, buf)), 0.0)
             }
         }
-        Shape::Compound(_) => return None,
+        Shape::Compound(_) | Shape::Polyline(_) => return None,
     })
 }
 

@@ -16,6 +16,9 @@ pub use rect::Rect;
 pub use segment::Segment;
 pub use triangle::Triangle;
 
+/// The polyline shape (defined with the meshes, re-exported here as a shape).
+pub use crate::mesh::Polyline;
+
 use crate::bound::Aabb2;
 use crate::math::{Pose2, Vec2};
 use std::sync::Arc;
@@ -37,6 +40,9 @@ pub enum Shape {
     Polygon(Arc<ConvexPolygon>),
     /// Several shapes, each with its own pose relative to the compound.
     Compound(Arc<Compound>),
+    /// A polyline: segments sharing vertices, with a BVH (not convex, no
+    /// inside; see [`crate::query::d2`] for its contacts).
+    Polyline(Arc<Polyline>),
 }
 
 /// The kind of a [`Shape`], without its data.
@@ -56,6 +62,8 @@ pub enum ShapeKind {
     Polygon,
     /// [`Shape::Compound`].
     Compound,
+    /// [`Shape::Polyline`].
+    Polyline,
 }
 
 impl Shape {
@@ -69,17 +77,19 @@ impl Shape {
             Shape::Triangle(_) => ShapeKind::Triangle,
             Shape::Polygon(_) => ShapeKind::Polygon,
             Shape::Compound(_) => ShapeKind::Compound,
+            Shape::Polyline(_) => ShapeKind::Polyline,
         }
     }
 
-    /// Whether the shape is convex (everything but compounds).
+    /// Whether the shape is convex (everything but compounds and polylines).
     pub fn is_convex(&self) -> bool {
-        !matches!(self, Shape::Compound(_))
+        !matches!(self, Shape::Compound(_) | Shape::Polyline(_))
     }
 
     /// The tight bounding box of the shape placed at `pose`, recomputed from the
     /// geometry (compare [`Aabb::transformed`](crate::bound::Aabb) which bounds an
-    /// old box conservatively).
+    /// old box conservatively). A polyline gives its local box conservatively
+    /// rotated (tight when `pose` does not rotate), so that the box costs `O(1)`.
     pub fn aabb(&self, pose: &Pose2) -> Aabb2 {
         match self {
             Shape::Circle(s) => {
@@ -109,12 +119,14 @@ impl Shape {
                 .parts()
                 .iter()
                 .fold(Aabb2::EMPTY, |b, (p, sh)| b.merged(&sh.aabb(&pose.mul(p)))),
+            Shape::Polyline(s) => s.aabb(pose),
         }
     }
 
     /// The support point of a convex shape in its local frame: the point farthest
     /// along `dir` (`dir` need not be unit; a zero `dir` gives some surface point).
-    /// For a compound, the support of the union of its parts' hulls.
+    /// For a compound, the support of the union of its parts' hulls; for a
+    /// polyline, its vertex farthest along `dir` (`O(n)`).
     pub fn local_support(&self, dir: Vec2) -> Vec2 {
         match self {
             Shape::Circle(s) => s.support(dir),
@@ -136,6 +148,11 @@ impl Shape {
                 }
                 best
             }
+            Shape::Polyline(s) => s
+                .vertices()
+                .get(support_index(s.vertices(), dir))
+                .copied()
+                .unwrap_or(Vec2::ZERO),
         }
     }
 }
@@ -152,6 +169,12 @@ impl_from!(Circle => Circle, Capsule => Capsule, Rect => Rect, Segment => Segmen
 impl From<ConvexPolygon> for Shape {
     fn from(s: ConvexPolygon) -> Shape {
         Shape::Polygon(Arc::new(s))
+    }
+}
+
+impl From<Polyline> for Shape {
+    fn from(s: Polyline) -> Shape {
+        Shape::Polyline(Arc::new(s))
     }
 }
 
