@@ -87,6 +87,11 @@ const END_EPS: f32 = 1e-4;
 /// corner one per side.
 const CLUSTER_COS: f32 = 0.9995;
 
+/// Points of merged manifolds closer than this times the polyline's size are
+/// one point (a few f32 roundings of the same place reported by two segments;
+/// wider would swallow a box corner just past a vertex).
+const MERGE_REL: f32 = 1e-6;
+
 /// Options of the contact queries that involve polylines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ContactOptions {
@@ -360,7 +365,9 @@ pub(crate) fn merge(parts: &mut [Manifold2], tol: f32, prediction: f32, out: &mu
     }
     for (n, pts) in clusters {
         if !pts.is_empty() {
-            out.push(reduce_to_two(&pts, n, tol));
+            // Depths carry more rounding than places (they are differences
+            // along the normal of points far from the origin): a wider margin.
+            out.push(reduce_to_two(&pts, n, 10.0 * tol));
         }
     }
 }
@@ -445,13 +452,13 @@ pub(crate) fn contacts(
     match (a, b) {
         (Shape::Polyline(pa), Shape::Polyline(pb)) => {
             segment_pair_manifolds(pa, pb, &pose_a.inv_mul(pose_b), prediction, &mut parts);
-            let tol = 1e-5 * scale_of(pa).max(scale_of(pb));
+            let tol = MERGE_REL * scale_of(pa).max(scale_of(pb));
             merge(&mut parts, tol, prediction, &mut local);
         }
         (Shape::Polyline(pa), _) => {
             let fix = options.fix_internal_vertices;
             segment_manifolds(pa, b, &pose_a.inv_mul(pose_b), prediction, fix, &mut parts);
-            merge(&mut parts, 1e-5 * scale_of(pa), prediction, &mut local);
+            merge(&mut parts, MERGE_REL * scale_of(pa), prediction, &mut local);
         }
         (_, Shape::Polyline(_)) => {
             let start = out.len();
