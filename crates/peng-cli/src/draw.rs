@@ -564,6 +564,21 @@ mod tests {
     }
 
     #[test]
+    fn polyline_outline_is_its_segments() {
+        let mut o = Vec::new();
+        let v = vec![Vec2::ZERO, Vec2::X, Vec2::ONE];
+        let l = d2::Shape::from(d2::Polyline::new(v, None).unwrap());
+        outline2(&l, &d2::Pose2::from_translation(Vec2::Y), &mut o);
+        assert_eq!(
+            o,
+            vec![
+                Outline::Line(Vec2::Y, Vec2::new(1.0, 1.0)),
+                Outline::Line(Vec2::new(1.0, 1.0), Vec2::new(1.0, 2.0)),
+            ]
+        );
+    }
+
+    #[test]
     fn capsule_outline_is_rounded() {
         let mut o = Vec::new();
         let cap = d2::Shape::from(d2::Capsule::vertical(1.0, 0.5).unwrap());
