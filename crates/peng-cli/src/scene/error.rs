@@ -89,9 +89,11 @@ fn geometry_field(e: &GeometryError) -> Option<&'static str> {
         "normal"
     } else if what.starts_with("compound") {
         "parts"
-    } else if what.starts_with("polyline") {
-        "points"
-    } else if what.contains("polygon") || what.contains("polyhedron") || what.contains("hull") {
+    } else if what.starts_with("polyline")
+        || what.contains("polygon")
+        || what.contains("polyhedron")
+        || what.contains("hull")
+    {
         "points"
     } else {
         return None;
