@@ -163,3 +163,37 @@ fn a_real_corner_still_pushes_sideways() {
         "{out:?}"
     );
 }
+
+#[test]
+fn ids_stay_while_the_same_features_touch() {
+    // The box's corners stay over segments 9 and 10 while it slides from
+    // x = 10.2 to 10.4: the same two (segment, corner) ids every step, and
+    // segment 10's edge is named on the polyline's side.
+    let f = floor();
+    let b: Shape = Rect::new(Vec2::new(0.5, 0.25)).unwrap().into();
+    let ids_at = |x: f32| {
+        let m = contact(&f, &Pose2::IDENTITY, &b, &box_pose(x, 0.01, 0.0), 0.0).unwrap();
+        let mut ids: Vec<u32> = m.points().iter().map(|p| p.id.0).collect();
+        ids.sort_unstable();
+        ids
+    };
+    let first = ids_at(10.2);
+    assert_eq!(first.len(), 2);
+    let named: Vec<u16> = first.iter().map(|id| (id >> 16) as u16).collect();
+    assert!(
+        named.contains(&peng::query::types::Feature::edge(9).0),
+        "{named:?}"
+    );
+    assert!(
+        named.contains(&peng::query::types::Feature::edge(10).0),
+        "{named:?}"
+    );
+    for k in 1..=20 {
+        assert_eq!(
+            ids_at(10.2 + k as f32 * 0.01),
+            first,
+            "x = {}",
+            10.2 + k as f32 * 0.01
+        );
+    }
+}
