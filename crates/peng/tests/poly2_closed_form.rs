@@ -203,3 +203,46 @@ fn an_open_end_is_a_rounded_corner() {
     assert!(near(m.normal, Vec2::splat(FRAC_1_SQRT_2)), "{m:?}");
     assert_eq!(m.points()[0].id.0 >> 16, Feature::vertex(1).0 as u32);
 }
+
+#[test]
+fn zero_length_segments_and_repeated_vertices_are_harmless() {
+    // A chain with a repeated vertex (a zero-length segment at x = 0) and a
+    // lone point segment: queries neither panic nor give NaN, and the
+    // repeated vertex is still an interior vertex of the flat floor.
+    let v = vec![
+        Vec2::new(-3.0, 0.0),
+        Vec2::new(0.0, 0.0),
+        Vec2::new(0.0, 0.0),
+        Vec2::new(3.0, 0.0),
+        Vec2::new(5.0, 5.0),
+    ];
+    let l: Shape = Polyline::new(v, Some(vec![[0, 1], [1, 2], [2, 3], [4, 4]]))
+        .unwrap()
+        .into();
+    let b: Shape = Rect::new(Vec2::new(0.5, 0.25)).unwrap().into();
+    for x in [-0.51, -0.5, -0.499, 0.0, 0.499, 0.5, 0.505] {
+        let mut out = Vec::new();
+        contacts(&l, &Pose2::IDENTITY, &b, &at(x, 0.24), 0.0, &mut out);
+        assert!(!out.is_empty(), "x = {x}");
+        for m in &out {
+            assert!(m.normal.is_finite() && m.points().iter().all(|p| p.depth.is_finite()));
+            assert!(near(m.normal, Vec2::Y), "x = {x}: {m:?}");
+        }
+        let d = distance(&l, &Pose2::IDENTITY, &b, &at(x, 0.24));
+        assert!((d.distance + 0.01).abs() < EPS, "{d:?}");
+    }
+    // The point segment alone: a ball resting on it.
+    let ball: Shape = Circle::new(1.0).unwrap().into();
+    let m = contact(&l, &Pose2::IDENTITY, &ball, &at(5.0, 5.9), 0.0).unwrap();
+    assert!(
+        near(m.normal, Vec2::Y) && (m.depth() - 0.1).abs() < EPS,
+        "{m:?}"
+    );
+    // A ray down through the repeated vertex hits it.
+    let r = Ray2::new(Vec2::new(0.0, 2.0), -Vec2::Y).unwrap();
+    let h = ray_cast(&l, &Pose2::IDENTITY, &r, 100.0, false).unwrap();
+    assert!(
+        (h.toi - 2.0).abs() < EPS && near(h.normal, Vec2::Y),
+        "{h:?}"
+    );
+}

@@ -62,7 +62,10 @@
 //! corner normal. **Sides**: polylines are two-sided curves with no inside;
 //! a shape is pushed out to the side its contact normal points to, so a shape
 //! sunk through a segment is pushed on through it. Adjacency is by vertex
-//! index: segments that merely share a position are not joined.
+//! index: segments that merely share a position are not joined, but a
+//! zero-length segment (a repeated vertex) joins the segments at its two
+//! ends, so it does not cut the chain; its own contacts are judged by that
+//! joined vertex's cone.
 
 use super::pair::face_manifold;
 use super::poly::{Poly, PolyBuf};
@@ -145,28 +148,53 @@ fn segment_normal(c: &[Vec2; 2]) -> Option<Vec2> {
 
 /// Whether normal `n` (from the polyline towards the other shape) lies in
 /// the polyline's normal cone at place `f` of segment `i` (corners `c`).
+/// A zero-length segment is a vertex: both its ends' cones apply.
 fn admits(pl: &Polyline, i: u32, c: &[Vec2; 2], f: Place, n: Vec2) -> bool {
+    let ends = pl.segments()[i as usize];
     let Some(nf) = segment_normal(c) else {
-        return true;
+        return vertex_admits(pl, i, &ends, c[0], n);
     };
     if n.perp_dot(nf).abs() <= CONE_TOL {
         return true;
     }
-    let Place::End(k) = f else {
-        return true;
-    };
-    let v = pl.segments()[i as usize][k];
-    let pv = c[k];
-    pl.segments_at_vertex(v)
-        .iter()
-        .filter(|&&j| j != i)
-        .all(|&j| {
+    match f {
+        Place::Inside => true,
+        Place::End(k) => vertex_admits(pl, i, &ends[k..=k], c[k], n),
+    }
+}
+
+/// Most vertices joined by zero-length segments walked from one vertex.
+const MAX_JOINED: usize = 16;
+
+/// Whether `n` lies in the normal cone at the vertices `start` (all at
+/// position `pv`) seen from segment `from`: `n · r <= 0` for the direction `r`
+/// of every other segment there. A zero-length segment leaves no direction
+/// but joins its other end's segments to the vertex (a repeated vertex in a
+/// chain does not cut it).
+fn vertex_admits(pl: &Polyline, from: u32, start: &[u32], pv: Vec2, n: Vec2) -> bool {
+    let mut at: Vec<u32> = start.to_vec();
+    let mut k = 0;
+    while k < at.len() && k < MAX_JOINED {
+        let u = at[k];
+        k += 1;
+        for &j in pl.segments_at_vertex(u) {
+            if j == from {
+                continue;
+            }
             let s = pl.segments()[j as usize];
-            let w = if s[0] == v { s[1] } else { s[0] };
-            (pl.vertices()[w as usize] - pv)
-                .try_normalize()
-                .is_none_or(|r| n.dot(r) <= CONE_TOL)
-        })
+            let w = if s[0] == u { s[1] } else { s[0] };
+            match (pl.vertices()[w as usize] - pv).try_normalize() {
+                Some(r) if n.dot(r) > CONE_TOL => return false,
+                Some(_) => {}
+                None => {
+                    if !at.contains(&w) {
+                        at.push(w);
+                    }
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Whether every point of segment `i`'s manifold lies where the polyline's
