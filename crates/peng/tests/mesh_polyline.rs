@@ -190,3 +190,34 @@ fn box_queries_match_brute_force() {
         assert_eq!(got, want);
     }
 }
+
+/// A ray lying along a segment on the axis `y = 0` (zero direction component,
+/// flat BVH box at coordinate 0) enters the segment at its near end. Before
+/// the BVH boxes had an absolute padding, the slab of the flat box ended at
+/// `t ≈ 1e-8` for such a ray and the segment was missed.
+#[test]
+fn ray_along_a_flat_segment_at_zero_hits_it() {
+    let pl = Polyline::new(
+        vec![
+            Vec2::new(1.0, 0.0),
+            Vec2::new(3.0, 0.0),
+            Vec2::new(3.0, 2.0),
+        ],
+        None,
+    )
+    .expect("valid polyline");
+    for (origin, dir, toi) in [
+        (Vec2::new(-1.0, 0.0), Vec2::X, 2.0),
+        (Vec2::new(5.0, 0.0), -Vec2::X, 2.0),
+        (Vec2::new(3.0, -4.0), Vec2::Y, 4.0),
+    ] {
+        let hit = pl
+            .cast_local_ray(origin, dir, 100.0)
+            .unwrap_or_else(|| panic!("ray from {origin} along {dir} missed"));
+        assert!(
+            (hit.hit.toi - toi).abs() < 1e-6,
+            "toi {} for {origin}",
+            hit.hit.toi
+        );
+    }
+}

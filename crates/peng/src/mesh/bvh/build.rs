@@ -160,16 +160,24 @@ fn centroid2(b: &Box4) -> Vec3A {
     b.min + b.max
 }
 
-/// Pads a box outward by a few ulps of its coordinates (see the module docs).
-/// Both maps are monotone, so a child's padded box stays inside its parent's.
+/// Absolute part of the padding. A ray with a zero direction component is
+/// traversed with that component at `MIN_DIR = 1e-30` (traverse.rs), so it
+/// stays inside a flat slab of half-thickness `ABS_PAD` for `t` up to
+/// `ABS_PAD / MIN_DIR = 1e10`: a ray lying in the plane of a flat box (a
+/// segment on `y = 0` hit along its length) still enters it.
+const ABS_PAD: f32 = 1e-20;
+
+/// Pads a box outward by a few ulps of its coordinates plus [`ABS_PAD`] (see
+/// the module docs). Both maps are monotone, so a child's padded box stays
+/// inside its parent's.
 #[inline]
 fn pad<V: Vector>(b: Aabb<V>) -> Aabb<V> {
     let k = 4.0 * f32::EPSILON;
     let mut out = b;
     for i in 0..V::DIM {
         let (lo, hi) = (b.min.get(i), b.max.get(i));
-        out.min.set(i, lo - lo.abs() * k - f32::MIN_POSITIVE);
-        out.max.set(i, hi + hi.abs() * k + f32::MIN_POSITIVE);
+        out.min.set(i, lo - lo.abs() * k - ABS_PAD);
+        out.max.set(i, hi + hi.abs() * k + ABS_PAD);
     }
     out
 }

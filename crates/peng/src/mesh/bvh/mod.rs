@@ -17,7 +17,7 @@
 //!
 //! # Conservative boxes
 //! Stored node boxes are padded outward by a few ulps (relative to their
-//! coordinates). The slab test then never misses a box through rounding at its
+//! coordinates) plus `1e-20` (absolute). The slab test then never misses a box through rounding at its
 //! faces, and a flat box (an axis-aligned triangle) is never met edge-on by a
 //! ray with a zero direction component, whose `0 · ∞` would be NaN. Every query
 //! that reports candidates by box (box queries, overlapping leaves) is therefore
