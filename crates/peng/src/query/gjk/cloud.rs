@@ -36,6 +36,8 @@ impl<const C: usize> Cloud<C> {
     /// The points mapped by `pose` (`None`: as given); `None` when there are
     /// no points or more than `4·C`.
     pub fn new(points: &[Vec3], pose: Option<&Pose3>) -> Option<Self> {
+        // `support_index` packs one bit per lane into a u64.
+        const { assert!(C <= 16) };
         let first = *points.first()?;
         if points.len() > cloud_max(C) {
             return None;
@@ -91,26 +93,34 @@ impl<const C: usize> Cloud<C> {
     /// `Vec3::dot` rounds them (`x·dx + y·dy + z·dz`, no fused operations), so
     /// the answer is the same as a scalar scan's.
     ///
-    /// One pass takes the lane-wise maximum; a second pass recomputes the dot
-    /// products (bit for bit the same) chunk by chunk and stops at the first
-    /// chunk holding the maximum: cheaper than tracking indices per lane.
+    /// One pass takes the lane-wise maximum; then every chunk's dot products
+    /// (kept from the first pass) are compared with it, the comparison masks
+    /// are packed into one bit per point, and the lowest set bit is the
+    /// answer. No branch depends on where the maximum is: a loop stopping at
+    /// the first chunk that holds it mispredicted about once per scan, and
+    /// GJK scans twice per iteration on a chain that waits for the answer.
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
         let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
-        let dot = |k: usize| self.x[k] * dx + self.y[k] * dy + self.z[k] * dz;
-        let mut m = dot(0);
-        for k in 1..C {
-            m = m.max(dot(k));
+        let dots: [Vec4; C] =
+            std::array::from_fn(|k| self.x[k] * dx + self.y[k] * dy + self.z[k] * dz);
+        let mut m = dots[0];
+        for d in &dots[1..] {
+            m = m.max(*d);
         }
         let top = Vec4::splat(m.max_element());
-        for k in 0..C {
-            let bits = dot(k).cmpeq(top).bitmask();
-            if bits != 0 {
-                return 4 * k + bits.trailing_zeros() as usize;
-            }
+        let mut bits = 0u64;
+        for (k, d) in dots.iter().enumerate() {
+            bits |= (d.cmpeq(top).bitmask() as u64) << (4 * k);
         }
-        // A NaN direction: no lane equals the maximum.
-        0
+        // A NaN direction: no lane equals the maximum, `bits` is 0 and
+        // `trailing_zeros` is 64, mapped to point 0.
+        let i = bits.trailing_zeros() as usize;
+        if i < cloud_max(C) {
+            i
+        } else {
+            0
+        }
     }
 }
 
