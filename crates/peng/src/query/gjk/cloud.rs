@@ -42,32 +42,46 @@ impl<const C: usize> Cloud<C> {
         if points.len() > cloud_max(C) {
             return None;
         }
+        // p' = R p + t on four points at once, R's entries splatted.
+        let (r, t) = match pose {
+            Some(p) => (Mat3::from_quat(p.rotation), p.translation),
+            None => (Mat3::IDENTITY, Vec3::ZERO),
+        };
+        let s = Vec4::splat;
+        let place = |[p0, p1, p2, p3]: &[Vec3; 4]| {
+            let x = Vec4::new(p0.x, p1.x, p2.x, p3.x);
+            let y = Vec4::new(p0.y, p1.y, p2.y, p3.y);
+            let z = Vec4::new(p0.z, p1.z, p2.z, p3.z);
+            if pose.is_none() {
+                return (x, y, z);
+            }
+            (
+                s(r.x_axis.x) * x + s(r.y_axis.x) * y + s(r.z_axis.x) * z + s(t.x),
+                s(r.x_axis.y) * x + s(r.y_axis.y) * y + s(r.z_axis.y) * z + s(t.y),
+                s(r.x_axis.z) * x + s(r.y_axis.z) * y + s(r.z_axis.z) * z + s(t.z),
+            )
+        };
+        // Whole chunks are transposed straight from the slice, by reference
+        // (a staging copy padded to whole chunks, or chunks copied by value,
+        // went through the stack with overlapping loads that missed store
+        // forwarding); the partial chunk and the empty ones are padded with
+        // point 0.
+        let (whole, rest) = points.as_chunks::<4>();
+        let pad = |l: usize| rest.get(l).copied().unwrap_or(first);
+        let tail = [pad(0), pad(1), pad(2), pad(3)];
+        let fill = [first; 4];
         let mut c = Cloud {
             x: [Vec4::ZERO; C],
             y: [Vec4::ZERO; C],
             z: [Vec4::ZERO; C],
         };
-        // Pad to whole chunks with point 0, then transpose chunk by chunk.
-        let mut quads = [[first; 4]; C];
-        for (i, p) in points.iter().enumerate() {
-            quads[i / 4][i % 4] = *p;
-        }
-        for (k, [p0, p1, p2, p3]) in quads.iter().enumerate() {
-            c.x[k] = Vec4::new(p0.x, p1.x, p2.x, p3.x);
-            c.y[k] = Vec4::new(p0.y, p1.y, p2.y, p3.y);
-            c.z[k] = Vec4::new(p0.z, p1.z, p2.z, p3.z);
-        }
-        if let Some(pose) = pose {
-            // p' = R p + t on four points at once, R's entries splatted.
-            let r = Mat3::from_quat(pose.rotation);
-            let t = pose.translation;
-            let s = Vec4::splat;
-            for k in 0..C {
-                let (x, y, z) = (c.x[k], c.y[k], c.z[k]);
-                c.x[k] = s(r.x_axis.x) * x + s(r.y_axis.x) * y + s(r.z_axis.x) * z + s(t.x);
-                c.y[k] = s(r.x_axis.y) * x + s(r.y_axis.y) * y + s(r.z_axis.y) * z + s(t.y);
-                c.z[k] = s(r.x_axis.z) * x + s(r.y_axis.z) * y + s(r.z_axis.z) * z + s(t.z);
-            }
+        for k in 0..C {
+            let q = match whole.get(k) {
+                Some(q) => q,
+                None if k == whole.len() => &tail,
+                None => &fill,
+            };
+            (c.x[k], c.y[k], c.z[k]) = place(q);
         }
         Some(c)
     }
