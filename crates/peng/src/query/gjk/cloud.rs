@@ -86,6 +86,41 @@ impl<const C: usize> Cloud<C> {
         Some(c)
     }
 
+    /// The cloud of points already in blocks of four (`[xs, ys, zs]` per
+    /// block, the last block padded with copies of point 0, as
+    /// [`ConvexPolyhedron::vertex_blocks`](crate::shape::d3::ConvexPolyhedron::vertex_blocks)
+    /// caches them), mapped by `pose` (`None`: as given); `None` when there are
+    /// no blocks or more than `C`. No transposition: the same lanes as
+    /// [`Cloud::new`] on the points, bit for bit.
+    pub fn from_blocks(blocks: &[[Vec4; 3]], pose: Option<&Pose3>) -> Option<Self> {
+        let [bx, by, bz] = *blocks.first()?;
+        if blocks.len() > C {
+            return None;
+        }
+        let s = Vec4::splat;
+        let fill = [s(bx.x), s(by.x), s(bz.x)];
+        let mut c = Cloud {
+            x: [Vec4::ZERO; C],
+            y: [Vec4::ZERO; C],
+            z: [Vec4::ZERO; C],
+        };
+        for k in 0..C {
+            let [x, y, z] = blocks.get(k).copied().unwrap_or(fill);
+            (c.x[k], c.y[k], c.z[k]) = (x, y, z);
+        }
+        if let Some(pose) = pose {
+            let r = Mat3::from_quat(pose.rotation);
+            let t = pose.translation;
+            for k in 0..C {
+                let (x, y, z) = (c.x[k], c.y[k], c.z[k]);
+                c.x[k] = s(r.x_axis.x) * x + s(r.y_axis.x) * y + s(r.z_axis.x) * z + s(t.x);
+                c.y[k] = s(r.x_axis.y) * x + s(r.y_axis.y) * y + s(r.z_axis.y) * z + s(t.y);
+                c.z[k] = s(r.x_axis.z) * x + s(r.y_axis.z) * y + s(r.z_axis.z) * z + s(t.z);
+            }
+        }
+        Some(c)
+    }
+
     /// Number of lanes (`4·C`; lanes past the points repeat point 0).
     #[inline]
     pub fn lanes(&self) -> usize {
@@ -187,6 +222,36 @@ mod tests {
         assert!(Cloud::<4>::new(&[], None).is_none());
         assert!(Cloud::<4>::new(&[Vec3::ZERO; 17], None).is_none());
         assert!(Cloud::<4>::new(&[Vec3::ZERO; 16], None).is_some());
+    }
+
+    #[test]
+    fn cloud_from_blocks_is_cloud_from_points() {
+        let pose = Pose3::from_axis_angle(Vec3::new(-1.0, 0.5, 2.0), Vec3::new(-0.7, 0.2, 1.1));
+        for n in [1usize, 4, 6, 9, 16] {
+            let ps: Vec<Vec3> = (0..n)
+                .map(|i| Vec3::new(i as f32 * 0.7, 1.0 / (1.0 + i as f32), (i % 3) as f32))
+                .collect();
+            let pad = |i: usize| ps.get(i).copied().unwrap_or(ps[0]);
+            let blocks: Vec<[Vec4; 3]> = (0..n.div_ceil(4))
+                .map(|b| {
+                    let q = [pad(4 * b), pad(4 * b + 1), pad(4 * b + 2), pad(4 * b + 3)];
+                    [
+                        Vec4::new(q[0].x, q[1].x, q[2].x, q[3].x),
+                        Vec4::new(q[0].y, q[1].y, q[2].y, q[3].y),
+                        Vec4::new(q[0].z, q[1].z, q[2].z, q[3].z),
+                    ]
+                })
+                .collect();
+            for pose in [None, Some(&pose)] {
+                let a = Cloud::<4>::new(&ps, pose).expect("fits");
+                let b = Cloud::<4>::from_blocks(&blocks, pose).expect("fits");
+                for i in 0..16 {
+                    assert_eq!(a.point(i), b.point(i), "n {n} lane {i}");
+                }
+            }
+        }
+        assert!(Cloud::<4>::from_blocks(&[], None).is_none());
+        assert!(Cloud::<1>::from_blocks(&[[Vec4::ZERO; 3]; 2], None).is_none());
     }
 
     #[test]
