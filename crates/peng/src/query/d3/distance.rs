@@ -14,6 +14,7 @@ use crate::math::{Pose3, Vec3};
 use crate::query::gjk::{self, Cloud, GjkCache, GjkStatus, SignedDistance, SupportMap};
 use crate::query::types::Distance3;
 use crate::shape::d3::Shape;
+use glam::Vec4;
 
 /// Shapes as GJK support maps: a ball is a point core with its radius, a
 /// capsule a segment core with its radius, every other bounded shape its own
@@ -256,9 +257,9 @@ pub fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
         (Shape::Polyhedron(pa), Shape::Polyhedron(pb)) => {
             let n = pa.vertices().len().max(pb.vertices().len());
             if n <= gjk::cloud_max(4) {
-                hulls_distance::<4>(pa.vertices(), pb.vertices(), pose_ab)
+                hulls_distance::<4>(pa.vertex_blocks(), pb.vertex_blocks(), pose_ab)
             } else if n <= gjk::cloud_max(8) {
-                hulls_distance::<8>(pa.vertices(), pb.vertices(), pose_ab)
+                hulls_distance::<8>(pa.vertex_blocks(), pb.vertex_blocks(), pose_ab)
             } else {
                 gjk::signed_distance(a, b, pose_ab, None)
             }
@@ -370,10 +371,18 @@ fn polish_separated(a: &Shape, b: &Shape, pose_ab: &Pose3, d: SignedDistance) ->
     }
 }
 
-/// Two small hulls: their vertices in SIMD lanes, B's mapped into A's frame
-/// once (see [`Cloud`]), then GJK (and EPA) on the clouds.
-fn hulls_distance<const C: usize>(a: &[Vec3], b: &[Vec3], pose_ab: &Pose3) -> SignedDistance {
-    match (Cloud::<C>::new(a, None), Cloud::<C>::new(b, Some(pose_ab))) {
+/// Two small hulls: their vertices in SIMD lanes (the hulls cache them so,
+/// see `ConvexPolyhedron::vertex_blocks`), B's mapped into A's frame once
+/// (see [`Cloud`]), then GJK (and EPA) on the clouds.
+fn hulls_distance<const C: usize>(
+    a: &[[Vec4; 3]],
+    b: &[[Vec4; 3]],
+    pose_ab: &Pose3,
+) -> SignedDistance {
+    match (
+        Cloud::<C>::from_blocks(a, None),
+        Cloud::<C>::from_blocks(b, Some(pose_ab)),
+    ) {
         (Some(ca), Some(cb)) => gjk::signed_distance_local(&ca, &cb, pose_ab.translation, None),
         // Unreachable for hulls (never empty); the plain query otherwise.
         _ => empty(pose_ab),

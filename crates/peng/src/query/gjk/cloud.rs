@@ -36,30 +36,81 @@ impl<const C: usize> Cloud<C> {
     /// The points mapped by `pose` (`None`: as given); `None` when there are
     /// no points or more than `4·C`.
     pub fn new(points: &[Vec3], pose: Option<&Pose3>) -> Option<Self> {
+        // `support_index` packs one bit per lane into a u64.
+        const { assert!(C <= 16) };
         let first = *points.first()?;
         if points.len() > cloud_max(C) {
             return None;
         }
+        // p' = R p + t on four points at once, R's entries splatted.
+        let (r, t) = match pose {
+            Some(p) => (Mat3::from_quat(p.rotation), p.translation),
+            None => (Mat3::IDENTITY, Vec3::ZERO),
+        };
+        let s = Vec4::splat;
+        let place = |[p0, p1, p2, p3]: &[Vec3; 4]| {
+            let x = Vec4::new(p0.x, p1.x, p2.x, p3.x);
+            let y = Vec4::new(p0.y, p1.y, p2.y, p3.y);
+            let z = Vec4::new(p0.z, p1.z, p2.z, p3.z);
+            if pose.is_none() {
+                return (x, y, z);
+            }
+            (
+                s(r.x_axis.x) * x + s(r.y_axis.x) * y + s(r.z_axis.x) * z + s(t.x),
+                s(r.x_axis.y) * x + s(r.y_axis.y) * y + s(r.z_axis.y) * z + s(t.y),
+                s(r.x_axis.z) * x + s(r.y_axis.z) * y + s(r.z_axis.z) * z + s(t.z),
+            )
+        };
+        // Whole chunks are transposed straight from the slice, by reference
+        // (a staging copy padded to whole chunks, or chunks copied by value,
+        // went through the stack with overlapping loads that missed store
+        // forwarding); the partial chunk and the empty ones are padded with
+        // point 0.
+        let (whole, rest) = points.as_chunks::<4>();
+        let pad = |l: usize| rest.get(l).copied().unwrap_or(first);
+        let tail = [pad(0), pad(1), pad(2), pad(3)];
+        let fill = [first; 4];
         let mut c = Cloud {
             x: [Vec4::ZERO; C],
             y: [Vec4::ZERO; C],
             z: [Vec4::ZERO; C],
         };
-        // Pad to whole chunks with point 0, then transpose chunk by chunk.
-        let mut quads = [[first; 4]; C];
-        for (i, p) in points.iter().enumerate() {
-            quads[i / 4][i % 4] = *p;
+        for k in 0..C {
+            let q = match whole.get(k) {
+                Some(q) => q,
+                None if k == whole.len() => &tail,
+                None => &fill,
+            };
+            (c.x[k], c.y[k], c.z[k]) = place(q);
         }
-        for (k, [p0, p1, p2, p3]) in quads.iter().enumerate() {
-            c.x[k] = Vec4::new(p0.x, p1.x, p2.x, p3.x);
-            c.y[k] = Vec4::new(p0.y, p1.y, p2.y, p3.y);
-            c.z[k] = Vec4::new(p0.z, p1.z, p2.z, p3.z);
+        Some(c)
+    }
+
+    /// The cloud of points already in blocks of four (`[xs, ys, zs]` per
+    /// block, the last block padded with copies of point 0, as
+    /// [`ConvexPolyhedron::vertex_blocks`](crate::shape::d3::ConvexPolyhedron::vertex_blocks)
+    /// caches them), mapped by `pose` (`None`: as given); `None` when there are
+    /// no blocks or more than `C`. No transposition: the same lanes as
+    /// [`Cloud::new`] on the points, bit for bit.
+    pub fn from_blocks(blocks: &[[Vec4; 3]], pose: Option<&Pose3>) -> Option<Self> {
+        let [bx, by, bz] = *blocks.first()?;
+        if blocks.len() > C {
+            return None;
+        }
+        let s = Vec4::splat;
+        let fill = [s(bx.x), s(by.x), s(bz.x)];
+        let mut c = Cloud {
+            x: [Vec4::ZERO; C],
+            y: [Vec4::ZERO; C],
+            z: [Vec4::ZERO; C],
+        };
+        for k in 0..C {
+            let [x, y, z] = blocks.get(k).copied().unwrap_or(fill);
+            (c.x[k], c.y[k], c.z[k]) = (x, y, z);
         }
         if let Some(pose) = pose {
-            // p' = R p + t on four points at once, R's entries splatted.
             let r = Mat3::from_quat(pose.rotation);
             let t = pose.translation;
-            let s = Vec4::splat;
             for k in 0..C {
                 let (x, y, z) = (c.x[k], c.y[k], c.z[k]);
                 c.x[k] = s(r.x_axis.x) * x + s(r.y_axis.x) * y + s(r.z_axis.x) * z + s(t.x);
@@ -91,26 +142,34 @@ impl<const C: usize> Cloud<C> {
     /// `Vec3::dot` rounds them (`x·dx + y·dy + z·dz`, no fused operations), so
     /// the answer is the same as a scalar scan's.
     ///
-    /// One pass takes the lane-wise maximum; a second pass recomputes the dot
-    /// products (bit for bit the same) chunk by chunk and stops at the first
-    /// chunk holding the maximum: cheaper than tracking indices per lane.
+    /// One pass takes the lane-wise maximum; then every chunk's dot products
+    /// (kept from the first pass) are compared with it, the comparison masks
+    /// are packed into one bit per point, and the lowest set bit is the
+    /// answer. No branch depends on where the maximum is: a loop stopping at
+    /// the first chunk that holds it mispredicted about once per scan, and
+    /// GJK scans twice per iteration on a chain that waits for the answer.
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
         let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
-        let dot = |k: usize| self.x[k] * dx + self.y[k] * dy + self.z[k] * dz;
-        let mut m = dot(0);
-        for k in 1..C {
-            m = m.max(dot(k));
+        let dots: [Vec4; C] =
+            std::array::from_fn(|k| self.x[k] * dx + self.y[k] * dy + self.z[k] * dz);
+        let mut m = dots[0];
+        for d in &dots[1..] {
+            m = m.max(*d);
         }
         let top = Vec4::splat(m.max_element());
-        for k in 0..C {
-            let bits = dot(k).cmpeq(top).bitmask();
-            if bits != 0 {
-                return 4 * k + bits.trailing_zeros() as usize;
-            }
+        let mut bits = 0u64;
+        for (k, d) in dots.iter().enumerate() {
+            bits |= (d.cmpeq(top).bitmask() as u64) << (4 * k);
         }
-        // A NaN direction: no lane equals the maximum.
-        0
+        // A NaN direction: no lane equals the maximum, `bits` is 0 and
+        // `trailing_zeros` is 64, mapped to point 0.
+        let i = bits.trailing_zeros() as usize;
+        if i < cloud_max(C) {
+            i
+        } else {
+            0
+        }
     }
 }
 
@@ -163,6 +222,36 @@ mod tests {
         assert!(Cloud::<4>::new(&[], None).is_none());
         assert!(Cloud::<4>::new(&[Vec3::ZERO; 17], None).is_none());
         assert!(Cloud::<4>::new(&[Vec3::ZERO; 16], None).is_some());
+    }
+
+    #[test]
+    fn cloud_from_blocks_is_cloud_from_points() {
+        let pose = Pose3::from_axis_angle(Vec3::new(-1.0, 0.5, 2.0), Vec3::new(-0.7, 0.2, 1.1));
+        for n in [1usize, 4, 6, 9, 16] {
+            let ps: Vec<Vec3> = (0..n)
+                .map(|i| Vec3::new(i as f32 * 0.7, 1.0 / (1.0 + i as f32), (i % 3) as f32))
+                .collect();
+            let pad = |i: usize| ps.get(i).copied().unwrap_or(ps[0]);
+            let blocks: Vec<[Vec4; 3]> = (0..n.div_ceil(4))
+                .map(|b| {
+                    let q = [pad(4 * b), pad(4 * b + 1), pad(4 * b + 2), pad(4 * b + 3)];
+                    [
+                        Vec4::new(q[0].x, q[1].x, q[2].x, q[3].x),
+                        Vec4::new(q[0].y, q[1].y, q[2].y, q[3].y),
+                        Vec4::new(q[0].z, q[1].z, q[2].z, q[3].z),
+                    ]
+                })
+                .collect();
+            for pose in [None, Some(&pose)] {
+                let a = Cloud::<4>::new(&ps, pose).expect("fits");
+                let b = Cloud::<4>::from_blocks(&blocks, pose).expect("fits");
+                for i in 0..16 {
+                    assert_eq!(a.point(i), b.point(i), "n {n} lane {i}");
+                }
+            }
+        }
+        assert!(Cloud::<4>::from_blocks(&[], None).is_none());
+        assert!(Cloud::<1>::from_blocks(&[[Vec4::ZERO; 3]; 2], None).is_none());
     }
 
     #[test]

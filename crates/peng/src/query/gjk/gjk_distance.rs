@@ -13,6 +13,7 @@ use super::support::{Local, Minkowski, Posed, SupportMap};
 use super::GjkCache;
 use crate::math::tolerance::GJK_MAX_ITERATIONS;
 use crate::math::{Pose3, Vec3};
+use glam::DVec3;
 
 /// The three outcomes of GJK (as in Jolt).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -28,16 +29,21 @@ pub enum GjkStatus {
 }
 
 /// What GJK found. Points are in A's frame.
+///
+/// `repr(C)` with each `Vec3` followed by a float, for the reason given at
+/// [`SignedDistance`](super::SignedDistance): no padding byte ends up in the
+/// fourth lane of a vectorized `Vec3`.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C)]
 pub struct GjkOutput {
-    /// The outcome.
-    pub status: GjkStatus,
-    /// Distance between the cores (0 when overlapping).
-    pub distance: f32,
     /// Closest point on A's core.
     pub point_a: Vec3,
     /// Closest point on B's core.
     pub point_b: Vec3,
+    /// Distance between the cores (0 when overlapping).
+    pub distance: f32,
+    /// The outcome.
+    pub status: GjkStatus,
     /// The final simplex.
     pub simplex: Simplex,
     /// Number of support evaluations after the starting simplex.
@@ -97,8 +103,10 @@ const FAST_REL_TOL: f32 = 1.0e-6;
 /// progress, or finds the origin inside. The f64 loop in [`gjk_minkowski`]
 /// then starts from the simplex reached, so for polytopes it usually only
 /// confirms the answer (one f64 solve and one support query) and computes the
-/// weights, points and normal in f64. Returns the support queries made.
-fn fast_phase<M: Minkowski>(m: &M, simplex: &mut Simplex) -> usize {
+/// weights, points and normal in f64. Returns the support queries made and
+/// the last support point found (whether or not it joined the simplex).
+fn fast_phase<M: Minkowski>(m: &M, simplex: &mut Simplex) -> (usize, Option<SupportPoint>) {
+    let mut last = None;
     let (mut v, mut inside) = simplex.solve_fast();
     let mut v2 = v.length_squared();
     let mut iterations = 0;
@@ -110,6 +118,7 @@ fn fast_phase<M: Minkowski>(m: &M, simplex: &mut Simplex) -> usize {
         }
         iterations += 1;
         let sp = m.support(-v);
+        last = Some(sp);
         scale2 = scale2.max(sp.w.length_squared());
         let gap = v2 - v.dot(sp.w);
         let dup = (ABS_TOL * ABS_TOL) as f32 * scale2;
@@ -133,7 +142,33 @@ fn fast_phase<M: Minkowski>(m: &M, simplex: &mut Simplex) -> usize {
         v2 = nv2;
         inside = ninside;
     }
-    iterations
+    (iterations, last)
+}
+
+/// Whether the f32 phase's last support point `sp` already proves that `v`,
+/// the closest point of the final simplex (f64), meets the termination test of
+/// the f64 loop, so that loop's confirming support query can be skipped.
+///
+/// `sp.w` minimizes `x·(−sp.dir)` over `A − B`, so `−sp.dir·sp.w / |sp.dir|` is
+/// a lower bound on the distance for any search direction, not only for the
+/// direction of `v` (van den Bergen 2004, 4.3.4: every support point gives
+/// one); `|v|` is an upper bound. The test is the f64 loop's test on these
+/// two bounds, with `|v|·(|v| − lower)` in place of `|v|² − v·w`: whatever
+/// direction gave the lower bound, the distance is within the same tolerance.
+fn converged_by(v: DVec3, sp: &SupportPoint, scale2: f64) -> bool {
+    let v2 = v.length_squared();
+    let d = sp.dir.as_dvec3();
+    let dd = d.length_squared();
+    let w = sp.w.as_dvec3();
+    let scale2 = scale2.max(w.length_squared());
+    // Touching, degenerate or non-finite: the f64 loop decides.
+    if !(v2 > TOUCH_TOL * TOUCH_TOL * scale2 && v2.is_finite() && dd > 0.0 && dd.is_finite()) {
+        return false;
+    }
+    let len = v2.sqrt();
+    let lower = -d.dot(w) / dd.sqrt();
+    let gap = len * (len - lower);
+    gap <= REL_TOL * v2 || gap <= ABS_TOL * len * scale2.sqrt()
 }
 
 /// Puts back the best simplex seen unless the current one is it.
@@ -166,9 +201,14 @@ fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> 
         };
         simplex.push(m.support(d0));
     }
-    let mut iterations = fast_phase(m, &mut simplex);
+    let (mut iterations, last) = fast_phase(m, &mut simplex);
     let (mut v, mut inside) = simplex.solve();
     let mut status = GjkStatus::Indeterminate;
+    if let (false, Some(sp)) = (inside, last) {
+        if converged_by(v, &sp, simplex.max_norm_sq() as f64) {
+            status = GjkStatus::Separated;
+        }
+    }
     // The best simplex so far and its squared distance. It is copied aside
     // only when the current one, being the best, is about to change (the f64
     // loop usually ends at its first support query, without a copy).
@@ -176,7 +216,7 @@ fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> 
     let mut best: Option<Simplex> = None;
     let mut current_is_best = true;
     let mut stalls = 0;
-    while iterations < GJK_MAX_ITERATIONS {
+    while status == GjkStatus::Indeterminate && iterations < GJK_MAX_ITERATIONS {
         let v2 = v.length_squared();
         if !v2.is_finite() {
             break;

@@ -150,14 +150,17 @@ impl Simplex {
 
     /// Keeps the vertices whose bit is set in `mask` (in order); the weights
     /// of the kept vertices are stale until the next [`Simplex::solve`].
+    ///
+    /// Branch-free: every vertex is copied to the next free slot (`n <= i`,
+    /// so nothing unread is overwritten) and the slot advances by its bit;
+    /// the mask is the solver's region, which a branch per vertex
+    /// mispredicted often.
     #[inline]
     pub(crate) fn keep(&mut self, mask: u8) {
         let mut n = 0;
         for i in 0..self.len {
-            if mask & (1 << i) != 0 {
-                self.pts[n] = self.pts[i];
-                n += 1;
-            }
+            self.pts[n] = self.pts[i];
+            n += ((mask >> i) & 1) as usize;
         }
         self.len = n;
     }
