@@ -151,7 +151,9 @@ fn refit_shrinks_fat_boxes_and_keeps_queries_exact() {
 fn insertion_in_sorted_order_stays_shallow_and_rebuild_is_as_good() {
     // Boxes inserted left to right along a line: the classic worst case for a
     // tree without balancing (height n). SAH insertion with rotations keeps it
-    // logarithmic.
+    // logarithmic. Inserts wait unlinked until the next update (a big batch
+    // is bulk-built), so an update every 16 inserts makes each batch small and
+    // linked by the SAH insertion being tested here.
     let n = 2048;
     let mut tree = DynamicTree::<Vec2>::new();
     for i in 0..n {
@@ -162,6 +164,9 @@ fn insertion_in_sorted_order_stays_shallow_and_rebuild_is_as_good() {
             Filter::ALL,
         )
         .unwrap();
+        if i % 16 == 15 {
+            tree.update_pairs();
+        }
     }
     let inc = tree.stats();
     assert_eq!(inc.leaves, n);

@@ -94,6 +94,8 @@ impl<V: Vector> DynamicTree<V> {
                 leaves.push(leaf);
             }
         }
+        // Every leaf, pending or not, is in `leaves`: all get linked below.
+        self.forget_pending();
         self.root = NULL;
         if leaves.is_empty() {
             return;

@@ -20,6 +20,7 @@
 //! found through `leaf_of`.
 
 mod build;
+mod pending;
 mod query;
 mod selfpairs;
 mod stale;
@@ -150,8 +151,11 @@ pub struct DynamicTree<V> {
     is_stale: Vec<bool>,
     /// Stale leaves refitted in place since the last rebuild.
     drift: usize,
-    /// Proxies inserted since the last update.
-    fresh: usize,
+    /// Proxy slots inserted since the last update whose leaves are not linked
+    /// into the tree yet (see `pending.rs`).
+    pub(crate) pending: Vec<u32>,
+    /// Per proxy slot: its position in `pending`, or `NULL`.
+    pending_pos: Vec<u32>,
     /// Every node's parent has a smaller index (true after `relayout` until the
     /// next node allocation; removals keep it, since a removed leaf's sibling
     /// moves up to its grandparent, whose index is smaller still).
@@ -195,7 +199,8 @@ impl<V: Vector> DynamicTree<V> {
             stale: Vec::new(),
             is_stale: Vec::new(),
             drift: 0,
-            fresh: 0,
+            pending: Vec::new(),
+            pending_pos: Vec::new(),
             parents_first: false,
         }
     }
@@ -536,8 +541,7 @@ impl<V: Vector> DynamicTree<V> {
             self.leaf_of.resize(slot + 1, NULL);
         }
         self.leaf_of[slot] = leaf;
-        self.insert_leaf(leaf);
-        self.fresh += 1;
+        self.defer_leaf(id.index());
         Ok(id)
     }
 
@@ -548,7 +552,9 @@ impl<V: Vector> DynamicTree<V> {
             *f = false;
         }
         let leaf = self.leaf_of[i as usize];
-        self.remove_leaf(leaf);
+        if !self.undefer_leaf(i) {
+            self.remove_leaf(leaf);
+        }
         self.free_node(leaf);
         self.leaf_of[i as usize] = NULL;
         Ok(info.user_data)
@@ -569,6 +575,11 @@ impl<V: Vector> DynamicTree<V> {
         let old = self.nodes[leaf as usize].aabb;
         let fat = self.fatten(&aabb, displacement);
         if old.contains(&aabb) && fat.loosened(4.0 * self.margin).contains(&old) {
+            return Ok(());
+        }
+        if self.is_pending(i) {
+            // Not linked yet: only the leaf's own box changes.
+            self.nodes[leaf as usize].aabb = fat;
             return Ok(());
         }
         // The leaf takes its new fat box at once, and its ancestors grow to hold
@@ -634,6 +645,20 @@ impl<V: Vector> DynamicTree<V> {
                     return Err("height wrong");
                 }
             }
+        }
+        for (k, &s) in self.pending.iter().enumerate() {
+            if !self.table.alive(s) || self.pending_pos[s as usize] != k as u32 {
+                return Err("pending list broken");
+            }
+            let l = &self.nodes[self.leaf_of[s as usize] as usize];
+            if !l.is_leaf() || l.parent != NULL || l.child2 != s {
+                return Err("pending leaf linked");
+            }
+            if !l.aabb.contains(self.table.aabb(s)) {
+                return Err("fat box does not hold the proxy box");
+            }
+            seen += 1;
+            leaves += 1;
         }
         if seen != self.node_count {
             return Err("node count mismatch");

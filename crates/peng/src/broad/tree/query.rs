@@ -70,11 +70,10 @@ impl<V: Vector> DynamicTree<V> {
         stack: &mut Vec<u32>,
         mut f: impl FnMut(u32) -> bool,
     ) {
-        if self.root == NULL {
-            return;
-        }
         stack.clear();
-        stack.push(self.root);
+        if self.root != NULL {
+            stack.push(self.root);
+        }
         while let Some(i) = stack.pop() {
             let n = &self.nodes[i as usize];
             if n.category & mask == 0 || !n.aabb.overlaps(aabb) {
@@ -87,6 +86,13 @@ impl<V: Vector> DynamicTree<V> {
             } else {
                 stack.push(n.child2);
                 stack.push(n.child1);
+            }
+        }
+        // Leaves not linked yet (inserted since the last update).
+        for &s in &self.pending {
+            let n = &self.nodes[self.leaf_of[s as usize] as usize];
+            if n.category & mask != 0 && n.aabb.overlaps(aabb) && !f(s) {
+                return;
             }
         }
     }
@@ -117,10 +123,25 @@ impl<V: Vector> DynamicTree<V> {
         mask: u64,
         mut f: impl FnMut(ProxyId, u64, f32) -> RayControl,
     ) {
-        if self.root == NULL || !ray_ok(origin, dir, max_t) {
+        if !ray_ok(origin, dir, max_t) {
             return;
         }
         let mut max_t = max_t;
+        // Leaves not linked yet (inserted since the last update) first.
+        for &s in &self.pending {
+            let info = &self.table.slots[s as usize].info;
+            if info.filter.category & mask == 0 {
+                continue;
+            }
+            if let Some((t, _)) = info.aabb.ray_interval(origin, dir, max_t) {
+                if !apply_ray_control(f(self.table.id(s), info.user_data, t), &mut max_t) {
+                    return;
+                }
+            }
+        }
+        if self.root == NULL {
+            return;
+        }
         let mut stack: Vec<(u32, f32)> = Vec::with_capacity(64);
         let root = &self.nodes[self.root as usize];
         if root.category & mask == 0 {

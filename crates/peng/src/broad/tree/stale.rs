@@ -17,9 +17,11 @@
 //!   rebuilding at half the leaves spent 15 % of the frame time rebuilding,
 //!   at twice the leaves the frame was about 20 % faster overall.)
 //!
-//! When at least half of the leaves were inserted since the last update (a
-//! build from scratch, or a big batch), the tree is rebuilt by binned SAH and
-//! laid out depth-first before the pairs are found.
+//! New proxies wait unlinked until the update (`pending.rs`). When at least
+//! half of the leaves were inserted since the last update (a build from
+//! scratch, or a big batch), the tree is rebuilt by binned SAH over all
+//! leaves and laid out depth-first before the pairs are found; fewer new
+//! leaves are linked one by one by the SAH search.
 //!
 //! The set of pairs does not depend on the tree's shape (the pair tests use the
 //! given boxes), so every policy gives the same pairs and events.
@@ -76,8 +78,8 @@ impl<V: Vector> DynamicTree<V> {
         });
         let k = stale.len();
         let n = self.table.len();
-        let fresh = core::mem::take(&mut self.fresh);
-        if n >= BULK_MIN && 2 * fresh >= n {
+        let fresh = self.pending.len();
+        if fresh > 0 && n >= BULK_MIN && 2 * fresh >= n {
             // Mostly new leaves (e.g. a build from scratch): their incremental
             // insertion left the nodes scattered in memory; one binned-SAH
             // rebuild in depth-first layout makes the pair search and later
@@ -85,14 +87,18 @@ impl<V: Vector> DynamicTree<V> {
             self.rebuild_keeping_fat();
             self.relayout();
             self.drift = 0;
+        } else if fresh > 0 && k == 0 {
+            self.link_pending();
         } else if k == 0 {
         } else if k * REFIT_FRACTION < n {
+            self.link_pending();
             for &s in &stale {
                 let leaf = self.leaf_of[s as usize];
                 self.remove_leaf(leaf);
                 self.insert_leaf(leaf);
             }
         } else {
+            self.link_pending();
             self.drift += k;
             if self.drift >= 2 * n {
                 self.rebuild_keeping_fat();
