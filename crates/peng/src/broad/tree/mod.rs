@@ -55,6 +55,15 @@ pub(crate) struct Node<V> {
     pub height: u16,
 }
 
+/// A leaf's proxy box and id, kept by node index (see `DynamicTree::recs`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LeafRec<V> {
+    /// The proxy's box as last given.
+    pub aabb: Aabb<V>,
+    /// The proxy's id.
+    pub id: ProxyId,
+}
+
 impl<V: Vector> Node<V> {
     #[inline]
     pub fn is_leaf(&self) -> bool {
@@ -129,7 +138,7 @@ pub struct DynamicTree<V> {
     pub(crate) nodes: Vec<Node<V>>,
     pub(crate) root: u32,
     free_node: u32,
-    node_count: usize,
+    pub(crate) node_count: usize,
     pub(crate) table: ProxyTable<V>,
     /// Proxy slot -> leaf node.
     pub(crate) leaf_of: Vec<u32>,
@@ -156,10 +165,17 @@ pub struct DynamicTree<V> {
     pub(crate) pending: Vec<u32>,
     /// Per proxy slot: its position in `pending`, or `NULL`.
     pending_pos: Vec<u32>,
-    /// Every node's parent has a smaller index (true after `relayout` until the
+    /// Per node index: for a leaf, its proxy's given box and id (the pair
+    /// test of the self traversal reads these next to the nodes instead of
+    /// the proxy table); meaningless for other nodes.
+    pub(crate) recs: Vec<LeafRec<V>>,
+    /// Live proxies whose filter is not [`Filter::ALL`] (when 0, pair tests
+    /// skip the filter).
+    filtered: usize,
+    /// Every node's parent has a smaller index (true after a rebuild until the
     /// next node allocation; removals keep it, since a removed leaf's sibling
     /// moves up to its grandparent, whose index is smaller still).
-    parents_first: bool,
+    pub(crate) parents_first: bool,
 }
 
 impl<V: Vector> Default for DynamicTree<V> {
@@ -201,6 +217,8 @@ impl<V: Vector> DynamicTree<V> {
             drift: 0,
             pending: Vec::new(),
             pending_pos: Vec::new(),
+            recs: Vec::new(),
+            filtered: 0,
             parents_first: false,
         }
     }
@@ -281,8 +299,7 @@ impl<V: Vector> DynamicTree<V> {
         }
     }
 
-    /// Forgets the free list (after [`relayout`](Self::relayout), every node
-    /// is in use).
+    /// Forgets the free list (a rebuild makes a new node array).
     pub(crate) fn reset_free_list(&mut self) {
         self.free_node = NULL;
     }
@@ -541,6 +558,18 @@ impl<V: Vector> DynamicTree<V> {
             self.leaf_of.resize(slot + 1, NULL);
         }
         self.leaf_of[slot] = leaf;
+        let rec = LeafRec {
+            aabb: *self.table.aabb(id.index()),
+            id,
+        };
+        if self.recs.len() <= leaf as usize {
+            // Filler for nodes that are not leaves: never read.
+            self.recs.resize(leaf as usize + 1, rec);
+        }
+        self.recs[leaf as usize] = rec;
+        if filter != Filter::ALL {
+            self.filtered += 1;
+        }
         self.defer_leaf(id.index());
         Ok(id)
     }
@@ -550,6 +579,9 @@ impl<V: Vector> DynamicTree<V> {
         let (i, info) = self.table.remove(id)?;
         if let Some(f) = self.is_stale.get_mut(i as usize) {
             *f = false;
+        }
+        if info.filter != Filter::ALL {
+            self.filtered -= 1;
         }
         let leaf = self.leaf_of[i as usize];
         if !self.undefer_leaf(i) {
@@ -572,6 +604,7 @@ impl<V: Vector> DynamicTree<V> {
         let i = self.table.set_aabb(id, aabb)?;
         let aabb = *self.table.aabb(i);
         let leaf = self.leaf_of[i as usize];
+        self.recs[leaf as usize].aabb = aabb;
         let old = self.nodes[leaf as usize].aabb;
         let fat = self.fatten(&aabb, displacement);
         if old.contains(&aabb) && fat.loosened(4.0 * self.margin).contains(&old) {
@@ -615,6 +648,10 @@ impl<V: Vector> DynamicTree<V> {
                     }
                     if !n.aabb.contains(self.table.aabb(slot)) {
                         return Err("fat box does not hold the proxy box");
+                    }
+                    let r = &self.recs[i as usize];
+                    if r.aabb != *self.table.aabb(slot) || r.id != self.table.id(slot) {
+                        return Err("leaf record stale");
                     }
                     if n.category != self.table.slots[slot as usize].info.filter.category {
                         return Err("leaf category wrong");

@@ -9,15 +9,24 @@
 //! proxy are wanted, so each node carries a "moved" flag (a changed leaf
 //! below it); a node without it holds no wanted pair, and two subtrees
 //! without it hold no wanted pair between them (the "changed" flag of parry's
-//! `traverse_bvtt_single_tree::<true>` works the same way). One traversal
-//! replaces one root-to-leaf query per changed proxy, which costs more once
-//! a sizeable fraction of the proxies changed (every one of them walks the
-//! top of the tree, and both ends of a pair of changed proxies find it).
+//! `traverse_bvtt_single_tree::<true>` works the same way). When every proxy
+//! changed (a build from scratch), the flags are skipped altogether. One
+//! traversal replaces one root-to-leaf query per changed proxy, which costs
+//! more once a sizeable fraction of the proxies changed (every one of them
+//! walks the top of the tree, and both ends of a pair of changed proxies find
+//! it).
+//!
+//! Node pairs are tested for overlap before they are pushed, so the stack
+//! only holds pairs that must be opened. The leaf test reads the proxies'
+//! given boxes and ids from `recs`, indexed like the nodes (so after a
+//! depth-first relayout the leaves of a subtree sit together in memory), and
+//! skips the filter test while every live proxy has the default filter.
 
 use crate::math::Vector;
 
 use super::super::pairs::pair_of;
-use super::{sah_area, DynamicTree, NULL};
+use super::super::proxy::ProxyPair;
+use super::{sah_area, DynamicTree, LeafRec, Node, NULL};
 
 impl<V: Vector> DynamicTree<V> {
     /// Sets `moved[n]` for every node with a changed live leaf below it (and
@@ -43,57 +52,81 @@ impl<V: Vector> DynamicTree<V> {
     /// boxes overlap and whose filters agree, each once, by a traversal of the
     /// tree against itself (see the module documentation).
     pub(super) fn find_pairs_self(&mut self) {
-        if self.root == NULL {
+        if self.root == NULL || self.nodes[self.root as usize].is_leaf() {
             return;
         }
-        self.mark_moved();
+        let all = self.table.dirty_list.len() >= self.table.len()
+            && self.table.dirty_list.iter().all(|&s| self.table.alive(s));
+        let filtered = self.filtered > 0;
+        if !all {
+            self.mark_moved();
+        }
+        match (all, filtered) {
+            (true, false) => self.traverse::<true, false>(),
+            (true, true) => self.traverse::<true, true>(),
+            (false, false) => self.traverse::<false, false>(),
+            (false, true) => self.traverse::<false, true>(),
+        }
+    }
+
+    /// The traversal; `ALL`: every leaf changed (no flags read); `FILTERED`:
+    /// some proxy has a filter other than [`Filter::ALL`](super::Filter::ALL).
+    fn traverse<const ALL: bool, const FILTERED: bool>(&mut self) {
         let mut found = core::mem::take(&mut self.found);
         let mut pair_stack = core::mem::take(&mut self.pair_stack);
         let mut self_stack = core::mem::take(&mut self.self_stack);
-        let (nodes, moved, t) = (&self.nodes, &self.moved, &self.table);
+        let (nodes, recs, t) = (&self.nodes[..], &self.recs[..], &self.table);
+        let moved: &[bool] = if ALL { &[] } else { &self.moved };
+        let wanted = |x: u32, y: u32| ALL || moved[x as usize] || moved[y as usize];
+        let leaf_pair = |x: u32, y: u32, found: &mut Vec<ProxyPair>| {
+            let (a, b): (&LeafRec<V>, &LeafRec<V>) = (&recs[x as usize], &recs[y as usize]);
+            if a.aabb.overlaps(&b.aabb)
+                && (!FILTERED || {
+                    let fa = &t.slots[a.id.index() as usize].info.filter;
+                    let fb = &t.slots[b.id.index() as usize].info.filter;
+                    fa.pairs_with(fb)
+                })
+            {
+                found.push(pair_of(a.id, b.id));
+            }
+        };
         self_stack.clear();
+        pair_stack.clear();
         self_stack.push(self.root);
         while let Some(n) = self_stack.pop() {
-            let node = &nodes[n as usize];
-            if node.is_leaf() || !moved[n as usize] {
+            let node: &Node<V> = &nodes[n as usize];
+            let (c1, c2) = (node.child1, node.child2);
+            let (n1, n2) = (&nodes[c1 as usize], &nodes[c2 as usize]);
+            // Pairs inside each child (only internal children hold any).
+            if !n2.is_leaf() && (ALL || moved[c2 as usize]) {
+                self_stack.push(c2);
+            }
+            if !n1.is_leaf() && (ALL || moved[c1 as usize]) {
+                self_stack.push(c1);
+            }
+            // Pairs between the two children's subtrees.
+            if !wanted(c1, c2) || !n1.aabb.overlaps(&n2.aabb) {
                 continue;
             }
-            let (c1, c2) = (node.child1, node.child2);
-            self_stack.push(c2);
-            self_stack.push(c1);
-            // Pairs between the two children's subtrees.
-            pair_stack.clear();
             pair_stack.push((c1, c2));
             while let Some((x, y)) = pair_stack.pop() {
-                if !moved[x as usize] && !moved[y as usize] {
-                    continue;
-                }
                 let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
-                if !nx.aabb.overlaps(&ny.aabb) {
+                let (lx, ly) = (nx.is_leaf(), ny.is_leaf());
+                if lx && ly {
+                    leaf_pair(x, y, &mut found);
                     continue;
                 }
-                match (nx.is_leaf(), ny.is_leaf()) {
-                    (true, true) => {
-                        let (a, b) = (nx.child2, ny.child2);
-                        if t.pair_passes(a, b) {
-                            found.push(pair_of(t.id(a), t.id(b)));
-                        }
-                    }
-                    (false, true) => {
-                        pair_stack.push((nx.child1, y));
-                        pair_stack.push((nx.child2, y));
-                    }
-                    (true, false) => {
-                        pair_stack.push((x, ny.child1));
-                        pair_stack.push((x, ny.child2));
-                    }
-                    (false, false) => {
-                        if sah_area(&nx.aabb) >= sah_area(&ny.aabb) {
-                            pair_stack.push((nx.child1, y));
-                            pair_stack.push((nx.child2, y));
+                // Open the internal one (of two internal ones, the larger),
+                // keeping the other whole.
+                let open_x = ly || (!lx && sah_area(&nx.aabb) >= sah_area(&ny.aabb));
+                let (open, keep, nk) = if open_x { (nx, y, ny) } else { (ny, x, nx) };
+                for c in [open.child2, open.child1] {
+                    let nc = &nodes[c as usize];
+                    if wanted(c, keep) && nc.aabb.overlaps(&nk.aabb) {
+                        if nc.is_leaf() && nk.is_leaf() {
+                            leaf_pair(c, keep, &mut found);
                         } else {
-                            pair_stack.push((x, ny.child1));
-                            pair_stack.push((x, ny.child2));
+                            pair_stack.push((c, keep));
                         }
                     }
                 }

@@ -85,7 +85,6 @@ impl<V: Vector> DynamicTree<V> {
             // rebuild in depth-first layout makes the pair search and later
             // queries walk memory in order.
             self.rebuild_keeping_fat();
-            self.relayout();
             self.drift = 0;
         } else if fresh > 0 && k == 0 {
             self.link_pending();
@@ -102,7 +101,6 @@ impl<V: Vector> DynamicTree<V> {
             self.drift += k;
             if self.drift >= 2 * n {
                 self.rebuild_keeping_fat();
-                self.relayout();
                 self.drift = 0;
             } else {
                 self.refit_internal();
