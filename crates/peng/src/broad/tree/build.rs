@@ -3,7 +3,7 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
-use super::{DynamicTree, LeafRec, Node, NULL};
+use super::{DynamicTree, LeafRec, Meta, Node, NULL};
 
 /// Number of bins of the SAH split search (Wald, "On fast construction of
 /// SAH-based bounding volume hierarchies", 2007, uses 16 to 32; 16 is enough for
@@ -52,7 +52,7 @@ impl<V: Vector> DynamicTree<V> {
             // backward sweep over the array visits children first.
             for i in (0..self.nodes.len() as u32).rev() {
                 let n = &self.nodes[i as usize];
-                if n.height != super::FREE && !n.is_leaf() {
+                if self.meta[i as usize].height != super::FREE && !n.is_leaf() {
                     self.refit_node(i);
                 }
             }
@@ -100,6 +100,7 @@ impl<V: Vector> DynamicTree<V> {
         self.forget_pending();
         self.root = NULL;
         let old_nodes = core::mem::take(&mut self.nodes);
+        let old_meta = core::mem::take(&mut self.meta);
         let old_recs = core::mem::take(&mut self.recs);
         self.reset_free_list();
         self.node_count = 0;
@@ -109,6 +110,7 @@ impl<V: Vector> DynamicTree<V> {
         }
         let count = 2 * items.len() - 1;
         let mut nodes: Vec<Node<V>> = Vec::with_capacity(count);
+        let mut meta: Vec<Meta> = Vec::with_capacity(count);
         let mut recs: Vec<LeafRec<V>> = Vec::with_capacity(count);
         let filler = old_recs[items[0].leaf as usize];
 
@@ -122,7 +124,10 @@ impl<V: Vector> DynamicTree<V> {
                 let old = items[lo].leaf;
                 let mut n = old_nodes[old as usize];
                 n.aabb = items[lo].aabb;
-                n.parent = parent;
+                meta.push(Meta {
+                    parent,
+                    ..old_meta[old as usize]
+                });
                 let rec = old_recs[old as usize];
                 self.leaf_of[rec.id.index() as usize] = idx;
                 nodes.push(n);
@@ -131,11 +136,12 @@ impl<V: Vector> DynamicTree<V> {
                 let mid = split(&mut items[lo..hi]) + lo;
                 nodes.push(Node {
                     aabb: Aabb::EMPTY,
-                    category: 0,
-                    parent,
                     child1: NULL,
                     child2: NULL,
-                    height: 0,
+                });
+                meta.push(Meta {
+                    parent,
+                    ..Meta::BLANK
                 });
                 recs.push(filler); // never read
                 tasks.push((mid, hi, idx, false));
@@ -150,6 +156,7 @@ impl<V: Vector> DynamicTree<V> {
             }
         }
         self.nodes = nodes;
+        self.meta = meta;
         self.recs = recs;
         self.node_count = count;
         self.parents_first = true;

@@ -3,6 +3,7 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
+use super::super::pairs::pair_of;
 use super::super::proxy::{Filter, ProxyId};
 use super::super::{apply_ray_control, ray_ok, BroadPhase, BroadPhaseError, RayControl};
 use super::{DynamicTree, NULL};
@@ -68,19 +69,23 @@ impl<V: Vector> DynamicTree<V> {
         aabb: &Aabb<V>,
         mask: u64,
         stack: &mut Vec<u32>,
-        mut f: impl FnMut(u32) -> bool,
+        mut f: impl FnMut(u32, u32) -> bool,
     ) {
         stack.clear();
         if self.root != NULL {
             stack.push(self.root);
         }
+        // While every proxy has the default filter, every category is all
+        // ones and the mask test fails only for a zero mask: skip reading
+        // the categories then.
+        let masked = self.filtered > 0 || mask == 0;
         while let Some(i) = stack.pop() {
             let n = &self.nodes[i as usize];
-            if n.category & mask == 0 || !n.aabb.overlaps(aabb) {
+            if (masked && self.meta[i as usize].category & mask == 0) || !n.aabb.overlaps(aabb) {
                 continue;
             }
             if n.is_leaf() {
-                if !f(n.child2) {
+                if !f(n.child2, i) {
                     return;
                 }
             } else {
@@ -90,8 +95,10 @@ impl<V: Vector> DynamicTree<V> {
         }
         // Leaves not linked yet (inserted since the last update).
         for &s in &self.pending {
-            let n = &self.nodes[self.leaf_of[s as usize] as usize];
-            if n.category & mask != 0 && n.aabb.overlaps(aabb) && !f(s) {
+            let leaf = self.leaf_of[s as usize];
+            let n = &self.nodes[leaf as usize];
+            if self.meta[leaf as usize].category & mask != 0 && n.aabb.overlaps(aabb) && !f(s, leaf)
+            {
                 return;
             }
         }
@@ -101,7 +108,7 @@ impl<V: Vector> DynamicTree<V> {
     /// (closed) and whose category meets `mask`, until `f` returns `false`.
     pub fn query(&self, aabb: &Aabb<V>, mask: u64, mut f: impl FnMut(ProxyId, u64) -> bool) {
         let mut stack = Vec::with_capacity(64);
-        self.query_leaves(aabb, mask, &mut stack, |slot| {
+        self.query_leaves(aabb, mask, &mut stack, |slot, _| {
             let info = &self.table.slots[slot as usize].info;
             if info.aabb.overlaps(aabb) {
                 f(self.table.id(slot), info.user_data)
@@ -144,7 +151,7 @@ impl<V: Vector> DynamicTree<V> {
         }
         let mut stack: Vec<(u32, f32)> = Vec::with_capacity(64);
         let root = &self.nodes[self.root as usize];
-        if root.category & mask == 0 {
+        if self.meta[self.root as usize].category & mask == 0 {
             return;
         }
         let slab = Slab::new(origin, dir);
@@ -170,7 +177,7 @@ impl<V: Vector> DynamicTree<V> {
             let mut hits = [(NULL, 0.0f32); 2];
             for (k, c) in [n.child1, n.child2].into_iter().enumerate() {
                 let nc = &self.nodes[c as usize];
-                if nc.category & mask != 0 {
+                if self.meta[c as usize].category & mask != 0 {
                     if let Some(t) = slab.enter(&nc.aabb, max_t) {
                         hits[k] = (c, t);
                     }
@@ -199,20 +206,35 @@ impl<V: Vector> DynamicTree<V> {
     fn find_pairs(&mut self) {
         self.settle_stale();
         // Many changed proxies: one traversal of the tree against itself.
-        if self.table.dirty_list.len() * SELF_TRAVERSAL_FRACTION >= self.table.len() {
+        let frac: usize = std::env::var("TREE_SELF_FRAC")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(SELF_TRAVERSAL_FRACTION);
+        if self.table.dirty_list.len() * frac >= self.table.len() {
             self.find_pairs_self();
             return;
         }
         let mut found = core::mem::take(&mut self.found);
         let mut stack = Vec::with_capacity(64);
-        let t = &self.table;
+        let (t, recs) = (&self.table, &self.recs);
+        let filtered = self.filtered > 0;
         for &a in &t.dirty_list {
             if !t.alive(a) {
                 continue;
             }
-            let info = &t.slots[a as usize].info;
-            self.query_leaves(&info.aabb, info.filter.mask, &mut stack, |b| {
-                t.push_pair(a, b, &mut found);
+            let ra = &recs[self.leaf_of[a as usize] as usize];
+            let mask = t.slots[a as usize].info.filter.mask;
+            self.query_leaves(&ra.aabb, mask, &mut stack, |b, leaf| {
+                // The leaf's record holds its given box and id (next to the
+                // node in memory); the pair is reported by the query of its
+                // smaller dirty end only (`ProxyTable::reports`).
+                let rb = &recs[leaf as usize];
+                if t.reports(a, b)
+                    && rb.aabb.overlaps(&ra.aabb)
+                    && (!filtered || t.pair_passes(a, b))
+                {
+                    found.push(pair_of(ra.id, rb.id));
+                }
                 true
             });
         }

@@ -43,7 +43,7 @@ impl<V: Vector> DynamicTree<V> {
             // Walk up until the root or a node already marked (its ancestors are).
             while i != NULL && !moved[i as usize] {
                 moved[i as usize] = true;
-                i = self.nodes[i as usize].parent;
+                i = self.meta[i as usize].parent;
             }
         }
     }

@@ -44,14 +44,14 @@ impl<V: Vector> DynamicTree<V> {
     /// holds it.
     pub(super) fn grow_in_place(&mut self, leaf: u32, fat: Aabb<V>) {
         self.nodes[leaf as usize].aabb = fat;
-        let mut i = self.nodes[leaf as usize].parent;
+        let mut i = self.meta[leaf as usize].parent;
         while i != NULL {
             let n = &mut self.nodes[i as usize];
             if n.aabb.contains(&fat) {
                 break;
             }
             n.aabb = n.aabb.merged(&fat);
-            i = n.parent;
+            i = self.meta[i as usize].parent;
         }
     }
 
