@@ -35,6 +35,7 @@ impl<V: Vector> DynamicTree<V> {
     /// (dropping old displacement stretch) and recomputes every internal box,
     /// category union and height, keeping the tree's structure. `O(n)`.
     pub fn refit(&mut self) {
+        self.drop_adjacency();
         for i in 0..self.table.slots.len() as u32 {
             if self.table.alive(i) {
                 let leaf = self.leaf_of[i as usize];
@@ -73,6 +74,7 @@ impl<V: Vector> DynamicTree<V> {
     /// layout); leaves are re-fattened from their proxies' boxes.
     /// `O(n log n)`.
     pub fn rebuild(&mut self) {
+        self.drop_adjacency();
         self.rebuild_with(true);
     }
 

@@ -19,6 +19,7 @@
 //! The proxy ids are slot indices of a separate proxy table; a proxy's leaf is
 //! found through `leaf_of`.
 
+mod adjacency;
 mod build;
 mod pending;
 mod query;
@@ -189,6 +190,14 @@ pub struct DynamicTree<V> {
     /// Live proxies whose filter is not [`Filter::ALL`] (when 0, pair tests
     /// skip the filter).
     filtered: usize,
+    /// Per proxy slot: its fat neighbours (see `adjacency.rs`), while `adj_on`.
+    adj: Vec<Vec<u32>>,
+    /// Whether `adj` is kept.
+    adj_on: bool,
+    /// Per proxy slot: in the batch being refreshed (scratch of `adjacency.rs`).
+    in_batch: Vec<bool>,
+    /// Slots whose neighbour lists need refreshing (scratch of the update).
+    batch: Vec<u32>,
     /// Every node's parent has a smaller index (true after a rebuild until the
     /// next node allocation; removals keep it, since a removed leaf's sibling
     /// moves up to its grandparent, whose index is smaller still).
@@ -237,6 +246,10 @@ impl<V: Vector> DynamicTree<V> {
             pending_pos: Vec::new(),
             recs: Vec::new(),
             filtered: 0,
+            adj: Vec::new(),
+            adj_on: false,
+            in_batch: Vec::new(),
+            batch: Vec::new(),
             parents_first: false,
         }
     }
@@ -286,8 +299,17 @@ impl<V: Vector> DynamicTree<V> {
     fn fatten(&self, aabb: &Aabb<V>, displacement: V) -> Aabb<V> {
         let mut fat = aabb.loosened(self.margin);
         if displacement.is_finite() {
+            let vmul: f32 = std::env::var("TREE_VMUL")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(1.0);
+            let mgn: f32 = std::env::var("TREE_MARGIN")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0.0);
+            fat = fat.loosened(mgn);
             for i in 0..V::DIM {
-                let d = displacement.get(i);
+                let d = displacement.get(i) * vmul;
                 if d < 0.0 {
                     fat.min.set(i, fat.min.get(i) + d);
                 } else {
@@ -605,6 +627,9 @@ impl<V: Vector> DynamicTree<V> {
         if info.filter != Filter::ALL {
             self.filtered -= 1;
         }
+        if self.adj_on {
+            self.unlink_adjacency(i);
+        }
         let leaf = self.leaf_of[i as usize];
         if !self.undefer_leaf(i) {
             self.remove_leaf(leaf);
@@ -717,6 +742,28 @@ impl<V: Vector> DynamicTree<V> {
             }
             seen += 1;
             leaves += 1;
+        }
+        if self.adj_on {
+            // Neighbour lists: symmetric, and every fat-overlapping leaf listed.
+            let mut stack = Vec::new();
+            // Pending proxies get their lists when linked at the update.
+            for a in self.table.live().filter(|&a| !self.is_pending(a)) {
+                let l = self.adj.get(a as usize).map_or(&[][..], |v| &v[..]);
+                for &b in l {
+                    if !self.table.alive(b) || !self.adj[b as usize].contains(&a) {
+                        return Err("neighbour lists not symmetric");
+                    }
+                }
+                let fat = self.nodes[self.leaf_of[a as usize] as usize].aabb;
+                let mut ok = true;
+                self.query_leaves(&fat, u64::MAX, &mut stack, |b, _| {
+                    ok &= b == a || self.is_pending(b) || l.contains(&b);
+                    ok
+                });
+                if !ok {
+                    return Err("fat neighbour missing from the lists");
+                }
+            }
         }
         if seen != self.node_count {
             return Err("node count mismatch");

@@ -64,7 +64,7 @@ impl<V: Vector> DynamicTree<V> {
     /// category meets `mask`, until `f` returns `false`. Subtrees whose category
     /// union misses `mask` are skipped whole.
     #[inline]
-    fn query_leaves(
+    pub(super) fn query_leaves(
         &self,
         aabb: &Aabb<V>,
         mask: u64,
@@ -204,7 +204,22 @@ impl<V: Vector> DynamicTree<V> {
     /// the given (tight) box: every leaf's fat box holds its tight box, so no
     /// pair is missed, and fewer candidates need the exact test.
     fn find_pairs(&mut self) {
-        self.settle_stale();
+        let mut batch = core::mem::take(&mut self.batch);
+        batch.clear();
+        self.settle_stale(&mut batch);
+        if self.adj_on {
+            // Neighbour lists kept: refresh the changed ones, then read them.
+            self.refresh_adjacency(&batch);
+            self.batch = batch;
+            self.find_pairs_adjacent();
+            return;
+        }
+        self.batch = batch;
+        if self.want_adjacency() {
+            self.build_adjacency();
+            self.find_pairs_adjacent();
+            return;
+        }
         // Many changed proxies: one traversal of the tree against itself.
         let frac: usize = std::env::var("TREE_SELF_FRAC")
             .ok()

@@ -25,7 +25,6 @@
 use crate::math::Vector;
 
 use super::super::pairs::pair_of;
-use super::super::proxy::ProxyPair;
 use super::{sah_area, DynamicTree, LeafRec, Node, NULL};
 
 impl<V: Vector> DynamicTree<V> {
@@ -62,78 +61,98 @@ impl<V: Vector> DynamicTree<V> {
             self.mark_moved();
         }
         match (all, filtered) {
-            (true, false) => self.traverse::<true, false>(),
-            (true, true) => self.traverse::<true, true>(),
-            (false, false) => self.traverse::<false, false>(),
-            (false, true) => self.traverse::<false, true>(),
+            (true, false) => self.find_self::<true, false>(),
+            (true, true) => self.find_self::<true, true>(),
+            (false, false) => self.find_self::<false, false>(),
+            (false, true) => self.find_self::<false, true>(),
         }
     }
 
-    /// The traversal; `ALL`: every leaf changed (no flags read); `FILTERED`:
-    /// some proxy has a filter other than [`Filter::ALL`](super::Filter::ALL).
-    fn traverse<const ALL: bool, const FILTERED: bool>(&mut self) {
-        let mut found = core::mem::take(&mut self.found);
-        let mut pair_stack = core::mem::take(&mut self.pair_stack);
-        let mut self_stack = core::mem::take(&mut self.self_stack);
-        let (nodes, recs, t) = (&self.nodes[..], &self.recs[..], &self.table);
+    /// The traversal with the given-box leaf test; `ALL`: every leaf changed
+    /// (no flags read); `FILTERED`: some proxy has a filter other than
+    /// [`Filter::ALL`](super::Filter::ALL).
+    fn find_self<const ALL: bool, const FILTERED: bool>(&mut self) {
+        let found = &mut self.found;
+        let (recs, t) = (&self.recs[..], &self.table);
         let moved: &[bool] = if ALL { &[] } else { &self.moved };
-        let wanted = |x: u32, y: u32| ALL || moved[x as usize] || moved[y as usize];
-        let leaf_pair = |x: u32, y: u32, found: &mut Vec<ProxyPair>| {
-            let (a, b): (&LeafRec<V>, &LeafRec<V>) = (&recs[x as usize], &recs[y as usize]);
-            if a.aabb.overlaps(&b.aabb)
-                && (!FILTERED || {
-                    let fa = &t.slots[a.id.index() as usize].info.filter;
-                    let fb = &t.slots[b.id.index() as usize].info.filter;
-                    fa.pairs_with(fb)
-                })
-            {
-                found.push(pair_of(a.id, b.id));
-            }
-        };
-        self_stack.clear();
-        pair_stack.clear();
-        self_stack.push(self.root);
-        while let Some(n) = self_stack.pop() {
-            let node: &Node<V> = &nodes[n as usize];
-            let (c1, c2) = (node.child1, node.child2);
-            let (n1, n2) = (&nodes[c1 as usize], &nodes[c2 as usize]);
-            // Pairs inside each child (only internal children hold any).
-            if !n2.is_leaf() && (ALL || moved[c2 as usize]) {
-                self_stack.push(c2);
-            }
-            if !n1.is_leaf() && (ALL || moved[c1 as usize]) {
-                self_stack.push(c1);
-            }
-            // Pairs between the two children's subtrees.
-            if !wanted(c1, c2) || !n1.aabb.overlaps(&n2.aabb) {
-                continue;
-            }
-            pair_stack.push((c1, c2));
-            while let Some((x, y)) = pair_stack.pop() {
-                let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
-                let (lx, ly) = (nx.is_leaf(), ny.is_leaf());
-                if lx && ly {
-                    leaf_pair(x, y, &mut found);
-                    continue;
+        traverse::<V, ALL>(
+            &self.nodes,
+            moved,
+            self.root,
+            &mut self.pair_stack,
+            &mut self.self_stack,
+            |x, y| {
+                let (a, b): (&LeafRec<V>, &LeafRec<V>) = (&recs[x as usize], &recs[y as usize]);
+                if a.aabb.overlaps(&b.aabb)
+                    && (!FILTERED || {
+                        let fa = &t.slots[a.id.index() as usize].info.filter;
+                        let fb = &t.slots[b.id.index() as usize].info.filter;
+                        fa.pairs_with(fb)
+                    })
+                {
+                    found.push(pair_of(a.id, b.id));
                 }
-                // Open the internal one (of two internal ones, the larger),
-                // keeping the other whole.
-                let open_x = ly || (!lx && sah_area(&nx.aabb) >= sah_area(&ny.aabb));
-                let (open, keep, nk) = if open_x { (nx, y, ny) } else { (ny, x, nx) };
-                for c in [open.child2, open.child1] {
-                    let nc = &nodes[c as usize];
-                    if wanted(c, keep) && nc.aabb.overlaps(&nk.aabb) {
-                        if nc.is_leaf() && nk.is_leaf() {
-                            leaf_pair(c, keep, &mut found);
-                        } else {
-                            pair_stack.push((c, keep));
-                        }
+            },
+        );
+    }
+}
+
+/// Calls `emit(x, y)` once for every pair of distinct leaves `x`, `y` whose
+/// (fat) boxes overlap and of which at least one is flagged in `moved` (every
+/// leaf when `ALL`), by the traversal of the tree below internal node `root`
+/// against itself described in the module documentation.
+pub(super) fn traverse<V: Vector, const ALL: bool>(
+    nodes: &[Node<V>],
+    moved: &[bool],
+    root: u32,
+    pair_stack: &mut Vec<(u32, u32)>,
+    self_stack: &mut Vec<u32>,
+    mut emit: impl FnMut(u32, u32),
+) {
+    if root == NULL || nodes[root as usize].is_leaf() {
+        return;
+    }
+    let wanted = |x: u32, y: u32| ALL || moved[x as usize] || moved[y as usize];
+    self_stack.clear();
+    pair_stack.clear();
+    self_stack.push(root);
+    while let Some(n) = self_stack.pop() {
+        let node: &Node<V> = &nodes[n as usize];
+        let (c1, c2) = (node.child1, node.child2);
+        let (n1, n2) = (&nodes[c1 as usize], &nodes[c2 as usize]);
+        // Pairs inside each child (only internal children hold any).
+        if !n2.is_leaf() && (ALL || moved[c2 as usize]) {
+            self_stack.push(c2);
+        }
+        if !n1.is_leaf() && (ALL || moved[c1 as usize]) {
+            self_stack.push(c1);
+        }
+        // Pairs between the two children's subtrees.
+        if !wanted(c1, c2) || !n1.aabb.overlaps(&n2.aabb) {
+            continue;
+        }
+        if n1.is_leaf() && n2.is_leaf() {
+            emit(c1, c2);
+            continue;
+        }
+        pair_stack.push((c1, c2));
+        while let Some((x, y)) = pair_stack.pop() {
+            let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
+            let (lx, ly) = (nx.is_leaf(), ny.is_leaf());
+            // Open the internal one (of two internal ones, the larger),
+            // keeping the other whole.
+            let open_x = ly || (!lx && sah_area(&nx.aabb) >= sah_area(&ny.aabb));
+            let (open, keep, nk) = if open_x { (nx, y, ny) } else { (ny, x, nx) };
+            for c in [open.child2, open.child1] {
+                let nc = &nodes[c as usize];
+                if wanted(c, keep) && nc.aabb.overlaps(&nk.aabb) {
+                    if nc.is_leaf() && nk.is_leaf() {
+                        emit(c, keep);
+                    } else {
+                        pair_stack.push((c, keep));
                     }
                 }
             }
         }
-        self.found = found;
-        self.pair_stack = pair_stack;
-        self.self_stack = self_stack;
     }
 }

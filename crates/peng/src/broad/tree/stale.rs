@@ -68,7 +68,9 @@ impl<V: Vector> DynamicTree<V> {
     }
 
     /// Puts the stale leaves in their place (see the module documentation).
-    pub(super) fn settle_stale(&mut self) {
+    /// While the neighbour lists are kept, appends to `batch` the slots whose
+    /// lists need refreshing (fat box changed, or just linked).
+    pub(super) fn settle_stale(&mut self, batch: &mut Vec<u32>) {
         let mut stale = core::mem::take(&mut self.stale);
         // Keep only the live, still-pending entries (each once).
         stale.retain(|&s| {
@@ -79,7 +81,14 @@ impl<V: Vector> DynamicTree<V> {
         let k = stale.len();
         let n = self.table.len();
         let fresh = self.pending.len();
-        if fresh > 0 && n >= BULK_MIN && 2 * fresh >= n {
+        let bulk = fresh > 0 && n >= BULK_MIN && 2 * fresh >= n;
+        if bulk {
+            self.drop_adjacency();
+        } else if self.adj_on {
+            batch.extend_from_slice(&stale);
+            batch.extend_from_slice(&self.pending);
+        }
+        if bulk {
             // Mostly new leaves (e.g. a build from scratch): their incremental
             // insertion left the nodes scattered in memory; one binned-SAH
             // rebuild in depth-first layout makes the pair search and later
@@ -99,7 +108,13 @@ impl<V: Vector> DynamicTree<V> {
         } else {
             self.link_pending();
             self.drift += k;
-            if self.drift >= 2 * n {
+            if self.drift * 8
+                >= std::env::var("TREE_DRIFT8")
+                    .ok()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(16usize)
+                    * n
+            {
                 self.rebuild_keeping_fat();
                 self.drift = 0;
             } else {
