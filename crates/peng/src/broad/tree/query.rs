@@ -221,11 +221,7 @@ impl<V: Vector> DynamicTree<V> {
             return;
         }
         // Many changed proxies: one traversal of the tree against itself.
-        let frac: usize = std::env::var("TREE_SELF_FRAC")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(SELF_TRAVERSAL_FRACTION);
-        if self.table.dirty_list.len() * frac >= self.table.len() {
+        if self.table.dirty_list.len() * SELF_TRAVERSAL_FRACTION >= self.table.len() {
             self.find_pairs_self();
             return;
         }

@@ -108,13 +108,7 @@ impl<V: Vector> DynamicTree<V> {
         } else {
             self.link_pending();
             self.drift += k;
-            if self.drift * 8
-                >= std::env::var("TREE_DRIFT8")
-                    .ok()
-                    .and_then(|s| s.parse().ok())
-                    .unwrap_or(16usize)
-                    * n
-            {
+            if self.drift >= 2 * n {
                 self.rebuild_keeping_fat();
                 self.drift = 0;
             } else {
