@@ -10,6 +10,10 @@ use super::{DynamicTree, LeafRec, Meta, Node, NULL};
 /// a tree that later insertions and rotations keep improving).
 const BINS: usize = 16;
 
+/// Ranges of at most this many leaves are split at the median centroid along
+/// the widest axis instead of by binned SAH.
+const SMALL: usize = 4;
+
 impl<V: Vector> DynamicTree<V> {
     /// Internal nodes in an order where every node comes after its children.
     fn bottom_up_internal(&self) -> Vec<u32> {
@@ -200,11 +204,15 @@ fn split<V: Vector>(items: &mut [Item<V>]) -> usize {
     }
     let (lo, width) = (cb.min.get(axis), ext.get(axis));
     // Centers are finite, so `width` is a finite number >= 0.
-    if width <= 0.0 || n == 2 {
+    if width <= 0.0 || n <= SMALL {
         return median_split(items, axis);
     }
-    let scale = BINS as f32 / width;
-    let bin_of = |it: &Item<V>| (((it.c2().get(axis) - lo) * scale) as usize).min(BINS - 1);
+    // Fewer bins for small ranges: the per-split cost of the bin sweeps
+    // dominates near the leaves, where there are about as many splits as
+    // leaves.
+    let bins = n.next_power_of_two().min(BINS);
+    let scale = bins as f32 / width;
+    let bin_of = |it: &Item<V>| (((it.c2().get(axis) - lo) * scale) as usize).min(bins - 1);
 
     let mut counts = [0usize; BINS];
     let mut boxes = [Aabb::<V>::EMPTY; BINS];
@@ -216,14 +224,14 @@ fn split<V: Vector>(items: &mut [Item<V>]) -> usize {
     // Sweep from the right for the right-side costs, then from the left.
     let mut right_cost = [0.0f32; BINS];
     let (mut acc, mut cnt) = (Aabb::<V>::EMPTY, 0usize);
-    for k in (1..BINS).rev() {
+    for k in (1..bins).rev() {
         acc = acc.merged(&boxes[k]);
         cnt += counts[k];
         right_cost[k] = cnt as f32 * acc.boundary_measure();
     }
     let (mut acc, mut cnt) = (Aabb::<V>::EMPTY, 0usize);
     let mut best = (f32::INFINITY, 0usize);
-    for k in 1..BINS {
+    for k in 1..bins {
         acc = acc.merged(&boxes[k - 1]);
         cnt += counts[k - 1];
         if cnt == 0 || cnt == n {
@@ -238,14 +246,16 @@ fn split<V: Vector>(items: &mut [Item<V>]) -> usize {
         return median_split(items, axis);
     }
     // In-place partition (Hoare style, from both ends): bins below the split
-    // go left.
-    let split_bin = best.1;
+    // go left. `bin_of(c) < k` is `(c − lo)·scale < k` for the integer `k`
+    // (same arithmetic, no conversion).
+    let limit = best.1 as f32;
+    let left = |it: &Item<V>| (it.c2().get(axis) - lo) * scale < limit;
     let (mut i, mut j) = (0usize, n);
     loop {
-        while i < j && bin_of(&items[i]) < split_bin {
+        while i < j && left(&items[i]) {
             i += 1;
         }
-        while i < j && bin_of(&items[j - 1]) >= split_bin {
+        while i < j && !left(&items[j - 1]) {
             j -= 1;
         }
         if i >= j {
