@@ -6,7 +6,7 @@ use crate::math::Vector;
 use super::super::pairs::pair_of;
 use super::super::proxy::{Filter, ProxyId};
 use super::super::{apply_ray_control, ray_ok, BroadPhase, BroadPhaseError, RayControl};
-use super::{DynamicTree, NULL};
+use super::{overlap, DynamicTree, NULL};
 
 /// A ray prepared for many slab tests: the reciprocal direction computed once.
 ///
@@ -81,7 +81,7 @@ impl<V: Vector> DynamicTree<V> {
         let masked = self.filtered > 0 || mask == 0;
         while let Some(i) = stack.pop() {
             let n = &self.nodes[i as usize];
-            if (masked && self.meta[i as usize].category & mask == 0) || !n.aabb.overlaps(aabb) {
+            if (masked && self.meta[i as usize].category & mask == 0) || !overlap(&n.aabb, aabb) {
                 continue;
             }
             if n.is_leaf() {

@@ -25,7 +25,7 @@
 use crate::math::Vector;
 
 use super::super::pairs::pair_of;
-use super::{sah_area, DynamicTree, LeafRec, Node, NULL};
+use super::{overlap, sah_area, DynamicTree, LeafRec, Node, NULL};
 
 impl<V: Vector> DynamicTree<V> {
     /// Sets `moved[n]` for every node with a changed live leaf below it (and
@@ -83,7 +83,7 @@ impl<V: Vector> DynamicTree<V> {
             &mut self.self_stack,
             |x, y| {
                 let (a, b): (&LeafRec<V>, &LeafRec<V>) = (&recs[x as usize], &recs[y as usize]);
-                if a.aabb.overlaps(&b.aabb)
+                if overlap(&a.aabb, &b.aabb)
                     && (!FILTERED || {
                         let fa = &t.slots[a.id.index() as usize].info.filter;
                         let fb = &t.slots[b.id.index() as usize].info.filter;
@@ -131,7 +131,7 @@ pub(super) fn traverse<V: Vector, const ALL: bool>(
             self_stack.push(c1);
         }
         // Pairs between the two children's subtrees.
-        if !wanted(c1, c2) || !n1.aabb.overlaps(&n2.aabb) {
+        if !wanted(c1, c2) || !overlap(&n1.aabb, &n2.aabb) {
             continue;
         }
         if n1.is_leaf() && n2.is_leaf() {
@@ -150,7 +150,7 @@ pub(super) fn traverse<V: Vector, const ALL: bool>(
                 for xc in [x2, x1] {
                     let a = &nodes[xc as usize];
                     for (yc, b) in [(y2, b2), (y1, b1)] {
-                        if wanted(xc, yc) && a.aabb.overlaps(&b.aabb) {
+                        if wanted(xc, yc) && overlap(&a.aabb, &b.aabb) {
                             if a.is_leaf() && b.is_leaf() {
                                 emit(xc, yc);
                             } else {
@@ -167,7 +167,7 @@ pub(super) fn traverse<V: Vector, const ALL: bool>(
             let (open, keep, nk) = if open_x { (nx, y, ny) } else { (ny, x, nx) };
             for c in [open.child2, open.child1] {
                 let nc = &nodes[c as usize];
-                if wanted(c, keep) && nc.aabb.overlaps(&nk.aabb) {
+                if wanted(c, keep) && overlap(&nc.aabb, &nk.aabb) {
                     if nc.is_leaf() && nk.is_leaf() {
                         emit(c, keep);
                     } else {
