@@ -34,11 +34,14 @@ use super::proxy::{Filter, ProxyId, ProxyPair, ProxyTable};
 use super::BroadPhaseError;
 
 /// How many displacement hints ahead a fat box reaches: the fat box is
-/// stretched by `STRETCH ×` the hint (Box2D v2 uses 4). With 2, a proxy moving
-/// at a steady speed leaves its fat box every second or third move instead
-/// of every move or second one, so fewer leaves are refitted and fewer
-/// neighbour lists refreshed, against slightly looser boxes.
-const STRETCH: f32 = 2.0;
+/// stretched by `STRETCH ×` the hint (Box2D v2's `b2_aabbMultiplier` is 4
+/// too). A proxy moving at a steady speed then leaves its fat box every
+/// fourth or fifth move instead of every move or second one, so fewer leaves
+/// are refitted or reinserted and fewer neighbour lists refreshed, against
+/// looser boxes (more candidates, each a cheap given-box test). Measured on
+/// the moving-boxes bench at 1M boxes (speeds up to 0.2 per move, margin
+/// 0.1): 1 -> 2 -> 4 cut the frame's CPU time by about 20 % per step.
+const STRETCH: f32 = 4.0;
 
 /// "No node".
 pub(crate) const NULL: u32 = u32::MAX;
