@@ -195,9 +195,17 @@ impl<V: Vector> DynamicTree<V> {
         }
     }
 
-    /// Finds every pair with a changed proxy: each changed proxy's box is
-    /// queried against the tree with its mask (Box2D's move buffer), and hits are
-    /// kept when the given boxes overlap and the filters agree.
+    /// Finds every pair with a changed proxy, by the cheapest of:
+    ///
+    /// - the fat-neighbour lists, while they are kept (`adjacency.rs`; built
+    ///   at the first update where a minority of a tree of at least a few
+    ///   thousand proxies changed);
+    /// - one traversal of the tree against itself when at least
+    ///   `1 / SELF_TRAVERSAL_FRACTION` of the proxies changed (`selfpairs.rs`;
+    ///   every build from scratch);
+    /// - otherwise one query per changed proxy: its box is queried against
+    ///   the tree with its mask (Box2D's move buffer), and hits are kept when
+    ///   the given boxes overlap and the filters agree.
     ///
     /// Box2D queries with the moved proxy's *fat* box and reports fat-box pairs;
     /// here the contract is the exact set of given-box pairs, so the query uses
