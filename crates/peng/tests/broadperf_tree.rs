@@ -47,8 +47,10 @@ fn batch_paths_match_brute_force_at_every_moving_fraction() {
             b,
         ));
     }
-    // Fractions: all (self traversal, refit), 1/3, 1/10, 1/50 (reinsertion),
-    // 1/500 (per-proxy queries).
+    // Fractions: all (self traversal, refit), 1/3, 1/10, 1/50 (refit: at
+    // least 1/128 of the leaves are stale), 1/500 (reinsertion, per-proxy
+    // queries; 1,200 proxies is below the neighbour-list threshold, which
+    // tests/treeperf_adjacency.rs covers).
     let strides = [1usize, 3, 10, 50, 500, 10, 3, 1, 50];
     let mut total_began = 0;
     for (frame, &stride) in strides.iter().enumerate() {

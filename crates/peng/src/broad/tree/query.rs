@@ -3,9 +3,10 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
+use super::super::pairs::pair_of;
 use super::super::proxy::{Filter, ProxyId};
 use super::super::{apply_ray_control, ray_ok, BroadPhase, BroadPhaseError, RayControl};
-use super::{DynamicTree, NULL};
+use super::{overlap, DynamicTree, NULL};
 
 /// A ray prepared for many slab tests: the reciprocal direction computed once.
 ///
@@ -63,30 +64,42 @@ impl<V: Vector> DynamicTree<V> {
     /// category meets `mask`, until `f` returns `false`. Subtrees whose category
     /// union misses `mask` are skipped whole.
     #[inline]
-    fn query_leaves(
+    pub(super) fn query_leaves(
         &self,
         aabb: &Aabb<V>,
         mask: u64,
         stack: &mut Vec<u32>,
-        mut f: impl FnMut(u32) -> bool,
+        mut f: impl FnMut(u32, u32) -> bool,
     ) {
-        if self.root == NULL {
-            return;
-        }
         stack.clear();
-        stack.push(self.root);
+        if self.root != NULL {
+            stack.push(self.root);
+        }
+        // While every proxy has the default filter, every category is all
+        // ones and the mask test fails only for a zero mask: skip reading
+        // the categories then.
+        let masked = self.filtered > 0 || mask == 0;
         while let Some(i) = stack.pop() {
             let n = &self.nodes[i as usize];
-            if n.category & mask == 0 || !n.aabb.overlaps(aabb) {
+            if (masked && self.meta[i as usize].category & mask == 0) || !overlap(&n.aabb, aabb) {
                 continue;
             }
             if n.is_leaf() {
-                if !f(n.child2) {
+                if !f(n.child2, i) {
                     return;
                 }
             } else {
                 stack.push(n.child2);
                 stack.push(n.child1);
+            }
+        }
+        // Leaves not linked yet (inserted since the last update).
+        for &s in &self.pending {
+            let leaf = self.leaf_of[s as usize];
+            let n = &self.nodes[leaf as usize];
+            if self.meta[leaf as usize].category & mask != 0 && n.aabb.overlaps(aabb) && !f(s, leaf)
+            {
+                return;
             }
         }
     }
@@ -95,7 +108,7 @@ impl<V: Vector> DynamicTree<V> {
     /// (closed) and whose category meets `mask`, until `f` returns `false`.
     pub fn query(&self, aabb: &Aabb<V>, mask: u64, mut f: impl FnMut(ProxyId, u64) -> bool) {
         let mut stack = Vec::with_capacity(64);
-        self.query_leaves(aabb, mask, &mut stack, |slot| {
+        self.query_leaves(aabb, mask, &mut stack, |slot, _| {
             let info = &self.table.slots[slot as usize].info;
             if info.aabb.overlaps(aabb) {
                 f(self.table.id(slot), info.user_data)
@@ -117,13 +130,28 @@ impl<V: Vector> DynamicTree<V> {
         mask: u64,
         mut f: impl FnMut(ProxyId, u64, f32) -> RayControl,
     ) {
-        if self.root == NULL || !ray_ok(origin, dir, max_t) {
+        if !ray_ok(origin, dir, max_t) {
             return;
         }
         let mut max_t = max_t;
+        // Leaves not linked yet (inserted since the last update) first.
+        for &s in &self.pending {
+            let info = &self.table.slots[s as usize].info;
+            if info.filter.category & mask == 0 {
+                continue;
+            }
+            if let Some((t, _)) = info.aabb.ray_interval(origin, dir, max_t) {
+                if !apply_ray_control(f(self.table.id(s), info.user_data, t), &mut max_t) {
+                    return;
+                }
+            }
+        }
+        if self.root == NULL {
+            return;
+        }
         let mut stack: Vec<(u32, f32)> = Vec::with_capacity(64);
         let root = &self.nodes[self.root as usize];
-        if root.category & mask == 0 {
+        if self.meta[self.root as usize].category & mask == 0 {
             return;
         }
         let slab = Slab::new(origin, dir);
@@ -149,7 +177,7 @@ impl<V: Vector> DynamicTree<V> {
             let mut hits = [(NULL, 0.0f32); 2];
             for (k, c) in [n.child1, n.child2].into_iter().enumerate() {
                 let nc = &self.nodes[c as usize];
-                if nc.category & mask != 0 {
+                if self.meta[c as usize].category & mask != 0 {
                     if let Some(t) = slab.enter(&nc.aabb, max_t) {
                         hits[k] = (c, t);
                     }
@@ -167,16 +195,39 @@ impl<V: Vector> DynamicTree<V> {
         }
     }
 
-    /// Finds every pair with a changed proxy: each changed proxy's box is
-    /// queried against the tree with its mask (Box2D's move buffer), and hits are
-    /// kept when the given boxes overlap and the filters agree.
+    /// Finds every pair with a changed proxy, by the cheapest of:
+    ///
+    /// - the fat-neighbour lists, while they are kept (`adjacency.rs`; built
+    ///   at the first update where a minority of a tree of at least a few
+    ///   thousand proxies changed);
+    /// - one traversal of the tree against itself when at least
+    ///   `1 / SELF_TRAVERSAL_FRACTION` of the proxies changed (`selfpairs.rs`;
+    ///   every build from scratch);
+    /// - otherwise one query per changed proxy: its box is queried against
+    ///   the tree with its mask (Box2D's move buffer), and hits are kept when
+    ///   the given boxes overlap and the filters agree.
     ///
     /// Box2D queries with the moved proxy's *fat* box and reports fat-box pairs;
     /// here the contract is the exact set of given-box pairs, so the query uses
     /// the given (tight) box: every leaf's fat box holds its tight box, so no
     /// pair is missed, and fewer candidates need the exact test.
     fn find_pairs(&mut self) {
-        self.settle_stale();
+        let mut batch = core::mem::take(&mut self.batch);
+        batch.clear();
+        self.settle_stale(&mut batch);
+        if self.adj_on {
+            // Neighbour lists kept: refresh the changed ones, then read them.
+            self.refresh_adjacency(&batch);
+            self.batch = batch;
+            self.find_pairs_adjacent();
+            return;
+        }
+        self.batch = batch;
+        if self.want_adjacency() {
+            self.build_adjacency();
+            self.find_pairs_adjacent();
+            return;
+        }
         // Many changed proxies: one traversal of the tree against itself.
         if self.table.dirty_list.len() * SELF_TRAVERSAL_FRACTION >= self.table.len() {
             self.find_pairs_self();
@@ -184,14 +235,25 @@ impl<V: Vector> DynamicTree<V> {
         }
         let mut found = core::mem::take(&mut self.found);
         let mut stack = Vec::with_capacity(64);
-        let t = &self.table;
+        let (t, recs) = (&self.table, &self.recs);
+        let filtered = self.filtered > 0;
         for &a in &t.dirty_list {
             if !t.alive(a) {
                 continue;
             }
-            let info = &t.slots[a as usize].info;
-            self.query_leaves(&info.aabb, info.filter.mask, &mut stack, |b| {
-                t.push_pair(a, b, &mut found);
+            let ra = &recs[self.leaf_of[a as usize] as usize];
+            let mask = t.slots[a as usize].info.filter.mask;
+            self.query_leaves(&ra.aabb, mask, &mut stack, |b, leaf| {
+                // The leaf's record holds its given box and id (next to the
+                // node in memory); the pair is reported by the query of its
+                // smaller dirty end only (`ProxyTable::reports`).
+                let rb = &recs[leaf as usize];
+                if t.reports(a, b)
+                    && rb.aabb.overlaps(&ra.aabb)
+                    && (!filtered || t.pair_passes(a, b))
+                {
+                    found.push(pair_of(ra.id, rb.id));
+                }
                 true
             });
         }

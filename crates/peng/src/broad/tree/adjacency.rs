@@ -1,0 +1,154 @@
+//! Fat-box neighbour lists, so a frame's pair search need not query the tree
+//! for every moved proxy.
+//!
+//! A moved proxy whose box stays inside its fat box can only pair with a
+//! proxy whose fat box overlaps its fat box (each given box lies in its fat
+//! box). Those "fat neighbours" change only when one of the two fat boxes
+//! changes, which, with the fattening margin and the motion stretch, happens
+//! for a fraction of the moved proxies. So the tree keeps, per proxy slot, the
+//! list of its fat neighbours (symmetric: `b` is in `adj[a]` exactly when `a`
+//! is in `adj[b]`), updated only for proxies whose fat box changed (taken off
+//! their neighbours' lists, then one box query of the tree with the new fat
+//! box). Each changed proxy's pairs are then found by testing the given boxes
+//! of its neighbours. This is the persistent fat-pair set of Box2D v2's
+//! `b2BroadPhase` (pairs are kept until the fat boxes stop overlapping), used
+//! here as a candidate list for the exact given-box pairs the contract asks
+//! for.
+//!
+//! The lists are built by one fat-box traversal of the tree against itself
+//! at the first update that moves a minority of the proxies (not after a
+//! build from scratch: a from-scratch frame needs no lists, and building them
+//! would cost as much again). They are dropped when fat boxes change outside
+//! this bookkeeping (`refit`, `rebuild`, the bulk build of a big insertion
+//! batch).
+
+use crate::math::Vector;
+
+use super::super::pairs::pair_of;
+use super::selfpairs::traverse;
+use super::DynamicTree;
+
+/// Below this many proxies the lists are not kept (the per-proxy queries of
+/// a small tree are cheap).
+const ADJ_MIN: usize = 2048;
+
+impl<V: Vector> DynamicTree<V> {
+    /// Drops the neighbour lists (fat boxes changed outside the bookkeeping).
+    pub(super) fn drop_adjacency(&mut self) {
+        if self.adj_on {
+            self.adj_on = false;
+            for l in &mut self.adj {
+                l.clear();
+            }
+        }
+    }
+
+    /// Whether the lists should be built now: enough proxies, and a minority
+    /// of them changed.
+    pub(super) fn want_adjacency(&self) -> bool {
+        let n = self.table.len();
+        !self.adj_on && n >= ADJ_MIN && 2 * self.table.dirty_list.len() < n
+    }
+
+    /// Builds the lists by one traversal of the tree against itself over the
+    /// fat boxes (every leaf counted as changed).
+    pub(super) fn build_adjacency(&mut self) {
+        if self.adj.len() < self.table.slots.len() {
+            self.adj.resize_with(self.table.slots.len(), Vec::new);
+        }
+        for l in &mut self.adj {
+            l.clear();
+        }
+        let adj = &mut self.adj;
+        let nodes = &self.nodes[..];
+        traverse::<V, true>(
+            nodes,
+            &[],
+            self.root,
+            &mut self.pair_stack,
+            &mut self.self_stack,
+            |x, y| {
+                let (a, b) = (nodes[x as usize].child2, nodes[y as usize].child2);
+                adj[a as usize].push(b);
+                adj[b as usize].push(a);
+            },
+        );
+        self.adj_on = true;
+    }
+
+    /// Takes slot `a` off its neighbours' lists and empties its own.
+    pub(super) fn unlink_adjacency(&mut self, a: u32) {
+        if a as usize >= self.adj.len() {
+            return;
+        }
+        let mut own = core::mem::take(&mut self.adj[a as usize]);
+        for &b in &own {
+            let l = &mut self.adj[b as usize];
+            if let Some(p) = l.iter().position(|&x| x == a) {
+                l.swap_remove(p);
+            }
+        }
+        own.clear();
+        self.adj[a as usize] = own;
+    }
+
+    /// Recomputes the lists of the live slots in `batch` (their fat boxes
+    /// changed, or they were just linked): off the old neighbours, then one
+    /// fat-box query each. A pair of two batch members is added once (by the
+    /// smaller slot's query).
+    pub(super) fn refresh_adjacency(&mut self, batch: &[u32]) {
+        if self.adj.len() < self.table.slots.len() {
+            self.adj.resize_with(self.table.slots.len(), Vec::new);
+        }
+        if self.in_batch.len() < self.table.slots.len() {
+            self.in_batch.resize(self.table.slots.len(), false);
+        }
+        for &a in batch {
+            if self.table.alive(a) && !self.in_batch[a as usize] {
+                self.in_batch[a as usize] = true;
+                self.unlink_adjacency(a);
+            }
+        }
+        let mut adj = core::mem::take(&mut self.adj);
+        let mut stack = Vec::with_capacity(64);
+        for &a in batch {
+            if !self.table.alive(a) || !self.in_batch[a as usize] {
+                continue;
+            }
+            let fat = self.nodes[self.leaf_of[a as usize] as usize].aabb;
+            let in_batch = &self.in_batch;
+            self.query_leaves(&fat, u64::MAX, &mut stack, |b, _| {
+                if b != a && (!in_batch[b as usize] || a < b) {
+                    adj[a as usize].push(b);
+                    adj[b as usize].push(a);
+                }
+                true
+            });
+        }
+        for &a in batch {
+            if let Some(f) = self.in_batch.get_mut(a as usize) {
+                *f = false;
+            }
+        }
+        self.adj = adj;
+    }
+
+    /// Pushes onto `found` every pair with a changed live proxy, from the
+    /// changed proxies' neighbour lists (each pair once: see
+    /// `ProxyTable::reports`).
+    pub(super) fn find_pairs_adjacent(&mut self) {
+        let mut found = core::mem::take(&mut self.found);
+        let t = &self.table;
+        for &a in &t.dirty_list {
+            if !t.alive(a) {
+                continue;
+            }
+            for &b in &self.adj[a as usize] {
+                if t.reports(a, b) && t.pair_passes(a, b) {
+                    found.push(pair_of(t.id(a), t.id(b)));
+                }
+            }
+        }
+        self.found = found;
+    }
+}
