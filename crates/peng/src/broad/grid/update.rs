@@ -1,0 +1,297 @@
+//! The pair update of the spatial hash: relisting the changed proxies and
+//! finding their pairs, in batches ordered by home bucket.
+//!
+//! Probing the table once per (changed proxy, cell) in the order the proxies
+//! changed reads buckets at random: at 10^5–10^6 boxes each probe is a cache
+//! (and TLB) miss. Here every (cell, proxy) operation of the frame is first
+//! collected, then radix-sorted by home bucket, so the table is swept once in
+//! memory order — first to bring the listings up to date, then to test each
+//! changed box against the records of its cells. The boxes of the changed
+//! proxies are copied into a compact array first, so the tests read nothing
+//! else at random.
+//!
+//! When at least half of the proxies changed (a build from scratch), the table
+//! is instead rebuilt from every listing: one radix sort by home bucket puts
+//! the records of each cell next to each other, the table is filled by one
+//! sweep, and each cell's records are tested pairwise (each pair once, not
+//! once from each end).
+
+use crate::bound::Aabb;
+use crate::math::Vector;
+
+use super::super::proxy::{ProxyId, ProxyPair};
+use super::table::{radix_sort_by, Cell, CellTable, Record};
+use super::{cell_at, for_cells, in_range, Placement, SpatialHash};
+
+/// `dpos` of an operation on a proxy that is no longer live.
+const NONE: u32 = u32::MAX;
+
+/// What an operation does to the record of (cell, slot).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The proxy left the cell.
+    Remove,
+    /// The proxy stays in the cell with a new box.
+    Update,
+    /// The proxy entered the cell.
+    Insert,
+}
+
+/// One (cell, proxy) operation of a pair update.
+#[derive(Debug, Clone, Copy)]
+struct Op {
+    home: u32,
+    slot: u32,
+    /// Index of the proxy in the frame's arrays of changed live proxies.
+    dpos: u32,
+    kind: Kind,
+    cell: Cell,
+}
+
+/// Buffers reused between pair updates.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Scratch<V> {
+    /// Live changed slots and their boxes.
+    dslots: Vec<u32>,
+    dboxes: Vec<Aabb<V>>,
+    ops: Vec<Op>,
+    ops_tmp: Vec<Op>,
+    recs: Vec<Record<V>>,
+    recs_tmp: Vec<Record<V>>,
+}
+
+impl<V: Vector> SpatialHash<V> {
+    /// Brings the listings up to date with every change since the last update
+    /// and pushes the pairs with a changed end onto `found`.
+    pub(super) fn find_pairs(&mut self) {
+        let n_dirty = self.table.dirty_list.len();
+        if n_dirty == 0 {
+            return;
+        }
+        let rebuild = n_dirty as f32 >= self.rebuild_ratio * self.table.len() as f32;
+        let mut s = core::mem::take(&mut self.scratch);
+        self.relist_placements(&mut s, rebuild);
+        if rebuild {
+            self.rebuild_and_pair(&mut s);
+        } else {
+            self.apply_ops_and_pair(&mut s);
+        }
+        self.pair_large(&s);
+        self.scratch = s;
+    }
+
+    /// New placements of the changed proxies; in the incremental path, also
+    /// the (cell, proxy) operations that take the table there.
+    fn relist_placements(&mut self, s: &mut Scratch<V>, rebuild: bool) {
+        s.dslots.clear();
+        s.dboxes.clear();
+        s.ops.clear();
+        let mut large_left = false;
+        for k in 0..self.table.dirty_list.len() {
+            let slot = self.table.dirty_list[k];
+            let si = slot as usize;
+            let old = self.place[si];
+            let (new, dpos) = if self.table.alive(slot) {
+                let aabb = *self.table.aabb(slot);
+                self.gens[si] = self.table.id(slot).generation();
+                s.dslots.push(slot);
+                s.dboxes.push(aabb);
+                (self.placement_for(&aabb), (s.dboxes.len() - 1) as u32)
+            } else {
+                (Placement::None, NONE)
+            };
+            if old == Placement::Large && new != Placement::Large {
+                large_left = true;
+            }
+            if new == Placement::Large && old != Placement::Large {
+                self.large.push(slot);
+            }
+            if let Placement::Cells(..) = old {
+                self.resident -= 1;
+            }
+            if let Placement::Cells(..) = new {
+                self.resident += 1;
+                self.bounds = self.bounds.merged(&s.dboxes[dpos as usize]);
+            }
+            if !rebuild {
+                let ops = &mut s.ops;
+                if let Placement::Cells(lo, hi) = old {
+                    for_cells(lo, hi, |c| {
+                        let stays = matches!(new, Placement::Cells(l, h) if in_range(c, l, h));
+                        ops.push(Op {
+                            home: 0,
+                            slot,
+                            dpos,
+                            kind: if stays { Kind::Update } else { Kind::Remove },
+                            cell: c,
+                        });
+                    });
+                }
+                if let Placement::Cells(lo, hi) = new {
+                    for_cells(lo, hi, |c| {
+                        if !matches!(old, Placement::Cells(l, h) if in_range(c, l, h)) {
+                            ops.push(Op {
+                                home: 0,
+                                slot,
+                                dpos,
+                                kind: Kind::Insert,
+                                cell: c,
+                            });
+                        }
+                    });
+                }
+            }
+            self.place[si] = new;
+        }
+        if large_left {
+            let place = &self.place;
+            self.large
+                .retain(|&b| place[b as usize] == Placement::Large);
+        }
+    }
+
+    /// Incremental path: applies the operations in home order, then tests each
+    /// changed box against the records of its cells, again in home order.
+    fn apply_ops_and_pair(&mut self, s: &mut Scratch<V>) {
+        let inserts = s.ops.iter().filter(|o| o.kind == Kind::Insert).count();
+        self.cells.reserve(inserts);
+        let bits = self.cells.bits();
+        for o in s.ops.iter_mut() {
+            o.home = CellTable::<V>::home_in(o.cell, bits) as u32;
+        }
+        radix_sort_by(&mut s.ops, &mut s.ops_tmp, bits, |o| o.home as usize);
+        for o in &s.ops {
+            let h = o.home as usize;
+            match o.kind {
+                Kind::Insert => {
+                    let r = Record {
+                        key: o.cell,
+                        slot: o.slot,
+                        aabb: s.dboxes[o.dpos as usize],
+                    };
+                    self.cells.insert_at_home(r, h);
+                }
+                Kind::Update => {
+                    if let Some(i) = self.cells.find(o.cell, o.slot, h) {
+                        self.cells.recs[i].aabb = s.dboxes[o.dpos as usize];
+                    } else {
+                        debug_assert!(false, "listed record missing");
+                    }
+                }
+                Kind::Remove => {
+                    if let Some(i) = self.cells.find(o.cell, o.slot, h) {
+                        self.cells.remove_at(i);
+                    } else {
+                        debug_assert!(false, "listed record missing");
+                    }
+                }
+            }
+        }
+        let (t, recs, gens, inv) = (&self.table, &self.cells.recs, &self.gens, self.inv_cell);
+        let found = &mut self.found;
+        let filters = self.custom_filters > 0;
+        let mask = recs.len() - 1;
+        for o in s.ops.iter().filter(|o| o.kind != Kind::Remove) {
+            let (a, c) = (o.slot, o.cell);
+            let ba = s.dboxes[o.dpos as usize];
+            let id_a = ProxyId::from_parts(a, gens[a as usize]);
+            let mut i = o.home as usize;
+            loop {
+                let r = &recs[i];
+                if r.slot == super::table::EMPTY {
+                    break;
+                }
+                let b = r.slot;
+                if r.key == c
+                    && b != a
+                    && ba.overlaps(&r.aabb)
+                    && !(b < a && t.dirty[b as usize])
+                    && cell_at(inv, ba.min.max(r.aabb.min)) == c
+                    && (!filters || t.pair_passes(a, b))
+                {
+                    found.push(ProxyPair::new(
+                        id_a,
+                        ProxyId::from_parts(b, gens[b as usize]),
+                    ));
+                }
+                i = (i + 1) & mask;
+            }
+        }
+    }
+
+    /// Rebuild path: every listing sorted by home, the table filled by one
+    /// sweep, and each cell's records tested pairwise.
+    fn rebuild_and_pair(&mut self, s: &mut Scratch<V>) {
+        s.recs.clear();
+        for (slot, p) in self.place.iter().enumerate() {
+            if let Placement::Cells(lo, hi) = *p {
+                let aabb = self.table.slots[slot].info.aabb;
+                let recs = &mut s.recs;
+                for_cells(lo, hi, |c| {
+                    recs.push(Record {
+                        key: c,
+                        slot: slot as u32,
+                        aabb,
+                    })
+                });
+            }
+        }
+        let bits = CellTable::<V>::bits_for_len(s.recs.len());
+        radix_sort_by(&mut s.recs, &mut s.recs_tmp, bits, |r| {
+            CellTable::<V>::home_in(r.key, bits)
+        });
+        self.cells.fill_sorted(&s.recs, bits);
+
+        let (t, gens, inv) = (&self.table, &self.gens, self.inv_cell);
+        let found = &mut self.found;
+        let filters = self.custom_filters > 0;
+        let all_dirty = t.dirty_list.len() >= t.len();
+        let recs = &s.recs;
+        let n = recs.len();
+        let mut i = 0;
+        while i < n {
+            let h = CellTable::<V>::home_in(recs[i].key, bits);
+            let mut e = i + 1;
+            while e < n && CellTable::<V>::home_in(recs[e].key, bits) == h {
+                e += 1;
+            }
+            let run = &recs[i..e];
+            for (x, ra) in run.iter().enumerate() {
+                let a = ra.slot;
+                let da = all_dirty || t.dirty[a as usize];
+                for rb in &run[x + 1..] {
+                    let b = rb.slot;
+                    if rb.key == ra.key
+                        && ra.aabb.overlaps(&rb.aabb)
+                        && (da || t.dirty[b as usize])
+                        && cell_at(inv, ra.aabb.min.max(rb.aabb.min)) == ra.key
+                        && (!filters || t.pair_passes(a, b))
+                    {
+                        found.push(ProxyPair::new(
+                            ProxyId::from_parts(a, gens[a as usize]),
+                            ProxyId::from_parts(b, gens[b as usize]),
+                        ));
+                    }
+                }
+            }
+            i = e;
+        }
+    }
+
+    /// Pairs with the side list: a changed large proxy against every proxy, a
+    /// changed listed proxy against the large ones.
+    fn pair_large(&mut self, s: &Scratch<V>) {
+        let t = &self.table;
+        for &a in &s.dslots {
+            match self.place[a as usize] {
+                Placement::Large => t.push_pairs_with_all(a, &mut self.found),
+                Placement::Cells(..) => {
+                    for &b in &self.large {
+                        t.push_pair(a, b, &mut self.found);
+                    }
+                }
+                Placement::None => {}
+            }
+        }
+    }
+}
