@@ -47,59 +47,83 @@ pub(crate) fn hash_cell(c: Cell) -> u64 {
     (h ^ (h >> 29)).wrapping_mul(0x1656_67B1_9E37_79F9)
 }
 
-/// Smallest number of index bits of a table.
-const MIN_BITS: u32 = 4;
+/// Smallest number of buckets.
+const MIN_CAP: usize = 16;
+
+/// Buckets for `n` records at a load of 3/5; the table grows when its load
+/// would pass 4/5. Linear probing stays short at these loads (an unsuccessful
+/// search reads `(1 + 1/(1-α)^2)/2` buckets: 3.6 at 3/5, 13 at 4/5), and a
+/// record is 40 bytes in 3D, so a sparser table would leave the cache sooner.
+fn cap_for(n: usize) -> usize {
+    (n * 5 / 3).max(MIN_CAP)
+}
+
+/// Whether `n` records overload a table of `cap` buckets.
+#[inline]
+fn overloaded(n: usize, cap: usize) -> bool {
+    5 * n > 4 * cap
+}
 
 /// The multimap (see the module documentation).
 #[derive(Debug, Clone)]
 pub(crate) struct CellTable<V> {
-    /// The buckets (a power of two of them).
+    /// The buckets (any number of them: homes are reduced by multiplication,
+    /// Lemire, "A fast alternative to the modulo reduction", 2016).
     pub recs: Vec<Record<V>>,
-    bits: u32,
     len: usize,
 }
 
 impl<V: Vector> Default for CellTable<V> {
     fn default() -> Self {
         CellTable {
-            recs: vec![Record::VACANT; 1 << MIN_BITS],
-            bits: MIN_BITS,
+            recs: vec![Record::VACANT; MIN_CAP],
             len: 0,
         }
     }
 }
 
-/// Index bits of a table holding `n` records at a load of at most 1/2.
-fn bits_for(n: usize) -> u32 {
-    let cap = (2 * n).max(1 << MIN_BITS).next_power_of_two();
-    cap.trailing_zeros()
+/// Home bucket of a cell in a table of `cap` buckets: the top 32 bits of its
+/// hash scaled to `0..cap`.
+#[inline]
+pub(crate) fn home_in(c: Cell, cap: usize) -> usize {
+    (((hash_cell(c) >> 32) * cap as u64) >> 32) as usize
+}
+
+/// Bits needed for a bucket index of a table of `cap` buckets.
+#[inline]
+pub(crate) fn index_bits(cap: usize) -> u32 {
+    usize::BITS - (cap - 1).leading_zeros()
 }
 
 impl<V: Vector> CellTable<V> {
-    /// Index bits (the table has `2^bits` buckets).
+    /// Number of buckets.
     #[inline]
-    pub fn bits(&self) -> u32 {
-        self.bits
+    pub fn cap(&self) -> usize {
+        self.recs.len()
     }
 
+    /// The bucket after `i` (cyclic).
     #[inline]
-    fn mask(&self) -> usize {
-        self.recs.len() - 1
+    pub fn next(&self, i: usize) -> usize {
+        if i + 1 == self.recs.len() {
+            0
+        } else {
+            i + 1
+        }
     }
 
     /// The home bucket of a cell.
     #[inline]
     pub fn home(&self, c: Cell) -> usize {
-        (hash_cell(c) >> (64 - self.bits)) as usize
+        home_in(c, self.recs.len())
     }
 
     /// Grows the table (rehashing every record) so that `extra` more records
-    /// keep the load at most 1/2.
+    /// do not overload it.
     pub fn reserve(&mut self, extra: usize) {
-        let want = bits_for(self.len + extra);
-        if want > self.bits {
-            let old = core::mem::replace(&mut self.recs, vec![Record::VACANT; 1 << want]);
-            self.bits = want;
+        let n = self.len + extra;
+        if overloaded(n, self.cap()) {
+            let old = core::mem::replace(&mut self.recs, vec![Record::VACANT; cap_for(n)]);
             self.len = 0;
             for r in old.into_iter().filter(|r| r.slot != EMPTY) {
                 let h = self.home(r.key);
@@ -112,20 +136,18 @@ impl<V: Vector> CellTable<V> {
     /// table must have room (see [`reserve`](Self::reserve)).
     #[inline]
     pub fn insert_at_home(&mut self, r: Record<V>, home: usize) {
-        let mask = self.mask();
         let mut i = home;
         while self.recs[i].slot != EMPTY {
-            i = (i + 1) & mask;
+            i = self.next(i);
         }
         self.recs[i] = r;
         self.len += 1;
-        debug_assert!(2 * self.len <= self.recs.len());
+        debug_assert!(!overloaded(self.len, self.cap()));
     }
 
     /// The bucket of the record of (`c`, `slot`), searched from `home`.
     #[inline]
     pub fn find(&self, c: Cell, slot: u32, home: usize) -> Option<usize> {
-        let mask = self.mask();
         let mut i = home;
         loop {
             let r = &self.recs[i];
@@ -135,17 +157,16 @@ impl<V: Vector> CellTable<V> {
             if r.slot == slot && r.key == c {
                 return Some(i);
             }
-            i = (i + 1) & mask;
+            i = self.next(i);
         }
     }
 
     /// Empties bucket `i` and shifts later records of its run back so every
     /// record stays reachable from its home (TAOCP 6.4, Algorithm R).
     pub fn remove_at(&mut self, mut i: usize) {
-        let mask = self.mask();
         let mut j = i;
         loop {
-            j = (j + 1) & mask;
+            j = self.next(j);
             if self.recs[j].slot == EMPTY {
                 break;
             }
@@ -166,10 +187,10 @@ impl<V: Vector> CellTable<V> {
         self.len -= 1;
     }
 
-    /// Calls `f(record)` for every record of cell `c`.
+    /// Calls `f(record)` for every record of cell `c` until `f` returns
+    /// `false`; returns whether it never did.
     #[inline]
     pub fn for_cell(&self, c: Cell, mut f: impl FnMut(&Record<V>) -> bool) -> bool {
-        let mask = self.mask();
         let mut i = self.home(c);
         loop {
             let r = &self.recs[i];
@@ -179,32 +200,33 @@ impl<V: Vector> CellTable<V> {
             if r.key == c && !f(r) {
                 return false;
             }
-            i = (i + 1) & mask;
+            i = self.next(i);
         }
     }
 
+    /// Buckets of a table rebuilt for `n` records.
+    #[inline]
+    pub fn cap_for_len(n: usize) -> usize {
+        cap_for(n)
+    }
+
     /// Replaces the contents by `sorted`, whose records are in increasing
-    /// order of their home bucket in a table of `bits` index bits (see
-    /// [`bits_for_len`](Self::bits_for_len)). One sweep: each record goes to
-    /// the first free bucket at or after its home, which is where insertions
-    /// in this order would put it; the few that would run past the end wrap
-    /// around by a normal insertion.
-    pub fn fill_sorted(&mut self, sorted: &[Record<V>], bits: u32) {
-        let cap = 1usize << bits;
+    /// order of their home bucket in a table of `cap` buckets. One sweep: each
+    /// record goes to the first free bucket at or after its home, which is
+    /// where insertions in this order would put it; the few that would run
+    /// past the end wrap around by a normal insertion.
+    pub fn fill_sorted(&mut self, sorted: &[Record<V>], cap: usize) {
         if self.recs.len() == cap {
             self.recs.fill(Record::VACANT);
         } else {
             self.recs = vec![Record::VACANT; cap];
         }
-        self.bits = bits;
         self.len = 0;
         let mut next = 0usize;
         let mut wrap = 0;
         for (k, r) in sorted.iter().enumerate() {
-            let h = self.home(r.key);
-            let p = h.max(next);
+            let p = self.home(r.key).max(next);
             if p >= cap {
-                wrap = k;
                 break;
             }
             self.recs[p] = *r;
@@ -218,22 +240,9 @@ impl<V: Vector> CellTable<V> {
         }
     }
 
-    /// Index bits for a table of `n` records (load at most 1/2).
-    #[inline]
-    pub fn bits_for_len(n: usize) -> u32 {
-        bits_for(n)
-    }
-
-    /// Home bucket of `c` in a table of `bits` index bits.
-    #[inline]
-    pub fn home_in(c: Cell, bits: u32) -> usize {
-        (hash_cell(c) >> (64 - bits)) as usize
-    }
-
     /// Number of distinct cells with a record (a record counts when no
     /// earlier record of its probe run, from its home on, has the same cell).
     pub fn distinct_cells(&self) -> usize {
-        let mask = self.mask();
         let mut n = 0;
         for (i, r) in self.recs.iter().enumerate() {
             if r.slot == EMPTY {
@@ -241,7 +250,7 @@ impl<V: Vector> CellTable<V> {
             }
             let mut j = self.home(r.key);
             while j != i && self.recs[j].key != r.key {
-                j = (j + 1) & mask;
+                j = self.next(j);
             }
             if j == i {
                 n += 1;
@@ -249,6 +258,23 @@ impl<V: Vector> CellTable<V> {
         }
         n
     }
+}
+
+/// Hints the CPU to load the cache line of `p` (no effect on other targets).
+/// Used a few operations ahead in the sweeps, whose buckets are far apart.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and has no visible effect; `p` is a
+    // valid reference anyway.
+    #[allow(unused_unsafe)]
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
+            p as *const T as *const i8,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// Sorts `v` by `key(x) < 2^bits` with a stable LSD radix sort (Knuth, TAOCP

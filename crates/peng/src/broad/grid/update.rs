@@ -20,8 +20,11 @@ use crate::bound::Aabb;
 use crate::math::Vector;
 
 use super::super::proxy::{ProxyId, ProxyPair};
-use super::table::{radix_sort_by, Cell, CellTable, Record};
+use super::table::{home_in, index_bits, prefetch, radix_sort_by, Cell, CellTable, Record, EMPTY};
 use super::{cell_at, for_cells, in_range, Placement, SpatialHash};
+
+/// How many operations ahead the sweeps prefetch their buckets.
+const AHEAD: usize = 16;
 
 /// `dpos` of an operation on a proxy that is no longer live.
 const NONE: u32 = u32::MAX;
@@ -155,12 +158,17 @@ impl<V: Vector> SpatialHash<V> {
     fn apply_ops_and_pair(&mut self, s: &mut Scratch<V>) {
         let inserts = s.ops.iter().filter(|o| o.kind == Kind::Insert).count();
         self.cells.reserve(inserts);
-        let bits = self.cells.bits();
+        let cap = self.cells.cap();
         for o in s.ops.iter_mut() {
-            o.home = CellTable::<V>::home_in(o.cell, bits) as u32;
+            o.home = home_in(o.cell, cap) as u32;
         }
-        radix_sort_by(&mut s.ops, &mut s.ops_tmp, bits, |o| o.home as usize);
-        for o in &s.ops {
+        radix_sort_by(&mut s.ops, &mut s.ops_tmp, index_bits(cap), |o| {
+            o.home as usize
+        });
+        for (k, o) in s.ops.iter().enumerate() {
+            if let Some(p) = s.ops.get(k + AHEAD) {
+                prefetch(&self.cells.recs[p.home as usize]);
+            }
             let h = o.home as usize;
             match o.kind {
                 Kind::Insert => {
@@ -187,18 +195,23 @@ impl<V: Vector> SpatialHash<V> {
                 }
             }
         }
-        let (t, recs, gens, inv) = (&self.table, &self.cells.recs, &self.gens, self.inv_cell);
+        let (t, cells, gens, inv) = (&self.table, &self.cells, &self.gens, self.inv_cell);
         let found = &mut self.found;
         let filters = self.custom_filters > 0;
-        let mask = recs.len() - 1;
-        for o in s.ops.iter().filter(|o| o.kind != Kind::Remove) {
+        for (k, o) in s.ops.iter().enumerate() {
+            if let Some(p) = s.ops.get(k + AHEAD) {
+                prefetch(&cells.recs[p.home as usize]);
+            }
+            if o.kind == Kind::Remove {
+                continue;
+            }
             let (a, c) = (o.slot, o.cell);
             let ba = s.dboxes[o.dpos as usize];
             let id_a = ProxyId::from_parts(a, gens[a as usize]);
             let mut i = o.home as usize;
             loop {
-                let r = &recs[i];
-                if r.slot == super::table::EMPTY {
+                let r = &cells.recs[i];
+                if r.slot == EMPTY {
                     break;
                 }
                 let b = r.slot;
@@ -214,7 +227,7 @@ impl<V: Vector> SpatialHash<V> {
                         ProxyId::from_parts(b, gens[b as usize]),
                     ));
                 }
-                i = (i + 1) & mask;
+                i = cells.next(i);
             }
         }
     }
@@ -236,11 +249,11 @@ impl<V: Vector> SpatialHash<V> {
                 });
             }
         }
-        let bits = CellTable::<V>::bits_for_len(s.recs.len());
-        radix_sort_by(&mut s.recs, &mut s.recs_tmp, bits, |r| {
-            CellTable::<V>::home_in(r.key, bits)
+        let cap = CellTable::<V>::cap_for_len(s.recs.len());
+        radix_sort_by(&mut s.recs, &mut s.recs_tmp, index_bits(cap), |r| {
+            home_in(r.key, cap)
         });
-        self.cells.fill_sorted(&s.recs, bits);
+        self.cells.fill_sorted(&s.recs, cap);
 
         let (t, gens, inv) = (&self.table, &self.gens, self.inv_cell);
         let found = &mut self.found;
@@ -250,9 +263,9 @@ impl<V: Vector> SpatialHash<V> {
         let n = recs.len();
         let mut i = 0;
         while i < n {
-            let h = CellTable::<V>::home_in(recs[i].key, bits);
+            let h = home_in(recs[i].key, cap);
             let mut e = i + 1;
-            while e < n && CellTable::<V>::home_in(recs[e].key, bits) == h {
+            while e < n && home_in(recs[e].key, cap) == h {
                 e += 1;
             }
             let run = &recs[i..e];
