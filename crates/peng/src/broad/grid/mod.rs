@@ -51,9 +51,23 @@ enum Placement {
 fn cell_at<V: Vector>(inv: f32, p: V) -> Cell {
     let mut c = [0i32; 3];
     for (i, ci) in c.iter_mut().enumerate().take(V::DIM) {
-        *ci = (p.get(i) * inv).floor() as i32;
+        *ci = floor_i32(p.get(i) * inv);
     }
     c
+}
+
+/// `⌊x⌋` as an `i32`, saturating (NaN gives 0): the same value as
+/// `x.floor() as i32`, without the call to `floorf` that targets without
+/// SSE4.1 make of `floor`. The cast truncates toward zero (saturating), which
+/// is one too high for negative non-integers; the comparison detects that.
+#[inline(always)]
+fn floor_i32(x: f32) -> i32 {
+    let t = x as i32;
+    if (t as f32) > x {
+        t.saturating_sub(1)
+    } else {
+        t
+    }
 }
 
 /// Whether cell `c` lies in the inclusive range `lo..=hi`.
@@ -63,7 +77,7 @@ fn in_range(c: Cell, lo: Cell, hi: Cell) -> bool {
 }
 
 /// Calls `f(cell)` for every cell of the inclusive range.
-#[inline]
+#[inline(always)]
 fn for_cells(lo: Cell, hi: Cell, mut f: impl FnMut(Cell)) {
     for z in lo[2]..=hi[2] {
         for y in lo[1]..=hi[1] {
@@ -259,4 +273,46 @@ impl<V: Vector> BroadPhase<V> for SpatialHash<V> {
     }
 
     shared_broad_phase_methods!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::floor_i32;
+
+    #[test]
+    fn floor_i32_matches_floor_then_cast() {
+        let xs = [
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            1.5,
+            -1.5,
+            2.999_999_8,
+            -2.999_999_8,
+            1e-30,
+            -1e-30,
+            16_777_217.0,
+            -16_777_217.0,
+            2_147_483_520.0,
+            -2_147_483_648.0,
+            3e9,
+            -3e9,
+            1e18,
+            -1e18,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ];
+        for x in xs {
+            assert_eq!(floor_i32(x), x.floor() as i32, "{x}");
+        }
+        let mut v = -1000.0f32;
+        while v < 1000.0 {
+            assert_eq!(floor_i32(v), v.floor() as i32, "{v}");
+            v += 0.37;
+        }
+    }
 }

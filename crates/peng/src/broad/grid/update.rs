@@ -26,6 +26,16 @@ use super::{cell_at, for_cells, in_range, Placement, SpatialHash};
 /// How many operations ahead the sweeps prefetch their buckets.
 const AHEAD: usize = 16;
 
+/// Prefetches the first buckets of the probe run from `home` (two cache
+/// lines: a run holds a few 40-byte records).
+#[inline(always)]
+fn prefetch_run<T>(recs: &[T], home: usize) {
+    prefetch(&recs[home]);
+    if let Some(r) = recs.get(home + 64 / core::mem::size_of::<T>().max(1)) {
+        prefetch(r);
+    }
+}
+
 /// `dpos` of an operation on a proxy that is no longer live.
 const NONE: u32 = u32::MAX;
 
@@ -51,12 +61,20 @@ struct Op {
     cell: Cell,
 }
 
+/// A live changed proxy: its new box and generation, together so a test
+/// reads one cache line.
+#[derive(Debug, Clone, Copy)]
+struct Changed<V> {
+    aabb: Aabb<V>,
+    generation: u32,
+}
+
 /// Buffers reused between pair updates.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Scratch<V> {
     /// Live changed slots and their boxes.
     dslots: Vec<u32>,
-    dboxes: Vec<Aabb<V>>,
+    dprox: Vec<Changed<V>>,
     ops: Vec<Op>,
     ops_tmp: Vec<Op>,
     recs: Vec<Record<V>>,
@@ -87,7 +105,7 @@ impl<V: Vector> SpatialHash<V> {
     /// the (cell, proxy) operations that take the table there.
     fn relist_placements(&mut self, s: &mut Scratch<V>, rebuild: bool) {
         s.dslots.clear();
-        s.dboxes.clear();
+        s.dprox.clear();
         s.ops.clear();
         let mut large_left = false;
         for k in 0..self.table.dirty_list.len() {
@@ -96,10 +114,11 @@ impl<V: Vector> SpatialHash<V> {
             let old = self.place[si];
             let (new, dpos) = if self.table.alive(slot) {
                 let aabb = *self.table.aabb(slot);
-                self.gens[si] = self.table.id(slot).generation();
+                let generation = self.table.id(slot).generation();
+                self.gens[si] = generation;
                 s.dslots.push(slot);
-                s.dboxes.push(aabb);
-                (self.placement_for(&aabb), (s.dboxes.len() - 1) as u32)
+                s.dprox.push(Changed { aabb, generation });
+                (self.placement_for(&aabb), (s.dprox.len() - 1) as u32)
             } else {
                 (Placement::None, NONE)
             };
@@ -114,7 +133,7 @@ impl<V: Vector> SpatialHash<V> {
             }
             if let Placement::Cells(..) = new {
                 self.resident += 1;
-                self.bounds = self.bounds.merged(&s.dboxes[dpos as usize]);
+                self.bounds = self.bounds.merged(&s.dprox[dpos as usize].aabb);
             }
             if !rebuild {
                 let ops = &mut s.ops;
@@ -165,70 +184,97 @@ impl<V: Vector> SpatialHash<V> {
         radix_sort_by(&mut s.ops, &mut s.ops_tmp, index_bits(cap), |o| {
             o.home as usize
         });
-        for (k, o) in s.ops.iter().enumerate() {
-            if let Some(p) = s.ops.get(k + AHEAD) {
-                prefetch(&self.cells.recs[p.home as usize]);
-            }
-            let h = o.home as usize;
-            match o.kind {
-                Kind::Insert => {
-                    let r = Record {
-                        key: o.cell,
-                        slot: o.slot,
-                        aabb: s.dboxes[o.dpos as usize],
-                    };
-                    self.cells.insert_at_home(r, h);
-                }
-                Kind::Update => {
-                    if let Some(i) = self.cells.find(o.cell, o.slot, h) {
-                        self.cells.recs[i].aabb = s.dboxes[o.dpos as usize];
-                    } else {
-                        debug_assert!(false, "listed record missing");
-                    }
-                }
-                Kind::Remove => {
-                    if let Some(i) = self.cells.find(o.cell, o.slot, h) {
-                        self.cells.remove_at(i);
-                    } else {
-                        debug_assert!(false, "listed record missing");
-                    }
-                }
-            }
-        }
-        let (t, cells, gens, inv) = (&self.table, &self.cells, &self.gens, self.inv_cell);
+        // One sweep: each operation brings its record up to date and, for a
+        // proxy that is in the cell now, tests it against the unchanged
+        // proxies of the cell (their records are current whatever the order).
+        let (t, gens, inv) = (&self.table, &self.gens, self.inv_cell);
+        let cells = &mut self.cells;
         let found = &mut self.found;
         let filters = self.custom_filters > 0;
         for (k, o) in s.ops.iter().enumerate() {
             if let Some(p) = s.ops.get(k + AHEAD) {
-                prefetch(&cells.recs[p.home as usize]);
+                prefetch_run(&cells.recs, p.home as usize);
+                if p.dpos != NONE {
+                    prefetch(&s.dprox[p.dpos as usize]);
+                }
             }
+            let (a, c, h) = (o.slot, o.cell, o.home as usize);
             if o.kind == Kind::Remove {
+                if let Some(i) = cells.find(c, a, h) {
+                    cells.remove_at(i);
+                } else {
+                    debug_assert!(false, "listed record missing");
+                }
                 continue;
             }
-            let (a, c) = (o.slot, o.cell);
-            let ba = s.dboxes[o.dpos as usize];
-            let id_a = ProxyId::from_parts(a, gens[a as usize]);
-            let mut i = o.home as usize;
+            let da = s.dprox[o.dpos as usize];
+            if o.kind == Kind::Insert {
+                let r = Record {
+                    key: c,
+                    slot: a,
+                    aabb: da.aabb,
+                };
+                cells.insert_at_home(r, h);
+            }
+            let ba = da.aabb;
+            let id_a = ProxyId::from_parts(a, da.generation);
+            let mut i = h;
             loop {
-                let r = &cells.recs[i];
+                let r = &mut cells.recs[i];
                 if r.slot == EMPTY {
                     break;
                 }
                 let b = r.slot;
-                if r.key == c
-                    && b != a
-                    && ba.overlaps(&r.aabb)
-                    && !(b < a && t.dirty[b as usize])
-                    && cell_at(inv, ba.min.max(r.aabb.min)) == c
-                    && (!filters || t.pair_passes(a, b))
-                {
-                    found.push(ProxyPair::new(
-                        id_a,
-                        ProxyId::from_parts(b, gens[b as usize]),
-                    ));
+                if r.key == c {
+                    if b == a {
+                        r.aabb = ba;
+                    } else if !t.dirty[b as usize]
+                        && ba.overlaps(&r.aabb)
+                        && cell_at(inv, ba.min.max(r.aabb.min)) == c
+                        && (!filters || t.pair_passes(a, b))
+                    {
+                        found.push(ProxyPair::new(
+                            id_a,
+                            ProxyId::from_parts(b, gens[b as usize]),
+                        ));
+                    }
                 }
                 i = cells.next(i);
             }
+        }
+        // Pairs of two changed proxies: the operations of one cell are
+        // together in the sorted list (one per proxy), so they are tested
+        // pairwise there.
+        let ops = &s.ops;
+        let mut i = 0;
+        while i < ops.len() {
+            let h = ops[i].home;
+            let mut e = i + 1;
+            while e < ops.len() && ops[e].home == h {
+                e += 1;
+            }
+            for (x, oa) in ops[i..e].iter().enumerate() {
+                if oa.kind == Kind::Remove {
+                    continue;
+                }
+                let da = s.dprox[oa.dpos as usize];
+                for ob in &ops[i + x + 1..e] {
+                    if ob.kind == Kind::Remove || ob.cell != oa.cell {
+                        continue;
+                    }
+                    let db = s.dprox[ob.dpos as usize];
+                    if da.aabb.overlaps(&db.aabb)
+                        && cell_at(inv, da.aabb.min.max(db.aabb.min)) == oa.cell
+                        && (!filters || t.pair_passes(oa.slot, ob.slot))
+                    {
+                        found.push(ProxyPair::new(
+                            ProxyId::from_parts(oa.slot, da.generation),
+                            ProxyId::from_parts(ob.slot, db.generation),
+                        ));
+                    }
+                }
+            }
+            i = e;
         }
     }
 
