@@ -2,12 +2,15 @@
 //! coordinates to the boxes listed there, each record holding its box inline.
 //!
 //! One record per (cell, proxy), linear probing (Knuth, TAOCP vol. 3, 6.4,
-//! Algorithm L) with a load factor of at most 1/2, and deletion by backward
-//! shift (Algorithm R), so no tombstones. All records of a cell lie in the probe
-//! run that starts at the cell's home bucket, so a cell's boxes are read from a
-//! few adjacent cache lines, without following a pointer per cell or per proxy.
-//! The home bucket is the top bits of a multiplicative hash of the cell
-//! ("Fibonacci hashing", TAOCP 6.4).
+//! Algorithm L) and deletion by backward shift (Algorithm R), so no
+//! tombstones. Records are kept in "Robin Hood" order (Celis, Larson and
+//! Munro, "Robin Hood Hashing", 1985): along a run, homes never decrease, so
+//! the records of one cell are adjacent and a search stops at the first record
+//! whose home is past the cell's. That matters here because records come in
+//! batches (every box of a cell has the same home), which makes the runs of
+//! plain linear probing long. A cell's boxes are read from a few adjacent
+//! cache lines, without following a pointer per cell or per proxy. The home
+//! bucket comes from a multiplicative hash of the cell (TAOCP 6.4).
 
 use crate::bound::Aabb;
 use crate::math::Vector;
@@ -123,24 +126,57 @@ impl<V: Vector> CellTable<V> {
     pub fn reserve(&mut self, extra: usize) {
         let n = self.len + extra;
         if overloaded(n, self.cap()) {
-            let old = core::mem::replace(&mut self.recs, vec![Record::VACANT; cap_for(n)]);
-            self.len = 0;
-            for r in old.into_iter().filter(|r| r.slot != EMPTY) {
-                let h = self.home(r.key);
-                self.insert_at_home(r, h);
-            }
+            let cap = cap_for(n);
+            let mut recs: Vec<Record<V>> = self
+                .recs
+                .iter()
+                .filter(|r| r.slot != EMPTY)
+                .copied()
+                .collect();
+            let mut tmp = Vec::new();
+            radix_sort_by(&mut recs, &mut tmp, index_bits(cap), |r| {
+                home_in(r.key, cap)
+            });
+            self.fill_sorted(&recs, cap);
         }
+    }
+
+    /// Distance from bucket `home` forward to bucket `i` (cyclic).
+    #[inline]
+    fn dist(&self, home: usize, i: usize) -> usize {
+        if i >= home {
+            i - home
+        } else {
+            i + self.recs.len() - home
+        }
+    }
+
+    /// Whether the search for home `h` is over at bucket `i` (empty, or a
+    /// record whose home is past `h` in Robin Hood order).
+    #[inline]
+    fn past(&self, h: usize, i: usize) -> bool {
+        let r = &self.recs[i];
+        r.slot == EMPTY || self.dist(self.home(r.key), i) < self.dist(h, i)
     }
 
     /// Adds a record; `home` must be [`home`](Self::home) of its cell and the
     /// table must have room (see [`reserve`](Self::reserve)).
     #[inline]
     pub fn insert_at_home(&mut self, r: Record<V>, home: usize) {
+        // After every record whose home is at or before `home`, then the rest
+        // of the run moves one bucket on.
         let mut i = home;
-        while self.recs[i].slot != EMPTY {
+        while !self.past(home, i) {
             i = self.next(i);
         }
-        self.recs[i] = r;
+        let mut cur = r;
+        loop {
+            core::mem::swap(&mut self.recs[i], &mut cur);
+            if cur.slot == EMPTY {
+                break;
+            }
+            i = self.next(i);
+        }
         self.len += 1;
         debug_assert!(!overloaded(self.len, self.cap()));
     }
@@ -151,11 +187,25 @@ impl<V: Vector> CellTable<V> {
         let mut i = home;
         loop {
             let r = &self.recs[i];
-            if r.slot == EMPTY {
-                return None;
-            }
             if r.slot == slot && r.key == c {
                 return Some(i);
+            }
+            if self.past(home, i) {
+                return None;
+            }
+            i = self.next(i);
+        }
+    }
+
+    /// Calls `f` on every record of cell `c` (whose home is `home`), mutably.
+    #[inline]
+    pub fn scan_mut(&mut self, c: Cell, home: usize, mut f: impl FnMut(&mut Record<V>)) {
+        let mut i = home;
+        loop {
+            if self.recs[i].key == c && self.recs[i].slot != EMPTY {
+                f(&mut self.recs[i]);
+            } else if self.past(home, i) {
+                return;
             }
             i = self.next(i);
         }
@@ -191,14 +241,16 @@ impl<V: Vector> CellTable<V> {
     /// `false`; returns whether it never did.
     #[inline]
     pub fn for_cell(&self, c: Cell, mut f: impl FnMut(&Record<V>) -> bool) -> bool {
-        let mut i = self.home(c);
+        let home = self.home(c);
+        let mut i = home;
         loop {
             let r = &self.recs[i];
-            if r.slot == EMPTY {
+            if r.key == c && r.slot != EMPTY {
+                if !f(r) {
+                    return false;
+                }
+            } else if self.past(home, i) {
                 return true;
-            }
-            if r.key == c && !f(r) {
-                return false;
             }
             i = self.next(i);
         }
@@ -213,8 +265,8 @@ impl<V: Vector> CellTable<V> {
     /// Replaces the contents by `sorted`, whose records are in increasing
     /// order of their home bucket in a table of `cap` buckets. One sweep: each
     /// record goes to the first free bucket at or after its home, which is
-    /// where insertions in this order would put it; the few that would run
-    /// past the end wrap around by a normal insertion.
+    /// where insertions in this order would put it (in Robin Hood order); the
+    /// few that would run past the end wrap around by a normal insertion.
     pub fn fill_sorted(&mut self, sorted: &[Record<V>], cap: usize) {
         if self.recs.len() == cap {
             self.recs.fill(Record::VACANT);

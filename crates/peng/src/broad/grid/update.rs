@@ -20,7 +20,7 @@ use crate::bound::Aabb;
 use crate::math::Vector;
 
 use super::super::proxy::{ProxyId, ProxyPair};
-use super::table::{home_in, index_bits, prefetch, radix_sort_by, Cell, CellTable, Record, EMPTY};
+use super::table::{home_in, index_bits, prefetch, radix_sort_by, Cell, CellTable, Record};
 use super::{cell_at, for_cells, in_range, Placement, SpatialHash};
 
 /// How many operations ahead the sweeps prefetch their buckets.
@@ -218,29 +218,21 @@ impl<V: Vector> SpatialHash<V> {
             }
             let ba = da.aabb;
             let id_a = ProxyId::from_parts(a, da.generation);
-            let mut i = h;
-            loop {
-                let r = &mut cells.recs[i];
-                if r.slot == EMPTY {
-                    break;
-                }
+            cells.scan_mut(c, h, |r| {
                 let b = r.slot;
-                if r.key == c {
-                    if b == a {
-                        r.aabb = ba;
-                    } else if !t.dirty[b as usize]
-                        && ba.overlaps(&r.aabb)
-                        && cell_at(inv, ba.min.max(r.aabb.min)) == c
-                        && (!filters || t.pair_passes(a, b))
-                    {
-                        found.push(ProxyPair::new(
-                            id_a,
-                            ProxyId::from_parts(b, gens[b as usize]),
-                        ));
-                    }
+                if b == a {
+                    r.aabb = ba;
+                } else if !t.dirty[b as usize]
+                    && ba.overlaps(&r.aabb)
+                    && cell_at(inv, ba.min.max(r.aabb.min)) == c
+                    && (!filters || t.pair_passes(a, b))
+                {
+                    found.push(ProxyPair::new(
+                        id_a,
+                        ProxyId::from_parts(b, gens[b as usize]),
+                    ));
                 }
-                i = cells.next(i);
-            }
+            });
         }
         // Pairs of two changed proxies: the operations of one cell are
         // together in the sorted list (one per proxy), so they are tested
