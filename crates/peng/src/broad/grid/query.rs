@@ -103,7 +103,10 @@ impl<V: Vector> SpatialHash<V> {
             }
         };
         for &b in &self.large {
-            if !(pending && self.is_dirty(b)) && !test(b, &mut max_t) {
+            if pending && self.is_dirty(b) {
+                continue;
+            }
+            if !test(b, &mut max_t) {
                 return;
             }
         }
