@@ -28,6 +28,8 @@ pub(crate) struct Record<V> {
     pub key: Cell,
     /// The proxy's slot, or [`EMPTY`].
     pub slot: u32,
+    /// The generation of the slot's proxy (its id without a lookup).
+    pub generation: u32,
     /// The proxy's box as of the last pair update.
     pub aabb: Aabb<V>,
 }
@@ -36,6 +38,7 @@ impl<V: Vector> Record<V> {
     const VACANT: Self = Record {
         key: [0; 3],
         slot: EMPTY,
+        generation: 0,
         aabb: Aabb::EMPTY,
     };
 }

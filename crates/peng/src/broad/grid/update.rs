@@ -187,7 +187,7 @@ impl<V: Vector> SpatialHash<V> {
         // One sweep: each operation brings its record up to date and, for a
         // proxy that is in the cell now, tests it against the unchanged
         // proxies of the cell (their records are current whatever the order).
-        let (t, gens, inv) = (&self.table, &self.gens, self.inv_cell);
+        let (t, inv) = (&self.table, self.inv_cell);
         let cells = &mut self.cells;
         let found = &mut self.found;
         let filters = self.custom_filters > 0;
@@ -212,6 +212,7 @@ impl<V: Vector> SpatialHash<V> {
                 let r = Record {
                     key: c,
                     slot: a,
+                    generation: da.generation,
                     aabb: da.aabb,
                 };
                 cells.insert_at_home(r, h);
@@ -222,6 +223,7 @@ impl<V: Vector> SpatialHash<V> {
                 let b = r.slot;
                 if b == a {
                     r.aabb = ba;
+                    r.generation = da.generation;
                 } else if !t.dirty[b as usize]
                     && ba.overlaps(&r.aabb)
                     && cell_at(inv, ba.min.max(r.aabb.min)) == c
@@ -229,7 +231,7 @@ impl<V: Vector> SpatialHash<V> {
                 {
                     found.push(ProxyPair::new(
                         id_a,
-                        ProxyId::from_parts(b, gens[b as usize]),
+                        ProxyId::from_parts(b, r.generation),
                     ));
                 }
             });
@@ -277,11 +279,13 @@ impl<V: Vector> SpatialHash<V> {
         for (slot, p) in self.place.iter().enumerate() {
             if let Placement::Cells(lo, hi) = *p {
                 let aabb = self.table.slots[slot].info.aabb;
+                let generation = self.gens[slot];
                 let recs = &mut s.recs;
                 for_cells(lo, hi, |c| {
                     recs.push(Record {
                         key: c,
                         slot: slot as u32,
+                        generation,
                         aabb,
                     })
                 });
@@ -293,7 +297,7 @@ impl<V: Vector> SpatialHash<V> {
         });
         self.cells.fill_sorted(&s.recs, cap);
 
-        let (t, gens, inv) = (&self.table, &self.gens, self.inv_cell);
+        let (t, inv) = (&self.table, self.inv_cell);
         let found = &mut self.found;
         let filters = self.custom_filters > 0;
         let all_dirty = t.dirty_list.len() >= t.len();
@@ -319,8 +323,8 @@ impl<V: Vector> SpatialHash<V> {
                         && (!filters || t.pair_passes(a, b))
                     {
                         found.push(ProxyPair::new(
-                            ProxyId::from_parts(a, gens[a as usize]),
-                            ProxyId::from_parts(b, gens[b as usize]),
+                            ProxyId::from_parts(a, ra.generation),
+                            ProxyId::from_parts(b, rb.generation),
                         ));
                     }
                 }
