@@ -70,6 +70,23 @@ fn floor_i32(x: f32) -> i32 {
     }
 }
 
+/// The axes on which cell `c` is the first cell of a box whose range starts
+/// at `lo` (bit `i` set when `c[i] == lo[i]`; unused axes always set).
+///
+/// This makes the dedupe rule an integer test: `⌊x/h⌋` is monotone, so the
+/// cell of `max(a.min, b.min)` is `max(lo_a, lo_b)` per axis, and for a cell
+/// `c` in both ranges (`lo_a, lo_b <= c`) that maximum is `c[i]` exactly when
+/// `lo_a[i] == c[i]` or `lo_b[i] == c[i]`: the pair is reported from `c` iff
+/// `first_a | first_b == ALL_AXES`. Two boxes sharing several cells are then
+/// dismissed in all but one of them before any box test.
+#[inline(always)]
+fn first_axes(c: Cell, lo: Cell) -> u8 {
+    (c[0] == lo[0]) as u8 | ((c[1] == lo[1]) as u8) << 1 | ((c[2] == lo[2]) as u8) << 2
+}
+
+/// `first_axes` of a pair reported from its cell.
+const ALL_AXES: u8 = 0b111;
+
 /// Whether cell `c` lies in the inclusive range `lo..=hi`.
 #[inline]
 fn in_range(c: Cell, lo: Cell, hi: Cell) -> bool {

@@ -30,6 +30,9 @@ pub(crate) struct Record<V> {
     pub slot: u32,
     /// The generation of the slot's proxy (its id without a lookup).
     pub generation: u32,
+    /// The axes on which this cell is the first of the box's range (see
+    /// `first_axes`).
+    pub first: u8,
     /// The proxy's box as of the last pair update.
     pub aabb: Aabb<V>,
 }
@@ -39,6 +42,7 @@ impl<V: Vector> Record<V> {
         key: [0; 3],
         slot: EMPTY,
         generation: 0,
+        first: 0,
         aabb: Aabb::EMPTY,
     };
 }

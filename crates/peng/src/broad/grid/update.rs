@@ -21,7 +21,7 @@ use crate::math::Vector;
 
 use super::super::proxy::{ProxyId, ProxyPair};
 use super::table::{home_in, index_bits, prefetch, radix_sort_by, Cell, CellTable, Record};
-use super::{cell_at, for_cells, in_range, Placement, SpatialHash};
+use super::{first_axes, for_cells, in_range, Placement, SpatialHash, ALL_AXES};
 
 /// How many operations ahead the sweeps prefetch their buckets.
 const AHEAD: usize = 16;
@@ -58,6 +58,8 @@ struct Op {
     /// Index of the proxy in the frame's arrays of changed live proxies.
     dpos: u32,
     kind: Kind,
+    /// `first_axes` of the cell in the proxy's new range.
+    first: u8,
     cell: Cell,
 }
 
@@ -139,12 +141,18 @@ impl<V: Vector> SpatialHash<V> {
                 let ops = &mut s.ops;
                 if let Placement::Cells(lo, hi) = old {
                     for_cells(lo, hi, |c| {
-                        let stays = matches!(new, Placement::Cells(l, h) if in_range(c, l, h));
+                        let (kind, first) = match new {
+                            Placement::Cells(l, h) if in_range(c, l, h) => {
+                                (Kind::Update, first_axes(c, l))
+                            }
+                            _ => (Kind::Remove, 0),
+                        };
                         ops.push(Op {
                             home: 0,
                             slot,
                             dpos,
-                            kind: if stays { Kind::Update } else { Kind::Remove },
+                            kind,
+                            first,
                             cell: c,
                         });
                     });
@@ -157,6 +165,7 @@ impl<V: Vector> SpatialHash<V> {
                                 slot,
                                 dpos,
                                 kind: Kind::Insert,
+                                first: first_axes(c, lo),
                                 cell: c,
                             });
                         }
@@ -187,7 +196,7 @@ impl<V: Vector> SpatialHash<V> {
         // One sweep: each operation brings its record up to date and, for a
         // proxy that is in the cell now, tests it against the unchanged
         // proxies of the cell (their records are current whatever the order).
-        let (t, inv) = (&self.table, self.inv_cell);
+        let t = &self.table;
         let cells = &mut self.cells;
         let found = &mut self.found;
         let filters = self.custom_filters > 0;
@@ -213,6 +222,7 @@ impl<V: Vector> SpatialHash<V> {
                     key: c,
                     slot: a,
                     generation: da.generation,
+                    first: o.first,
                     aabb: da.aabb,
                 };
                 cells.insert_at_home(r, h);
@@ -224,15 +234,13 @@ impl<V: Vector> SpatialHash<V> {
                 if b == a {
                     r.aabb = ba;
                     r.generation = da.generation;
-                } else if !t.dirty[b as usize]
+                    r.first = o.first;
+                } else if o.first | r.first == ALL_AXES
+                    && !t.dirty[b as usize]
                     && ba.overlaps(&r.aabb)
-                    && cell_at(inv, ba.min.max(r.aabb.min)) == c
                     && (!filters || t.pair_passes(a, b))
                 {
-                    found.push(ProxyPair::new(
-                        id_a,
-                        ProxyId::from_parts(b, r.generation),
-                    ));
+                    found.push(ProxyPair::new(id_a, ProxyId::from_parts(b, r.generation)));
                 }
             });
         }
@@ -257,8 +265,8 @@ impl<V: Vector> SpatialHash<V> {
                         continue;
                     }
                     let db = s.dprox[ob.dpos as usize];
-                    if da.aabb.overlaps(&db.aabb)
-                        && cell_at(inv, da.aabb.min.max(db.aabb.min)) == oa.cell
+                    if oa.first | ob.first == ALL_AXES
+                        && da.aabb.overlaps(&db.aabb)
                         && (!filters || t.pair_passes(oa.slot, ob.slot))
                     {
                         found.push(ProxyPair::new(
@@ -286,6 +294,7 @@ impl<V: Vector> SpatialHash<V> {
                         key: c,
                         slot: slot as u32,
                         generation,
+                        first: first_axes(c, lo),
                         aabb,
                     })
                 });
@@ -297,7 +306,7 @@ impl<V: Vector> SpatialHash<V> {
         });
         self.cells.fill_sorted(&s.recs, cap);
 
-        let (t, inv) = (&self.table, self.inv_cell);
+        let t = &self.table;
         let found = &mut self.found;
         let filters = self.custom_filters > 0;
         let all_dirty = t.dirty_list.len() >= t.len();
@@ -316,10 +325,10 @@ impl<V: Vector> SpatialHash<V> {
                 let da = all_dirty || t.dirty[a as usize];
                 for rb in &run[x + 1..] {
                     let b = rb.slot;
-                    if rb.key == ra.key
+                    if ra.first | rb.first == ALL_AXES
+                        && rb.key == ra.key
                         && ra.aabb.overlaps(&rb.aabb)
                         && (da || t.dirty[b as usize])
-                        && cell_at(inv, ra.aabb.min.max(rb.aabb.min)) == ra.key
                         && (!filters || t.pair_passes(a, b))
                     {
                         found.push(ProxyPair::new(
