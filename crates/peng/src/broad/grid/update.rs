@@ -5,13 +5,17 @@
 //! changed reads buckets at random: at 10^5–10^6 boxes each probe is a cache
 //! (and TLB) miss. Here every (cell, proxy) operation of the frame is first
 //! collected, then radix-sorted by home bucket, so the table is swept once in
-//! memory order — first to bring the listings up to date, then to test each
-//! changed box against the records of its cells. The boxes of the changed
-//! proxies are copied into a compact array first, so the tests read nothing
-//! else at random.
+//! memory order, with the buckets of the next operations prefetched. Each
+//! operation brings its record up to date and tests the changed box against
+//! the unchanged proxies of the cell, whose records are current whatever the
+//! order; pairs of two changed proxies are found among the sorted operations
+//! themselves (the operations of a cell are adjacent there). The boxes of the
+//! changed proxies are copied into a compact array first, so the tests read
+//! nothing else at random.
 //!
-//! When at least half of the proxies changed (a build from scratch), the table
-//! is instead rebuilt from every listing: one radix sort by home bucket puts
+//! When at least half of the proxies changed (a build from scratch; the
+//! fraction is set by `SpatialHash::set_rebuild_ratio`), the table is instead
+//! rebuilt from every listing: one radix sort by home bucket puts
 //! the records of each cell next to each other, the table is filled by one
 //! sweep, and each cell's records are tested pairwise (each pair once, not
 //! once from each end).
