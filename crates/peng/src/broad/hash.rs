@@ -52,6 +52,7 @@ impl Hasher for FxHasher {
 }
 
 /// A `HashMap` with [`FxHasher`].
+#[allow(dead_code)]
 pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// A `HashSet` with [`FxHasher`].

@@ -31,6 +31,13 @@ impl ProxyId {
     pub fn generation(self) -> u32 {
         self.generation
     }
+
+    /// The id of slot `index` at `generation` (for structures that keep the
+    /// generations of their slots in a compact array of their own).
+    #[inline]
+    pub(crate) fn from_parts(index: u32, generation: u32) -> Self {
+        ProxyId { index, generation }
+    }
 }
 
 /// Collision filter bits of a proxy, as in Box2D's `b2Filter`.

@@ -1,0 +1,262 @@
+//! The spatial hash's two pair-update paths (rebuilding the cell table from
+//! every box, or relisting only the changed proxies) give the same pairs and
+//! events as brute force, frame after frame; queries between moves and the
+//! next pair update see the boxes as last given.
+
+mod broad_common;
+
+use broad_common::*;
+use peng::bound::Aabb;
+use peng::broad::{BroadPhase, Filter, ProxyPair, RayControl, SpatialHash};
+use peng::math::{Vec2, Vec3, Vector};
+
+/// SplitMix64 for reproducible scenes.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// A multiple of 0.5 in `[lo, hi]` (boxes often touch exactly and sit on
+    /// cell boundaries).
+    fn half(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + self.below(((hi - lo) * 2.0) as u64 + 1) as f32 * 0.5
+    }
+}
+
+/// A box of the scene: mostly about a cell, sometimes spanning many cells
+/// (the side list), sometimes degenerate (a point).
+fn random_box<V: Vector>(rng: &mut Rng, world: f32) -> Aabb<V> {
+    let kind = rng.below(20);
+    let mut c = [0.0; 3];
+    let mut h = [0.0; 3];
+    for i in 0..3 {
+        c[i] = rng.half(-world, world);
+        h[i] = match kind {
+            0 => rng.half(6.0, 12.0),
+            1 => 0.0,
+            _ => rng.half(0.0, 1.5),
+        };
+    }
+    Aabb::from_center_half_extents(vec_from(c), vec_from(h))
+}
+
+fn grids<V: Vector>() -> Vec<(&'static str, SpatialHash<V>)> {
+    let mut rebuild = SpatialHash::<V>::new(2.0).unwrap();
+    rebuild.set_rebuild_ratio(0.0);
+    let mut incremental = SpatialHash::<V>::new(2.0).unwrap();
+    incremental.set_rebuild_ratio(f32::INFINITY);
+    let default = SpatialHash::<V>::new(2.0).unwrap();
+    let mut small = SpatialHash::<V>::with_max_cells(0.75, 27).unwrap();
+    small.set_rebuild_ratio(f32::INFINITY);
+    vec![
+        ("rebuild", rebuild),
+        ("incremental", incremental),
+        ("default", default),
+        ("small-cells", small),
+    ]
+}
+
+/// Runs a scene on every grid in lockstep and compares with brute force each
+/// frame. Frames mix small moves, jumps (the cell range changes), moves then
+/// removal of the same proxy, removal then insertion that reuses the slot,
+/// and frames where most proxies move (the rebuild path of `default`).
+fn run<V: Vector>(seed: u64, n: usize, frames: usize) {
+    let world = (n as f32).powf(1.0 / V::DIM as f32) * 2.0;
+    let mut rng = Rng(seed);
+    let mut gs = grids::<V>();
+    let mut known: Vec<Known<V>> = Vec::new();
+    let insert = |gs: &mut Vec<(&str, SpatialHash<V>)>, aabb: Aabb<V>, filter: Filter| {
+        let ids: Vec<_> = gs
+            .iter_mut()
+            .map(|(_, g)| g.insert(aabb, 7, filter).unwrap())
+            .collect();
+        assert!(ids.iter().all(|&i| i == ids[0]));
+        ids[0]
+    };
+    for _ in 0..n {
+        let aabb = random_box::<V>(&mut rng, world);
+        let filter = if rng.below(8) == 0 {
+            Filter::new(1 << rng.below(2), 1 << rng.below(2))
+        } else {
+            Filter::ALL
+        };
+        let id = insert(&mut gs, aabb, filter);
+        known.push(Known { id, aabb, filter });
+    }
+    let mut prev: Vec<ProxyPair> = Vec::new();
+    for frame in 0..frames {
+        if frame > 0 {
+            let movers = if frame % 7 == 3 {
+                known.len() * 4 / 5
+            } else {
+                known.len() / 10 + 1
+            };
+            for _ in 0..movers {
+                let k = rng.below(known.len() as u64) as usize;
+                let old = known[k].aabb;
+                let new = if rng.below(6) == 0 {
+                    random_box::<V>(&mut rng, world)
+                } else {
+                    let mut d = [0.0; 3];
+                    for x in d.iter_mut() {
+                        *x = rng.half(-1.0, 1.0) * 0.5;
+                    }
+                    let d: V = vec_from(d);
+                    Aabb::new(old.min + d, old.max + d)
+                };
+                for (_, g) in gs.iter_mut() {
+                    g.move_proxy(known[k].id, new, V::ZERO).unwrap();
+                }
+                known[k].aabb = new;
+            }
+            // Moved, then removed in the same frame.
+            let k = rng.below(known.len() as u64) as usize;
+            let gone = known.swap_remove(k);
+            for (_, g) in gs.iter_mut() {
+                g.move_proxy(
+                    gone.id,
+                    random_box::<V>(&mut Rng(frame as u64), world),
+                    V::ZERO,
+                )
+                .unwrap();
+                assert_eq!(g.remove(gone.id), Ok(7));
+            }
+            // Removed, then a new proxy takes the slot in the same frame.
+            if frame % 2 == 0 {
+                let aabb = random_box::<V>(&mut rng, world);
+                let id = insert(&mut gs, aabb, Filter::ALL);
+                assert_eq!(id.index(), gone.id.index());
+                assert_ne!(id, gone.id);
+                known.push(Known {
+                    id,
+                    aabb,
+                    filter: Filter::ALL,
+                });
+            }
+        }
+        let expected = brute_pairs(&known);
+        let began = diff(&expected, &prev);
+        let ended = diff(&prev, &expected);
+        for (name, g) in gs.iter_mut() {
+            let ev = g.update_pairs().clone();
+            assert_eq!(
+                g.pairs(),
+                expected.as_slice(),
+                "{name} seed {seed} frame {frame}"
+            );
+            assert_eq!(ev.began, began, "{name} frame {frame}: began");
+            assert_eq!(ev.ended, ended, "{name} frame {frame}: ended");
+        }
+        prev = expected;
+    }
+}
+
+#[test]
+fn rebuild_and_incremental_paths_match_brute_force_3d() {
+    for seed in 0..4 {
+        run::<Vec3>(seed, 300, 24);
+    }
+}
+
+#[test]
+fn rebuild_and_incremental_paths_match_brute_force_2d() {
+    for seed in 10..14 {
+        run::<Vec2>(seed, 300, 24);
+    }
+}
+
+#[test]
+fn queries_between_moves_and_the_update_see_the_new_boxes() {
+    let mut rng = Rng(99);
+    let world = 20.0;
+    let mut g = SpatialHash::<Vec3>::new(2.0).unwrap();
+    let mut known: Vec<Known<Vec3>> = (0..400)
+        .map(|i| {
+            let aabb = random_box::<Vec3>(&mut rng, world);
+            let id = g.insert(aabb, i, Filter::ALL).unwrap();
+            Known {
+                id,
+                aabb,
+                filter: Filter::ALL,
+            }
+        })
+        .collect();
+    g.update_pairs();
+    for round in 0..6 {
+        // Move a few proxies (some far), remove one, insert one, and query
+        // before the pair update.
+        for _ in 0..30 {
+            let k = rng.below(known.len() as u64) as usize;
+            known[k].aabb = random_box::<Vec3>(&mut rng, world);
+            g.move_proxy(known[k].id, known[k].aabb, Vec3::ZERO)
+                .unwrap();
+        }
+        let gone = known.swap_remove(rng.below(known.len() as u64) as usize);
+        g.remove(gone.id).unwrap();
+        let aabb = random_box::<Vec3>(&mut rng, world);
+        let id = g.insert(aabb, 1000 + round, Filter::ALL).unwrap();
+        known.push(Known {
+            id,
+            aabb,
+            filter: Filter::ALL,
+        });
+        for _ in 0..20 {
+            let q = random_box::<Vec3>(&mut rng, world);
+            let mut got = Vec::new();
+            g.query_aabb(&q, u64::MAX, &mut |id, _| {
+                got.push(id);
+                true
+            });
+            got.sort();
+            let mut want: Vec<_> = known
+                .iter()
+                .filter(|k| overlap_ref(&k.aabb, &q))
+                .map(|k| k.id)
+                .collect();
+            want.sort();
+            assert_eq!(got, want, "round {round}: box query");
+
+            let o = vec_from::<Vec3>([rng.half(-25.0, 25.0), rng.half(-25.0, 25.0), 0.3]);
+            let d = vec_from::<Vec3>([rng.half(-1.0, 1.0), rng.half(-1.0, 1.0), 0.25]);
+            let mut hits = Vec::new();
+            g.ray_cast(o, d, 60.0, u64::MAX, &mut |id, _, t| {
+                hits.push((id, t));
+                RayControl::Continue
+            });
+            hits.sort_by_key(|h| h.0);
+            let mut want: Vec<_> = known
+                .iter()
+                .filter_map(|k| k.aabb.ray_interval(o, d, 60.0).map(|(t, _)| (k.id, t)))
+                .collect();
+            want.sort_by_key(|h| h.0);
+            assert_eq!(hits, want, "round {round}: ray query");
+        }
+        g.update_pairs();
+        assert_eq!(g.pairs(), brute_pairs(&known).as_slice());
+    }
+}
+
+#[test]
+fn occupied_cells_count_distinct_cells() {
+    let mut g = SpatialHash::<Vec2>::new(1.0).unwrap();
+    let b = |x0: f32, y0: f32, x1: f32, y1: f32| Aabb::new(Vec2::new(x0, y0), Vec2::new(x1, y1));
+    // Two boxes inside cell (0, 0); one spanning cells x 2..=3, y 0..=1.
+    g.insert(b(0.1, 0.1, 0.4, 0.4), 0, Filter::ALL).unwrap();
+    g.insert(b(0.5, 0.5, 0.9, 0.9), 1, Filter::ALL).unwrap();
+    let c = g.insert(b(2.5, 0.5, 3.5, 1.5), 2, Filter::ALL).unwrap();
+    g.update_pairs();
+    assert_eq!(g.occupied_cells(), 5);
+    // Moving the spanning box into cell (0, 0) leaves one cell.
+    g.move_proxy(c, b(0.2, 0.2, 0.3, 0.3), Vec2::ZERO).unwrap();
+    g.update_pairs();
+    assert_eq!(g.occupied_cells(), 1);
+    // Only boxes 0 and 2 overlap (0.2..0.3 inside 0.1..0.4).
+    assert_eq!(g.pairs().len(), 1);
+}
