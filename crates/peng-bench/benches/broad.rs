@@ -27,6 +27,12 @@
 //!   keeping `j > i`. It has no tree-vs-tree traversal. Run at 10k and 100k
 //!   and on the MSVC vector; at 1M one frame takes seconds, so it is left out.
 //!
+//! peng's structures: `DynamicTree`, `SweepAndPrune` (not at 1M), `SpatialHash`
+//! (cell: the mean box edge, at least a third of the longest) and
+//! `LooseOctree` (smallest cell: the mean box edge), all through the
+//! `BroadPhase` trait: `move_proxy` for the movers with the velocity as hint,
+//! then `update_pairs`.
+//!
 //! Before timing, every structure's pair count is checked against peng's
 //! `DynamicTree` on the same boxes.
 
@@ -35,7 +41,9 @@ use glam::Vec3;
 use parry3d::bounding_volume::Aabb as PAabb;
 use parry3d::partitioning::{Bvh as PBvh, BvhBuildStrategy, BvhWorkspace};
 use peng::bound::Aabb3;
-use peng::broad::{BroadPhase, DynamicTree, Filter, ProxyId, SpatialHash, SweepAndPrune};
+use peng::broad::{
+    BroadPhase, DynamicTree, Filter, LooseOctree, ProxyId, SpatialHash, SweepAndPrune,
+};
 use peng_bench::boxes::{msvc_boxes, MovingBoxes};
 use std::hint::black_box;
 use std::time::Duration;
@@ -73,19 +81,32 @@ impl Make for SpatialHash<Vec3> {
     /// which a box goes to the side list tested against everything): 2.7 for
     /// the moving scenes (edges 0.5..8), 127 for the MSVC vector (0..254).
     fn make(boxes: &[Aabb3]) -> Self {
-        let n = boxes.len().max(1) as f64;
-        let mean = boxes
-            .iter()
-            .map(|b| (b.max - b.min).element_sum() as f64)
-            .sum::<f64>()
-            / (3.0 * n);
+        let mean = mean_edge(boxes);
         let longest = boxes
             .iter()
             .map(|b| (b.max - b.min).max_element())
             .fold(0.0f32, f32::max);
-        let cell = (mean as f32).max(longest / 3.0);
+        let cell = mean.max(longest / 3.0);
         SpatialHash::new(cell.max(1e-3)).expect("valid cell size")
     }
+}
+
+impl Make for LooseOctree {
+    /// Smallest cells the size of the mean box edge (the rule of thumb of
+    /// `LooseTree`'s docs); larger boxes sit at the level of their size.
+    fn make(boxes: &[Aabb3]) -> Self {
+        LooseOctree::new(mean_edge(boxes).max(1e-3)).expect("valid cell size")
+    }
+}
+
+/// The mean edge length of the boxes.
+fn mean_edge(boxes: &[Aabb3]) -> f32 {
+    let n = boxes.len().max(1) as f64;
+    (boxes
+        .iter()
+        .map(|b| (b.max - b.min).element_sum() as f64)
+        .sum::<f64>()
+        / (3.0 * n)) as f32
 }
 
 impl<B: BroadPhase<Vec3> + Make> Subject for Peng<B> {
@@ -305,6 +326,7 @@ fn moving(c: &mut Criterion) {
             moving_fn::<Peng<SweepAndPrune<Vec3>>>(&mut g, "peng sap", &scene, expect);
         }
         moving_fn::<Peng<SpatialHash<Vec3>>>(&mut g, "peng hash", &scene, expect);
+        moving_fn::<Peng<LooseOctree>>(&mut g, "peng loose octree", &scene, expect);
         moving_fn::<Parry>(&mut g, "parry bvh", &scene, expect);
         if n < 1_000_000 {
             moving_fn::<BvhCrate>(&mut g, "bvh crate", &scene, expect);
@@ -377,6 +399,7 @@ fn msvc(c: &mut Criterion) {
     from_scratch::<Peng<DynamicTree<Vec3>>>("peng tree", &boxes, |s| s.bp.pairs().len(), expect);
     from_scratch::<Peng<SweepAndPrune<Vec3>>>("peng sap", &boxes, |s| s.bp.pairs().len(), expect);
     from_scratch::<Peng<SpatialHash<Vec3>>>("peng hash", &boxes, |s| s.bp.pairs().len(), expect);
+    from_scratch::<Peng<LooseOctree>>("peng loose octree", &boxes, |s| s.bp.pairs().len(), expect);
     from_scratch::<Parry>("parry bvh", &boxes, |s| s.pairs.len(), expect);
     from_scratch::<BvhCrate>("bvh crate", &boxes, |s| s.pairs.len(), expect);
 }
