@@ -228,8 +228,23 @@ impl<V: Vector> SpatialHash<V> {
         let cells = &mut self.cells;
         let found = &mut self.found;
         let filters = self.custom_filters > 0;
-        for (k, o) in s.ops.iter().enumerate() {
-            if let Some(p) = s.ops.get(k + AHEAD) {
+        // The operations of the current home bucket, `ops[g0..g1]`. A proxy
+        // with a record in this bucket's group changed this frame exactly
+        // when one of these operations is its (it has one for every cell of
+        // its old and new ranges), which is tested here in the L1 cache
+        // instead of by a random read of the dirty flags.
+        let ops = &s.ops;
+        let (mut g0, mut g1) = (0usize, 0usize);
+        for (k, o) in ops.iter().enumerate() {
+            if k == g1 {
+                g0 = k;
+                g1 = k + 1;
+                while g1 < ops.len() && ops[g1].home == o.home {
+                    g1 += 1;
+                }
+            }
+            let group = &ops[g0..g1];
+            if let Some(p) = ops.get(k + AHEAD) {
                 prefetch_run(&cells.recs, p.home as usize);
                 if p.dpos != NONE {
                     prefetch(&s.dprox[p.dpos as usize]);
@@ -260,7 +275,7 @@ impl<V: Vector> SpatialHash<V> {
                 if b == a {
                     r.aabb = ba;
                 } else if ba.overlaps(&r.aabb)
-                    && !t.dirty[b as usize]
+                    && !group.iter().any(|g| g.slot == b)
                     && cell_at(inv, ba.min.max(r.aabb.min)) == c
                     && (!filters || t.pair_passes(a, b))
                 {
