@@ -15,14 +15,16 @@
 //! `max_cells` cells would be listed too often; they go to a side list tested
 //! against everything.
 //!
-//! Layout (see `table.rs`): one open-addressing table of (cell, proxy, box)
-//! records, so a cell's candidates and their boxes are read from adjacent
+//! Layout (see `table.rs`): one open-addressing table of (cell fingerprint,
+//! proxy, box) records, so a cell's candidates and their boxes are read from adjacent
 //! memory. Moves are only recorded; [`BroadPhase::update_pairs`] relists the
 //! changed proxies and finds their pairs in batches sorted by home bucket, so
 //! the table is swept in memory order instead of being probed at random
 //! (`update.rs`). When many proxies changed (a build from scratch), the records
 //! are rebuilt by one radix sort and pairs are found cell by cell.
 
+#[cfg(test)]
+mod collide_tests;
 mod query;
 mod table;
 mod update;
@@ -30,6 +32,7 @@ mod update;
 use crate::bound::Aabb;
 use crate::math::Vector;
 
+use super::hash::FxHashSet;
 use super::pairs::PairTracker;
 use super::proxy::{Filter, ProxyId, ProxyPair, ProxyTable};
 use super::{BroadPhase, BroadPhaseError};
@@ -224,7 +227,15 @@ impl<V: Vector> SpatialHash<V> {
     /// [`update_pairs`](BroadPhase::update_pairs) (counted on each call, in
     /// time linear in the number of listings).
     pub fn occupied_cells(&self) -> usize {
-        self.cells.distinct_cells()
+        let mut cells: FxHashSet<Cell> = FxHashSet::default();
+        for p in &self.place {
+            if let Placement::Cells(lo, hi) = *p {
+                for_cells(lo, hi, |c| {
+                    cells.insert(c);
+                });
+            }
+        }
+        cells.len()
     }
 
     /// The cell holding point `p`: `⌊p_i / h⌋` per axis (saturating).

@@ -37,11 +37,14 @@ impl<V: Vector> SpatialHash<V> {
                     if !go {
                         return;
                     }
-                    go = self.cells.for_cell(c, |r| {
+                    go = self.cells.for_cell(c, |i, r| {
                         let b = r.slot;
+                        // Reported from the cell of the intersection's lower
+                        // corner only, once (see `Record` on fingerprints).
                         if (pending && self.is_dirty(b))
                             || !r.aabb.overlaps(&q)
                             || self.cell_of(q.min.max(r.aabb.min)) != c
+                            || self.cells.listed_earlier(i)
                         {
                             return true;
                         }
@@ -163,7 +166,7 @@ impl<V: Vector> SpatialHash<V> {
         let mut seen: FxHashSet<u32> = FxHashSet::default();
         // Tests the boxes of one cell (each box once per query); `false` = stop.
         let mut visit = |c: &Cell, max_t: &mut f32| -> bool {
-            self.cells.for_cell(*c, |r| {
+            self.cells.for_cell(*c, |_, r| {
                 let b = r.slot;
                 !listed(b) || !seen.insert(b) || test(b, max_t)
             })

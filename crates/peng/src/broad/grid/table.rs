@@ -21,28 +21,32 @@ pub(crate) type Cell = [i32; 3];
 /// The slot value of an empty bucket.
 pub(crate) const EMPTY: u32 = u32::MAX;
 
-/// One listing of a proxy in one cell, with the proxy's box.
+/// One listing of a proxy in one cell, with the proxy's box: 32 bytes in 3D
+/// (24 in 2D), two records per cache line.
+///
+/// The cell itself is not stored, only its 32-bit fingerprint
+/// ([`fingerprint`]), from which the home bucket is computed. Different cells
+/// may share a fingerprint; then their records mix in one probe group. That
+/// never loses a pair or a query hit (a cell's own records are always in its
+/// group), it can only show a box in a cell it is not in. Every user of the
+/// table copes: boxes are tested exactly, the pair update reports a pair only
+/// from the cell holding the lower corner of the intersection and the pair
+/// list is deduplicated, and the box query skips a second record of the same
+/// proxy in one group.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Record<V> {
-    /// The cell.
-    pub key: Cell,
+    /// Fingerprint of the cell.
+    pub fp: u32,
     /// The proxy's slot, or [`EMPTY`].
     pub slot: u32,
-    /// The generation of the slot's proxy (its id without a lookup).
-    pub generation: u32,
-    /// The axes on which this cell is the first of the box's range (see
-    /// `first_axes`).
-    pub first: u8,
     /// The proxy's box as of the last pair update.
     pub aabb: Aabb<V>,
 }
 
 impl<V: Vector> Record<V> {
     const VACANT: Self = Record {
-        key: [0; 3],
+        fp: 0,
         slot: EMPTY,
-        generation: 0,
-        first: 0,
         aabb: Aabb::EMPTY,
     };
 }
@@ -57,13 +61,32 @@ pub(crate) fn hash_cell(c: Cell) -> u64 {
     (h ^ (h >> 29)).wrapping_mul(0x1656_67B1_9E37_79F9)
 }
 
+/// The fingerprint of a cell: the top 32 bits of its hash.
+#[inline]
+pub(crate) fn fingerprint(c: Cell) -> u32 {
+    let fp = (hash_cell(c) >> 32) as u32;
+    #[cfg(test)]
+    let fp = fp & test_hooks::FP_MASK.with(|m| m.get());
+    fp
+}
+
+/// Test hook: unit tests narrow the fingerprints (on their own thread) so
+/// that many cells share one, to check that collisions are handled.
+#[cfg(test)]
+pub(crate) mod test_hooks {
+    std::thread_local! {
+        /// Mask applied to every fingerprint.
+        pub static FP_MASK: core::cell::Cell<u32> = const { core::cell::Cell::new(u32::MAX) };
+    }
+}
+
 /// Smallest number of buckets.
 const MIN_CAP: usize = 16;
 
 /// Buckets for `n` records at a load of 3/5; the table grows when its load
 /// would pass 4/5. Linear probing stays short at these loads (an unsuccessful
 /// search reads `(1 + 1/(1-α)^2)/2` buckets: 3.6 at 3/5, 13 at 4/5), and a
-/// record is 40 bytes in 3D, so a sparser table would leave the cache sooner.
+/// record is 32 bytes in 3D, so a sparser table would leave the cache sooner.
 fn cap_for(n: usize) -> usize {
     (n * 5 / 3).max(MIN_CAP)
 }
@@ -92,11 +115,11 @@ impl<V: Vector> Default for CellTable<V> {
     }
 }
 
-/// Home bucket of a cell in a table of `cap` buckets: the top 32 bits of its
-/// hash scaled to `0..cap`.
+/// Home bucket of a cell with fingerprint `fp` in a table of `cap` buckets:
+/// the fingerprint scaled to `0..cap`.
 #[inline]
-pub(crate) fn home_in(c: Cell, cap: usize) -> usize {
-    (((hash_cell(c) >> 32) * cap as u64) >> 32) as usize
+pub(crate) fn home_in(fp: u32, cap: usize) -> usize {
+    ((fp as u64 * cap as u64) >> 32) as usize
 }
 
 /// Bits needed for a bucket index of a table of `cap` buckets.
@@ -124,8 +147,8 @@ impl<V: Vector> CellTable<V> {
 
     /// The home bucket of a cell.
     #[inline]
-    pub fn home(&self, c: Cell) -> usize {
-        home_in(c, self.recs.len())
+    pub fn home(&self, fp: u32) -> usize {
+        home_in(fp, self.recs.len())
     }
 
     /// Grows the table (rehashing every record) so that `extra` more records
@@ -141,10 +164,8 @@ impl<V: Vector> CellTable<V> {
                 .copied()
                 .collect();
             let mut tmp = Vec::new();
-            radix_sort_by(&mut recs, &mut tmp, index_bits(cap), |r| {
-                home_in(r.key, cap)
-            });
-            self.fill_sorted(&recs, cap);
+            radix_sort_by(&mut recs, &mut tmp, index_bits(cap), |r| home_in(r.fp, cap));
+            self.fill_sorted(&recs, cap, |r| *r);
         }
     }
 
@@ -163,7 +184,7 @@ impl<V: Vector> CellTable<V> {
     #[inline]
     fn past(&self, h: usize, i: usize) -> bool {
         let r = &self.recs[i];
-        r.slot == EMPTY || self.dist(self.home(r.key), i) < self.dist(h, i)
+        r.slot == EMPTY || self.dist(self.home(r.fp), i) < self.dist(h, i)
     }
 
     /// Adds a record; `home` must be [`home`](Self::home) of its cell and the
@@ -188,13 +209,15 @@ impl<V: Vector> CellTable<V> {
         debug_assert!(!overloaded(self.len, self.cap()));
     }
 
-    /// The bucket of the record of (`c`, `slot`), searched from `home`.
+    /// The bucket of a record of `slot` with fingerprint `fp`, searched from
+    /// `home`. (Should a proxy be listed in two cells of this fingerprint,
+    /// their records are the same but for the cell, so either will do.)
     #[inline]
-    pub fn find(&self, c: Cell, slot: u32, home: usize) -> Option<usize> {
+    pub fn find(&self, fp: u32, slot: u32, home: usize) -> Option<usize> {
         let mut i = home;
         loop {
             let r = &self.recs[i];
-            if r.slot == slot && r.key == c {
+            if r.slot == slot && r.fp == fp {
                 return Some(i);
             }
             if self.past(home, i) {
@@ -204,12 +227,13 @@ impl<V: Vector> CellTable<V> {
         }
     }
 
-    /// Calls `f` on every record of cell `c` (whose home is `home`), mutably.
+    /// Calls `f` on every record with fingerprint `fp` (whose home is
+    /// `home`), mutably.
     #[inline]
-    pub fn scan_mut(&mut self, c: Cell, home: usize, mut f: impl FnMut(&mut Record<V>)) {
+    pub fn scan_mut(&mut self, fp: u32, home: usize, mut f: impl FnMut(&mut Record<V>)) {
         let mut i = home;
         loop {
-            if self.recs[i].key == c && self.recs[i].slot != EMPTY {
+            if self.recs[i].fp == fp && self.recs[i].slot != EMPTY {
                 f(&mut self.recs[i]);
             } else if self.past(home, i) {
                 return;
@@ -227,7 +251,7 @@ impl<V: Vector> CellTable<V> {
             if self.recs[j].slot == EMPTY {
                 break;
             }
-            let h = self.home(self.recs[j].key);
+            let h = self.home(self.recs[j].fp);
             // The record at j may move to i unless its home lies cyclically
             // in (i, j]: then i is before its home.
             let stays = if i <= j {
@@ -244,16 +268,18 @@ impl<V: Vector> CellTable<V> {
         self.len -= 1;
     }
 
-    /// Calls `f(record)` for every record of cell `c` until `f` returns
+    /// Calls `f(bucket, record)` for every record with the fingerprint of
+    /// cell `c` (which includes every record of `c`) until `f` returns
     /// `false`; returns whether it never did.
     #[inline]
-    pub fn for_cell(&self, c: Cell, mut f: impl FnMut(&Record<V>) -> bool) -> bool {
-        let home = self.home(c);
+    pub fn for_cell(&self, c: Cell, mut f: impl FnMut(usize, &Record<V>) -> bool) -> bool {
+        let fp = fingerprint(c);
+        let home = self.home(fp);
         let mut i = home;
         loop {
             let r = &self.recs[i];
-            if r.key == c && r.slot != EMPTY {
-                if !f(r) {
+            if r.fp == fp && r.slot != EMPTY {
+                if !f(i, r) {
                     return false;
                 }
             } else if self.past(home, i) {
@@ -263,18 +289,35 @@ impl<V: Vector> CellTable<V> {
         }
     }
 
+    /// Whether a record of the same slot and fingerprint as the one at bucket
+    /// `i` lies earlier in its probe group (the proxy is listed in two cells
+    /// sharing a fingerprint; queries report it once).
+    pub fn listed_earlier(&self, i: usize) -> bool {
+        let r = &self.recs[i];
+        let mut j = self.home(r.fp);
+        while j != i {
+            let o = &self.recs[j];
+            if o.fp == r.fp && o.slot == r.slot {
+                return true;
+            }
+            j = self.next(j);
+        }
+        false
+    }
+
     /// Buckets of a table rebuilt for `n` records.
     #[inline]
     pub fn cap_for_len(n: usize) -> usize {
         cap_for(n)
     }
 
-    /// Replaces the contents by `sorted`, whose records are in increasing
-    /// order of their home bucket in a table of `cap` buckets. One sweep: each
-    /// record goes to the first free bucket at or after its home, which is
-    /// where insertions in this order would put it (in Robin Hood order); the
-    /// few that would run past the end wrap around by a normal insertion.
-    pub fn fill_sorted(&mut self, sorted: &[Record<V>], cap: usize) {
+    /// Replaces the contents by the records `rec(x)` of `sorted`, which are
+    /// in increasing order of their home bucket in a table of `cap` buckets.
+    /// One sweep: each record goes to the first free bucket at or after its
+    /// home, which is where insertions in this order would put it (in Robin
+    /// Hood order); the few that would run past the end wrap around by a
+    /// normal insertion.
+    pub fn fill_sorted<T>(&mut self, sorted: &[T], cap: usize, rec: impl Fn(&T) -> Record<V>) {
         if self.recs.len() == cap {
             self.recs.fill(Record::VACANT);
         } else {
@@ -283,39 +326,22 @@ impl<V: Vector> CellTable<V> {
         self.len = 0;
         let mut next = 0usize;
         let mut wrap = 0;
-        for (k, r) in sorted.iter().enumerate() {
-            let p = self.home(r.key).max(next);
+        for (k, x) in sorted.iter().enumerate() {
+            let r = rec(x);
+            let p = self.home(r.fp).max(next);
             if p >= cap {
                 break;
             }
-            self.recs[p] = *r;
+            self.recs[p] = r;
             next = p + 1;
             self.len += 1;
             wrap = k + 1;
         }
-        for r in &sorted[wrap..] {
-            let h = self.home(r.key);
-            self.insert_at_home(*r, h);
+        for x in &sorted[wrap..] {
+            let r = rec(x);
+            let h = self.home(r.fp);
+            self.insert_at_home(r, h);
         }
-    }
-
-    /// Number of distinct cells with a record (a record counts when no
-    /// earlier record of its probe run, from its home on, has the same cell).
-    pub fn distinct_cells(&self) -> usize {
-        let mut n = 0;
-        for (i, r) in self.recs.iter().enumerate() {
-            if r.slot == EMPTY {
-                continue;
-            }
-            let mut j = self.home(r.key);
-            while j != i && self.recs[j].key != r.key {
-                j = self.next(j);
-            }
-            if j == i {
-                n += 1;
-            }
-        }
-        n
     }
 }
 

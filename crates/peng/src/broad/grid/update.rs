@@ -24,14 +24,16 @@ use crate::bound::Aabb;
 use crate::math::Vector;
 
 use super::super::proxy::{ProxyId, ProxyPair};
-use super::table::{home_in, index_bits, prefetch, radix_sort_by, Cell, CellTable, Record};
-use super::{first_axes, for_cells, in_range, Placement, SpatialHash, ALL_AXES};
+use super::table::{
+    fingerprint, home_in, index_bits, prefetch, radix_sort_by, Cell, CellTable, Record,
+};
+use super::{cell_at, first_axes, for_cells, in_range, Placement, SpatialHash, ALL_AXES};
 
 /// How many operations ahead the sweeps prefetch their buckets.
 const AHEAD: usize = 16;
 
 /// Prefetches the first buckets of the probe run from `home` (two cache
-/// lines: a run holds a few 40-byte records).
+/// lines: a run holds a few 32-byte records).
 #[inline(always)]
 fn prefetch_run<T>(recs: &[T], home: usize) {
     prefetch(&recs[home]);
@@ -58,6 +60,8 @@ enum Kind {
 #[derive(Debug, Clone, Copy)]
 struct Op {
     home: u32,
+    /// Fingerprint of `cell`.
+    fp: u32,
     slot: u32,
     /// Index of the proxy in the frame's arrays of changed live proxies.
     dpos: u32,
@@ -83,8 +87,21 @@ pub(super) struct Scratch<V> {
     dprox: Vec<Changed<V>>,
     ops: Vec<Op>,
     ops_tmp: Vec<Op>,
-    recs: Vec<Record<V>>,
-    recs_tmp: Vec<Record<V>>,
+    recs: Vec<BuildRec<V>>,
+    recs_tmp: Vec<BuildRec<V>>,
+}
+
+/// A listing as the rebuild path sorts it: a record plus the generation and
+/// `first_axes` of its cell, for the pairwise tests within each cell. (Two
+/// records of cells sharing a fingerprint may pass the `first_axes` test
+/// together; that only repeats a pair, which the pair list drops.)
+#[derive(Debug, Clone, Copy)]
+struct BuildRec<V> {
+    fp: u32,
+    slot: u32,
+    generation: u32,
+    first: u8,
+    aabb: Aabb<V>,
 }
 
 impl<V: Vector> SpatialHash<V> {
@@ -153,6 +170,7 @@ impl<V: Vector> SpatialHash<V> {
                         };
                         ops.push(Op {
                             home: 0,
+                            fp: fingerprint(c),
                             slot,
                             dpos,
                             kind,
@@ -166,6 +184,7 @@ impl<V: Vector> SpatialHash<V> {
                         if !matches!(old, Placement::Cells(l, h) if in_range(c, l, h)) {
                             ops.push(Op {
                                 home: 0,
+                                fp: fingerprint(c),
                                 slot,
                                 dpos,
                                 kind: Kind::Insert,
@@ -192,7 +211,7 @@ impl<V: Vector> SpatialHash<V> {
         self.cells.reserve(inserts);
         let cap = self.cells.cap();
         for o in s.ops.iter_mut() {
-            o.home = home_in(o.cell, cap) as u32;
+            o.home = home_in(o.fp, cap) as u32;
         }
         radix_sort_by(&mut s.ops, &mut s.ops_tmp, index_bits(cap), |o| {
             o.home as usize
@@ -200,12 +219,32 @@ impl<V: Vector> SpatialHash<V> {
         // One sweep: each operation brings its record up to date and, for a
         // proxy that is in the cell now, tests it against the unchanged
         // proxies of the cell (their records are current whatever the order).
+        // A pair is reported from the cell of the lower corner of the
+        // intersection only, which also drops records of other cells that
+        // share the fingerprint (`Record`).
         let t = &self.table;
+        let gens = &self.gens;
+        let inv = self.inv_cell;
         let cells = &mut self.cells;
         let found = &mut self.found;
         let filters = self.custom_filters > 0;
-        for (k, o) in s.ops.iter().enumerate() {
-            if let Some(p) = s.ops.get(k + AHEAD) {
+        // The operations of the current home bucket, `ops[g0..g1]`. A proxy
+        // with a record in this bucket's group changed this frame exactly
+        // when one of these operations is its (it has one for every cell of
+        // its old and new ranges), which is tested here in the L1 cache
+        // instead of by a random read of the dirty flags.
+        let ops = &s.ops;
+        let (mut g0, mut g1) = (0usize, 0usize);
+        for (k, o) in ops.iter().enumerate() {
+            if k == g1 {
+                g0 = k;
+                g1 = k + 1;
+                while g1 < ops.len() && ops[g1].home == o.home {
+                    g1 += 1;
+                }
+            }
+            let group = &ops[g0..g1];
+            if let Some(p) = ops.get(k + AHEAD) {
                 prefetch_run(&cells.recs, p.home as usize);
                 if p.dpos != NONE {
                     prefetch(&s.dprox[p.dpos as usize]);
@@ -213,7 +252,7 @@ impl<V: Vector> SpatialHash<V> {
             }
             let (a, c, h) = (o.slot, o.cell, o.home as usize);
             if o.kind == Kind::Remove {
-                if let Some(i) = cells.find(c, a, h) {
+                if let Some(i) = cells.find(o.fp, a, h) {
                     cells.remove_at(i);
                 } else {
                     debug_assert!(false, "listed record missing");
@@ -223,28 +262,27 @@ impl<V: Vector> SpatialHash<V> {
             let da = s.dprox[o.dpos as usize];
             if o.kind == Kind::Insert {
                 let r = Record {
-                    key: c,
+                    fp: o.fp,
                     slot: a,
-                    generation: da.generation,
-                    first: o.first,
                     aabb: da.aabb,
                 };
                 cells.insert_at_home(r, h);
             }
             let ba = da.aabb;
             let id_a = ProxyId::from_parts(a, da.generation);
-            cells.scan_mut(c, h, |r| {
+            cells.scan_mut(o.fp, h, |r| {
                 let b = r.slot;
                 if b == a {
                     r.aabb = ba;
-                    r.generation = da.generation;
-                    r.first = o.first;
-                } else if o.first | r.first == ALL_AXES
-                    && !t.dirty[b as usize]
-                    && ba.overlaps(&r.aabb)
+                } else if ba.overlaps(&r.aabb)
+                    && !group.iter().any(|g| g.slot == b)
+                    && cell_at(inv, ba.min.max(r.aabb.min)) == c
                     && (!filters || t.pair_passes(a, b))
                 {
-                    found.push(ProxyPair::new(id_a, ProxyId::from_parts(b, r.generation)));
+                    found.push(ProxyPair::new(
+                        id_a,
+                        ProxyId::from_parts(b, gens[b as usize]),
+                    ));
                 }
             });
         }
@@ -294,8 +332,8 @@ impl<V: Vector> SpatialHash<V> {
                 let generation = self.gens[slot];
                 let recs = &mut s.recs;
                 for_cells(lo, hi, |c| {
-                    recs.push(Record {
-                        key: c,
+                    recs.push(BuildRec {
+                        fp: fingerprint(c),
                         slot: slot as u32,
                         generation,
                         first: first_axes(c, lo),
@@ -306,9 +344,13 @@ impl<V: Vector> SpatialHash<V> {
         }
         let cap = CellTable::<V>::cap_for_len(s.recs.len());
         radix_sort_by(&mut s.recs, &mut s.recs_tmp, index_bits(cap), |r| {
-            home_in(r.key, cap)
+            home_in(r.fp, cap)
         });
-        self.cells.fill_sorted(&s.recs, cap);
+        self.cells.fill_sorted(&s.recs, cap, |r| Record {
+            fp: r.fp,
+            slot: r.slot,
+            aabb: r.aabb,
+        });
 
         let t = &self.table;
         let found = &mut self.found;
@@ -318,9 +360,9 @@ impl<V: Vector> SpatialHash<V> {
         let n = recs.len();
         let mut i = 0;
         while i < n {
-            let h = home_in(recs[i].key, cap);
+            let h = home_in(recs[i].fp, cap);
             let mut e = i + 1;
-            while e < n && home_in(recs[e].key, cap) == h {
+            while e < n && home_in(recs[e].fp, cap) == h {
                 e += 1;
             }
             let run = &recs[i..e];
@@ -330,7 +372,8 @@ impl<V: Vector> SpatialHash<V> {
                 for rb in &run[x + 1..] {
                     let b = rb.slot;
                     if ra.first | rb.first == ALL_AXES
-                        && rb.key == ra.key
+                        && rb.fp == ra.fp
+                        && b != a
                         && ra.aabb.overlaps(&rb.aabb)
                         && (da || t.dirty[b as usize])
                         && (!filters || t.pair_passes(a, b))
