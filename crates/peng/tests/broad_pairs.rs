@@ -68,28 +68,7 @@ fn msvc_vector_gives_11811_pairs_by_brute_force_and_every_structure() {
     }
 }
 
-/// SplitMix64, for reproducible scenes from a proptest seed.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    /// A multiple of 0.25 in `[lo, hi]`: quantized so that boxes often touch
-    /// exactly.
-    fn quarter(&mut self, lo: f32, hi: f32) -> f32 {
-        let steps = ((hi - lo) * 4.0) as u64;
-        lo + self.below(steps + 1) as f32 * 0.25
-    }
-}
-
-fn random_box<V: Vector>(rng: &mut Rng, world: f32) -> Aabb<V> {
+fn random_box<V: Vector>(rng: &mut SceneRng, world: f32) -> Aabb<V> {
     let large = rng.below(20) == 0;
     let mut c = [0.0; 3];
     let mut h = [0.0; 3];
@@ -104,7 +83,7 @@ fn random_box<V: Vector>(rng: &mut Rng, world: f32) -> Aabb<V> {
     Aabb::from_center_half_extents(vec_from(c), vec_from(h))
 }
 
-fn random_filter(rng: &mut Rng) -> Filter {
+fn random_filter(rng: &mut SceneRng) -> Filter {
     if rng.below(10) < 7 {
         Filter::ALL
     } else {
@@ -117,7 +96,7 @@ fn random_filter(rng: &mut Rng) -> Filter {
 fn run_scene<V: Vector>(seed: u64, n: usize, frames: usize, move_pct: u64) -> Result<(), String> {
     let world = (n as f32).powf(1.0 / V::DIM as f32) * 3.0;
     let mut all = structures::<V>(4.0);
-    let mut rng = Rng(seed);
+    let mut rng = SceneRng(seed);
     let mut known: Vec<Known<V>> = Vec::new();
     // Applies an insertion to every structure; all must hand out the same id.
     let insert = |all: &mut Vec<(&str, Box<dyn BroadPhase<V>>)>, aabb, filter| {

@@ -3,27 +3,12 @@
 //! insertions) give exactly the brute-force pairs and events, frame after
 //! frame, whatever fraction of the proxies moves.
 
+mod broad_common;
+
+use broad_common::{lcg_box3, Lcg};
 use peng::bound::Aabb3;
 use peng::broad::{BroadPhase, BruteForce, DynamicTree, Filter, ProxyId};
 use peng::math::Vec3;
-
-/// A small reproducible generator (64-bit LCG, high bits).
-struct Lcg(u64);
-impl Lcg {
-    fn f(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
-fn random_box(r: &mut Lcg, side: f32) -> Aabb3 {
-    let c = Vec3::new(r.f(), r.f(), r.f()) * side;
-    let h = Vec3::new(r.f(), r.f(), r.f()) * 1.5 + Vec3::splat(0.1);
-    Aabb3::from_center_half_extents(c, h)
-}
 
 #[test]
 fn batch_paths_match_brute_force_at_every_moving_fraction() {
@@ -34,7 +19,7 @@ fn batch_paths_match_brute_force_at_every_moving_fraction() {
     let mut brute = BruteForce::<Vec3>::new();
     let mut ids: Vec<(ProxyId, ProxyId, Aabb3)> = Vec::new();
     for k in 0..n {
-        let b = random_box(&mut r, side);
+        let b = lcg_box3(&mut r, side, 1.5);
         // Some filters that exclude pairs, so the leaf test's filter check counts.
         let f = if k % 7 == 0 {
             Filter::new(2, 1)
@@ -66,7 +51,7 @@ fn batch_paths_match_brute_force_at_every_moving_fraction() {
             for e in ids.iter_mut().skip(frame).step_by(97) {
                 tree.remove(e.0).unwrap();
                 brute.remove(e.1).unwrap();
-                let b = random_box(&mut r, side);
+                let b = lcg_box3(&mut r, side, 1.5);
                 e.0 = tree.insert(b, 0, Filter::ALL).unwrap();
                 e.1 = brute.insert(b, 0, Filter::ALL).unwrap();
                 e.2 = b;

@@ -10,29 +10,9 @@ use peng::bound::Aabb;
 use peng::broad::{BroadPhase, Filter, ProxyPair, RayControl, SpatialHash};
 use peng::math::{Vec2, Vec3, Vector};
 
-/// SplitMix64 for reproducible scenes.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    /// A multiple of 0.5 in `[lo, hi]` (boxes often touch exactly and sit on
-    /// cell boundaries).
-    fn half(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + self.below(((hi - lo) * 2.0) as u64 + 1) as f32 * 0.5
-    }
-}
-
 /// A box of the scene: mostly about a cell, sometimes spanning many cells
 /// (the side list), sometimes degenerate (a point).
-fn random_box<V: Vector>(rng: &mut Rng, world: f32) -> Aabb<V> {
+fn random_box<V: Vector>(rng: &mut SceneRng, world: f32) -> Aabb<V> {
     let kind = rng.below(20);
     let mut c = [0.0; 3];
     let mut h = [0.0; 3];
@@ -69,7 +49,7 @@ fn grids<V: Vector>() -> Vec<(&'static str, SpatialHash<V>)> {
 /// and frames where most proxies move (the rebuild path of `default`).
 fn run<V: Vector>(seed: u64, n: usize, frames: usize) {
     let world = (n as f32).powf(1.0 / V::DIM as f32) * 2.0;
-    let mut rng = Rng(seed);
+    let mut rng = SceneRng(seed);
     let mut gs = grids::<V>();
     let mut known: Vec<Known<V>> = Vec::new();
     let insert = |gs: &mut Vec<(&str, SpatialHash<V>)>, aabb: Aabb<V>, filter: Filter| {
@@ -122,7 +102,7 @@ fn run<V: Vector>(seed: u64, n: usize, frames: usize) {
             for (_, g) in gs.iter_mut() {
                 g.move_proxy(
                     gone.id,
-                    random_box::<V>(&mut Rng(frame as u64), world),
+                    random_box::<V>(&mut SceneRng(frame as u64), world),
                     V::ZERO,
                 )
                 .unwrap();
@@ -174,7 +154,7 @@ fn rebuild_and_incremental_paths_match_brute_force_2d() {
 
 #[test]
 fn queries_between_moves_and_the_update_see_the_new_boxes() {
-    let mut rng = Rng(99);
+    let mut rng = SceneRng(99);
     let world = 20.0;
     let mut g = SpatialHash::<Vec3>::new(2.0).unwrap();
     let mut known: Vec<Known<Vec3>> = (0..400)

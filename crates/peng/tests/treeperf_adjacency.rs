@@ -7,28 +7,10 @@
 
 mod broad_common;
 
-use broad_common::{msvc_boxes, overlap_ref};
+use broad_common::{lcg_box3, msvc_boxes, overlap_ref, Lcg};
 use peng::bound::{Aabb2, Aabb3};
 use peng::broad::{BroadPhase, BruteForce, DynamicTree, Filter, ProxyId};
 use peng::math::{Vec2, Vec3};
-
-/// A small reproducible generator (64-bit LCG, high bits).
-struct Lcg(u64);
-impl Lcg {
-    fn f(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
-
-fn box3(r: &mut Lcg, side: f32) -> Aabb3 {
-    let c = Vec3::new(r.f(), r.f(), r.f()) * side;
-    let h = Vec3::new(r.f(), r.f(), r.f()) * 1.2 + Vec3::splat(0.1);
-    Aabb3::from_center_half_extents(c, h)
-}
 
 /// 3,000 proxies (above the neighbour-list threshold), 30 frames: a tenth
 /// moves each frame by small steps (most stay in their fat boxes), a few by
@@ -43,7 +25,7 @@ fn neighbour_lists_give_brute_force_pairs_over_many_frames() {
     let mut brute = BruteForce::<Vec3>::new();
     let mut live: Vec<(ProxyId, ProxyId, Aabb3, Vec3)> = Vec::new();
     for k in 0..n {
-        let b = box3(&mut r, side);
+        let b = lcg_box3(&mut r, side, 1.2);
         let f = if k % 5 == 0 {
             Filter::new(2, 1)
         } else {
@@ -80,7 +62,7 @@ fn neighbour_lists_give_brute_force_pairs_over_many_frames() {
             for e in live.iter_mut().skip(frame).step_by(89) {
                 tree.remove(e.0).unwrap();
                 brute.remove(e.1).unwrap();
-                let b = box3(&mut r, side);
+                let b = lcg_box3(&mut r, side, 1.2);
                 e.0 = tree.insert(b, 0, Filter::ALL).unwrap();
                 e.1 = brute.insert(b, 0, Filter::ALL).unwrap();
                 e.2 = b;

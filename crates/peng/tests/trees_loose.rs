@@ -13,27 +13,9 @@ use peng::broad::{BroadPhase, Filter, LooseOctree, LooseTree, ProxyPair};
 use peng::math::{Vec2, Vec3, Vector};
 use proptest::prelude::*;
 
-/// SplitMix64.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn f(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
-    }
-}
-
 /// A box of a size drawn log-uniformly over six decades, centred within
 /// `world`; sometimes quantized to quarters so boxes touch exactly.
-fn mixed_box<V: Vector>(rng: &mut Rng, world: f32) -> Aabb<V> {
+fn mixed_box<V: Vector>(rng: &mut SceneRng, world: f32) -> Aabb<V> {
     let mut c = V::ZERO;
     let mut h = V::ZERO;
     let quant = rng.below(3) == 0;
@@ -63,7 +45,7 @@ fn run<V: Vector>(seed: u64, n: usize, frames: usize) -> Result<(), String> {
             LooseTree::with_max_depth(0.5, 5).map_err(|e| e.to_string())?,
         ),
     ];
-    let mut rng = Rng(seed);
+    let mut rng = SceneRng(seed);
     let mut known: Vec<Known<V>> = Vec::new();
     let mut world = 5.0f32;
     let mut prev: Vec<ProxyPair> = Vec::new();

@@ -112,3 +112,58 @@ pub fn vec_from<V: Vector>(c: [f32; 3]) -> V {
 /// Silence unused-import warnings for the concrete types used by some files.
 pub type V2 = Vec2;
 pub type V3 = Vec3;
+
+/// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number
+/// generators", 2014), for reproducible scenes from a seed.
+pub struct SceneRng(pub u64);
+impl SceneRng {
+    /// The next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// Uniform in `[lo, hi)`.
+    pub fn f(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
+    }
+    /// A multiple of 0.25 in `[lo, hi]`: quantized so that boxes often touch
+    /// exactly.
+    pub fn quarter(&mut self, lo: f32, hi: f32) -> f32 {
+        let steps = ((hi - lo) * 4.0) as u64;
+        lo + self.below(steps + 1) as f32 * 0.25
+    }
+    /// A multiple of 0.5 in `[lo, hi]` (boxes often touch exactly and sit on
+    /// cell boundaries).
+    pub fn half(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + self.below(((hi - lo) * 2.0) as u64 + 1) as f32 * 0.5
+    }
+}
+
+/// A small reproducible generator (64-bit LCG with Knuth's MMIX constants,
+/// high bits).
+pub struct Lcg(pub u64);
+impl Lcg {
+    /// Uniform in `[0, 1)`.
+    pub fn f(&mut self) -> f32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
+/// A 3D box centred uniformly in `[0, side]^3` with half extents
+/// `0.1 + [0, spread)` per axis.
+pub fn lcg_box3(r: &mut Lcg, side: f32, spread: f32) -> Aabb<Vec3> {
+    let c = Vec3::new(r.f(), r.f(), r.f()) * side;
+    let h = Vec3::new(r.f(), r.f(), r.f()) * spread + Vec3::splat(0.1);
+    Aabb::from_center_half_extents(c, h)
+}
