@@ -9,6 +9,7 @@
 //! The algorithm modules [`gjk`] and [`sat`] know nothing of shapes: they work on
 //! support functions and polygons. [`d2`] and [`d3`] dispatch on the shape enums.
 
+pub(crate) mod cluster;
 pub mod d2;
 pub mod d3;
 pub mod gjk;

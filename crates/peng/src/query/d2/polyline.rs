@@ -74,6 +74,7 @@ use crate::bound::Aabb2;
 use crate::math::tolerance::ZERO_LENGTH_SQ;
 use crate::math::{Pose2, Vec2};
 use crate::mesh::Polyline;
+use crate::query::cluster::cluster_by_normal;
 use crate::query::types::{ContactId, ContactPoint2, Distance2, Feature, Manifold2};
 use crate::shape::d2::{Segment, Shape};
 
@@ -84,11 +85,6 @@ const CONE_TOL: f32 = 1e-5;
 /// A contact point within this fraction of a segment's length from an end is
 /// at that end's vertex.
 const END_EPS: f32 = 1e-4;
-
-/// Manifolds whose normals are within this cosine (about 1.8°) of a cluster's
-/// normal join it: a straight or gently curved stretch gives one manifold, a
-/// corner one per side.
-const CLUSTER_COS: f32 = 0.9995;
 
 /// Points of merged manifolds closer than this times the polyline's size are
 /// one point (a few f32 roundings of the same place reported by two segments;
@@ -351,46 +347,11 @@ fn segment_pair_manifolds(
 }
 
 /// Merges `parts` (per-segment manifolds in one frame) into `out`, deepest
-/// cluster first. A cluster takes the normal of its deepest manifold; the
-/// other members' depths are measured again along it
-/// (`depth = (point_a - point_b)·n`, points below `-prediction` dropped).
-/// Points with the same id, or at the same place (within `tol`), are merged
-/// keeping the deeper; then the cluster keeps two points ([`reduce_to_two`]).
-/// Deterministic: `parts` are taken deepest first, ties in the given order.
+/// cluster first: clusters of nearly equal normals ([`cluster_by_normal`],
+/// points with the same id or at the same place merged), each reduced to two
+/// points ([`reduce_to_two`]).
 pub(crate) fn merge(parts: &mut [Manifold2], tol: f32, prediction: f32, out: &mut Vec<Manifold2>) {
-    parts.sort_by(|a, b| b.depth().total_cmp(&a.depth()));
-    let mut clusters: Vec<(Vec2, Vec<ContactPoint2>)> = Vec::new();
-    for m in parts.iter() {
-        let k = match clusters
-            .iter()
-            .position(|(n, _)| n.dot(m.normal) >= CLUSTER_COS)
-        {
-            Some(k) => k,
-            None => {
-                clusters.push((m.normal, Vec::new()));
-                clusters.len() - 1
-            }
-        };
-        let (n, pts) = &mut clusters[k];
-        for p in m.points() {
-            let mut p = *p;
-            if *n != m.normal {
-                p.depth = (p.point_a - p.point_b).dot(*n);
-                if p.depth < -prediction {
-                    continue;
-                }
-            }
-            match pts.iter_mut().find(|q| {
-                q.id == p.id
-                    || (q.point_a.distance_squared(p.point_a) <= tol * tol
-                        && q.point_b.distance_squared(p.point_b) <= tol * tol)
-            }) {
-                Some(q) if q.depth < p.depth => *q = p,
-                Some(_) => {}
-                None => pts.push(p),
-            }
-        }
-    }
+    let clusters = cluster_by_normal(parts, tol, prediction, |q, p| q.id == p.id);
     for (n, pts) in clusters {
         if !pts.is_empty() {
             // Depths carry more rounding than places (they are differences
