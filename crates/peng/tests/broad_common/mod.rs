@@ -167,3 +167,19 @@ pub fn lcg_box3(r: &mut Lcg, side: f32, spread: f32) -> Aabb<Vec3> {
     let h = Vec3::new(r.f(), r.f(), r.f()) * spread + Vec3::splat(0.1);
     Aabb::from_center_half_extents(c, h)
 }
+
+/// Updates a tree and a brute-force reference fed the same operations, checks
+/// the tree's invariants, and asserts equal pairs and events (slots are handed
+/// out the same way in both, so ids agree). Returns the events.
+pub fn update_tree_against_brute<V: Vector>(
+    tree: &mut DynamicTree<V>,
+    brute: &mut BruteForce<V>,
+    what: &str,
+) -> peng::broad::PairEvents {
+    let ev_t = tree.update_pairs().clone();
+    let ev_b = brute.update_pairs().clone();
+    assert_eq!(tree.check_invariants(), Ok(()), "{what}");
+    assert_eq!(tree.pairs(), brute.pairs(), "{what}");
+    assert_eq!(ev_t, ev_b, "{what}");
+    ev_b
+}
