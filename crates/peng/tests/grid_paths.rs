@@ -240,3 +240,82 @@ fn occupied_cells_count_distinct_cells() {
     // Only boxes 0 and 2 overlap (0.2..0.3 inside 0.1..0.4).
     assert_eq!(g.pairs().len(), 1);
 }
+
+/// Boxes longer than 256 cells along one axis go to the side list even when
+/// `max_cells` would allow them in cells (an operation stores a cell as an
+/// 8-bit offset per axis); rods of 200 to 400 cells moving among small boxes
+/// give the brute-force pairs and events on both update paths.
+#[test]
+fn rods_spanning_hundreds_of_cells_match_brute_force() {
+    let mut rng = SceneRng(4242);
+    let world = 25.0;
+    let mut incremental = SpatialHash::<Vec3>::with_max_cells(0.25, 1 << 20).unwrap();
+    incremental.set_rebuild_ratio(f32::INFINITY);
+    let mut rebuild = SpatialHash::<Vec3>::with_max_cells(0.25, 1 << 20).unwrap();
+    rebuild.set_rebuild_ratio(0.0);
+    let mut gs = [incremental, rebuild];
+    let rod = |rng: &mut SceneRng, len: f32| {
+        let c = Vec3::new(0.0, rng.half(-2.0, 2.0), rng.half(-2.0, 2.0));
+        Aabb::from_center_half_extents(c, Vec3::new(len * 0.5, 0.1, 0.1))
+    };
+    let mut known: Vec<Known<Vec3>> = Vec::new();
+    for i in 0..200 {
+        let aabb = if i % 20 == 0 {
+            // 200 to 400 cells of 0.25 along x.
+            let len = rng.half(50.0, 100.0);
+            rod(&mut rng, len)
+        } else {
+            let c = Vec3::new(
+                rng.half(-world, world),
+                rng.half(-2.0, 2.0),
+                rng.half(-2.0, 2.0),
+            );
+            Aabb::from_center_half_extents(c, Vec3::splat(rng.half(0.1, 0.6)))
+        };
+        let ids: Vec<_> = gs
+            .iter_mut()
+            .map(|g| g.insert(aabb, 0, Filter::ALL).unwrap())
+            .collect();
+        known.push(Known {
+            id: ids[0],
+            aabb,
+            filter: Filter::ALL,
+        });
+    }
+    let mut prev: Vec<ProxyPair> = Vec::new();
+    for frame in 0..12 {
+        if frame > 0 {
+            for kn in known.iter_mut() {
+                if rng.below(4) != 0 {
+                    continue;
+                }
+                let len = (kn.aabb.max - kn.aabb.min).x;
+                // Rods change length across the 256-cell limit.
+                let new = if len > 20.0 {
+                    let len = rng.half(50.0, 100.0);
+                    rod(&mut rng, len)
+                } else {
+                    let d = Vec3::new(rng.half(-1.0, 1.0), rng.half(-0.2, 0.2), 0.0);
+                    Aabb::new(kn.aabb.min + d, kn.aabb.max + d)
+                };
+                for g in gs.iter_mut() {
+                    g.move_proxy(kn.id, new, Vec3::ZERO).unwrap();
+                }
+                kn.aabb = new;
+            }
+        }
+        let expected = brute_pairs(&known);
+        let began = diff(&expected, &prev);
+        for g in gs.iter_mut() {
+            let ev = g.update_pairs().clone();
+            assert_eq!(g.pairs(), expected.as_slice(), "frame {frame}");
+            assert_eq!(ev.began, began, "frame {frame}: began");
+        }
+        assert!(
+            expected.len() > 40,
+            "the scene has pairs ({})",
+            expected.len()
+        );
+        prev = expected;
+    }
+}

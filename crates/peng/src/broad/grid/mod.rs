@@ -122,8 +122,8 @@ fn for_cells(lo: Cell, hi: Cell, mut f: impl FnMut(Cell)) {
 /// `max(a.min, b.min)`, which both boxes touch (the cell coordinate
 /// `⌊x/h⌋` is monotone, so a point of a box lies in a cell of the box's range).
 /// That rule dedupes exactly, without a set. Boxes spanning more than
-/// `max_cells` cells would be listed too often; they go to a side list tested
-/// against everything.
+/// `max_cells` cells (or more than 256 along one axis) would be listed too
+/// often; they go to a side list tested against everything.
 ///
 /// Moves and insertions are listed in the cells at the next
 /// [`update_pairs`](BroadPhase::update_pairs), in one batch; until then box and
@@ -247,10 +247,13 @@ impl<V: Vector> SpatialHash<V> {
     fn placement_for(&self, aabb: &Aabb<V>) -> Placement {
         let (lo, hi) = (self.cell_of(aabb.min), self.cell_of(aabb.max));
         let mut count = 1u64;
+        let mut longest = 0i64;
         for i in 0..3 {
-            count = count.saturating_mul((hi[i] as i64 - lo[i] as i64 + 1) as u64);
+            let span = hi[i] as i64 - lo[i] as i64 + 1;
+            longest = longest.max(span);
+            count = count.saturating_mul(span as u64);
         }
-        if count > self.max_cells {
+        if count > self.max_cells || longest > update::MAX_SPAN {
             Placement::Large
         } else {
             Placement::Cells(lo, hi)

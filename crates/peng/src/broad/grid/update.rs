@@ -23,7 +23,7 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
-use super::super::proxy::{ProxyId, ProxyPair};
+use super::super::proxy::{ProxyId, ProxyPair, ProxyTable};
 use super::table::{
     fingerprint, home_in, index_bits, prefetch, radix_sort_by, Cell, CellTable, Record,
 };
@@ -32,13 +32,71 @@ use super::{cell_at, first_axes, for_cells, in_range, Placement, SpatialHash, AL
 /// How many operations ahead the sweeps prefetch their buckets.
 const AHEAD: usize = 16;
 
-/// Prefetches the first buckets of the probe run from `home` (two cache
-/// lines: a run holds a few 32-byte records).
+/// Cache lines prefetched per probe run: a search reads about six 32-byte
+/// records from its home at 1M boxes (the cell's own and the displaced
+/// records of earlier homes before them), which start anywhere in a line.
+const RUN_LINES: usize = 4;
+
+/// Prefetches the first [`RUN_LINES`] cache lines of the probe run from
+/// `home`.
 #[inline(always)]
 fn prefetch_run<T>(recs: &[T], home: usize) {
-    prefetch(&recs[home]);
-    if let Some(r) = recs.get(home + 64 / core::mem::size_of::<T>().max(1)) {
-        prefetch(r);
+    let per = 64 / core::mem::size_of::<T>().max(1);
+    for l in 0..RUN_LINES {
+        if let Some(r) = recs.get(home + l * per) {
+            prefetch(r);
+        }
+    }
+}
+
+/// Sets the generation of both ends of each pair from `gens`.
+///
+/// The sweep finds an unchanged proxy by its slot in a record; its generation
+/// is a read at a random place of `gens` (a cache miss per pair at 10^6
+/// proxies), so the sweep leaves it out and this loop reads them all with the
+/// reads of later pairs prefetched, many misses in flight at once.
+fn fill_generations(pairs: &mut [ProxyPair], gens: &[u32]) {
+    for k in 0..pairs.len() {
+        if let Some(p) = pairs.get(k + AHEAD) {
+            prefetch(&gens[p.a.index() as usize]);
+            prefetch(&gens[p.b.index() as usize]);
+        }
+        let p = pairs[k];
+        pairs[k] = ProxyPair {
+            a: ProxyId::from_parts(p.a.index(), gens[p.a.index() as usize]),
+            b: ProxyId::from_parts(p.b.index(), gens[p.b.index() as usize]),
+        };
+    }
+}
+
+fn pair_changed_in_group<V: Vector>(
+    group: &[Op],
+    dprox: &[Changed<V>],
+    t: &ProxyTable<V>,
+    inv: f32,
+    filters: bool,
+    found: &mut Vec<ProxyPair>,
+) {
+    for (x, oa) in group.iter().enumerate() {
+        if oa.kind() == Kind::Remove {
+            continue;
+        }
+        let fa = oa.first();
+        for ob in &group[x + 1..] {
+            if ob.kind() == Kind::Remove || oa.slot == ob.slot || fa | ob.first() != ALL_AXES {
+                continue;
+            }
+            let (da, db) = (dprox[oa.dpos as usize], dprox[ob.dpos as usize]);
+            if da.aabb.overlaps(&db.aabb)
+                && oa.cell(cell_at(inv, da.aabb.min)) == ob.cell(cell_at(inv, db.aabb.min))
+                && (!filters || t.pair_passes(oa.slot, ob.slot))
+            {
+                found.push(ProxyPair::new(
+                    ProxyId::from_parts(oa.slot, da.generation),
+                    ProxyId::from_parts(ob.slot, db.generation),
+                ));
+            }
+        }
     }
 }
 
@@ -49,31 +107,86 @@ const NONE: u32 = u32::MAX;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     /// The proxy left the cell.
-    Remove,
+    Remove = 0,
     /// The proxy stays in the cell with a new box.
-    Update,
+    Update = 1,
     /// The proxy entered the cell.
-    Insert,
+    Insert = 2,
 }
 
-/// One (cell, proxy) operation of a pair update.
+/// Longest range of cells per axis a listed proxy may have (longer ones go
+/// to the side list), so a cell's offset in the range fits the 8 bits of
+/// [`Op`].
+pub(super) const MAX_SPAN: i64 = 256;
+
+/// One (cell, proxy) operation of a pair update: 16 bytes, so sorting a
+/// frame's operations moves little memory.
+///
+/// `meta` packs the [`Kind`] (bits 0-1) and, for an update or insertion, the
+/// cell as its offset from the lower cell of the proxy's new range (8 bits
+/// per axis from bit 8; `placement_for` keeps every range under
+/// [`MAX_SPAN`] cells per axis). The home bucket is not stored: it is the
+/// fingerprint scaled to the table (`home_in`), monotone in the fingerprint.
 #[derive(Debug, Clone, Copy)]
 struct Op {
-    home: u32,
-    /// Fingerprint of `cell`.
+    /// Fingerprint of the cell.
     fp: u32,
     slot: u32,
     /// Index of the proxy in the frame's arrays of changed live proxies.
     dpos: u32,
-    kind: Kind,
-    /// `first_axes` of the cell in the proxy's new range.
-    first: u8,
-    cell: Cell,
+    meta: u32,
 }
 
-/// A live changed proxy: its new box and generation, together so a test
-/// reads one cache line.
+impl Op {
+    #[inline]
+    fn new(fp: u32, slot: u32, dpos: u32, kind: Kind, cell: Cell, lo: Cell) -> Op {
+        let mut meta = kind as u32;
+        if kind != Kind::Remove {
+            for i in 0..3 {
+                let off = cell[i].wrapping_sub(lo[i]) as u32;
+                debug_assert!(off < MAX_SPAN as u32);
+                meta |= off << (8 + 8 * i);
+            }
+        }
+        Op {
+            fp,
+            slot,
+            dpos,
+            meta,
+        }
+    }
+
+    #[inline(always)]
+    fn kind(self) -> Kind {
+        match self.meta & 3 {
+            0 => Kind::Remove,
+            1 => Kind::Update,
+            _ => Kind::Insert,
+        }
+    }
+
+    /// The cell of an update or insertion, given the lower cell of the
+    /// proxy's new range.
+    #[inline(always)]
+    fn cell(self, lo: Cell) -> Cell {
+        [0, 1, 2].map(|i| lo[i].wrapping_add(((self.meta >> (8 + 8 * i)) & 0xff) as i32))
+    }
+
+    /// `first_axes` of the cell in the proxy's new range: the axes on which
+    /// the offset is 0.
+    #[inline(always)]
+    fn first(self) -> u8 {
+        let m = self.meta >> 8;
+        ((m & 0xff == 0) as u8)
+            | (((m >> 8) & 0xff == 0) as u8) << 1
+            | (((m >> 16) == 0) as u8) << 2
+    }
+}
+
+/// A live changed proxy: its new box and generation, aligned so that one
+/// prefetched cache line holds it (32 bytes in 3D).
 #[derive(Debug, Clone, Copy)]
+#[repr(C, align(32))]
 struct Changed<V> {
     aabb: Aabb<V>,
     generation: u32,
@@ -132,6 +245,11 @@ impl<V: Vector> SpatialHash<V> {
         s.ops.clear();
         let mut large_left = false;
         for k in 0..self.table.dirty_list.len() {
+            if let Some(&ahead) = self.table.dirty_list.get(k + AHEAD) {
+                prefetch(&self.table.slots[ahead as usize]);
+                prefetch(&self.place[ahead as usize]);
+                prefetch(&self.gens[ahead as usize]);
+            }
             let slot = self.table.dirty_list[k];
             let si = slot as usize;
             let old = self.place[si];
@@ -160,37 +278,25 @@ impl<V: Vector> SpatialHash<V> {
             }
             if !rebuild {
                 let ops = &mut s.ops;
+                let new_range = match new {
+                    Placement::Cells(l, h) => Some((l, h)),
+                    _ => None,
+                };
                 if let Placement::Cells(lo, hi) = old {
                     for_cells(lo, hi, |c| {
-                        let (kind, first) = match new {
-                            Placement::Cells(l, h) if in_range(c, l, h) => {
-                                (Kind::Update, first_axes(c, l))
+                        let op = match new_range {
+                            Some((l, h)) if in_range(c, l, h) => {
+                                Op::new(fingerprint(c), slot, dpos, Kind::Update, c, l)
                             }
-                            _ => (Kind::Remove, 0),
+                            _ => Op::new(fingerprint(c), slot, dpos, Kind::Remove, c, c),
                         };
-                        ops.push(Op {
-                            home: 0,
-                            fp: fingerprint(c),
-                            slot,
-                            dpos,
-                            kind,
-                            first,
-                            cell: c,
-                        });
+                        ops.push(op);
                     });
                 }
-                if let Placement::Cells(lo, hi) = new {
+                if let Some((lo, hi)) = new_range {
                     for_cells(lo, hi, |c| {
                         if !matches!(old, Placement::Cells(l, h) if in_range(c, l, h)) {
-                            ops.push(Op {
-                                home: 0,
-                                fp: fingerprint(c),
-                                slot,
-                                dpos,
-                                kind: Kind::Insert,
-                                first: first_axes(c, lo),
-                                cell: c,
-                            });
+                            ops.push(Op::new(fingerprint(c), slot, dpos, Kind::Insert, c, lo));
                         }
                     });
                 }
@@ -207,51 +313,43 @@ impl<V: Vector> SpatialHash<V> {
     /// Incremental path: applies the operations in home order, then tests each
     /// changed box against the records of its cells, again in home order.
     fn apply_ops_and_pair(&mut self, s: &mut Scratch<V>) {
-        let inserts = s.ops.iter().filter(|o| o.kind == Kind::Insert).count();
+        let inserts = s.ops.iter().filter(|o| o.kind() == Kind::Insert).count();
         self.cells.reserve(inserts);
         let cap = self.cells.cap();
-        for o in s.ops.iter_mut() {
-            o.home = home_in(o.fp, cap) as u32;
-        }
-        radix_sort_by(&mut s.ops, &mut s.ops_tmp, index_bits(cap), |o| {
-            o.home as usize
-        });
-        // One sweep: each operation brings its record up to date and, for a
-        // proxy that is in the cell now, tests it against the unchanged
-        // proxies of the cell (their records are current whatever the order).
-        // A pair is reported from the cell of the lower corner of the
-        // intersection only, which also drops records of other cells that
-        // share the fingerprint (`Record`).
+        let home = |o: &Op| home_in(o.fp, cap);
+        radix_sort_by(&mut s.ops, &mut s.ops_tmp, index_bits(cap), home);
         let t = &self.table;
         let gens = &self.gens;
         let inv = self.inv_cell;
         let cells = &mut self.cells;
         let found = &mut self.found;
+        let swept_from = found.len();
         let filters = self.custom_filters > 0;
-        // The operations of the current home bucket, `ops[g0..g1]`. A proxy
-        // with a record in this bucket's group changed this frame exactly
-        // when one of these operations is its (it has one for every cell of
-        // its old and new ranges), which is tested here in the L1 cache
-        // instead of by a random read of the dirty flags.
+        let dprox = &s.dprox;
         let ops = &s.ops;
         let (mut g0, mut g1) = (0usize, 0usize);
-        for (k, o) in ops.iter().enumerate() {
+        for (k, &o) in ops.iter().enumerate() {
+            let h = home(&o);
             if k == g1 {
                 g0 = k;
                 g1 = k + 1;
-                while g1 < ops.len() && ops[g1].home == o.home {
+                while g1 < ops.len() && home(&ops[g1]) == h {
                     g1 += 1;
+                }
+                if g1 - g0 > 1 {
+                    pair_changed_in_group(&ops[g0..g1], dprox, t, inv, filters, found);
                 }
             }
             let group = &ops[g0..g1];
             if let Some(p) = ops.get(k + AHEAD) {
-                prefetch_run(&cells.recs, p.home as usize);
+                prefetch_run(&cells.recs, home(p));
                 if p.dpos != NONE {
-                    prefetch(&s.dprox[p.dpos as usize]);
+                    prefetch(&dprox[p.dpos as usize]);
                 }
             }
-            let (a, c, h) = (o.slot, o.cell, o.home as usize);
-            if o.kind == Kind::Remove {
+            let a = o.slot;
+            let kind = o.kind();
+            if kind == Kind::Remove {
                 if let Some(i) = cells.find(o.fp, a, h) {
                     cells.remove_at(i);
                 } else {
@@ -259,8 +357,8 @@ impl<V: Vector> SpatialHash<V> {
                 }
                 continue;
             }
-            let da = s.dprox[o.dpos as usize];
-            if o.kind == Kind::Insert {
+            let da = dprox[o.dpos as usize];
+            if kind == Kind::Insert {
                 let r = Record {
                     fp: o.fp,
                     slot: a,
@@ -268,6 +366,7 @@ impl<V: Vector> SpatialHash<V> {
                 };
                 cells.insert_at_home(r, h);
             }
+            let c = o.cell(cell_at(inv, da.aabb.min));
             let ba = da.aabb;
             let id_a = ProxyId::from_parts(a, da.generation);
             cells.scan_mut(o.fp, h, |r| {
@@ -279,47 +378,11 @@ impl<V: Vector> SpatialHash<V> {
                     && cell_at(inv, ba.min.max(r.aabb.min)) == c
                     && (!filters || t.pair_passes(a, b))
                 {
-                    found.push(ProxyPair::new(
-                        id_a,
-                        ProxyId::from_parts(b, gens[b as usize]),
-                    ));
+                    found.push(ProxyPair::new(id_a, ProxyId::from_parts(b, 0)));
                 }
             });
         }
-        // Pairs of two changed proxies: the operations of one cell are
-        // together in the sorted list (one per proxy), so they are tested
-        // pairwise there.
-        let ops = &s.ops;
-        let mut i = 0;
-        while i < ops.len() {
-            let h = ops[i].home;
-            let mut e = i + 1;
-            while e < ops.len() && ops[e].home == h {
-                e += 1;
-            }
-            for (x, oa) in ops[i..e].iter().enumerate() {
-                if oa.kind == Kind::Remove {
-                    continue;
-                }
-                let da = s.dprox[oa.dpos as usize];
-                for ob in &ops[i + x + 1..e] {
-                    if ob.kind == Kind::Remove || ob.cell != oa.cell {
-                        continue;
-                    }
-                    let db = s.dprox[ob.dpos as usize];
-                    if oa.first | ob.first == ALL_AXES
-                        && da.aabb.overlaps(&db.aabb)
-                        && (!filters || t.pair_passes(oa.slot, ob.slot))
-                    {
-                        found.push(ProxyPair::new(
-                            ProxyId::from_parts(oa.slot, da.generation),
-                            ProxyId::from_parts(ob.slot, db.generation),
-                        ));
-                    }
-                }
-            }
-            i = e;
-        }
+        fill_generations(&mut found[swept_from..], gens);
     }
 
     /// Rebuild path: every listing sorted by home, the table filled by one
