@@ -25,8 +25,7 @@ pub struct PairEvents {
 pub(crate) struct PairTracker {
     pairs: Vec<ProxyPair>,
     events: PairEvents,
-    scratch_kept: Vec<ProxyPair>,
-    scratch_old: Vec<ProxyPair>,
+    spare: Vec<ProxyPair>,
     scratch_sort: Vec<ProxyPair>,
 }
 
@@ -60,73 +59,76 @@ impl PairTracker {
             .all(|p| dirty[p.a.index() as usize] || dirty[p.b.index() as usize]));
 
         let is_dirty = |p: &ProxyPair| dirty[p.a.index() as usize] || dirty[p.b.index() as usize];
-        let mut kept = core::mem::take(&mut self.scratch_kept);
-        let mut old = core::mem::take(&mut self.scratch_old);
-        kept.clear();
-        old.clear();
-        if self.pairs.iter().all(is_dirty) {
-            // Every old pair is replaced: no partition copy needed.
-            core::mem::swap(&mut old, &mut self.pairs);
-        } else {
-            for p in &self.pairs {
-                if is_dirty(p) {
-                    old.push(*p);
-                } else {
-                    kept.push(*p);
-                }
-            }
-        }
-
         self.events.began.clear();
         self.events.ended.clear();
-        if old.is_empty() {
-            self.events.began.extend_from_slice(found);
-        } else {
-            // Both lists sorted: one merge pass gives the two differences.
-            let (mut i, mut j) = (0, 0);
-            while i < old.len() && j < found.len() {
-                let (o, f) = (old[i], found[j]);
-                if o == f {
-                    i += 1;
-                    j += 1;
-                } else if o < f {
-                    self.events.ended.push(o);
-                    i += 1;
-                } else {
-                    self.events.began.push(f);
-                    j += 1;
-                }
-            }
-            self.events.ended.extend_from_slice(&old[i..]);
-            self.events.began.extend_from_slice(&found[j..]);
-        }
-
-        // New set: merge of the kept pairs and the found ones (disjoint: a kept
-        // pair has no dirty end, a found pair has one).
-        if kept.is_empty() {
-            // `found` becomes the pair list; the old list's buffer goes back
-            // to the caller, who clears it.
-            self.pairs.clear();
+        let began = &mut self.events.began;
+        let ended = &mut self.events.ended;
+        if self.pairs.iter().all(is_dirty) {
+            // Every old pair is replaced (a build from scratch, or a frame
+            // where everything moved): `found` becomes the pair list, without
+            // a copy; the old list's buffer goes back to the caller, who
+            // clears it.
+            merge_events(&self.pairs, found, began, ended);
             core::mem::swap(&mut self.pairs, found);
-        } else {
-            self.pairs.clear();
-            self.pairs.reserve(kept.len() + found.len());
-            let (mut i, mut j) = (0, 0);
-            while i < kept.len() && j < found.len() {
-                if kept[i] < found[j] {
-                    self.pairs.push(kept[i]);
-                    i += 1;
-                } else {
-                    self.pairs.push(found[j]);
-                    j += 1;
-                }
-            }
-            self.pairs.extend_from_slice(&kept[i..]);
-            self.pairs.extend_from_slice(&found[j..]);
+            return;
         }
-        self.scratch_kept = kept;
-        self.scratch_old = old;
+        // One pass over the old list: a pair with a dirty end meets `found`
+        // in the events merge (both sorted: it ended unless found again); a
+        // pair without one is kept and merged with `found` into the new list
+        // (disjoint: a found pair has a dirty end).
+        let mut out = core::mem::take(&mut self.spare);
+        out.clear();
+        out.reserve(self.pairs.len() + found.len());
+        let (mut je, mut jo) = (0, 0);
+        for &p in &self.pairs {
+            if is_dirty(&p) {
+                while je < found.len() && found[je] < p {
+                    began.push(found[je]);
+                    je += 1;
+                }
+                if je < found.len() && found[je] == p {
+                    je += 1;
+                } else {
+                    ended.push(p);
+                }
+            } else {
+                while jo < found.len() && found[jo] < p {
+                    out.push(found[jo]);
+                    jo += 1;
+                }
+                out.push(p);
+            }
+        }
+        began.extend_from_slice(&found[je..]);
+        out.extend_from_slice(&found[jo..]);
+        self.spare = core::mem::replace(&mut self.pairs, out);
     }
+}
+
+/// The events between the old pairs and the new ones, both sorted: one merge
+/// pass gives the two differences.
+fn merge_events(
+    old: &[ProxyPair],
+    new: &[ProxyPair],
+    began: &mut Vec<ProxyPair>,
+    ended: &mut Vec<ProxyPair>,
+) {
+    let (mut i, mut j) = (0, 0);
+    while i < old.len() && j < new.len() {
+        let (o, f) = (old[i], new[j]);
+        if o == f {
+            i += 1;
+            j += 1;
+        } else if o < f {
+            ended.push(o);
+            i += 1;
+        } else {
+            began.push(f);
+            j += 1;
+        }
+    }
+    ended.extend_from_slice(&old[i..]);
+    began.extend_from_slice(&new[j..]);
 }
 
 /// Below this many pairs a comparison sort is as fast as the radix passes.

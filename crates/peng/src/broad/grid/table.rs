@@ -2,15 +2,21 @@
 //! coordinates to the boxes listed there, each record holding its box inline.
 //!
 //! One record per (cell, proxy), linear probing (Knuth, TAOCP vol. 3, 6.4,
-//! Algorithm L) and deletion by backward shift (Algorithm R), so no
-//! tombstones. Records are kept in "Robin Hood" order (Celis, Larson and
-//! Munro, "Robin Hood Hashing", 1985): along a run, homes never decrease, so
-//! the records of one cell are adjacent and a search stops at the first record
-//! whose home is past the cell's. That matters here because records come in
-//! batches (every box of a cell has the same home), which makes the runs of
-//! plain linear probing long. A cell's boxes are read from a few adjacent
-//! cache lines, without following a pointer per cell or per proxy. The home
-//! bucket comes from a multiplicative hash of the cell (TAOCP 6.4).
+//! Algorithm L) with the records kept in order of their key along the table,
+//! as in Amble and Knuth's "ordered hash tables" (The Computer Journal 17(2),
+//! 1974). The key is the cell's 32-bit fingerprint and the home bucket is the
+//! fingerprint scaled to the number of homes, so home order and key order
+//! agree and the whole table is sorted by fingerprint: the records of one cell
+//! are adjacent, and a search stops at the first record with a larger
+//! fingerprint (one comparison per record, no home to recompute). That
+//! matters here because records come in batches (every box of a cell has the
+//! same home), which makes the runs of plain linear probing long. Deletion
+//! shifts the rest of the run back (TAOCP 6.4, Algorithm R), so there are no
+//! tombstones. The table does not wrap around: runs that pass the last home
+//! continue into a tail of extra buckets, and the last bucket is always
+//! empty, so every search ends without a bounds test. A cell's boxes are read
+//! from a few adjacent cache lines, without following a pointer per cell or
+//! per proxy.
 
 use crate::bound::Aabb;
 use crate::math::Vector;
@@ -18,7 +24,8 @@ use crate::math::Vector;
 /// Integer cell coordinates (unused axes 0 in 2D).
 pub(crate) type Cell = [i32; 3];
 
-/// The slot value of an empty bucket.
+/// The slot value of an empty bucket (whose fingerprint is `u32::MAX`, not
+/// less than any, so searches stop there).
 pub(crate) const EMPTY: u32 = u32::MAX;
 
 /// One listing of a proxy in one cell, with the proxy's box: 32 bytes in 3D
@@ -45,7 +52,7 @@ pub(crate) struct Record<V> {
 
 impl<V: Vector> Record<V> {
     const VACANT: Self = Record {
-        fp: 0,
+        fp: u32::MAX,
         slot: EMPTY,
         aabb: Aabb::EMPTY,
     };
@@ -100,23 +107,27 @@ fn overloaded(n: usize, cap: usize) -> bool {
 /// The multimap (see the module documentation).
 #[derive(Debug, Clone)]
 pub(crate) struct CellTable<V> {
-    /// The buckets (any number of them: homes are reduced by multiplication,
-    /// Lemire, "A fast alternative to the modulo reduction", 2016).
+    /// The buckets: `homes` home buckets, then the tail; the last is empty.
     pub recs: Vec<Record<V>>,
+    /// Number of home buckets (any number: homes are reduced by
+    /// multiplication, Lemire, "A fast alternative to the modulo reduction",
+    /// 2016).
+    homes: usize,
     len: usize,
 }
 
 impl<V: Vector> Default for CellTable<V> {
     fn default() -> Self {
         CellTable {
-            recs: vec![Record::VACANT; MIN_CAP],
+            recs: vec![Record::VACANT; MIN_CAP + 1],
+            homes: MIN_CAP,
             len: 0,
         }
     }
 }
 
-/// Home bucket of a cell with fingerprint `fp` in a table of `cap` buckets:
-/// the fingerprint scaled to `0..cap`.
+/// Home bucket of a cell with fingerprint `fp` in a table of `cap` home
+/// buckets: the fingerprint scaled to `0..cap` (monotone in `fp`).
 #[inline]
 pub(crate) fn home_in(fp: u32, cap: usize) -> usize {
     ((fp as u64 * cap as u64) >> 32) as usize
@@ -129,73 +140,45 @@ pub(crate) fn index_bits(cap: usize) -> u32 {
 }
 
 impl<V: Vector> CellTable<V> {
-    /// Number of buckets.
+    /// Number of home buckets.
     #[inline]
     pub fn cap(&self) -> usize {
-        self.recs.len()
-    }
-
-    /// The bucket after `i` (cyclic).
-    #[inline]
-    pub fn next(&self, i: usize) -> usize {
-        if i + 1 == self.recs.len() {
-            0
-        } else {
-            i + 1
-        }
+        self.homes
     }
 
     /// The home bucket of a cell.
     #[inline]
     pub fn home(&self, fp: u32) -> usize {
-        home_in(fp, self.recs.len())
+        home_in(fp, self.homes)
     }
 
     /// Grows the table (rehashing every record) so that `extra` more records
     /// do not overload it.
     pub fn reserve(&mut self, extra: usize) {
         let n = self.len + extra;
-        if overloaded(n, self.cap()) {
-            let cap = cap_for(n);
-            let mut recs: Vec<Record<V>> = self
+        if overloaded(n, self.homes) {
+            // The table is sorted by fingerprint (see the module
+            // documentation), so its records in bucket order are already in
+            // the order `fill_sorted` wants for any number of homes.
+            let recs: Vec<Record<V>> = self
                 .recs
                 .iter()
                 .filter(|r| r.slot != EMPTY)
                 .copied()
                 .collect();
-            let mut tmp = Vec::new();
-            radix_sort_by(&mut recs, &mut tmp, index_bits(cap), |r| home_in(r.fp, cap));
-            self.fill_sorted(&recs, cap, |r| *r);
+            self.fill_sorted(&recs, cap_for(n), |r| *r);
         }
-    }
-
-    /// Distance from bucket `home` forward to bucket `i` (cyclic).
-    #[inline]
-    fn dist(&self, home: usize, i: usize) -> usize {
-        if i >= home {
-            i - home
-        } else {
-            i + self.recs.len() - home
-        }
-    }
-
-    /// Whether the search for home `h` is over at bucket `i` (empty, or a
-    /// record whose home is past `h` in Robin Hood order).
-    #[inline]
-    fn past(&self, h: usize, i: usize) -> bool {
-        let r = &self.recs[i];
-        r.slot == EMPTY || self.dist(self.home(r.fp), i) < self.dist(h, i)
     }
 
     /// Adds a record; `home` must be [`home`](Self::home) of its cell and the
     /// table must have room (see [`reserve`](Self::reserve)).
     #[inline]
     pub fn insert_at_home(&mut self, r: Record<V>, home: usize) {
-        // After every record whose home is at or before `home`, then the rest
+        // After every record whose fingerprint is not larger, then the rest
         // of the run moves one bucket on.
         let mut i = home;
-        while !self.past(home, i) {
-            i = self.next(i);
+        while self.recs[i].slot != EMPTY && self.recs[i].fp <= r.fp {
+            i += 1;
         }
         let mut cur = r;
         loop {
@@ -203,10 +186,13 @@ impl<V: Vector> CellTable<V> {
             if cur.slot == EMPTY {
                 break;
             }
-            i = self.next(i);
+            i += 1;
+        }
+        if i + 1 == self.recs.len() {
+            self.recs.push(Record::VACANT);
         }
         self.len += 1;
-        debug_assert!(!overloaded(self.len, self.cap()));
+        debug_assert!(!overloaded(self.len, self.homes));
     }
 
     /// The bucket of a record of `slot` with fingerprint `fp`, searched from
@@ -217,13 +203,13 @@ impl<V: Vector> CellTable<V> {
         let mut i = home;
         loop {
             let r = &self.recs[i];
-            if r.slot == slot && r.fp == fp {
-                return Some(i);
-            }
-            if self.past(home, i) {
+            if r.fp > fp || r.slot == EMPTY {
                 return None;
             }
-            i = self.next(i);
+            if r.fp == fp && r.slot == slot {
+                return Some(i);
+            }
+            i += 1;
         }
     }
 
@@ -233,38 +219,28 @@ impl<V: Vector> CellTable<V> {
     pub fn scan_mut(&mut self, fp: u32, home: usize, mut f: impl FnMut(&mut Record<V>)) {
         let mut i = home;
         loop {
-            if self.recs[i].fp == fp && self.recs[i].slot != EMPTY {
-                f(&mut self.recs[i]);
-            } else if self.past(home, i) {
+            let r = &mut self.recs[i];
+            if r.fp > fp || r.slot == EMPTY {
                 return;
             }
-            i = self.next(i);
+            if r.fp == fp {
+                f(r);
+            }
+            i += 1;
         }
     }
 
-    /// Empties bucket `i` and shifts later records of its run back so every
-    /// record stays reachable from its home (TAOCP 6.4, Algorithm R).
-    pub fn remove_at(&mut self, mut i: usize) {
-        let mut j = i;
-        loop {
-            j = self.next(j);
-            if self.recs[j].slot == EMPTY {
-                break;
-            }
-            let h = self.home(self.recs[j].fp);
-            // The record at j may move to i unless its home lies cyclically
-            // in (i, j]: then i is before its home.
-            let stays = if i <= j {
-                i < h && h <= j
-            } else {
-                i < h || h <= j
-            };
-            if !stays {
-                self.recs[i] = self.recs[j];
-                i = j;
-            }
+    /// Empties bucket `i` and shifts later records of its run back, each
+    /// to the bucket before, until a record already at its home (TAOCP 6.4,
+    /// Algorithm R, which keeps every record reachable from its home and the
+    /// order of the records).
+    pub fn remove_at(&mut self, i: usize) {
+        let mut j = i + 1;
+        while self.recs[j].slot != EMPTY && self.home(self.recs[j].fp) < j {
+            self.recs[j - 1] = self.recs[j];
+            j += 1;
         }
-        self.recs[i] = Record::VACANT;
+        self.recs[j - 1] = Record::VACANT;
         self.len -= 1;
     }
 
@@ -274,18 +250,16 @@ impl<V: Vector> CellTable<V> {
     #[inline]
     pub fn for_cell(&self, c: Cell, mut f: impl FnMut(usize, &Record<V>) -> bool) -> bool {
         let fp = fingerprint(c);
-        let home = self.home(fp);
-        let mut i = home;
+        let mut i = self.home(fp);
         loop {
             let r = &self.recs[i];
-            if r.fp == fp && r.slot != EMPTY {
-                if !f(i, r) {
-                    return false;
-                }
-            } else if self.past(home, i) {
+            if r.fp > fp || r.slot == EMPTY {
                 return true;
             }
-            i = self.next(i);
+            if r.fp == fp && !f(i, r) {
+                return false;
+            }
+            i += 1;
         }
     }
 
@@ -294,53 +268,39 @@ impl<V: Vector> CellTable<V> {
     /// sharing a fingerprint; queries report it once).
     pub fn listed_earlier(&self, i: usize) -> bool {
         let r = &self.recs[i];
-        let mut j = self.home(r.fp);
-        while j != i {
+        (self.home(r.fp)..i).any(|j| {
             let o = &self.recs[j];
-            if o.fp == r.fp && o.slot == r.slot {
-                return true;
-            }
-            j = self.next(j);
-        }
-        false
+            o.fp == r.fp && o.slot == r.slot
+        })
     }
 
-    /// Buckets of a table rebuilt for `n` records.
+    /// Home buckets of a table rebuilt for `n` records.
     #[inline]
     pub fn cap_for_len(n: usize) -> usize {
         cap_for(n)
     }
 
     /// Replaces the contents by the records `rec(x)` of `sorted`, which are
-    /// in increasing order of their home bucket in a table of `cap` buckets.
+    /// in increasing order of fingerprint, in a table of `cap` home buckets.
     /// One sweep: each record goes to the first free bucket at or after its
-    /// home, which is where insertions in this order would put it (in Robin
-    /// Hood order); the few that would run past the end wrap around by a
-    /// normal insertion.
+    /// home, which is where insertions in this order would put it.
     pub fn fill_sorted<T>(&mut self, sorted: &[T], cap: usize, rec: impl Fn(&T) -> Record<V>) {
-        if self.recs.len() == cap {
-            self.recs.fill(Record::VACANT);
-        } else {
-            self.recs = vec![Record::VACANT; cap];
-        }
-        self.len = 0;
+        self.recs.clear();
+        self.recs.resize(cap + 1, Record::VACANT);
+        self.homes = cap;
+        self.len = sorted.len();
         let mut next = 0usize;
-        let mut wrap = 0;
-        for (k, x) in sorted.iter().enumerate() {
+        let mut last_fp = 0u32;
+        for x in sorted {
             let r = rec(x);
-            let p = self.home(r.fp).max(next);
-            if p >= cap {
-                break;
+            debug_assert!(r.slot != EMPTY && r.fp >= last_fp, "sorted by fingerprint");
+            last_fp = r.fp;
+            let p = home_in(r.fp, cap).max(next);
+            if p + 1 >= self.recs.len() {
+                self.recs.resize(p + 2, Record::VACANT);
             }
             self.recs[p] = r;
             next = p + 1;
-            self.len += 1;
-            wrap = k + 1;
-        }
-        for x in &sorted[wrap..] {
-            let r = rec(x);
-            let h = self.home(r.fp);
-            self.insert_at_home(r, h);
         }
     }
 }

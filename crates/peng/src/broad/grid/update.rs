@@ -409,6 +409,20 @@ impl<V: Vector> SpatialHash<V> {
         radix_sort_by(&mut s.recs, &mut s.recs_tmp, index_bits(cap), |r| {
             home_in(r.fp, cap)
         });
+        // The table wants fingerprint order: fingerprints sharing a home
+        // (a few records each) are sorted in place.
+        let mut i = 0;
+        while i < s.recs.len() {
+            let h = home_in(s.recs[i].fp, cap);
+            let mut e = i + 1;
+            while e < s.recs.len() && home_in(s.recs[e].fp, cap) == h {
+                e += 1;
+            }
+            if e - i > 1 {
+                s.recs[i..e].sort_by_key(|r| r.fp);
+            }
+            i = e;
+        }
         self.cells.fill_sorted(&s.recs, cap, |r| Record {
             fp: r.fp,
             slot: r.slot,
