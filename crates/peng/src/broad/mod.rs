@@ -78,6 +78,7 @@ mod grid;
 mod hash;
 mod loose;
 mod pairs;
+mod prefetch;
 mod proxy;
 mod sap;
 mod tree;

@@ -8,6 +8,7 @@
 //! and keeps every list sorted, so the output is deterministic whatever order a
 //! structure found its pairs in.
 
+use super::prefetch::prefetch;
 use super::proxy::{ProxyId, ProxyPair};
 
 /// What changed at the last pair update.
@@ -80,7 +81,12 @@ impl PairTracker {
         out.clear();
         out.reserve(self.pairs.len() + found.len());
         let (mut je, mut jo) = (0, 0);
-        for &p in &self.pairs {
+        for (k, &p) in self.pairs.iter().enumerate() {
+            // The list is sorted by `a`, so `dirty[a]` is read in order, but
+            // `dirty[b]` at random: prefetched a few pairs ahead.
+            if let Some(q) = self.pairs.get(k + 16) {
+                prefetch(&dirty[q.b.index() as usize]);
+            }
             if is_dirty(&p) {
                 while je < found.len() && found[je] < p {
                     began.push(found[je]);

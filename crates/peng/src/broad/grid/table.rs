@@ -305,23 +305,6 @@ impl<V: Vector> CellTable<V> {
     }
 }
 
-/// Hints the CPU to load the cache line of `p` (no effect on other targets).
-/// Used a few operations ahead in the sweeps, whose buckets are far apart.
-#[inline(always)]
-pub(crate) fn prefetch<T>(p: &T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch never faults and has no visible effect; `p` is a
-    // valid reference anyway.
-    #[allow(unused_unsafe)]
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(
-            p as *const T as *const i8,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
-}
-
 /// Sorts `v` by `key(x) < 2^bits` with a stable LSD radix sort (Knuth, TAOCP
 /// vol. 3, 5.2.5) in digits of at most 12 bits (4,096 counters, 32 KiB, stay
 /// in the L1 cache). `scratch` is reused between calls.
@@ -335,31 +318,40 @@ pub(crate) fn radix_sort_by<T: Copy>(
         v.sort_by_key(|x| key(x));
         return;
     }
-    let passes = bits.div_ceil(12).max(1);
-    let digit = bits.div_ceil(passes);
+    let passes = bits.div_ceil(12).max(1) as usize;
+    let digit = bits.div_ceil(passes as u32);
     let buckets = 1usize << digit;
-    let mut counts = vec![0usize; buckets];
-    scratch.clear();
-    scratch.extend_from_slice(v);
-    for d in 0..passes {
-        let shift = d * digit;
-        counts.fill(0);
-        for x in v.iter() {
-            counts[(key(x) >> shift) & (buckets - 1)] += 1;
+    let mask = buckets - 1;
+    // Every digit's histogram in one read of `v`.
+    let mut counts = vec![0usize; passes * buckets];
+    for x in v.iter() {
+        let k = key(x);
+        for d in 0..passes {
+            counts[d * buckets + ((k >> (d as u32 * digit)) & mask)] += 1;
         }
-        if counts.contains(&v.len()) {
-            continue;
+    }
+    // Any contents of the right length: every slot is written before it is
+    // read.
+    if scratch.len() != v.len() {
+        scratch.clear();
+        scratch.extend_from_slice(v);
+    }
+    for d in 0..passes {
+        let c = &mut counts[d * buckets..(d + 1) * buckets];
+        if c.contains(&v.len()) {
+            continue; // every key has the same digit here
         }
         let mut sum = 0;
-        for c in counts.iter_mut() {
-            let n = *c;
-            *c = sum;
+        for x in c.iter_mut() {
+            let n = *x;
+            *x = sum;
             sum += n;
         }
+        let shift = d as u32 * digit;
         for x in v.iter() {
-            let b = (key(x) >> shift) & (buckets - 1);
-            scratch[counts[b]] = *x;
-            counts[b] += 1;
+            let b = (key(x) >> shift) & mask;
+            scratch[c[b]] = *x;
+            c[b] += 1;
         }
         core::mem::swap(v, scratch);
     }

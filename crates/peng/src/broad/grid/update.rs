@@ -23,10 +23,9 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
+use super::super::prefetch::prefetch;
 use super::super::proxy::{ProxyId, ProxyPair, ProxyTable};
-use super::table::{
-    fingerprint, home_in, index_bits, prefetch, radix_sort_by, Cell, CellTable, Record,
-};
+use super::table::{fingerprint, home_in, index_bits, radix_sort_by, Cell, CellTable, Record};
 use super::{cell_at, first_axes, for_cells, in_range, Placement, SpatialHash, ALL_AXES};
 
 /// How many operations ahead the sweeps prefetch their buckets.
@@ -282,7 +281,14 @@ impl<V: Vector> SpatialHash<V> {
                     Placement::Cells(l, h) => Some((l, h)),
                     _ => None,
                 };
-                if let Placement::Cells(lo, hi) = old {
+                if new == old {
+                    // The common case of a small move: the same cells.
+                    if let Placement::Cells(lo, hi) = new {
+                        for_cells(lo, hi, |c| {
+                            ops.push(Op::new(fingerprint(c), slot, dpos, Kind::Update, c, lo));
+                        });
+                    }
+                } else if let Placement::Cells(lo, hi) = old {
                     for_cells(lo, hi, |c| {
                         let op = match new_range {
                             Some((l, h)) if in_range(c, l, h) => {
@@ -293,7 +299,7 @@ impl<V: Vector> SpatialHash<V> {
                         ops.push(op);
                     });
                 }
-                if let Some((lo, hi)) = new_range {
+                if let (Some((lo, hi)), true) = (new_range, new != old) {
                     for_cells(lo, hi, |c| {
                         if !matches!(old, Placement::Cells(l, h) if in_range(c, l, h)) {
                             ops.push(Op::new(fingerprint(c), slot, dpos, Kind::Insert, c, lo));
