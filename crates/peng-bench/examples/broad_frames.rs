@@ -5,9 +5,9 @@
 //! ```text
 //! cargo run --profile bench -p peng-bench --example broad_frames -- hash 1000000 30
 //! cargo run --profile bench -p peng-bench --example broad_frames -- vs 1000000 20
-//! cargo run --profile bench -p peng-bench --example broad_frames -- ab 1000000 20 2.7 4.5
+//! cargo run --profile bench -p peng-bench --example broad_frames -- ab 1000000 20 2.7 3.6
 //! ```
-//! Modes: `hash` (cell 2.7, or `CELL`) or `tree` alone; `vs`: the hash
+//! Modes: `hash` (cell 3.6, or `CELL`) or `tree` alone; `vs`: the hash
 //! against parry's BVH, frames alternating so both see the same machine
 //! conditions (this machine's timings drift 20-40 % between runs); `ab`:
 //! hashes of the given cell sizes, alternating. Then the box count and the
@@ -77,7 +77,7 @@ fn main() {
             let cell = std::env::var("CELL")
                 .ok()
                 .and_then(|s| s.parse().ok())
-                .unwrap_or(2.7);
+                .unwrap_or(3.6);
             run(SpatialHash::<Vec3>::new(cell).expect("cell"), n, frames)
         }
     }
@@ -127,7 +127,7 @@ pub fn ab(n: usize, frames: usize, specs: &[String]) {
     }
 }
 
-/// peng's spatial hash (cell 2.7, as in the bench) against parry's BVH,
+/// peng's spatial hash (cell 3.6, as in the bench) against parry's BVH,
 /// alternating frames on their own copies of the scene; prints both medians
 /// and the ratio. The scene step is timed as part of each frame, as in the
 /// criterion bench.
@@ -136,7 +136,7 @@ pub fn vs_parry(n: usize, frames: usize) {
     use parry3d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};
     let scene0 = MovingBoxes::new(n, 0xb0_0001);
     let mut s_peng = scene0.clone();
-    let mut bp = SpatialHash::<Vec3>::new(2.7).expect("cell");
+    let mut bp = SpatialHash::<Vec3>::new(3.6).expect("cell");
     let ids: Vec<_> = s_peng
         .boxes
         .iter()
