@@ -9,6 +9,8 @@
 //! - [`mesh`]: triangle meshes and polylines with static BVHs.
 //! - [`query`]: pure functions on `(shape, pose, shape, pose)`: overlap, contact
 //!   manifolds, distance, ray casts and point queries.
+//! - [`world`]: the collision world: colliders by handle, filters, sensors,
+//!   margins, events and scene queries, one design for 2D and 3D.
 //!
 //! Most users want the per-dimension facades [`d2`] and [`d3`], which gather the
 //! shapes, poses and queries of one dimension under one path.
@@ -37,6 +39,7 @@ pub mod math;
 pub mod mesh;
 pub mod query;
 pub mod shape;
+pub mod world;
 
 /// Everything 2D in one place: shapes, poses and the pair queries.
 pub mod d2 {
@@ -48,6 +51,7 @@ pub mod d2 {
         ContactId, ContactPoint2, Distance2, Manifold2, PointProjection2, Ray2, RayHit2,
     };
     pub use crate::shape::d2::*;
+    pub use crate::world::{Collider, ColliderHandle, CollisionFilter, EventMode, Margin, World2};
 }
 
 /// Everything 3D in one place: shapes, poses and the pair queries.
@@ -62,6 +66,7 @@ pub mod d3 {
         ContactId, ContactPoint3, Distance3, Manifold3, PointProjection3, Ray3, RayHit3,
     };
     pub use crate::shape::d3::*;
+    pub use crate::world::{Collider, ColliderHandle, CollisionFilter, EventMode, Margin, World3};
 }
 
 pub use math::policy::GeometryError;

@@ -1,0 +1,20 @@
+//! Errors of the collision world: each names what is wrong.
+
+use super::handle::ColliderHandle;
+
+/// What a world operation rejected.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum WorldError {
+    /// The handle names a removed collider (or none ever made here).
+    #[error("stale or unknown collider handle {0:?}")]
+    StaleHandle(ColliderHandle),
+    /// A pose component is NaN or infinite.
+    #[error("collider pose is not finite (NaN or infinite component)")]
+    NonFinitePose,
+    /// The collider's box reaches past the coordinates the world supports.
+    #[error("collider box reaches {0:e}, past the supported coordinate limit {1:e}")]
+    TooFar(f32, f32),
+    /// A margin is negative, NaN or infinite.
+    #[error("margin must be finite and non-negative, got {0}")]
+    InvalidMargin(f32),
+}

@@ -1,0 +1,302 @@
+//! The collision world: colliders by handle, filters, sensors, margins and
+//! events, one design for 2D and 3D.
+//!
+//! A [`World`] owns its colliders and hands out generation-checked
+//! [`ColliderHandle`]s (a stale handle is an error, never another collider).
+//! Each collider is a shape at a pose with a [`CollisionFilter`], flags
+//! (sensor, remove on contact), a [`Margin`], an [`EventMode`] and user data.
+//! The world keeps every collider's box in a broad phase
+//! ([`DynamicTree`](crate::broad::DynamicTree)), updated as soon as a pose
+//! changes, so scene queries always see the colliders as last given.
+//!
+//! The dimension is a type parameter ([`Dim2`], [`Dim3`]; the aliases
+//! [`World2`] and [`World3`]): the world's logic is written once, the
+//! geometry comes from `query::d2` / `query::d3` through the [`Dim`] trait.
+
+mod collider;
+mod dim;
+mod error;
+mod filter;
+mod handle;
+
+pub use collider::{Collider, EventMode, Margin};
+pub use dim::{Dim, Dim2, Dim3};
+pub use error::WorldError;
+pub use filter::CollisionFilter;
+pub use handle::{Arena, ColliderHandle};
+
+use crate::bound::Aabb;
+use crate::broad::{BroadPhase, DynamicTree, Filter, ProxyId, COORD_LIMIT};
+use crate::math::Vector;
+
+/// A collision world in 2D.
+pub type World2 = World<Dim2>;
+/// A collision world in 3D.
+pub type World3 = World<Dim3>;
+
+/// Colliders by handle, their broad phase, and (after each update) their
+/// touching pairs and events. See the module documentation.
+pub struct World<D: Dim> {
+    colliders: Arena<Collider<D>>,
+    /// The broad-phase proxy of each arena slot (meaningful for live slots).
+    proxies: Vec<ProxyId>,
+    broad: DynamicTree<D::V>,
+    /// Arena slots whose collider was inserted or changed (pose, shape,
+    /// margin, filter, flags) since the last update, and the list of them.
+    changed: Vec<bool>,
+    changed_list: Vec<ColliderHandle>,
+}
+
+impl<D: Dim> Default for World<D> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<D: Dim> core::fmt::Debug for World<D> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("World")
+            .field("colliders", &self.colliders.len())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Checks a margin value: finite and non-negative.
+fn check_margin(m: Margin) -> Result<(), WorldError> {
+    match m {
+        Margin::None => Ok(()),
+        Margin::Offset(d) | Margin::CenterRadius(d) => {
+            if d.is_finite() && d >= 0.0 {
+                Ok(())
+            } else {
+                Err(WorldError::InvalidMargin(d))
+            }
+        }
+    }
+}
+
+/// The broad-phase box of a collider: its shape's box, grown by a boundary
+/// offset, and holding its centre (and the ball of a centre radius around
+/// it), so that two colliders whose margins make them touch always have
+/// overlapping boxes.
+pub(crate) fn broad_box<D: Dim>(c: &Collider<D>) -> Aabb<D::V> {
+    let centre = D::translation(&c.pose);
+    let mut b = D::aabb(&c.shape, &c.pose).merged(&Aabb::new(centre, centre));
+    match c.margin {
+        Margin::None => {}
+        Margin::Offset(d) => b = b.loosened(d),
+        Margin::CenterRadius(r) => {
+            let ball = Aabb::new(centre, centre).loosened(r);
+            b = b.merged(&ball);
+        }
+    }
+    b
+}
+
+/// Checks a collider before it enters or changes in the world.
+fn check_collider<D: Dim>(c: &Collider<D>) -> Result<Aabb<D::V>, WorldError> {
+    if !D::pose_is_finite(&c.pose) {
+        return Err(WorldError::NonFinitePose);
+    }
+    check_margin(c.margin)?;
+    let b = broad_box(c);
+    let reach = b.min.abs().max(b.max.abs());
+    let far = (0..D::V::DIM).map(|i| reach.get(i)).fold(0.0f32, f32::max);
+    if far.is_nan() || far > COORD_LIMIT {
+        return Err(WorldError::TooFar(far, COORD_LIMIT));
+    }
+    Ok(b)
+}
+
+impl<D: Dim> World<D> {
+    /// An empty world.
+    pub fn new() -> Self {
+        World {
+            colliders: Arena::default(),
+            proxies: Vec::new(),
+            broad: DynamicTree::new(),
+            changed: Vec::new(),
+            changed_list: Vec::new(),
+        }
+    }
+
+    /// Adds a collider and returns its handle. Rejects a non-finite pose, an
+    /// invalid margin or a box past [`COORD_LIMIT`].
+    pub fn insert(&mut self, collider: Collider<D>) -> Result<ColliderHandle, WorldError> {
+        let b = check_collider(&collider)?;
+        let h = self.colliders.insert(collider);
+        let proxy = match self.broad.insert(b, h.index() as u64, Filter::ALL) {
+            Ok(p) => p,
+            Err(_) => {
+                // Unreachable after `check_collider`; undo and report.
+                self.colliders.remove(h);
+                return Err(WorldError::NonFinitePose);
+            }
+        };
+        let i = h.index() as usize;
+        if self.proxies.len() <= i {
+            self.proxies.resize(i + 1, proxy);
+            self.changed.resize(i + 1, false);
+        }
+        self.proxies[i] = proxy;
+        self.mark_changed(h);
+        Ok(h)
+    }
+
+    /// Removes a collider and returns it.
+    pub fn remove(&mut self, h: ColliderHandle) -> Result<Collider<D>, WorldError> {
+        let c = self.colliders.remove(h).ok_or(WorldError::StaleHandle(h))?;
+        let i = h.index() as usize;
+        let _ = self.broad.remove(self.proxies[i]);
+        Ok(c)
+    }
+
+    /// The collider of a live handle.
+    pub fn get(&self, h: ColliderHandle) -> Result<&Collider<D>, WorldError> {
+        self.colliders.get(h).ok_or(WorldError::StaleHandle(h))
+    }
+
+    /// Whether the handle names a live collider.
+    pub fn contains(&self, h: ColliderHandle) -> bool {
+        self.colliders.contains(h)
+    }
+
+    /// Number of colliders.
+    pub fn len(&self) -> usize {
+        self.colliders.len()
+    }
+
+    /// Whether the world has no collider.
+    pub fn is_empty(&self) -> bool {
+        self.colliders.is_empty()
+    }
+
+    /// The colliders with their handles, in handle order.
+    pub fn iter(&self) -> impl Iterator<Item = (ColliderHandle, &Collider<D>)> {
+        self.colliders.iter()
+    }
+
+    /// Moves a collider.
+    pub fn set_pose(&mut self, h: ColliderHandle, pose: D::Pose) -> Result<(), WorldError> {
+        self.modify(h, |c| c.pose = pose)
+    }
+
+    /// Changes a collider's shape.
+    pub fn set_shape(&mut self, h: ColliderHandle, shape: D::Shape) -> Result<(), WorldError> {
+        self.modify(h, |c| c.shape = shape)
+    }
+
+    /// Changes any part of a collider through `f` (pose, shape, filter,
+    /// flags, margin, user data); the change is checked like an insertion and
+    /// rolled back when rejected.
+    pub fn modify(
+        &mut self,
+        h: ColliderHandle,
+        f: impl FnOnce(&mut Collider<D>),
+    ) -> Result<(), WorldError> {
+        let c = self
+            .colliders
+            .get_mut(h)
+            .ok_or(WorldError::StaleHandle(h))?;
+        let before = c.clone();
+        f(c);
+        let b = match check_collider(c) {
+            Ok(b) => b,
+            Err(e) => {
+                *c = before;
+                return Err(e);
+            }
+        };
+        let moved_by = D::translation(&c.pose) - D::translation(&before.pose);
+        let _ = self
+            .broad
+            .move_proxy(self.proxies[h.index() as usize], b, moved_by);
+        self.mark_changed(h);
+        Ok(())
+    }
+
+    fn mark_changed(&mut self, h: ColliderHandle) {
+        let i = h.index() as usize;
+        if !self.changed[i] {
+            self.changed[i] = true;
+            self.changed_list.push(h);
+        }
+    }
+
+    /// The broad phase (read-only), for queries.
+    pub fn broad_phase(&self) -> &DynamicTree<D::V> {
+        &self.broad
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Pose3, Vec3};
+    use crate::shape::d3::{Ball, Shape};
+
+    fn ball(r: f32) -> Shape {
+        Ball::new(r).expect("valid radius").into()
+    }
+
+    #[test]
+    fn insert_move_remove_and_stale_handles() {
+        let mut w = World3::new();
+        let a = w.insert(Collider::new(ball(1.0), Pose3::IDENTITY)).unwrap();
+        let b = w
+            .insert(Collider::new(
+                ball(1.0),
+                Pose3::from_translation(Vec3::X * 5.0),
+            ))
+            .unwrap();
+        assert_eq!(w.len(), 2);
+        w.set_pose(b, Pose3::from_translation(Vec3::X * 1.5))
+            .unwrap();
+        assert_eq!(w.get(b).unwrap().pose.translation, Vec3::X * 1.5);
+        w.remove(a).unwrap();
+        assert_eq!(w.remove(a).unwrap_err(), WorldError::StaleHandle(a));
+        assert_eq!(
+            w.set_pose(a, Pose3::IDENTITY).unwrap_err(),
+            WorldError::StaleHandle(a)
+        );
+        let c = w.insert(Collider::new(ball(0.5), Pose3::IDENTITY)).unwrap();
+        assert_eq!(c.index(), a.index());
+        assert!(w.get(a).is_err() && w.get(c).is_ok());
+    }
+
+    #[test]
+    fn bad_input_is_rejected_with_a_clear_error_and_nothing_changes() {
+        let mut w = World3::new();
+        let nan = Pose3::from_translation(Vec3::new(f32::NAN, 0.0, 0.0));
+        assert_eq!(
+            w.insert(Collider::new(ball(1.0), nan)).unwrap_err(),
+            WorldError::NonFinitePose
+        );
+        let far = Pose3::from_translation(Vec3::new(1e30, 0.0, 0.0));
+        assert!(matches!(
+            w.insert(Collider::new(ball(1.0), far)).unwrap_err(),
+            WorldError::TooFar(..)
+        ));
+        let bad_margin =
+            Collider::new(ball(1.0), Pose3::IDENTITY).with_margin(Margin::Offset(-1.0));
+        assert_eq!(
+            w.insert(bad_margin).unwrap_err(),
+            WorldError::InvalidMargin(-1.0)
+        );
+        assert!(w.is_empty());
+        let h = w.insert(Collider::new(ball(1.0), Pose3::IDENTITY)).unwrap();
+        assert_eq!(w.set_pose(h, nan).unwrap_err(), WorldError::NonFinitePose);
+        assert_eq!(w.get(h).unwrap().pose, Pose3::IDENTITY);
+    }
+
+    #[test]
+    fn broad_boxes_cover_margins_and_centres() {
+        let c: Collider<Dim3> = Collider::new(ball(1.0), Pose3::from_translation(Vec3::X))
+            .with_margin(Margin::Offset(0.5));
+        let b = broad_box(&c);
+        assert!((b.min - Vec3::new(-0.5, -1.5, -1.5)).length() < 1e-6);
+        let c = c.with_margin(Margin::CenterRadius(3.0));
+        let b = broad_box(&c);
+        assert!((b.max - Vec3::new(4.0, 3.0, 3.0)).length() < 1e-6);
+    }
+}
