@@ -17,4 +17,15 @@ pub enum WorldError {
     /// A margin is negative, NaN or infinite.
     #[error("margin must be finite and non-negative, got {0}")]
     InvalidMargin(f32),
+    /// A scene-query input (point, ray, box or pose) has a NaN or infinite
+    /// component where a finite value is needed; names the input.
+    #[error("query {0} is not finite (NaN or infinite component)")]
+    NonFiniteQuery(&'static str),
+    /// A scene-query length (ray length, search distance) is NaN or
+    /// negative; names the input.
+    #[error("query {0} must be non-negative, got {1}")]
+    NegativeQueryLength(&'static str, f32),
+    /// A scene-query ray has a zero-length direction.
+    #[error("query ray direction has zero length")]
+    ZeroRayDirection,
 }

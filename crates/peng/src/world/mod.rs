@@ -18,12 +18,14 @@ mod dim;
 mod error;
 mod filter;
 mod handle;
+mod query;
 
 pub use collider::{Collider, EventMode, Margin};
 pub use dim::{Dim, Dim2, Dim3};
 pub use error::WorldError;
 pub use filter::CollisionFilter;
 pub use handle::{Arena, ColliderHandle};
+pub use query::{ColliderRayHit, NearestCollider, QueryFilter, QueryPredicate, SensorMode};
 
 use crate::bound::Aabb;
 use crate::broad::{BroadPhase, DynamicTree, Filter, ProxyId, COORD_LIMIT};
