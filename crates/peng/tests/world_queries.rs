@@ -808,3 +808,57 @@ fn bad_query_input_is_a_clear_error() {
     let msg = WorldError::NonFiniteQuery("ray origin").to_string();
     assert!(msg.contains("ray origin"), "{msg}");
 }
+
+/// The broad phase does the pruning: a closest-hit ray stops testing once
+/// the boxes ahead start after its best hit, an any-hit ray stops at its
+/// first hit, and a nearest search near colliders tests only a few of them.
+/// The predicate counts the candidates that reach the exact tests.
+#[test]
+fn queries_test_only_a_few_candidates() {
+    let mut w = World3::new();
+    for i in 0..300 {
+        let at = Vec3::new(3.0 * i as f32, 0.0, 0.0);
+        w.insert(Collider::new(ball3(1.0), Pose3::from_translation(at)))
+            .unwrap();
+    }
+    let calls = std::cell::Cell::new(0usize);
+    let count = |_: ColliderHandle, _: &Collider<Dim3>| {
+        calls.set(calls.get() + 1);
+        true
+    };
+    let f = QueryFilter::new().with_predicate(&count);
+    let ray = Ray::new(Vec3::X * -10.0, Vec3::X).unwrap();
+    let (h, hit) = w.cast_ray(&ray, f32::INFINITY, true, f).unwrap().unwrap();
+    assert_eq!(h.index(), 0);
+    assert!((hit.toi - 9.0).abs() < 1e-5);
+    assert!(
+        calls.get() <= 8,
+        "closest ray tested {} candidates",
+        calls.get()
+    );
+    calls.set(0);
+    assert!(w.cast_ray_any(&ray, f32::INFINITY, true, f).unwrap());
+    assert!(
+        calls.get() <= 8,
+        "any-hit ray tested {} candidates",
+        calls.get()
+    );
+    calls.set(0);
+    assert_eq!(
+        w.cast_ray_all(&ray, f32::INFINITY, true, f).unwrap().len(),
+        300
+    );
+    assert_eq!(calls.get(), 300);
+    calls.set(0);
+    let (h, _, d) = w
+        .nearest_within(Vec3::new(451.0, 2.0, 0.0), f32::INFINITY, f)
+        .unwrap()
+        .unwrap();
+    assert_eq!(h.index(), 150);
+    assert!((d - (5.0f32.sqrt() - 1.0)).abs() < 1e-4);
+    assert!(
+        calls.get() <= 12,
+        "nearest tested {} candidates",
+        calls.get()
+    );
+}
