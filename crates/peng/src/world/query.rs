@@ -2,7 +2,7 @@
 //! nearest collider, each with a [`QueryFilter`].
 //!
 //! Every query finds candidates in the broad phase (whose boxes hold each
-//! collider's shape box, see [`broad_box`](super::broad_box)) and then runs
+//! collider's shape box, grown by its margin) and then runs
 //! the exact test of [`Dim`] on each candidate that passes the filter. The
 //! broad phase is kept current by every insertion, removal and pose change,
 //! so a query right after [`World::set_pose`] sees the new pose, without an
