@@ -40,7 +40,10 @@ trait Gen: Dim {
     fn vec(r: &mut Rng, lo: f32, hi: f32) -> Self::V;
     fn unit(r: &mut Rng) -> Self::V;
     fn pose(r: &mut Rng, at: Self::V) -> Self::Pose;
+    /// A random shape: mostly primitives, one in ten a compound.
     fn shape(r: &mut Rng) -> Self::Shape;
+    /// A random convex primitive of size about 0.2 to 2.
+    fn primitive(r: &mut Rng) -> Self::Shape;
     /// Colliders are placed in `[-SPREAD, SPREAD]^d` (denser in 3D so that
     /// random queries hit as often as in 2D).
     const SPREAD: f32;
@@ -63,6 +66,19 @@ impl Gen for Dim3 {
         Pose3::new(at, q)
     }
     fn shape(r: &mut Rng) -> d3::Shape {
+        if r.coin(0.1) {
+            // A compound of two or three primitives near its origin.
+            let parts = (0..2 + r.below(2))
+                .map(|_| {
+                    let at = Self::vec(r, -1.5, 1.5);
+                    (Self::pose(r, at), Self::primitive(r))
+                })
+                .collect();
+            return d3::Compound::new(parts).unwrap().into();
+        }
+        Self::primitive(r)
+    }
+    fn primitive(r: &mut Rng) -> d3::Shape {
         let s = r.f(0.2, 2.0);
         match r.below(8) {
             0 => d3::Ball::new(s).unwrap().into(),
@@ -102,6 +118,19 @@ impl Gen for Dim2 {
         Pose2::new(at, r.f(0.0, 6.3))
     }
     fn shape(r: &mut Rng) -> d2::Shape {
+        if r.coin(0.1) {
+            // A compound of two or three primitives near its origin.
+            let parts = (0..2 + r.below(2))
+                .map(|_| {
+                    let at = Self::vec(r, -1.5, 1.5);
+                    (Self::pose(r, at), Self::primitive(r))
+                })
+                .collect();
+            return d2::Compound::new(parts).unwrap().into();
+        }
+        Self::primitive(r)
+    }
+    fn primitive(r: &mut Rng) -> d2::Shape {
         let s = r.f(0.2, 2.0);
         match r.below(6) {
             0 => d2::Circle::new(s).unwrap().into(),
