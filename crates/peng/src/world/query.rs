@@ -270,7 +270,7 @@ impl<D: Dim> World<D> {
         check_ray(ray, max_toi)?;
         let mut best: Option<ColliderRayHit<D::V>> = None;
         self.broad
-            .ray_cast(ray.origin, ray.dir, max_toi, u64::MAX, &mut |_, slot, _| {
+            .ray_query(ray.origin, ray.dir, max_toi, u64::MAX, |_, slot, _| {
                 let Some((h, c)) = self.candidate(slot) else {
                     return RayControl::Continue;
                 };
@@ -306,7 +306,7 @@ impl<D: Dim> World<D> {
         check_ray(ray, max_toi)?;
         let mut hits = Vec::new();
         self.broad
-            .ray_cast(ray.origin, ray.dir, max_toi, u64::MAX, &mut |_, slot, _| {
+            .ray_query(ray.origin, ray.dir, max_toi, u64::MAX, |_, slot, _| {
                 if let Some((h, c)) = self.candidate(slot) {
                     if filter.passes(h, c) {
                         if let Some(hit) = D::ray_cast(&c.shape, &c.pose, ray, max_toi, solid) {
@@ -332,7 +332,7 @@ impl<D: Dim> World<D> {
         check_ray(ray, max_toi)?;
         let mut any = false;
         self.broad
-            .ray_cast(ray.origin, ray.dir, max_toi, u64::MAX, &mut |_, slot, _| {
+            .ray_query(ray.origin, ray.dir, max_toi, u64::MAX, |_, slot, _| {
                 if let Some((h, c)) = self.candidate(slot) {
                     if filter.passes(h, c)
                         && D::ray_cast(&c.shape, &c.pose, ray, max_toi, solid).is_some()
