@@ -51,7 +51,10 @@ pub mod d2 {
         ContactId, ContactPoint2, Distance2, Manifold2, PointProjection2, Ray2, RayHit2,
     };
     pub use crate::shape::d2::*;
-    pub use crate::world::{Collider, ColliderHandle, CollisionFilter, EventMode, Margin, World2};
+    pub use crate::world::{
+        Collider, ColliderHandle, CollisionFilter, EventMode, Margin, QueryFilter, SensorMode,
+        World2,
+    };
 }
 
 /// Everything 3D in one place: shapes, poses and the pair queries.
@@ -66,7 +69,10 @@ pub mod d3 {
         ContactId, ContactPoint3, Distance3, Manifold3, PointProjection3, Ray3, RayHit3,
     };
     pub use crate::shape::d3::*;
-    pub use crate::world::{Collider, ColliderHandle, CollisionFilter, EventMode, Margin, World3};
+    pub use crate::world::{
+        Collider, ColliderHandle, CollisionFilter, EventMode, Margin, QueryFilter, SensorMode,
+        World3,
+    };
 }
 
 pub use math::policy::GeometryError;

@@ -6,7 +6,7 @@
 //! Each collider is a shape at a pose with a [`CollisionFilter`], flags
 //! (sensor, remove on contact), a [`Margin`], an [`EventMode`] and user data.
 //! The world keeps every collider's box in a broad phase
-//! ([`DynamicTree`](crate::broad::DynamicTree)), updated as soon as a pose
+//! ([`DynamicTree`]), updated as soon as a pose
 //! changes, so scene queries always see the colliders as last given.
 //!
 //! The dimension is a type parameter ([`Dim2`], [`Dim3`]; the aliases

@@ -1,4 +1,4 @@
-//! 2D pair queries, dispatched on [`Shape`](crate::shape::d2::Shape).
+//! 2D pair queries, dispatched on [`Shape`].
 //!
 //! Every convex 2D shape is handled as a convex core polygon with a radius (see
 //! `poly.rs`): one set of algorithms (separating axes, GJK, clipping, closed-form

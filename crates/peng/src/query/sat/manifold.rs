@@ -25,7 +25,7 @@ pub fn polytope_manifold<A: Polytope, B: Polytope>(
     (!m.is_empty()).then_some(m)
 }
 
-/// Builds the manifold for the axis `r` found by [`sat`]; empty when the
+/// Builds the manifold for the axis `r` found by [`sat`](super::sat); empty when the
 /// shapes turn out farther apart than `prediction`.
 pub fn manifold_from_axis<A: Polytope, B: Polytope>(
     a: &A,

@@ -95,7 +95,7 @@ fn interval_separation<A: Polytope, B: Polytope>(
 /// least one face, or two non-parallel edges).
 ///
 /// For two solids the edge pairs come from a walk over B's vertex graph
-/// (see [`sat_solid`]); two convex polyhedra are read from their cached data
+/// (see `sat_solid`); two convex polyhedra are read from their cached data
 /// ([`HullView`], [`PlacedHull`]), other small solids are first copied into
 /// stack buffers in A's frame ([`Prepared`]), larger ones are read through
 /// [`Mapped`].
