@@ -466,9 +466,10 @@ fn gradient_is_quantized_within_the_stated_error() {
     let d = decode(&encode(&[(64, 64, &grad, 5)]));
     assert_eq!(d.table.len(), 256);
     let err = max_error(&d.screens(), &[&grad]);
-    // 256 boxes over a 256 × 256 square of (r, g): about 16 × 16 each, so
-    // half a box, 8, per channel, plus rounding of the means.
-    assert!(err <= 10, "max channel error {err}");
+    // 256 boxes over a 256 × 256 square of (r, g) are about 16 × 16 each:
+    // a colour is at most half a box, 8, from its box's mean in each channel
+    // (the nearest entry is no farther). Measured: 6.
+    assert!(err <= 8, "max channel error {err}");
 }
 
 #[test]
