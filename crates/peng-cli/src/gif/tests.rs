@@ -470,6 +470,13 @@ fn gradient_is_quantized_within_the_stated_error() {
     // a colour is at most half a box, 8, from its box's mean in each channel
     // (the nearest entry is no farther). Measured: 6.
     assert!(err <= 8, "max channel error {err}");
+    // Each pixel gets its nearest palette entry.
+    let dist =
+        |a: &[u8], b: &[u8]| -> u32 { (0..3).map(|k| u32::from(a[k].abs_diff(b[k])).pow(2)).sum() };
+    for (got, want) in d.screens()[0].chunks_exact(3).zip(grad.chunks_exact(3)) {
+        let best = d.table.iter().map(|p| dist(p, want)).min().unwrap_or(0);
+        assert_eq!(dist(got, want), best, "{want:?} -> {got:?}");
+    }
 }
 
 #[test]
@@ -501,6 +508,34 @@ fn flat_colours_stay_exact_beyond_256_colours() {
         .filter(|(a, b)| a == b)
         .count();
     assert!(exact >= w * h - 600, "{exact}");
+}
+
+#[test]
+fn one_colour_too_many_merges_just_two() {
+    // 257 colours, equally common: 256 boxes, so exactly one holds two
+    // colours and the other 255 stay exact.
+    let colors: Vec<[u8; 3]> = (0..257u32)
+        .map(|i| [(i * 5) as u8, (i * 11 / 3) as u8, (i / 2) as u8])
+        .collect();
+    let img: Vec<u8> = colors.iter().flatten().copied().collect();
+    let d = decode(&encode(&[(257, 1, &img, 1)]));
+    assert_eq!(d.table.len(), 256);
+    let exact = d.screens()[0]
+        .chunks_exact(3)
+        .zip(img.chunks_exact(3))
+        .filter(|(a, b)| a == b)
+        .count();
+    assert!(exact >= 255, "{exact} exact");
+}
+
+#[test]
+fn flat_frames_compress() {
+    // 307200 pixels of one colour: LZW strings grow by one pixel per code,
+    // so about sqrt(2 · 307200) ≈ 784 codes of at most 10 bits.
+    let img = [200u8, 10, 10].repeat(640 * 480);
+    let bytes = encode(&[(640, 480, &img, 1)]);
+    assert!(bytes.len() < 1200, "{} bytes", bytes.len());
+    assert_eq!(decode(&bytes).screens()[0], img);
 }
 
 #[test]
