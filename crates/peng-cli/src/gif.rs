@@ -20,8 +20,8 @@
 //!
 //! Frames after the first only store the smallest rectangle holding every
 //! pixel whose palette index changed (a 1×1 rectangle if none did); with
-//! "do not dispose" the rest of the screen keeps the earlier frames' pixels.
-//! Animations of a scene where a few shapes move shrink several-fold.
+//! "do not dispose" the rest of the screen keeps the earlier frames' pixels,
+//! so a frame where little moves costs little.
 //!
 //! Viewers commonly replace delays of 0 or 1 centisecond by about 10; use 2 or
 //! more for a dependable rate.
@@ -153,8 +153,9 @@ impl GifWriter {
             return Err(GifError::Empty);
         };
         let q = palette::quantize(self.frames.iter().map(|f| f.rgb.as_slice()));
-        // The colour table holds 2^(n+1) entries (section 18); n+1 is also the
-        // LZW minimum code size, which may not be below 2 (Appendix F).
+        // The colour table holds 2^bits entries, stored as the field
+        // n = bits - 1 (section 18); the LZW minimum code size is bits, but
+        // not below 2 (section 22, Appendix F).
         let bits = (1..=8u8)
             .find(|&b| 1usize << b >= q.colors.len())
             .unwrap_or(8);
@@ -163,7 +164,7 @@ impl GifWriter {
         let mut out = Vec::new();
         out.extend_from_slice(b"GIF89a");
         // Logical screen descriptor: size; packed = global table present,
-        // colour resolution 8 bits (field 7), not sorted, table size n;
+        // colour resolution 8 bits (field 7), not sorted, table size field;
         // background index 0; no aspect ratio.
         push_u16(&mut out, width as u16);
         push_u16(&mut out, height as u16);
