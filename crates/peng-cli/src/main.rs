@@ -10,6 +10,7 @@ mod check;
 mod cli;
 mod draw;
 mod font;
+mod gif;
 mod raster;
 mod report;
 mod scene;
