@@ -438,3 +438,273 @@ fn random_run_2d_matches_brute_force() {
     let events = random_run::<Dim2>(11, 200, 12.0, 50);
     assert!(events > 500, "{events} events");
 }
+
+// ---------------------------------------------------------------------------
+// Focused tests: one per filter, sensor, margin, mode and removal path.
+
+fn ball(r: f32) -> d3::Shape {
+    d3::Ball::new(r).expect("valid radius").into()
+}
+
+fn at(x: f32) -> Pose3 {
+    Pose3::from_translation(Vec3::X * x)
+}
+
+/// A unit ball at `x` on the x axis.
+fn unit(x: f32) -> Collider<Dim3> {
+    Collider::new(ball(1.0), at(x))
+}
+
+type Brief = (EventKind, ColliderHandle, ColliderHandle, Option<WatchId>);
+
+/// One update's events, in brief.
+fn step(w: &mut World3) -> Vec<Brief> {
+    w.update()
+        .iter()
+        .map(|e| (e.kind, e.a, e.b, e.watch))
+        .collect()
+}
+
+use EventKind::{Began, Ended, Persisted};
+
+#[test]
+fn filter_bits_both_ways() {
+    let mut w = World3::new();
+    let a = w
+        .insert(unit(0.0).with_filter(CollisionFilter::new(0b01, 0b10)))
+        .expect("insert");
+    // b takes a's category in its mask only later.
+    let b = w
+        .insert(unit(1.5).with_filter(CollisionFilter::new(0b10, 0b10)))
+        .expect("insert");
+    assert_eq!(step(&mut w), vec![]);
+    w.modify(b, |c| c.filter = CollisionFilter::new(0b10, 0b01))
+        .expect("live");
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+    // Filtering a touching pair out ends it.
+    w.modify(a, |c| c.filter.mask = 0).expect("live");
+    assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
+}
+
+#[test]
+fn filter_groups_override_bits() {
+    let mut w = World3::new();
+    let never = CollisionFilter::ALL.with_group(-1);
+    let a = w.insert(unit(0.0).with_filter(never)).expect("insert");
+    let _b = w.insert(unit(1.0).with_filter(never)).expect("insert");
+    // A different negative group falls back to the bits, which accept.
+    let c = w
+        .insert(unit(-1.5).with_filter(CollisionFilter::ALL.with_group(-2)))
+        .expect("insert");
+    // A positive group collides although the masks are empty.
+    let always = CollisionFilter::new(1, 0).with_group(3);
+    let d = w.insert(unit(100.0).with_filter(always)).expect("insert");
+    let e = w.insert(unit(101.0).with_filter(always)).expect("insert");
+    assert_eq!(step(&mut w), vec![(Began, a, c, None), (Began, d, e, None)]);
+}
+
+#[test]
+fn pair_callback_filters_and_is_only_asked_about_changed_pairs() {
+    let mut w = World3::new();
+    let a = w.insert(unit(0.0).with_user_data(1)).expect("insert");
+    let b = w.insert(unit(1.0).with_user_data(2)).expect("insert");
+    let c = w.insert(unit(-1.5).with_user_data(5)).expect("insert");
+    let far = w.insert(unit(50.0).with_user_data(9)).expect("insert");
+    let _far2 = w.insert(unit(51.0).with_user_data(9)).expect("insert");
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = calls.clone();
+    w.set_pair_filter(Some(Box::new(move |_, x, _, y| {
+        seen.fetch_add(1, Ordering::Relaxed);
+        x.user_data + y.user_data != 3
+    })));
+    // (a, b) is refused; (a, c) and the far pair are not.
+    assert_eq!(
+        step(&mut w),
+        vec![(Began, a, c, None), (Began, far, _far2, None)]
+    );
+    let n = calls.load(Ordering::Relaxed);
+    assert_eq!(n, 3, "one call per broad-phase pair");
+    // Nothing changed: the rule is not asked again, nothing is reported.
+    assert_eq!(step(&mut w), vec![]);
+    assert_eq!(calls.load(Ordering::Relaxed), n);
+    // Moving `far` asks about its one pair only.
+    w.set_pose(far, at(50.5)).expect("live");
+    assert_eq!(step(&mut w), vec![]);
+    assert_eq!(calls.load(Ordering::Relaxed), n + 1);
+    // Clearing the rule retests every pair without anything moving.
+    w.set_pair_filter(None);
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+}
+
+#[test]
+fn sensors_report_overlap_without_manifolds() {
+    let mut w = World3::new();
+    let s = w.insert(unit(0.0).with_sensor(true)).expect("insert");
+    let a = w.insert(unit(1.5)).expect("insert");
+    let b = w.insert(unit(3.0)).expect("insert");
+    let evs = w.update().to_vec();
+    assert_eq!(evs.len(), 2);
+    assert!(evs[0].sensor && (evs[0].a, evs[0].b) == (s, a));
+    assert!(!evs[1].sensor && (evs[1].a, evs[1].b) == (a, b));
+    assert_eq!(w.contact_manifolds(s, a).map(<[_]>::len), Some(0));
+    assert!(w.contact_manifolds(b, a).is_some_and(|m| !m.is_empty()));
+    assert!(w.contact_manifolds(s, b).is_none());
+}
+
+#[test]
+fn offset_margin_touches_at_exactly_the_summed_offset() {
+    let mut w = World3::new();
+    let a = w
+        .insert(unit(0.0).with_margin(Margin::Offset(0.25)))
+        .expect("insert");
+    // A gap of 0.5 = 0.25 + 0.25: touching, closed.
+    let b = w
+        .insert(unit(2.5).with_margin(Margin::Offset(0.25)))
+        .expect("insert");
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+    // Solid margin pairs keep speculative manifolds (negative depth).
+    let ms = w.contact_manifolds(a, b).expect("touching");
+    assert!(!ms.is_empty() && ms[0].depth() < 0.0);
+    w.set_pose(b, at(2.51)).expect("live");
+    assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
+    // One offset alone is not enough for a gap of 0.5.
+    w.modify(b, |c| {
+        c.pose = at(2.5);
+        c.margin = Margin::None;
+    })
+    .expect("live");
+    assert_eq!(step(&mut w), vec![]);
+}
+
+#[test]
+fn centre_radius_margin_touches_at_exactly_the_larger_radius() {
+    let mut w = World3::new();
+    let cube: d3::Shape = d3::Cuboid::new(Vec3::splat(0.5)).expect("cuboid").into();
+    let a = w
+        .insert(Collider::new(cube.clone(), at(0.0)).with_margin(Margin::CenterRadius(3.0)))
+        .expect("insert");
+    let b = w
+        .insert(Collider::new(cube, at(3.0)).with_margin(Margin::CenterRadius(1.0)))
+        .expect("insert");
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+    // Apart shapes: no manifold, but touching by the centre rule.
+    assert_eq!(w.contact_manifolds(a, b).map(<[_]>::len), Some(0));
+    w.set_pose(b, at(3.01)).expect("live");
+    assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
+}
+
+#[test]
+fn once_mode_reports_begin_and_end_only() {
+    let mut w = World3::new();
+    let a = w.insert(unit(0.0)).expect("insert");
+    let b = w.insert(unit(1.0)).expect("insert");
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+    w.set_pose(b, at(1.2)).expect("live");
+    assert_eq!(step(&mut w), vec![]);
+    assert_eq!(step(&mut w), vec![]);
+    w.set_pose(b, at(5.0)).expect("live");
+    assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
+    assert_eq!(step(&mut w), vec![]);
+}
+
+#[test]
+fn continuous_mode_reports_every_update_while_touching() {
+    let mut w = World3::new();
+    let a = w.insert(unit(0.0)).expect("insert");
+    let b = w
+        .insert(unit(1.0).with_events(EventMode::Continuous))
+        .expect("insert");
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+    // Persisted whether or not anything moved.
+    assert_eq!(step(&mut w), vec![(Persisted, a, b, None)]);
+    w.set_pose(a, at(0.5)).expect("live");
+    assert_eq!(step(&mut w), vec![(Persisted, a, b, None)]);
+    w.set_pose(b, at(5.0)).expect("live");
+    assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
+}
+
+#[test]
+fn remove_on_contact_removes_at_first_contact_and_ends_other_pairs() {
+    let mut w = World3::new();
+    let target = w.insert(unit(0.0)).expect("insert");
+    let bullet = w
+        .insert(unit(5.0).with_remove_on_contact(true))
+        .expect("insert");
+    assert_eq!(step(&mut w), vec![]);
+    assert!(w.contains(bullet));
+    w.set_pose(bullet, at(1.9)).expect("live");
+    let evs = w.update().to_vec();
+    assert_eq!(evs.len(), 1);
+    assert!(evs[0].removed && evs[0].kind == Began && (evs[0].a, evs[0].b) == (target, bullet));
+    assert!(!w.contains(bullet));
+    assert_eq!(w.touching_pairs().count(), 0);
+    assert_eq!(step(&mut w), vec![]);
+
+    // A collider flagged while already touching goes when a new contact
+    // begins; its old pair ends in the same update (not marked removed).
+    let x = w.insert(unit(1.5)).expect("insert");
+    assert_eq!(step(&mut w), vec![(Began, target, x, None)]);
+    w.modify(x, |c| c.remove_on_contact = true).expect("live");
+    assert_eq!(step(&mut w), vec![]);
+    let z = w.insert(unit(3.0)).expect("insert");
+    let evs = w.update().to_vec();
+    let brief: Vec<_> = evs.iter().map(|e| (e.kind, e.a, e.b, e.removed)).collect();
+    assert_eq!(brief, vec![(Ended, target, x, false), (Began, x, z, true)]);
+    assert!(!w.contains(x) && w.contains(z) && w.contains(target));
+    assert_eq!(step(&mut w), vec![]);
+}
+
+#[test]
+fn removed_colliders_end_their_pairs_with_their_handles() {
+    let mut w = World3::new();
+    let a = w.insert(unit(0.0)).expect("insert");
+    let b = w.insert(unit(1.0)).expect("insert");
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+    w.remove(b).expect("live");
+    // The slot is reused at once by a collider that also touches `a`.
+    let c = w.insert(unit(-1.0)).expect("insert");
+    assert_eq!(c.index(), b.index());
+    assert_eq!(step(&mut w), vec![(Ended, a, b, None), (Began, a, c, None)]);
+    assert!(w.contact_manifolds(a, b).is_none());
+    assert_eq!(w.touching_pairs().collect::<Vec<_>>(), vec![(a, c)]);
+    w.remove(a).expect("live");
+    assert_eq!(step(&mut w), vec![(Ended, a, c, None)]);
+    assert_eq!(step(&mut w), vec![]);
+    assert!(w.remove(a).is_err());
+}
+
+#[test]
+fn watched_sets_tag_their_pairs_first_group_first_in_their_mode() {
+    let mut w = World3::new();
+    let paddle = w.insert(unit(0.0)).expect("insert");
+    let wall = w.insert(unit(10.0)).expect("insert");
+    let ball_a = w.insert(unit(1.5)).expect("insert");
+    let ball_b = w.insert(unit(8.5)).expect("insert");
+    let id = w.watch(&[ball_a, ball_b], &[paddle], EventMode::Continuous);
+    // The pair's own event, then the tagged copy with the ball first; the
+    // ball-wall pair is outside the set and reports untagged only.
+    assert_eq!(
+        step(&mut w),
+        vec![
+            (Began, paddle, ball_a, None),
+            (Began, ball_a, paddle, Some(id)),
+            (Began, wall, ball_b, None),
+        ]
+    );
+    // The set is continuous although the colliders are not.
+    assert_eq!(step(&mut w), vec![(Persisted, ball_a, paddle, Some(id))]);
+    let once = w.watch(&[wall], &[ball_b], EventMode::Once);
+    assert_eq!(step(&mut w), vec![(Persisted, ball_a, paddle, Some(id))]);
+    w.set_pose(ball_b, at(20.0)).expect("live");
+    assert_eq!(
+        step(&mut w),
+        vec![
+            (Persisted, ball_a, paddle, Some(id)),
+            (Ended, wall, ball_b, None),
+            (Ended, wall, ball_b, Some(once)),
+        ]
+    );
+    assert!(w.unwatch(id));
+    assert!(!w.unwatch(id));
+    assert_eq!(step(&mut w), vec![]);
+}
