@@ -34,6 +34,12 @@ pub type PairFilter<D> =
 /// thread (spreading a few pairs over threads costs more than it saves).
 const PARALLEL_MIN: usize = 64;
 
+/// The candidate pairs come from box queries of the changed colliders when
+/// their number times this is below the number of broad-phase pairs, and
+/// from a pass over the pair list otherwise (a box query costs about as much
+/// as visiting a few dozen pairs in order).
+const QUERY_RATIO: usize = 16;
+
 impl<D: Dim> World<D> {
     /// Sets (or with `None` clears) the user pair rule; every pair is tested
     /// again at the next update.
@@ -106,37 +112,81 @@ impl<D: Dim> World<D> {
     /// The broad-phase pairs with an end changed since the last update (all
     /// of them when everything is retested), as collider handles, that the
     /// filters accept; sorted.
+    ///
+    /// Two ways to the same set (the broad phase's pairs are exactly its
+    /// given boxes that overlap, closed, and a box query uses the same closed
+    /// test): when few colliders changed, one box query per changed collider
+    /// (cost in the changed colliders and their neighbours); otherwise one
+    /// pass over the pair list (cost in all pairs, but sequential memory).
     fn candidate_pairs(&self) -> Vec<PairKey> {
-        let mut work = Vec::new();
-        let slot = |id| self.broad.proxy(id).map(|p| p.user_data as u32);
-        for pp in self.broad.pairs() {
-            let (Some(ia), Some(ib)) = (slot(pp.a), slot(pp.b)) else {
-                continue;
-            };
-            let dirty = |i: u32| self.changed.get(i as usize).copied().unwrap_or(false);
-            if !(self.retest_all || dirty(ia) || dirty(ib)) {
-                continue;
-            }
-            let (Some(ha), Some(hb)) = (self.colliders.handle_at(ia), self.colliders.handle_at(ib))
-            else {
-                continue;
-            };
-            let (a, b) = if ha < hb { (ha, hb) } else { (hb, ha) };
-            let (Some(ca), Some(cb)) = (self.colliders.get(a), self.colliders.get(b)) else {
-                continue;
-            };
-            if !ca.filter.allows(&cb.filter) {
-                continue;
-            }
-            if let Some(f) = &self.pair_filter {
-                if !f(a, ca, b, cb) {
-                    continue;
+        let few = self.changed_list.len() * QUERY_RATIO < self.broad.pairs().len();
+        let mut raw = if self.retest_all || !few {
+            self.pairs_by_scan()
+        } else {
+            self.pairs_by_query()
+        };
+        raw.sort_unstable();
+        raw.dedup();
+        raw.retain(
+            |&(a, b)| match (self.colliders.get(a), self.colliders.get(b)) {
+                (Some(ca), Some(cb)) => {
+                    ca.filter.allows(&cb.filter)
+                        && self.pair_filter.as_ref().is_none_or(|f| f(a, ca, b, cb))
                 }
+                _ => false,
+            },
+        );
+        raw
+    }
+
+    /// Whether arena slot `i` changed since the last update.
+    fn slot_changed(&self, i: u32) -> bool {
+        self.changed.get(i as usize).copied().unwrap_or(false)
+    }
+
+    /// The live pair of two arena slots, smaller handle first.
+    fn pair_of_slots(&self, i: u32, j: u32) -> Option<PairKey> {
+        let (a, b) = (self.colliders.handle_at(i)?, self.colliders.handle_at(j)?);
+        Some(if a < b { (a, b) } else { (b, a) })
+    }
+
+    /// Candidate pairs from one pass over the broad phase's pair list.
+    fn pairs_by_scan(&self) -> Vec<PairKey> {
+        let slot = |id| self.broad.proxy(id).map(|p| p.user_data as u32);
+        let mut out = Vec::new();
+        for pp in self.broad.pairs() {
+            let (Some(i), Some(j)) = (slot(pp.a), slot(pp.b)) else {
+                continue;
+            };
+            if self.retest_all || self.slot_changed(i) || self.slot_changed(j) {
+                out.extend(self.pair_of_slots(i, j));
             }
-            work.push((a, b));
         }
-        work.sort_unstable();
-        work
+        out
+    }
+
+    /// Candidate pairs from one box query per changed collider. A pair of two
+    /// changed colliders is found from both sides; the caller dedups.
+    fn pairs_by_query(&self) -> Vec<PairKey> {
+        let mut out = Vec::new();
+        for h in &self.changed_list {
+            let i = h.index();
+            let Some(pid) = self.proxies.get(i as usize).copied() else {
+                continue;
+            };
+            // A stale entry (removed since) has no live proxy here.
+            let Some(info) = self.colliders.handle_at(i).and(self.broad.proxy(pid)) else {
+                continue;
+            };
+            self.broad
+                .query_aabb(&info.aabb, u64::MAX, &mut |other, data| {
+                    if other != pid {
+                        out.extend(self.pair_of_slots(i, data as u32));
+                    }
+                    true
+                });
+        }
+        out
     }
 
     /// The touching rule on every pair of `work`, in parallel, in order.
@@ -202,13 +252,7 @@ impl<D: Dim> World<D> {
 
     /// Whether the pair was retested in this update.
     fn retested(&self, (a, b): PairKey) -> bool {
-        let dirty = |h: ColliderHandle| {
-            self.changed
-                .get(h.index() as usize)
-                .copied()
-                .unwrap_or(false)
-        };
-        self.retest_all || dirty(a) || dirty(b)
+        self.retest_all || self.slot_changed(a.index()) || self.slot_changed(b.index())
     }
 
     /// Removes the remove-on-contact colliders with a began pair: their began
