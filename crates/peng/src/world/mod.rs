@@ -9,6 +9,13 @@
 //! ([`DynamicTree`](crate::broad::DynamicTree)), updated as soon as a pose
 //! changes, so scene queries always see the colliders as last given.
 //!
+//! [`World::update`] runs the broad phase, then the narrow phase (in
+//! parallel, only on pairs with a changed collider), and reports
+//! [`ContactEvent`]s: began, persisted (continuous mode) and ended, in a
+//! deterministic order whatever the thread count. Touching pairs keep their
+//! contact manifolds ([`World::contact_manifolds`]). [`World::watch`] tags
+//! the events of "these colliders against those" with a [`WatchId`].
+//!
 //! The dimension is a type parameter ([`Dim2`], [`Dim3`]; the aliases
 //! [`World2`] and [`World3`]): the world's logic is written once, the
 //! geometry comes from `query::d2` / `query::d3` through the [`Dim`] trait.
