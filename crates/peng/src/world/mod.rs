@@ -9,6 +9,13 @@
 //! ([`DynamicTree`]), updated as soon as a pose
 //! changes, so scene queries always see the colliders as last given.
 //!
+//! [`World::update`] runs the broad phase, then the narrow phase (in
+//! parallel, only on pairs with a changed collider), and reports
+//! [`ContactEvent`]s: began, persisted (continuous mode) and ended, in a
+//! deterministic order whatever the thread count. Touching pairs keep their
+//! contact manifolds ([`World::contact_manifolds`]). [`World::watch`] tags
+//! the events of "these colliders against those" with a [`WatchId`].
+//!
 //! The dimension is a type parameter ([`Dim2`], [`Dim3`]; the aliases
 //! [`World2`] and [`World3`]): the world's logic is written once, the
 //! geometry comes from `query::d2` / `query::d3` through the [`Dim`] trait.
@@ -16,16 +23,23 @@
 mod collider;
 mod dim;
 mod error;
+mod events;
 mod filter;
 mod handle;
+mod pairs;
 mod query;
+mod update;
+mod watch;
 
 pub use collider::{Collider, EventMode, Margin};
 pub use dim::{Dim, Dim2, Dim3};
 pub use error::WorldError;
+pub use events::{ContactEvent, EventKind};
 pub use filter::CollisionFilter;
 pub use handle::{Arena, ColliderHandle};
 pub use query::{ColliderRayHit, NearestCollider, QueryFilter, QueryPredicate, SensorMode};
+pub use update::PairFilter;
+pub use watch::WatchId;
 
 use crate::bound::Aabb;
 use crate::broad::{BroadPhase, DynamicTree, Filter, ProxyId, COORD_LIMIT};
@@ -47,6 +61,18 @@ pub struct World<D: Dim> {
     /// margin, filter, flags) since the last update, and the list of them.
     changed: Vec<bool>,
     changed_list: Vec<ColliderHandle>,
+    /// The touching pairs after the last update, sorted by pair.
+    touching: Vec<(pairs::PairKey, pairs::PairState<D>)>,
+    /// The events of the last update.
+    events: Vec<ContactEvent>,
+    /// The watched sets.
+    watches: watch::Watches,
+    /// The user's pair rule.
+    pair_filter: Option<Box<PairFilter<D>>>,
+    /// Every pair must be tested again (the pair rule changed).
+    retest_all: bool,
+    /// A collider was removed since the last update (its pairs end).
+    removed_any: bool,
 }
 
 impl<D: Dim> Default for World<D> {
@@ -119,6 +145,12 @@ impl<D: Dim> World<D> {
             broad: DynamicTree::new(),
             changed: Vec::new(),
             changed_list: Vec::new(),
+            touching: Vec::new(),
+            events: Vec::new(),
+            watches: watch::Watches::default(),
+            pair_filter: None,
+            retest_all: false,
+            removed_any: false,
         }
     }
 
@@ -145,11 +177,13 @@ impl<D: Dim> World<D> {
         Ok(h)
     }
 
-    /// Removes a collider and returns it.
+    /// Removes a collider and returns it. Its touching pairs end at the next
+    /// update (their events keep its handle).
     pub fn remove(&mut self, h: ColliderHandle) -> Result<Collider<D>, WorldError> {
         let c = self.colliders.remove(h).ok_or(WorldError::StaleHandle(h))?;
         let i = h.index() as usize;
         let _ = self.broad.remove(self.proxies[i]);
+        self.removed_any = true;
         Ok(c)
     }
 

@@ -1,0 +1,124 @@
+//! The touching state of a pair and the rule that decides it (the world's
+//! narrow phase for one pair).
+//!
+//! The rule, in order of precedence:
+//! 1. A [`Margin::CenterRadius`] on either collider: touching when the
+//!    centres (pose translations) are at most the larger such radius apart,
+//!    whatever the shapes.
+//! 2. A [`Margin::Offset`] on either collider: the pair's offset is the sum
+//!    of both offsets; touching when the signed distance is at most it.
+//! 3. Otherwise a sensor pair (either collider a sensor) touches when the
+//!    shapes overlap (closed), and a solid pair when the contact query with
+//!    prediction 0 gives a manifold of depth >= 0 (touching counts).
+//!
+//! Sensor pairs keep no manifold. Solid pairs keep the manifolds of
+//! `D::contacts` (prediction = the pair's offset under rule 2, else 0), with
+//! their stable feature ids, so a solver can warm-start from them.
+
+use super::collider::{Collider, EventMode, Margin};
+use super::dim::Dim;
+use super::handle::ColliderHandle;
+use crate::math::Vector;
+
+/// A pair by its two handles, smaller first.
+pub(crate) type PairKey = (ColliderHandle, ColliderHandle);
+
+/// The kept state of a touching pair.
+pub(crate) struct PairState<D: Dim> {
+    /// Either collider is a sensor.
+    pub sensor: bool,
+    /// Either collider reports in continuous mode.
+    pub continuous: bool,
+    /// The contact manifolds (empty for sensors; may be empty for a margin
+    /// pair whose shapes are apart).
+    pub manifolds: Vec<D::Manifold>,
+}
+
+/// The larger centre radius of the two colliders, if either has one.
+fn centre_radius<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
+    let r = |c: &Collider<D>| match c.margin {
+        Margin::CenterRadius(r) => Some(r),
+        _ => None,
+    };
+    match (r(a), r(b)) {
+        (Some(x), Some(y)) => Some(x.max(y)),
+        (x, y) => x.or(y),
+    }
+}
+
+/// The sum of the boundary offsets, if either collider has one.
+fn offset<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
+    let o = |c: &Collider<D>| match c.margin {
+        Margin::Offset(d) => Some(d),
+        _ => None,
+    };
+    match (o(a), o(b)) {
+        (None, None) => None,
+        (x, y) => Some(x.unwrap_or(0.0) + y.unwrap_or(0.0)),
+    }
+}
+
+/// Applies the touching rule to a pair; `Some(state)` when it touches.
+pub(crate) fn touch<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<PairState<D>> {
+    let sensor = a.sensor || b.sensor;
+    let continuous = a.events == EventMode::Continuous || b.events == EventMode::Continuous;
+    let mut manifolds = Vec::new();
+    let touching = if let Some(r) = centre_radius(a, b) {
+        let gap = D::translation(&b.pose) - D::translation(&a.pose);
+        let t = gap.length() <= r;
+        if t && !sensor {
+            D::contacts(&a.shape, &a.pose, &b.shape, &b.pose, 0.0, &mut manifolds);
+        }
+        t
+    } else if let Some(off) = offset(a, b) {
+        let t = D::distance(&a.shape, &a.pose, &b.shape, &b.pose).distance <= off;
+        if t && !sensor {
+            D::contacts(&a.shape, &a.pose, &b.shape, &b.pose, off, &mut manifolds);
+        }
+        t
+    } else if sensor {
+        D::intersects(&a.shape, &a.pose, &b.shape, &b.pose)
+    } else {
+        D::contacts(&a.shape, &a.pose, &b.shape, &b.pose, 0.0, &mut manifolds);
+        manifolds.iter().any(|m| D::manifold_depth(m) >= 0.0)
+    };
+    touching.then_some(PairState {
+        sensor,
+        continuous,
+        manifolds,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Pose3, Vec3};
+    use crate::shape::d3::{Ball, Shape};
+    use crate::world::Dim3;
+
+    fn ball_at(x: f32, margin: Margin) -> Collider<Dim3> {
+        let s: Shape = Ball::new(1.0).expect("valid radius").into();
+        Collider::new(s, Pose3::from_translation(Vec3::X * x)).with_margin(margin)
+    }
+
+    #[test]
+    fn rules_in_order_of_precedence() {
+        let o = ball_at(0.0, Margin::None);
+        // Touching exactly counts (closed), and a manifold is kept.
+        let s = touch(&o, &ball_at(2.0, Margin::None)).expect("touching");
+        assert!(!s.manifolds.is_empty());
+        assert!(touch(&o, &ball_at(2.01, Margin::None)).is_none());
+        // Offsets add: 0.25 + 0.25 reaches a gap of 0.5 exactly.
+        let q = ball_at(0.0, Margin::Offset(0.25));
+        assert!(touch(&q, &ball_at(2.5, Margin::Offset(0.25))).is_some());
+        assert!(touch(&q, &ball_at(2.51, Margin::Offset(0.25))).is_none());
+        assert!(touch(&q, &ball_at(2.25, Margin::None)).is_some());
+        // A centre radius overrides the offset, and uses the larger radius.
+        let c = ball_at(0.0, Margin::CenterRadius(5.0));
+        assert!(touch(&c, &ball_at(5.0, Margin::CenterRadius(1.0))).is_some());
+        assert!(touch(&c, &ball_at(5.01, Margin::Offset(9.0))).is_none());
+        // Sensors keep no manifold.
+        let s = touch(&o.clone().with_sensor(true), &ball_at(1.0, Margin::None)).expect("overlap");
+        assert!(s.sensor && s.manifolds.is_empty());
+    }
+}

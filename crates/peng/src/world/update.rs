@@ -1,0 +1,316 @@
+//! The update: broad phase, then the narrow phase on the candidate pairs
+//! that may have changed (in parallel), then the events.
+//!
+//! Incremental: a pair's touching state depends only on its two colliders and
+//! the pair filter, so only pairs with an end inserted or changed since the
+//! last update (or every pair, after the pair filter changed) are tested
+//! again; every other pair keeps its state. An update where nothing changed
+//! does no geometry at all: it walks the touching pairs only to report
+//! persist events.
+//!
+//! Deterministic: the pairs to test form a sorted list, the narrow phase maps
+//! it in order (rayon's indexed `collect` keeps the order whatever the thread
+//! count), and the events come from one merge of sorted lists, so results and
+//! events are identical for any number of threads.
+
+use rayon::prelude::*;
+
+use super::collider::Collider;
+use super::dim::Dim;
+use super::events::{emit, ContactEvent, EventKind, Transition};
+use super::handle::ColliderHandle;
+use super::pairs::{touch, PairKey, PairState};
+use super::World;
+use crate::broad::BroadPhase;
+
+/// A user rule on pairs, called with the smaller handle first after the
+/// collision filters accepted the pair; `false` keeps the pair from
+/// touching. It must be a pure function of its arguments (it is called only
+/// when one of the two colliders changed).
+pub type PairFilter<D> =
+    dyn Fn(ColliderHandle, &Collider<D>, ColliderHandle, &Collider<D>) -> bool + Send + Sync;
+
+/// Below this many pairs to test, the narrow phase runs on the calling
+/// thread (spreading a few pairs over threads costs more than it saves).
+const PARALLEL_MIN: usize = 64;
+
+/// The candidate pairs come from box queries of the changed colliders when
+/// their number times this is below the number of broad-phase pairs, and
+/// from a pass over the pair list otherwise (a box query costs about as much
+/// as visiting a few dozen pairs in order).
+const QUERY_RATIO: usize = 16;
+
+impl<D: Dim> World<D> {
+    /// Sets (or with `None` clears) the user pair rule; every pair is tested
+    /// again at the next update.
+    pub fn set_pair_filter(&mut self, f: Option<Box<PairFilter<D>>>) {
+        self.pair_filter = f;
+        self.retest_all = true;
+    }
+
+    /// The touching pairs as of the last update, smaller handle first, in
+    /// handle order.
+    pub fn touching_pairs(&self) -> impl Iterator<Item = (ColliderHandle, ColliderHandle)> + '_ {
+        self.touching.iter().map(|(k, _)| *k)
+    }
+
+    /// The contact manifolds of a pair touching at the last update (in either
+    /// handle order; normals point from the smaller handle's collider to the
+    /// other's). Empty for a sensor pair; `None` when not touching.
+    pub fn contact_manifolds(
+        &self,
+        a: ColliderHandle,
+        b: ColliderHandle,
+    ) -> Option<&[D::Manifold]> {
+        let key = if a < b { (a, b) } else { (b, a) };
+        let i = self.touching.binary_search_by(|(k, _)| k.cmp(&key)).ok()?;
+        Some(&self.touching[i].1.manifolds)
+    }
+
+    /// The events of the last update (as [`update`](Self::update) returned).
+    pub fn events(&self) -> &[ContactEvent] {
+        &self.events
+    }
+
+    /// Runs one update: finds which pairs began, kept and stopped touching
+    /// since the last one, removes the remove-on-contact colliders whose
+    /// first contact began, and returns the events, sorted by pair (smaller
+    /// handle first), then watched set (untagged first, then by id).
+    ///
+    /// - A pair with an end removed by [`remove`](Self::remove) since the
+    ///   last update ends now (its event keeps the removed handle).
+    /// - A collider with `remove_on_contact` leaves at the end of the update
+    ///   in which one of its pairs begins touching: those began events say
+    ///   `removed: true`, and its pairs that were already touching end now.
+    pub fn update(&mut self) -> &[ContactEvent] {
+        self.events.clear();
+        let quiet = self.changed_list.is_empty() && !self.removed_any && !self.retest_all;
+        if quiet {
+            // Nothing changed: every touching pair persists as it was. The
+            // broad phase's pair update is skipped too (it walks every pair);
+            // whatever it still owes (proxies removed on contact) it catches
+            // up with at the next update that calls it.
+            for (k, s) in &self.touching {
+                let t = transition(*k, EventKind::Persisted, s);
+                emit(&mut self.events, &t, &self.watches);
+            }
+            return &self.events;
+        }
+        self.broad.update_pairs();
+        let work = self.candidate_pairs();
+        let fresh = self.narrow_phase(&work);
+        let mut transitions = self.merge(work, fresh);
+        self.remove_on_contact(&mut transitions);
+        for t in &transitions {
+            emit(&mut self.events, t, &self.watches);
+        }
+        for h in self.changed_list.drain(..) {
+            self.changed[h.index() as usize] = false;
+        }
+        self.removed_any = false;
+        self.retest_all = false;
+        &self.events
+    }
+
+    /// The broad-phase pairs with an end changed since the last update (all
+    /// of them when everything is retested), as collider handles, that the
+    /// filters accept; sorted.
+    ///
+    /// Two ways to the same set (the broad phase's pairs are exactly its
+    /// given boxes that overlap, closed, and a box query uses the same closed
+    /// test): when few colliders changed, one box query per changed collider
+    /// (cost in the changed colliders and their neighbours); otherwise one
+    /// pass over the pair list (cost in all pairs, but sequential memory).
+    fn candidate_pairs(&self) -> Vec<PairKey> {
+        let few = self.changed_list.len() * QUERY_RATIO < self.broad.pairs().len();
+        let mut raw = if self.retest_all || !few {
+            self.pairs_by_scan()
+        } else {
+            self.pairs_by_query()
+        };
+        raw.sort_unstable();
+        raw.dedup();
+        raw.retain(
+            |&(a, b)| match (self.colliders.get(a), self.colliders.get(b)) {
+                (Some(ca), Some(cb)) => {
+                    ca.filter.allows(&cb.filter)
+                        && self.pair_filter.as_ref().is_none_or(|f| f(a, ca, b, cb))
+                }
+                _ => false,
+            },
+        );
+        raw
+    }
+
+    /// Whether arena slot `i` changed since the last update.
+    fn slot_changed(&self, i: u32) -> bool {
+        self.changed.get(i as usize).copied().unwrap_or(false)
+    }
+
+    /// The live pair of two arena slots, smaller handle first.
+    fn pair_of_slots(&self, i: u32, j: u32) -> Option<PairKey> {
+        let (a, b) = (self.colliders.handle_at(i)?, self.colliders.handle_at(j)?);
+        Some(if a < b { (a, b) } else { (b, a) })
+    }
+
+    /// Candidate pairs from one pass over the broad phase's pair list.
+    fn pairs_by_scan(&self) -> Vec<PairKey> {
+        let slot = |id| self.broad.proxy(id).map(|p| p.user_data as u32);
+        let mut out = Vec::new();
+        for pp in self.broad.pairs() {
+            let (Some(i), Some(j)) = (slot(pp.a), slot(pp.b)) else {
+                continue;
+            };
+            if self.retest_all || self.slot_changed(i) || self.slot_changed(j) {
+                out.extend(self.pair_of_slots(i, j));
+            }
+        }
+        out
+    }
+
+    /// Candidate pairs from one box query per changed collider. A pair of two
+    /// changed colliders is found from both sides; the caller dedups.
+    fn pairs_by_query(&self) -> Vec<PairKey> {
+        let mut out = Vec::new();
+        for h in &self.changed_list {
+            let i = h.index();
+            let Some(pid) = self.proxies.get(i as usize).copied() else {
+                continue;
+            };
+            // A stale entry (removed since) has no live proxy here.
+            let Some(info) = self.colliders.handle_at(i).and(self.broad.proxy(pid)) else {
+                continue;
+            };
+            self.broad
+                .query_aabb(&info.aabb, u64::MAX, &mut |other, data| {
+                    if other != pid {
+                        out.extend(self.pair_of_slots(i, data as u32));
+                    }
+                    true
+                });
+        }
+        out
+    }
+
+    /// The touching rule on every pair of `work`, in parallel, in order.
+    fn narrow_phase(&self, work: &[PairKey]) -> Vec<Option<PairState<D>>> {
+        let colliders = &self.colliders;
+        let one = |&(a, b): &PairKey| match (colliders.get(a), colliders.get(b)) {
+            (Some(ca), Some(cb)) => touch(ca, cb),
+            _ => None,
+        };
+        if work.len() >= PARALLEL_MIN {
+            work.par_iter().map(one).collect()
+        } else {
+            work.iter().map(one).collect()
+        }
+    }
+
+    /// Merges the old touching pairs with the retested ones (both sorted by
+    /// pair) into the new touching list and one transition per pair whose
+    /// state matters, in pair order.
+    fn merge(&mut self, work: Vec<PairKey>, fresh: Vec<Option<PairState<D>>>) -> Vec<Transition> {
+        let old = core::mem::take(&mut self.touching);
+        let mut now: Vec<(PairKey, PairState<D>)> = Vec::with_capacity(old.len());
+        let mut out = Vec::new();
+        let mut fresh = work
+            .into_iter()
+            .zip(fresh)
+            .filter_map(|(k, s)| s.map(|s| (k, s)))
+            .peekable();
+        for (k, s) in old {
+            // Retested pairs ordered before this old one are new contacts.
+            while let Some((fk, _)) = fresh.peek() {
+                if *fk >= k {
+                    break;
+                }
+                if let Some((fk, fs)) = fresh.next() {
+                    out.push(transition(fk, EventKind::Began, &fs));
+                    now.push((fk, fs));
+                }
+            }
+            if fresh.peek().is_some_and(|(fk, _)| *fk == k) {
+                if let Some((fk, fs)) = fresh.next() {
+                    out.push(transition(fk, EventKind::Persisted, &fs));
+                    now.push((fk, fs));
+                }
+                continue;
+            }
+            // Only a `remove` can have killed an end (colliders removed on
+            // contact left the list already): skip the arena lookups, two
+            // cache misses per pair in a large world, when there was none.
+            let alive =
+                !self.removed_any || (self.colliders.contains(k.0) && self.colliders.contains(k.1));
+            if alive && !self.retested(k) {
+                out.push(transition(k, EventKind::Persisted, &s));
+                now.push((k, s));
+            } else {
+                // Removed, moved apart, filtered out: it ends.
+                out.push(transition(k, EventKind::Ended, &s));
+            }
+        }
+        for (fk, fs) in fresh {
+            out.push(transition(fk, EventKind::Began, &fs));
+            now.push((fk, fs));
+        }
+        self.touching = now;
+        out
+    }
+
+    /// Whether the pair was retested in this update.
+    fn retested(&self, (a, b): PairKey) -> bool {
+        self.retest_all || self.slot_changed(a.index()) || self.slot_changed(b.index())
+    }
+
+    /// Removes the remove-on-contact colliders with a began pair: their began
+    /// transitions say `removed`, their other touching pairs end, and they
+    /// leave the touching list, the arena and the broad phase.
+    fn remove_on_contact(&mut self, transitions: &mut [Transition]) {
+        let mut going: Vec<ColliderHandle> = Vec::new();
+        for t in transitions.iter() {
+            if t.kind != EventKind::Began {
+                continue;
+            }
+            for h in [t.lo, t.hi] {
+                if self.colliders.get(h).is_some_and(|c| c.remove_on_contact) {
+                    going.push(h);
+                }
+            }
+        }
+        if going.is_empty() {
+            return;
+        }
+        going.sort_unstable();
+        going.dedup();
+        let leaving = |h: ColliderHandle| going.binary_search(&h).is_ok();
+        for t in transitions.iter_mut() {
+            if !(leaving(t.lo) || leaving(t.hi)) {
+                continue;
+            }
+            match t.kind {
+                EventKind::Began => t.removed = true,
+                EventKind::Persisted => t.kind = EventKind::Ended,
+                EventKind::Ended => {}
+            }
+        }
+        self.touching
+            .retain(|(k, _)| !(leaving(k.0) || leaving(k.1)));
+        for &h in &going {
+            if let Some(_c) = self.colliders.remove(h) {
+                let _ = self.broad.remove(self.proxies[h.index() as usize]);
+            }
+        }
+    }
+}
+
+/// The transition of a pair with this state.
+fn transition<D: Dim>(k: PairKey, kind: EventKind, s: &PairState<D>) -> Transition {
+    Transition {
+        lo: k.0,
+        hi: k.1,
+        kind,
+        sensor: s.sensor,
+        continuous: s.continuous,
+        removed: false,
+    }
+}
