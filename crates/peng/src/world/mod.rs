@@ -19,6 +19,33 @@
 //! The dimension is a type parameter ([`Dim2`], [`Dim3`]; the aliases
 //! [`World2`] and [`World3`]): the world's logic is written once, the
 //! geometry comes from `query::d2` / `query::d3` through the [`Dim`] trait.
+//!
+//! ```
+//! use peng::d2::*;
+//! use peng::world::EventKind;
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut world = World2::new();
+//! let floor = world.insert(Collider::new(
+//!     Rect::new(Vec2::new(5.0, 0.5))?,
+//!     Pose2::from_translation(Vec2::new(0.0, -0.5)),
+//! ))?;
+//! let ball = world.insert(Collider::new(
+//!     Circle::new(0.5)?,
+//!     Pose2::from_translation(Vec2::new(0.0, 3.0)),
+//! ))?;
+//! assert!(world.update().is_empty()); // apart
+//! world.set_pose(ball, Pose2::from_translation(Vec2::new(0.0, 0.4)))?;
+//! let events = world.update();
+//! assert_eq!(events.len(), 1);
+//! assert_eq!(events[0].kind, EventKind::Began);
+//! assert_eq!((events[0].a, events[0].b), (floor, ball));
+//! let m = &world.contact_manifolds(floor, ball).expect("touching")[0];
+//! assert!((m.depth() - 0.1).abs() < 1e-5); // normal from the floor up to the ball
+//! world.set_pose(ball, Pose2::from_translation(Vec2::new(0.0, 2.0)))?;
+//! assert_eq!(world.update()[0].kind, EventKind::Ended);
+//! # Ok(())
+//! # }
+//! ```
 
 mod collider;
 mod dim;
