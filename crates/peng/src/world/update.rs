@@ -64,7 +64,7 @@ impl<D: Dim> World<D> {
     ) -> Option<&[D::Manifold]> {
         let key = if a < b { (a, b) } else { (b, a) };
         let i = self.touching.binary_search_by(|(k, _)| k.cmp(&key)).ok()?;
-        Some(&self.touching[i].1.manifolds)
+        Some(self.touching[i].1.manifolds.as_slice())
     }
 
     /// The events of the last update (as [`update`](Self::update) returned).
