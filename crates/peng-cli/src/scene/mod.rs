@@ -305,9 +305,10 @@ fn check_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), Located> 
 mod tests {
     use super::*;
 
-    const SCENES: [&str; 2] = [
+    const SCENES: [&str; 3] = [
         include_str!("../../../../examples/scene2d.json"),
         include_str!("../../../../examples/scene3d.json"),
+        include_str!("../../../../examples/moving2d.json"),
     ];
 
     /// Checks an error's position lies inside the text.
@@ -326,6 +327,15 @@ mod tests {
         assert_eq!((s.dimension(), s.len(), s.distance), (2, 9, Some(0.5)));
         let s = parse("b", SCENES[1]).unwrap();
         assert_eq!((s.dimension(), s.len(), s.distance), (3, 10, Some(0.5)));
+        let (s, t) = parse_timeline("c", SCENES[2]).unwrap();
+        assert_eq!((s.dimension(), s.len(), t.fps), (2, 3, Some(30.0)));
+        match t.motions {
+            Motions::D2(m) => assert_eq!(
+                m.iter().map(Option::is_some).collect::<Vec<_>>(),
+                [false, true, true]
+            ),
+            Motions::D3(_) => panic!("2D scene"),
+        }
     }
 
     /// Every truncation of a valid scene fails cleanly with a position in range.
