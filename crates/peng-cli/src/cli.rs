@@ -161,8 +161,7 @@ MOTION (for --frames; any shape may have one):
   or {"quaternion"}) is slerped along the shorter arc. A keyframe without position or
   rotation takes the shape's own. Before the first keyframe the first pose holds, after
   the last the last pose holds; "loop": true repeats the span from the first to the
-  last keyframe. Without --frames shapes stand at their "position". --frames needs
-  bounded shapes: a scene with a halfspace fails with an error.
+  last keyframe. Without --frames shapes stand at their "position".
 
 JSON OUTPUT (--json), keys in this order:
   {"format": "peng-check/1", "scene": NAME, "dimension": 2|3, "shapes": N,

@@ -14,7 +14,7 @@ use crate::cli::CheckArgs;
 use crate::scene::motion::{Key, Motion};
 use crate::scene::{Motions, Named, Scene, Shapes};
 use anyhow::{anyhow, bail, Result};
-use peng::world::{Collider, Dim, Dim2, Dim3, EventKind, EventMode, Margin, World, WorldError};
+use peng::world::{Collider, Dim, Dim2, Dim3, EventKind, EventMode, Margin, World};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -145,15 +145,9 @@ fn timeline<D: Dim, K: Key<Pose = D::Pose>>(
             .with_margin(margin)
             .with_events(events)
             .with_user_data(i as u64);
-        let h = world.insert(c).map_err(|e| {
-            let hint = match e {
-                WorldError::TooFar(..) => {
-                    " (unbounded shapes such as a halfspace cannot run with --frames)"
-                }
-                _ => "",
-            };
-            anyhow!("shape {:?} at t=0: {e}{hint}", n.name)
-        })?;
+        let h = world
+            .insert(c)
+            .map_err(|e| anyhow!("shape {:?} at t=0: {e}", n.name))?;
         handles.push(h);
     }
     for frame in 0..s.frames {
