@@ -52,7 +52,8 @@ pub fn run(args: &DemoArgs) -> Result<()> {
     );
     let mut sim = Sim::new()?;
     let mut trail: VecDeque<peng::d2::Vec2> = VecDeque::with_capacity(TRAIL + 1);
-    let mut flash: Option<(Contact, u32)> = None;
+    // The latest touch, its frame and the paddle's x then.
+    let mut flash: Option<(Contact, u32, f32)> = None;
     let (mut touches, mut floors, mut events, mut drops) = (0u32, 0u32, 0u32, 0u32);
     let mut out = std::io::stdout().lock();
     for _ in 0..args.frames {
@@ -66,16 +67,22 @@ pub fn run(args: &DemoArgs) -> Result<()> {
                 _ => {}
             }
             if let (EventKind::Began, Some(k)) = (e.kind, e.contact) {
-                flash = Some((k, f.n));
+                flash = Some((k, f.n, f.paddle_x));
             }
             writeln!(out, "{}", event_line(e))?;
         }
-        let shown = flash.filter(|(_, n0)| f.n - n0 < FLASH_FRAMES);
+        // The marker rides on the paddle while the highlight lasts.
+        let shown = flash
+            .filter(|&(_, n0, _)| f.n - n0 < FLASH_FRAMES)
+            .map(|(mut k, n0, x0)| {
+                k.point.x += f.paddle_x - x0;
+                (k, f.n - n0)
+            });
         if f.n % args.every == 0 && !matches!(sink, Sink::None) {
             let trail: Vec<_> = trail.iter().copied().collect();
             let o = Overlay {
                 trail: &trail,
-                flash: shown.map(|(k, n0)| (k, f.n - n0)),
+                flash: shown,
                 touches,
             };
             let canvas = render::render(&f, &o, args.width, args.height);

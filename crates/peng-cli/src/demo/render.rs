@@ -53,8 +53,8 @@ impl View {
 pub struct Overlay<'a> {
     /// Recent ball positions, oldest first.
     pub trail: &'a [Vec2],
-    /// The latest ball–paddle touch and how many frames ago it began, if
-    /// within [`FLASH_FRAMES`].
+    /// The latest ball–paddle touch (its point moved along with the paddle
+    /// since) and how many frames ago it began, if within [`FLASH_FRAMES`].
     pub flash: Option<(Contact, u32)>,
     /// Ball–paddle touches so far.
     pub touches: u32,
