@@ -13,6 +13,8 @@ use std::path::PathBuf;
         `peng check` reads a scene file (JSON: named shapes with poses), reports every \
         overlapping pair with its contact normal, depth and points, and every pair closer \
         than a distance; it can also draw the scene to a PNG.\n\n\
+        `peng demo` runs a ball-and-paddle scene on peng's collision world, prints every \
+        contact event and draws the scene to an animated GIF.\n\n\
         Try `peng check` (runs a bundled 2D example) or `peng check --help`.",
     arg_required_else_help = true
 )]
@@ -170,7 +172,7 @@ pub struct DemoArgs {
 
     /// Write numbered PNGs (frame-00000.png, ...) into this directory instead
     /// of a GIF.
-    #[arg(long, value_name = "DIR", conflicts_with = "no_picture")]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["no_picture", "out"])]
     pub png_dir: Option<PathBuf>,
 
     /// Draw every K-th simulation frame (3: 20 pictures per second).
@@ -186,7 +188,7 @@ pub struct DemoArgs {
     pub height: u32,
 
     /// Only print the events; draw nothing.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "out")]
     pub no_picture: bool,
 }
 

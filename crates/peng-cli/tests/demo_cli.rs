@@ -213,4 +213,7 @@ fn unwritable_outputs_are_named() {
     let out = demo(&d, &["--frames", "5000", "--every", "1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--png-dir"));
+    // Two destinations at once is a usage error.
+    let out = demo(&d, &["--png-dir", "p", "--out", "o.gif"]);
+    assert_eq!(out.status.code(), Some(2));
 }
