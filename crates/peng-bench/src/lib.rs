@@ -8,6 +8,7 @@
 //!   dimension; [`gen2`], [`gen3`]: random shapes of every kind and poses.
 //! - [`boxes`]: moving-box scenes and the MSVC box vector for the broad-phase
 //!   benches; [`meshes`]: bumpy spheres and terrains of chosen triangle counts.
+//! - [`world_scene`]: moving colliders of mixed shapes for the world benches.
 //! - [`referee`]: exact certificates from support functions, used to decide who
 //!   is right when peng and a peer disagree.
 //!
@@ -29,5 +30,6 @@ pub mod gen3;
 pub mod meshes;
 pub mod referee;
 pub mod rng;
+pub mod world_scene;
 
 pub use rng::Rng;

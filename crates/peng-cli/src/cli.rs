@@ -76,6 +76,20 @@ pub struct CheckArgs {
     /// Bundled example to run when no SCENE is given.
     #[arg(long, value_enum, value_name = "NAME", default_value_t = Example::Scene2d)]
     pub example: Example,
+
+    /// Run the scene's motions for N frames (frame k at time k / fps) and
+    /// report contacts beginning and ending over time.
+    #[arg(long, value_name = "N")]
+    pub frames: Option<u64>,
+
+    /// Frames per second for --frames. Default: the scene's "fps" field, else 30.
+    #[arg(long, value_name = "F", allow_negative_numbers = true)]
+    pub fps: Option<f32>,
+
+    /// With --frames, also list a "persisted" event for every frame a pair
+    /// keeps touching.
+    #[arg(long)]
+    pub persist: bool,
 }
 
 const CHECK_ABOUT: &str = "\
@@ -87,6 +101,15 @@ normal pointing from the first shape (A, earlier in the file) to the second (B: 
 B by normal * depth separates them) and its contact points (a point on each surface). \
 With --distance D > 0, separated pairs at most D apart are listed too, with their \
 distance, the direction from A to B and the closest point on each shape.
+
+With --frames N, the shapes move along their scripted motion keyframes: frame k \
+sets every pose at time t = k / fps, a collision world (peng::world) updates, and the \
+events are listed over time: when a pair begins touching (with its depth, or its \
+distance when it is only within D), when it stops (and with --persist every frame it \
+keeps touching), then a summary per pair: first and last frame in contact and the \
+number of contact intervals. Shapes without motion stay still; a scene without any \
+motion gives its static pairs as one interval from frame 0. D counts as in the \
+static check (a pair touches when its distance is at most D).
 
 Exit status: 0 when the scene was checked (whatever was found); 1 on an error (unreadable \
 file, invalid scene, bad option value: an invalid scene's message names \
@@ -132,6 +155,19 @@ const CHECK_AFTER: &str = r#"SCENE FORMAT (full reference in the README, "Scene 
   Sizes must be >= 0 (zero is allowed); hull points must span an area (2D) or a
   volume (3D).
 
+MOTION (for --frames; any shape may have one):
+  "fps": 30,                         top level, optional default for --fps
+  "motion": {"keyframes": [
+               {"t": 0, "position": [-4, 0], "angle_deg": 0},
+               {"t": 2, "position": [4, 0], "angle_deg": 90}],
+             "loop": false}
+  t in seconds: finite, >= 0, strictly increasing. Positions move linearly between
+  keyframes; 2D angles turn linearly (not wrapped), 3D "rotation" ({"axis", "angle_deg"}
+  or {"quaternion"}) is slerped along the shorter arc. A keyframe without position or
+  rotation takes the shape's own. Before the first keyframe the first pose holds, after
+  the last the last pose holds; "loop": true repeats the span from the first to the
+  last keyframe. Without --frames shapes stand at their "position".
+
 JSON OUTPUT (--json), keys in this order:
   {"format": "peng-check/1", "scene": NAME, "dimension": 2|3, "shapes": N,
    "distance": D, "pairs": N(N-1)/2, "pairs_tested": M,
@@ -145,6 +181,21 @@ JSON OUTPUT (--json), keys in this order:
   (they differ only when compounds touch at several parts; part_a/part_b index the
   touching parts, 0 for other shapes), and point_a - point_b = normal * depth.
 
+FRAMES OUTPUT (--frames N):
+  frame 31  t=3.100  began  ball — box  depth 0.0500
+  frame 71  t=7.100  ended  ball — box
+  then per pair: first and last frame in contact, number of intervals. A pair only
+  within --distance shows "distance d" instead of "depth d". With --json:
+  {"format": "peng-check-frames/1", "scene": NAME, "dimension": 2|3, "shapes": N,
+   "frames": N, "fps": F, "distance": D,
+   "events": [{"frame": k, "t": t, "kind": "began"|"persisted"|"ended",
+               "a": NAME, "b": NAME, "depth": d|null}, ..],
+   "pairs": [{"a": NAME, "b": NAME, "first_contact": k, "last_contact": k,
+              "intervals": n, "spans": [[began, ended|null], ..]}, ..]}
+  depth is the deepest contact point's (negative: separated by that much, within D),
+  null on ended events. A span's ended frame is the first frame out of contact, null
+  when still touching at the last frame. Pairs are in scene order (A earlier).
+
 PNG (--png FILE):
   Shapes are filled in distinct colours; shapes that overlap another are outlined
   in red; contact points are magenta dots (#ff00ff) with a black ring and a thin
@@ -157,7 +208,8 @@ PNG (--png FILE):
 EXAMPLES:
   peng check                                 bundled 2D example
   peng check --example scene3d --json        bundled 3D example as JSON
-  peng check my_scene.json --distance 0.1 --png out.png"#;
+  peng check my_scene.json --distance 0.1 --png out.png
+  peng check examples/moving2d.json --frames 120 --fps 30"#;
 
 /// Arguments of `peng demo`.
 #[derive(Debug, clap::Args)]

@@ -11,6 +11,7 @@ mod cli;
 mod demo;
 mod draw;
 mod font;
+mod frames;
 mod gif;
 mod raster;
 mod report;
@@ -67,6 +68,9 @@ fn run_check(args: &CheckArgs) -> Result<()> {
         }
     }
     let (name, text) = read_scene(args)?;
+    if args.frames.is_some() {
+        return frames::run_cli(args, &name, &text);
+    }
     let scene = scene::parse(&name, &text)?;
     let distance = args.distance.or(scene.distance).unwrap_or(0.0);
     let report = check::check(&scene, distance);

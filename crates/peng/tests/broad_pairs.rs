@@ -6,7 +6,7 @@ mod broad_common;
 
 use broad_common::*;
 use peng::bound::Aabb;
-use peng::broad::{BroadPhase, Filter, ProxyPair};
+use peng::broad::{BroadPhase, Filter, ProxyId, ProxyPair};
 use peng::math::{Vec2, Vec3, Vector};
 use proptest::prelude::*;
 
@@ -116,8 +116,11 @@ fn run_scene<V: Vector>(seed: u64, n: usize, frames: usize, move_pct: u64) -> Re
         known.push(Known { id, aabb, filter });
     }
     let mut prev: Vec<ProxyPair> = Vec::new();
+    // Proxies inserted or moved since the previous update (all, at first).
+    let mut touched: Vec<ProxyId> = known.iter().map(|k| k.id).collect();
     for frame in 0..frames {
         if frame > 0 {
+            touched.clear();
             let movers = ((known.len() as u64 * move_pct) / 100).max(1);
             for _ in 0..movers {
                 let k = rng.below(known.len() as u64) as usize;
@@ -142,6 +145,7 @@ fn run_scene<V: Vector>(seed: u64, n: usize, frames: usize, move_pct: u64) -> Re
                         .map_err(|e| e.to_string())?;
                 }
                 known[k].aabb = new;
+                touched.push(known[k].id);
             }
             if rng.below(4) == 0 {
                 let k = rng.below(known.len() as u64) as usize;
@@ -155,9 +159,17 @@ fn run_scene<V: Vector>(seed: u64, n: usize, frames: usize, move_pct: u64) -> Re
                 let filter = random_filter(&mut rng);
                 let id = insert(&mut all, aabb, filter)?;
                 known.push(Known { id, aabb, filter });
+                touched.push(id);
             }
         }
         let expected = brute_pairs(&known);
+        touched.sort_unstable();
+        let is_touched = |id: &ProxyId| touched.binary_search(id).is_ok();
+        let changed: Vec<ProxyPair> = expected
+            .iter()
+            .filter(|p| is_touched(&p.a) || is_touched(&p.b))
+            .copied()
+            .collect();
         let began = diff(&expected, &prev);
         let ended = diff(&prev, &expected);
         for (name, bp) in all.iter_mut() {
@@ -173,6 +185,13 @@ fn run_scene<V: Vector>(seed: u64, n: usize, frames: usize, move_pct: u64) -> Re
             }
             if ev.began != began || ev.ended != ended {
                 return Err(format!("{name} frame {frame}: began/ended events wrong"));
+            }
+            if bp.changed_pairs() != changed.as_slice() {
+                return Err(format!(
+                    "{name} frame {frame}: {} changed pairs, expected {}",
+                    bp.changed_pairs().len(),
+                    changed.len()
+                ));
             }
         }
         prev = expected;

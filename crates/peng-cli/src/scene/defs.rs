@@ -63,6 +63,9 @@ pub struct SceneDef<E> {
     /// Default `--distance` for this scene.
     #[serde(default)]
     pub distance: Option<f32>,
+    /// Default `--fps` for `peng check --frames` (frames per second).
+    #[serde(default)]
+    pub fps: Option<f32>,
     /// The named shapes.
     pub shapes: Vec<E>,
 }
@@ -81,6 +84,9 @@ pub struct Entry2 {
     /// Counter-clockwise rotation in degrees, default 0.
     #[serde(default)]
     pub angle_deg: Option<f32>,
+    /// Scripted motion over time (see [`super::motion`]).
+    #[serde(default)]
+    pub motion: Option<MotionDef<Key2Def>>,
 }
 
 /// A named, placed 3D shape.
@@ -95,6 +101,51 @@ pub struct Entry3 {
     #[serde(default)]
     pub position: Option<V3>,
     /// Orientation, default identity.
+    #[serde(default)]
+    pub rotation: Option<RotationDef>,
+    /// Scripted motion over time (see [`super::motion`]).
+    #[serde(default)]
+    pub motion: Option<MotionDef<Key3Def>>,
+}
+
+/// `{"keyframes": [...], "loop": false}`: a shape's pose over time.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MotionDef<K> {
+    /// The keyframes, times strictly increasing.
+    pub keyframes: Vec<K>,
+    /// Repeat the keyframes' time span forever (default: hold the last pose).
+    #[serde(default, rename = "loop")]
+    pub looped: bool,
+}
+
+/// A 2D keyframe `{"t": s, "position": [x, y], "angle_deg": a}`; a missing
+/// position or angle is the shape's own.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Key2Def {
+    /// Time in seconds.
+    pub t: f32,
+    /// Position at that time.
+    #[serde(default)]
+    pub position: Option<V2>,
+    /// Counter-clockwise rotation at that time, degrees (not wrapped: 0 to 360
+    /// is one full turn).
+    #[serde(default)]
+    pub angle_deg: Option<f32>,
+}
+
+/// A 3D keyframe `{"t": s, "position": [x, y, z], "rotation": {...}}`; a
+/// missing position or rotation is the shape's own.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Key3Def {
+    /// Time in seconds.
+    pub t: f32,
+    /// Position at that time.
+    #[serde(default)]
+    pub position: Option<V3>,
+    /// Orientation at that time.
     #[serde(default)]
     pub rotation: Option<RotationDef>,
 }

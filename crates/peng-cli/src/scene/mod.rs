@@ -11,11 +11,13 @@ pub mod build3;
 pub mod defs;
 pub mod error;
 pub mod locate;
+pub mod motion;
 mod typed;
 
 use defs::{Entry2, Entry3, SceneDef};
 use error::{Located, SceneError};
 use locate::Seg;
+use motion::{Key2, Key3, Motion};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -70,8 +72,33 @@ impl Scene {
     }
 }
 
-/// Parses the scene `text`, read from `file` (used in error messages).
+/// The motions of a scene's shapes, by shape index (`None`: the shape stays
+/// still), of one dimension.
+#[derive(Debug, Clone)]
+pub enum Motions {
+    /// A 2D scene's motions.
+    D2(Vec<Option<Motion<Key2>>>),
+    /// A 3D scene's motions.
+    D3(Vec<Option<Motion<Key3>>>),
+}
+
+/// What a scene says about time: its shapes' motions and its frame rate.
+#[derive(Debug, Clone)]
+pub struct Timeline {
+    /// The scene's own `fps`, if it sets one.
+    pub fps: Option<f32>,
+    /// The motions, one entry per shape.
+    pub motions: Motions,
+}
+
+/// Parses the scene `text`, read from `file` (used in error messages). Motions
+/// are checked but not kept: shapes stand at their `position`.
 pub fn parse(file: &str, text: &str) -> Result<Scene, SceneError> {
+    parse_timeline(file, text).map(|(scene, _)| scene)
+}
+
+/// Parses the scene `text` with its [`Timeline`].
+pub fn parse_timeline(file: &str, text: &str) -> Result<(Scene, Timeline), SceneError> {
     let root: Value = serde_json::from_str(text).map_err(|e| syntax_error(file, &e))?;
     let name_of = |i: usize| {
         root.get("shapes")?
@@ -101,7 +128,7 @@ fn syntax_error(file: &str, e: &serde_json::Error) -> SceneError {
     }
 }
 
-fn build(file: &str, root: &Value) -> Result<Scene, Located> {
+fn build(file: &str, root: &Value) -> Result<(Scene, Timeline), Located> {
     let obj = root.as_object().ok_or_else(|| {
         Located::new(
             vec![],
@@ -115,14 +142,14 @@ fn build(file: &str, root: &Value) -> Result<Scene, Located> {
         .get("dimension")
         .ok_or_else(|| Located::new(vec![], "missing field `dimension` (2 or 3)"))?;
     let dim_path = vec![Seg::Key("dimension".into())];
-    let shapes = match dim.as_u64() {
+    let (shapes, motions, top) = match dim.as_u64() {
         Some(2) => {
-            let (v, distance) = entries::<Entry2>(root)?;
-            (Shapes::D2(v), distance)
+            let (v, m, top) = entries::<Entry2>(root)?;
+            (Shapes::D2(v), Motions::D2(m), top)
         }
         Some(3) => {
-            let (v, distance) = entries::<Entry3>(root)?;
-            (Shapes::D3(v), distance)
+            let (v, m, top) = entries::<Entry3>(root)?;
+            (Shapes::D3(v), Motions::D3(m), top)
         }
         _ => {
             return Err(Located::new(
@@ -131,11 +158,16 @@ fn build(file: &str, root: &Value) -> Result<Scene, Located> {
             ))
         }
     };
-    Ok(Scene {
+    let scene = Scene {
         source: file.to_string(),
-        distance: shapes.1,
-        shapes: shapes.0,
-    })
+        distance: top.distance,
+        shapes,
+    };
+    let timeline = Timeline {
+        fps: top.fps,
+        motions,
+    };
+    Ok((scene, timeline))
 }
 
 /// A scene entry of one dimension, which builds its named shape.
@@ -144,13 +176,18 @@ trait Entry: DeserializeOwned {
     type Shape;
     /// The dimension's pose.
     type Pose;
+    /// The dimension's keyframe pose.
+    type Key;
     /// The named shape of this entry, found at `path`.
     fn build(&self, path: &[Seg]) -> Result<Named<Self::Shape, Self::Pose>, Located>;
+    /// The entry's motion, if it has one.
+    fn motion(&self, path: &[Seg]) -> Result<Option<Motion<Self::Key>>, Located>;
 }
 
 impl Entry for Entry2 {
     type Shape = peng::d2::Shape;
     type Pose = peng::d2::Pose2;
+    type Key = Key2;
     fn build(&self, path: &[Seg]) -> Result<Named<Self::Shape, Self::Pose>, Located> {
         Ok(Named {
             name: self.name.clone(),
@@ -158,11 +195,18 @@ impl Entry for Entry2 {
             pose: build2::pose(self.position, self.angle_deg, path)?,
         })
     }
+    fn motion(&self, path: &[Seg]) -> Result<Option<Motion<Key2>>, Located> {
+        self.motion
+            .as_ref()
+            .map(|m| motion::motion2(m, self.position, self.angle_deg, &key(path, "motion")))
+            .transpose()
+    }
 }
 
 impl Entry for Entry3 {
     type Shape = peng::d3::Shape;
     type Pose = peng::d3::Pose3;
+    type Key = Key3;
     fn build(&self, path: &[Seg]) -> Result<Named<Self::Shape, Self::Pose>, Located> {
         Ok(Named {
             name: self.name.clone(),
@@ -170,22 +214,53 @@ impl Entry for Entry3 {
             pose: build3::pose(self.position, self.rotation.as_ref(), path)?,
         })
     }
+    fn motion(&self, path: &[Seg]) -> Result<Option<Motion<Key3>>, Located> {
+        self.motion
+            .as_ref()
+            .map(|m| {
+                motion::motion3(
+                    m,
+                    self.position,
+                    self.rotation.as_ref(),
+                    &key(path, "motion"),
+                )
+            })
+            .transpose()
+    }
 }
 
 /// The named shapes built from entries `E`.
 type NamedShapes<E> = Vec<Named<<E as Entry>::Shape, <E as Entry>::Pose>>;
 
-/// The named shapes and the distance of a scene whose entries are `E`.
-fn entries<E: Entry>(root: &Value) -> Result<(NamedShapes<E>, Option<f32>), Located> {
+/// The motions of the entries `E`, by shape index.
+type EntryMotions<E> = Vec<Option<Motion<<E as Entry>::Key>>>;
+
+/// A scene's top-level settings.
+struct TopLevel {
+    distance: Option<f32>,
+    fps: Option<f32>,
+}
+
+/// The named shapes, motions and top-level settings of a scene whose entries
+/// are `E`.
+fn entries<E: Entry>(root: &Value) -> Result<(NamedShapes<E>, EntryMotions<E>, TopLevel), Located> {
     let def: SceneDef<E> =
         serde_path_to_error::deserialize(root).map_err(|e| Located::from_serde(&[], e))?;
     check_distance(def.distance)?;
+    check_fps(def.fps)?;
     let mut out = Vec::with_capacity(def.shapes.len());
+    let mut motions = Vec::with_capacity(def.shapes.len());
     for (i, e) in def.shapes.iter().enumerate() {
-        out.push(e.build(&index(&[Seg::Key("shapes".into())], i))?);
+        let path = index(&[Seg::Key("shapes".into())], i);
+        out.push(e.build(&path)?);
+        motions.push(e.motion(&path)?);
     }
     check_names(out.iter().map(|n| n.name.as_str()))?;
-    Ok((out, def.distance))
+    let top = TopLevel {
+        distance: def.distance,
+        fps: def.fps,
+    };
+    Ok((out, motions, top))
 }
 
 fn check_distance(d: Option<f32>) -> Result<(), Located> {
@@ -193,6 +268,16 @@ fn check_distance(d: Option<f32>) -> Result<(), Located> {
         Some(d) if !(d.is_finite() && d >= 0.0) => Err(Located::new(
             vec![Seg::Key("distance".into())],
             format!("distance must be a finite number >= 0, got {d}"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn check_fps(f: Option<f32>) -> Result<(), Located> {
+    match f {
+        Some(f) if !(f.is_finite() && f > 0.0) => Err(Located::new(
+            vec![Seg::Key("fps".into())],
+            format!("fps must be a finite number > 0, got {f}"),
         )),
         _ => Ok(()),
     }
@@ -220,9 +305,10 @@ fn check_names<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), Located> 
 mod tests {
     use super::*;
 
-    const SCENES: [&str; 2] = [
+    const SCENES: [&str; 3] = [
         include_str!("../../../../examples/scene2d.json"),
         include_str!("../../../../examples/scene3d.json"),
+        include_str!("../../../../examples/moving2d.json"),
     ];
 
     /// Checks an error's position lies inside the text.
@@ -241,6 +327,15 @@ mod tests {
         assert_eq!((s.dimension(), s.len(), s.distance), (2, 9, Some(0.5)));
         let s = parse("b", SCENES[1]).unwrap();
         assert_eq!((s.dimension(), s.len(), s.distance), (3, 10, Some(0.5)));
+        let (s, t) = parse_timeline("c", SCENES[2]).unwrap();
+        assert_eq!((s.dimension(), s.len(), t.fps), (2, 3, Some(30.0)));
+        match t.motions {
+            Motions::D2(m) => assert_eq!(
+                m.iter().map(Option::is_some).collect::<Vec<_>>(),
+                [false, true, true]
+            ),
+            Motions::D3(_) => panic!("2D scene"),
+        }
     }
 
     /// Every truncation of a valid scene fails cleanly with a position in range.

@@ -43,6 +43,10 @@ macro_rules! shared_broad_phase_methods {
             self.tracker.pairs()
         }
 
+        fn changed_pairs(&self) -> &[$crate::broad::ProxyPair] {
+            self.tracker.changed_pairs()
+        }
+
         fn proxy(&self, id: $crate::broad::ProxyId) -> Option<&$crate::broad::ProxyInfo<V>> {
             self.table.get(id)
         }
@@ -157,6 +161,13 @@ pub trait BroadPhase<V: Vector> {
     /// All overlapping pairs as of the last [`update_pairs`](Self::update_pairs),
     /// sorted.
     fn pairs(&self) -> &[ProxyPair];
+
+    /// The overlapping pairs with at least one end inserted or moved before
+    /// the last [`update_pairs`](Self::update_pairs)
+    /// (sorted; a subset of [`pairs`](Self::pairs)): every other pair was
+    /// already overlapping, with the same boxes, at the update before. A
+    /// world narrow phase needs to retest exactly these.
+    fn changed_pairs(&self) -> &[ProxyPair];
 
     /// The data of a live proxy (`None` for a stale id).
     fn proxy(&self, id: ProxyId) -> Option<&ProxyInfo<V>>;

@@ -28,6 +28,10 @@ pub(crate) struct PairTracker {
     events: PairEvents,
     spare: Vec<ProxyPair>,
     scratch_sort: Vec<ProxyPair>,
+    /// The current pairs with a dirty end as of the last update (sorted),
+    /// unless `changed_all`: then every current pair.
+    changed: Vec<ProxyPair>,
+    changed_all: bool,
 }
 
 impl PairTracker {
@@ -41,6 +45,16 @@ impl PairTracker {
     #[inline]
     pub fn events(&self) -> &PairEvents {
         &self.events
+    }
+
+    /// The current pairs with an end changed at the last update, sorted.
+    #[inline]
+    pub fn changed_pairs(&self) -> &[ProxyPair] {
+        if self.changed_all {
+            &self.pairs
+        } else {
+            &self.changed
+        }
     }
 
     /// Replaces the pairs that involve a dirty slot with `found` (every current
@@ -64,7 +78,8 @@ impl PairTracker {
         self.events.ended.clear();
         let began = &mut self.events.began;
         let ended = &mut self.events.ended;
-        if self.pairs.iter().all(is_dirty) {
+        self.changed_all = self.pairs.iter().all(is_dirty);
+        if self.changed_all {
             // Every old pair is replaced (a build from scratch, or a frame
             // where everything moved): `found` becomes the pair list, without
             // a copy; the old list's buffer goes back to the caller, who
@@ -77,6 +92,8 @@ impl PairTracker {
         // in the events merge (both sorted: it ended unless found again); a
         // pair without one is kept and merged with `found` into the new list
         // (disjoint: a found pair has a dirty end).
+        self.changed.clear();
+        self.changed.extend_from_slice(found);
         let mut out = core::mem::take(&mut self.spare);
         out.clear();
         out.reserve(self.pairs.len() + found.len());

@@ -48,6 +48,18 @@ pub trait Dim: 'static + Send + Sync + Sized {
         prediction: f32,
         out: &mut Vec<Self::Manifold>,
     );
+    /// The contact manifold of a pair that has at most one (see
+    /// [`at_most_one_manifold`](Self::at_most_one_manifold)).
+    fn contact(
+        a: &Self::Shape,
+        pa: &Self::Pose,
+        b: &Self::Shape,
+        pb: &Self::Pose,
+        prediction: f32,
+    ) -> Option<Self::Manifold>;
+    /// Whether every pair with this shape gives at most one manifold when the
+    /// other shape does too (not a compound, mesh or polyline).
+    fn at_most_one_manifold(shape: &Self::Shape) -> bool;
     /// The deepest point depth of a manifold (negative: speculative).
     fn manifold_depth(m: &Self::Manifold) -> f32;
     /// The first hit of `ray` within `max_toi` (`solid`: a ray starting
@@ -86,21 +98,27 @@ impl Dim for Dim2 {
     type Manifold = Manifold<Vec2, 2>;
     const IDENTITY: Pose2 = Pose2::IDENTITY;
 
+    #[inline]
     fn pose_is_finite(pose: &Pose2) -> bool {
         pose.is_finite()
     }
+    #[inline]
     fn translation(pose: &Pose2) -> Vec2 {
         pose.translation
     }
+    #[inline]
     fn aabb(shape: &Self::Shape, pose: &Pose2) -> Aabb<Vec2> {
         shape.aabb(pose)
     }
+    #[inline]
     fn intersects(a: &Self::Shape, pa: &Pose2, b: &Self::Shape, pb: &Pose2) -> bool {
         d2::intersects(a, pa, b, pb)
     }
+    #[inline]
     fn distance(a: &Self::Shape, pa: &Pose2, b: &Self::Shape, pb: &Pose2) -> Distance<Vec2> {
         d2::distance(a, pa, b, pb)
     }
+    #[inline]
     fn contacts(
         a: &Self::Shape,
         pa: &Pose2,
@@ -111,9 +129,25 @@ impl Dim for Dim2 {
     ) {
         d2::contacts(a, pa, b, pb, prediction, out)
     }
+    #[inline]
+    fn contact(
+        a: &Self::Shape,
+        pa: &Pose2,
+        b: &Self::Shape,
+        pb: &Pose2,
+        prediction: f32,
+    ) -> Option<Self::Manifold> {
+        d2::contact(a, pa, b, pb, prediction)
+    }
+    #[inline]
+    fn at_most_one_manifold(shape: &Self::Shape) -> bool {
+        shape.is_convex()
+    }
+    #[inline]
     fn manifold_depth(m: &Self::Manifold) -> f32 {
         m.depth()
     }
+    #[inline]
     fn ray_cast(
         shape: &Self::Shape,
         pose: &Pose2,
@@ -123,6 +157,7 @@ impl Dim for Dim2 {
     ) -> Option<RayHit<Vec2>> {
         d2::ray_cast(shape, pose, ray, max_toi, solid)
     }
+    #[inline]
     fn project_point(
         shape: &Self::Shape,
         pose: &Pose2,
@@ -131,6 +166,7 @@ impl Dim for Dim2 {
     ) -> PointProjection<Vec2> {
         d2::project_point(shape, pose, point, solid)
     }
+    #[inline]
     fn contains_point(shape: &Self::Shape, pose: &Pose2, point: Vec2) -> bool {
         d2::contains_point(shape, pose, point)
     }
@@ -143,21 +179,27 @@ impl Dim for Dim3 {
     type Manifold = Manifold<Vec3, 4>;
     const IDENTITY: Pose3 = Pose3::IDENTITY;
 
+    #[inline]
     fn pose_is_finite(pose: &Pose3) -> bool {
         pose.is_finite()
     }
+    #[inline]
     fn translation(pose: &Pose3) -> Vec3 {
         pose.translation
     }
+    #[inline]
     fn aabb(shape: &Self::Shape, pose: &Pose3) -> Aabb<Vec3> {
         shape.aabb(pose)
     }
+    #[inline]
     fn intersects(a: &Self::Shape, pa: &Pose3, b: &Self::Shape, pb: &Pose3) -> bool {
         d3::intersects(a, pa, b, pb)
     }
+    #[inline]
     fn distance(a: &Self::Shape, pa: &Pose3, b: &Self::Shape, pb: &Pose3) -> Distance<Vec3> {
         d3::distance(a, pa, b, pb)
     }
+    #[inline]
     fn contacts(
         a: &Self::Shape,
         pa: &Pose3,
@@ -168,9 +210,25 @@ impl Dim for Dim3 {
     ) {
         d3::contacts(a, pa, b, pb, prediction, out)
     }
+    #[inline]
+    fn contact(
+        a: &Self::Shape,
+        pa: &Pose3,
+        b: &Self::Shape,
+        pb: &Pose3,
+        prediction: f32,
+    ) -> Option<Self::Manifold> {
+        d3::contact(a, pa, b, pb, prediction)
+    }
+    #[inline]
+    fn at_most_one_manifold(shape: &Self::Shape) -> bool {
+        !matches!(shape, shape::d3::Shape::Compound(_)) && !shape.is_mesh()
+    }
+    #[inline]
     fn manifold_depth(m: &Self::Manifold) -> f32 {
         m.depth()
     }
+    #[inline]
     fn ray_cast(
         shape: &Self::Shape,
         pose: &Pose3,
@@ -180,6 +238,7 @@ impl Dim for Dim3 {
     ) -> Option<RayHit<Vec3>> {
         d3::ray_cast(shape, pose, ray, max_toi, solid)
     }
+    #[inline]
     fn project_point(
         shape: &Self::Shape,
         pose: &Pose3,
@@ -188,6 +247,7 @@ impl Dim for Dim3 {
     ) -> PointProjection<Vec3> {
         d3::project_point(shape, pose, point, solid)
     }
+    #[inline]
     fn contains_point(shape: &Self::Shape, pose: &Pose3, point: Vec3) -> bool {
         d3::contains_point(shape, pose, point)
     }

@@ -11,8 +11,8 @@ pub enum WorldError {
     /// A pose component is NaN or infinite.
     #[error("collider pose is not finite (NaN or infinite component)")]
     NonFinitePose,
-    /// The collider's box reaches past the coordinates the world supports.
-    #[error("collider box reaches {0:e}, past the supported coordinate limit {1:e}")]
+    /// The collider's position is past the coordinates the world supports.
+    #[error("collider position {0:e} is past the supported coordinate limit {1:e}")]
     TooFar(f32, f32),
     /// A margin is negative, NaN or infinite.
     #[error("margin must be finite and non-negative, got {0}")]

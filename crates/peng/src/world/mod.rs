@@ -19,6 +19,33 @@
 //! The dimension is a type parameter ([`Dim2`], [`Dim3`]; the aliases
 //! [`World2`] and [`World3`]): the world's logic is written once, the
 //! geometry comes from `query::d2` / `query::d3` through the [`Dim`] trait.
+//!
+//! ```
+//! use peng::d2::*;
+//! use peng::world::EventKind;
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut world = World2::new();
+//! let floor = world.insert(Collider::new(
+//!     Rect::new(Vec2::new(5.0, 0.5))?,
+//!     Pose2::from_translation(Vec2::new(0.0, -0.5)),
+//! ))?;
+//! let ball = world.insert(Collider::new(
+//!     Circle::new(0.5)?,
+//!     Pose2::from_translation(Vec2::new(0.0, 3.0)),
+//! ))?;
+//! assert!(world.update().is_empty()); // apart
+//! world.set_pose(ball, Pose2::from_translation(Vec2::new(0.0, 0.4)))?;
+//! let events = world.update();
+//! assert_eq!(events.len(), 1);
+//! assert_eq!(events[0].kind, EventKind::Began);
+//! assert_eq!((events[0].a, events[0].b), (floor, ball));
+//! let m = &world.contact_manifolds(floor, ball).expect("touching")[0];
+//! assert!((m.depth() - 0.1).abs() < 1e-5); // normal from the floor up to the ball
+//! world.set_pose(ball, Pose2::from_translation(Vec2::new(0.0, 2.0)))?;
+//! assert_eq!(world.update()[0].kind, EventKind::Ended);
+//! # Ok(())
+//! # }
+//! ```
 
 mod collider;
 mod dim;
@@ -121,19 +148,21 @@ pub(crate) fn broad_box<D: Dim>(c: &Collider<D>) -> Aabb<D::V> {
     b
 }
 
-/// Checks a collider before it enters or changes in the world.
+/// Checks a collider before it enters or changes in the world: a finite pose
+/// whose translation is within [`COORD_LIMIT`], and a valid margin. The shape
+/// itself may be unbounded (a half-space): the broad phase clamps infinite
+/// box bounds to the coordinate limit.
 fn check_collider<D: Dim>(c: &Collider<D>) -> Result<Aabb<D::V>, WorldError> {
     if !D::pose_is_finite(&c.pose) {
         return Err(WorldError::NonFinitePose);
     }
     check_margin(c.margin)?;
-    let b = broad_box(c);
-    let reach = b.min.abs().max(b.max.abs());
-    let far = (0..D::V::DIM).map(|i| reach.get(i)).fold(0.0f32, f32::max);
-    if far.is_nan() || far > COORD_LIMIT {
+    let t = D::translation(&c.pose).abs();
+    let far = (0..D::V::DIM).map(|i| t.get(i)).fold(0.0f32, f32::max);
+    if far > COORD_LIMIT {
         return Err(WorldError::TooFar(far, COORD_LIMIT));
     }
-    Ok(b)
+    Ok(broad_box(c))
 }
 
 impl<D: Dim> World<D> {
@@ -323,6 +352,26 @@ mod tests {
         let h = w.insert(Collider::new(ball(1.0), Pose3::IDENTITY)).unwrap();
         assert_eq!(w.set_pose(h, nan).unwrap_err(), WorldError::NonFinitePose);
         assert_eq!(w.get(h).unwrap().pose, Pose3::IDENTITY);
+    }
+
+    #[test]
+    fn unbounded_shapes_are_accepted_and_touch() {
+        use crate::shape::d3::HalfSpace;
+        let mut w = World3::new();
+        let ground: Shape = HalfSpace::new(Vec3::Y).expect("unit normal").into();
+        let g = w.insert(Collider::new(ground, Pose3::IDENTITY)).unwrap();
+        let b = w
+            .insert(Collider::new(
+                ball(1.0),
+                Pose3::from_translation(Vec3::new(1e6, 0.5, -3e5)),
+            ))
+            .unwrap();
+        let ev = w.update().to_vec();
+        assert_eq!(ev.len(), 1);
+        assert_eq!((ev[0].a, ev[0].b), (g, b));
+        w.set_pose(b, Pose3::from_translation(Vec3::new(1e6, 1.5, 0.0)))
+            .unwrap();
+        assert_eq!(w.update()[0].kind, EventKind::Ended);
     }
 
     #[test]

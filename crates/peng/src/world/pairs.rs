@@ -23,6 +23,25 @@ use crate::math::Vector;
 /// A pair by its two handles, smaller first.
 pub(crate) type PairKey = (ColliderHandle, ColliderHandle);
 
+/// The manifolds of a pair: most pairs have none or one, kept inline so the
+/// narrow phase allocates only for compounds and meshes.
+pub(crate) enum Manifolds<M> {
+    /// At most one manifold.
+    One(Option<M>),
+    /// Any number (compound and mesh pairs).
+    Many(Vec<M>),
+}
+
+impl<M> Manifolds<M> {
+    /// The manifolds as a slice.
+    pub fn as_slice(&self) -> &[M] {
+        match self {
+            Manifolds::One(m) => m.as_slice(),
+            Manifolds::Many(v) => v,
+        }
+    }
+}
+
 /// The kept state of a touching pair.
 pub(crate) struct PairState<D: Dim> {
     /// Either collider is a sensor.
@@ -31,7 +50,7 @@ pub(crate) struct PairState<D: Dim> {
     pub continuous: bool,
     /// The contact manifolds (empty for sensors; may be empty for a margin
     /// pair whose shapes are apart).
-    pub manifolds: Vec<D::Manifold>,
+    pub manifolds: Manifolds<D::Manifold>,
 }
 
 /// The larger centre radius of the two colliders, if either has one.
@@ -62,25 +81,30 @@ fn offset<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
 pub(crate) fn touch<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<PairState<D>> {
     let sensor = a.sensor || b.sensor;
     let continuous = a.events == EventMode::Continuous || b.events == EventMode::Continuous;
-    let mut manifolds = Vec::new();
-    let touching = if let Some(r) = centre_radius(a, b) {
+    let single = D::at_most_one_manifold(&a.shape) && D::at_most_one_manifold(&b.shape);
+    let contacts = |prediction: f32| {
+        if single {
+            Manifolds::One(D::contact(&a.shape, &a.pose, &b.shape, &b.pose, prediction))
+        } else {
+            let mut v = Vec::new();
+            D::contacts(&a.shape, &a.pose, &b.shape, &b.pose, prediction, &mut v);
+            Manifolds::Many(v)
+        }
+    };
+    let none = || Manifolds::One(None);
+    let (touching, manifolds) = if let Some(r) = centre_radius(a, b) {
         let gap = D::translation(&b.pose) - D::translation(&a.pose);
         let t = gap.length() <= r;
-        if t && !sensor {
-            D::contacts(&a.shape, &a.pose, &b.shape, &b.pose, 0.0, &mut manifolds);
-        }
-        t
+        (t, if t && !sensor { contacts(0.0) } else { none() })
     } else if let Some(off) = offset(a, b) {
         let t = D::distance(&a.shape, &a.pose, &b.shape, &b.pose).distance <= off;
-        if t && !sensor {
-            D::contacts(&a.shape, &a.pose, &b.shape, &b.pose, off, &mut manifolds);
-        }
-        t
+        (t, if t && !sensor { contacts(off) } else { none() })
     } else if sensor {
-        D::intersects(&a.shape, &a.pose, &b.shape, &b.pose)
+        (D::intersects(&a.shape, &a.pose, &b.shape, &b.pose), none())
     } else {
-        D::contacts(&a.shape, &a.pose, &b.shape, &b.pose, 0.0, &mut manifolds);
-        manifolds.iter().any(|m| D::manifold_depth(m) >= 0.0)
+        let m = contacts(0.0);
+        let t = m.as_slice().iter().any(|m| D::manifold_depth(m) >= 0.0);
+        (t, m)
     };
     touching.then_some(PairState {
         sensor,
@@ -106,7 +130,7 @@ mod tests {
         let o = ball_at(0.0, Margin::None);
         // Touching exactly counts (closed), and a manifold is kept.
         let s = touch(&o, &ball_at(2.0, Margin::None)).expect("touching");
-        assert!(!s.manifolds.is_empty());
+        assert!(!s.manifolds.as_slice().is_empty());
         assert!(touch(&o, &ball_at(2.01, Margin::None)).is_none());
         // Offsets add: 0.25 + 0.25 reaches a gap of 0.5 exactly.
         let q = ball_at(0.0, Margin::Offset(0.25));
@@ -119,6 +143,6 @@ mod tests {
         assert!(touch(&c, &ball_at(5.01, Margin::Offset(9.0))).is_none());
         // Sensors keep no manifold.
         let s = touch(&o.clone().with_sensor(true), &ball_at(1.0, Margin::None)).expect("overlap");
-        assert!(s.sensor && s.manifolds.is_empty());
+        assert!(s.sensor && s.manifolds.as_slice().is_empty());
     }
 }

@@ -34,12 +34,6 @@ pub type PairFilter<D> =
 /// thread (spreading a few pairs over threads costs more than it saves).
 const PARALLEL_MIN: usize = 64;
 
-/// The candidate pairs come from box queries of the changed colliders when
-/// their number times this is below the number of broad-phase pairs, and
-/// from a pass over the pair list otherwise (a box query costs about as much
-/// as visiting a few dozen pairs in order).
-const QUERY_RATIO: usize = 16;
-
 impl<D: Dim> World<D> {
     /// Sets (or with `None` clears) the user pair rule; every pair is tested
     /// again at the next update.
@@ -64,7 +58,7 @@ impl<D: Dim> World<D> {
     ) -> Option<&[D::Manifold]> {
         let key = if a < b { (a, b) } else { (b, a) };
         let i = self.touching.binary_search_by(|(k, _)| k.cmp(&key)).ok()?;
-        Some(&self.touching[i].1.manifolds)
+        Some(self.touching[i].1.manifolds.as_slice())
     }
 
     /// The events of the last update (as [`update`](Self::update) returned).
@@ -122,11 +116,10 @@ impl<D: Dim> World<D> {
     /// (cost in the changed colliders and their neighbours); otherwise one
     /// pass over the pair list (cost in all pairs, but sequential memory).
     fn candidate_pairs(&self) -> Vec<PairKey> {
-        let few = self.changed_list.len() * QUERY_RATIO < self.broad.pairs().len();
-        let mut raw = if self.retest_all || !few {
+        let mut raw = if self.retest_all {
             self.pairs_by_scan()
         } else {
-            self.pairs_by_query()
+            self.changed_broad_pairs()
         };
         raw.sort_unstable();
         raw.dedup();
@@ -168,28 +161,17 @@ impl<D: Dim> World<D> {
         out
     }
 
-    /// Candidate pairs from one box query per changed collider. A pair of two
-    /// changed colliders is found from both sides; the caller dedups.
-    fn pairs_by_query(&self) -> Vec<PairKey> {
-        let mut out = Vec::new();
-        for h in &self.changed_list {
-            let i = h.index();
-            let Some(pid) = self.proxies.get(i as usize).copied() else {
-                continue;
-            };
-            // A stale entry (removed since) has no live proxy here.
-            let Some(info) = self.colliders.handle_at(i).and(self.broad.proxy(pid)) else {
-                continue;
-            };
-            self.broad
-                .query_aabb(&info.aabb, u64::MAX, &mut |other, data| {
-                    if other != pid {
-                        out.extend(self.pair_of_slots(i, data as u32));
-                    }
-                    true
-                });
-        }
-        out
+    /// Candidate pairs: the broad phase's pairs with a changed end (it
+    /// found them in its own update, so no query is repeated here). Every
+    /// collider the world marks changed was inserted or given a box at the
+    /// broad phase since its last pair update.
+    fn changed_broad_pairs(&self) -> Vec<PairKey> {
+        let slot = |id| self.broad.proxy(id).map(|p| p.user_data as u32);
+        self.broad
+            .changed_pairs()
+            .iter()
+            .filter_map(|pp| self.pair_of_slots(slot(pp.a)?, slot(pp.b)?))
+            .collect()
     }
 
     /// The touching rule on every pair of `work`, in parallel, in order.
