@@ -3,7 +3,7 @@
 //! Frames are collected first ([`GifWriter::add_canvas`],
 //! [`GifWriter::add_rgb`]) because the animation shares one global colour
 //! table built from all of them ([`palette`]: exact when the frames hold at
-//! most 256 colours, a median cut otherwise). [`GifWriter::encode`] then
+//! most 256 colours, a median cut otherwise). [`GifWriter::to_bytes`] then
 //! writes, following the GIF89a specification (CompuServe, 1990; section
 //! numbers below are its own):
 //!
@@ -26,9 +26,6 @@
 //! Viewers commonly replace delays of 0 or 1 centisecond by about 10; use 2 or
 //! more for a dependable rate.
 
-// `peng demo` (issue 4) will be the first user; until then only tests call it.
-#![allow(dead_code)]
-
 mod error;
 mod lzw;
 mod palette;
@@ -38,7 +35,6 @@ mod tests;
 pub use error::GifError;
 
 use crate::raster::Canvas;
-use std::io::Write;
 use std::path::Path;
 
 /// One frame: RGB pixels and how long it is shown.
@@ -69,7 +65,8 @@ impl GifWriter {
         self.frames.len()
     }
 
-    /// Whether no frame was added.
+    /// Whether no frame was added (only the tests ask).
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.frames.is_empty()
     }
@@ -137,13 +134,6 @@ impl GifWriter {
             path: path.to_path_buf(),
             source,
         })
-    }
-
-    /// Writes the animation to `out`.
-    pub fn encode<W: Write>(&self, mut out: W) -> Result<(), GifError> {
-        let bytes = self.to_bytes()?;
-        out.write_all(&bytes).map_err(GifError::Write)?;
-        out.flush().map_err(GifError::Write)
     }
 
     /// The whole GIF file in memory.

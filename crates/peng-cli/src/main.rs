@@ -8,6 +8,7 @@
 
 mod check;
 mod cli;
+mod demo;
 mod draw;
 mod font;
 mod frames;
@@ -29,6 +30,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => run_check(&args),
+        Command::Demo(args) => demo::run(&args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

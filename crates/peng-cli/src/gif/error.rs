@@ -7,7 +7,7 @@ use std::path::PathBuf;
 /// Why an animation cannot be written.
 #[derive(Debug)]
 pub enum GifError {
-    /// [`GifWriter::encode`] was called before any frame was added.
+    /// The animation was written before any frame was added.
     Empty,
     /// A frame has a zero width or height.
     ZeroSize {
@@ -41,8 +41,6 @@ pub enum GifError {
         /// The buffer's length.
         got: usize,
     },
-    /// Writing to the output failed.
-    Write(io::Error),
     /// Creating or writing the file failed.
     File {
         /// The file.
@@ -84,7 +82,6 @@ impl fmt::Display for GifError {
                 f,
                 "GIF frame {frame} has {got} bytes of RGB data; its size needs {expected}"
             ),
-            GifError::Write(e) => write!(f, "cannot write the GIF: {e}"),
             GifError::File { path, source } => {
                 write!(f, "cannot write GIF file {}: {source}", path.display())
             }
@@ -95,7 +92,7 @@ impl fmt::Display for GifError {
 impl std::error::Error for GifError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            GifError::Write(e) | GifError::File { source: e, .. } => Some(e),
+            GifError::File { source: e, .. } => Some(e),
             _ => None,
         }
     }
