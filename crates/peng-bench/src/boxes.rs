@@ -116,14 +116,7 @@ impl MovingBoxes {
         self.frame += 1;
         let moved: Vec<usize> = (phase..self.len()).step_by(10).collect();
         for &i in &moved {
-            let mut c = self.centres[i] + self.vel[i];
-            for k in 0..3 {
-                if c[k] < 0.0 || c[k] > self.side {
-                    self.vel[i][k] = -self.vel[i][k];
-                    c[k] = c[k].clamp(0.0, self.side);
-                }
-            }
-            self.centres[i] = c;
+            let c = bounce_step(&mut self.centres[i], &mut self.vel[i], self.side);
             self.boxes[i] = Aabb3::from_center_half_extents(c, self.halves[i]);
         }
         moved
@@ -133,6 +126,20 @@ impl MovingBoxes {
     pub fn velocity(&self, i: usize) -> Vec3 {
         self.vel[i]
     }
+}
+
+/// Moves `centre` by `vel` inside the cube `[0, side]^3`, reflecting the
+/// velocity off the walls; returns the new centre.
+pub fn bounce_step(centre: &mut Vec3, vel: &mut Vec3, side: f32) -> Vec3 {
+    let mut c = *centre + *vel;
+    for k in 0..3 {
+        if c[k] < 0.0 || c[k] > side {
+            vel[k] = -vel[k];
+            c[k] = c[k].clamp(0.0, side);
+        }
+    }
+    *centre = c;
+    c
 }
 
 #[cfg(test)]

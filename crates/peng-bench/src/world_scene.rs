@@ -4,6 +4,7 @@
 //! frame), turning as they go. Each library builds its own shapes from
 //! [`ShapeSpec`], so both see the same geometry.
 
+use crate::boxes::bounce_step;
 use crate::rng::Rng;
 use glam::{Quat, Vec3};
 
@@ -97,14 +98,7 @@ impl MovingShapes {
         self.frame += 1;
         let moved: Vec<usize> = (phase..self.len()).step_by(10).collect();
         for &i in &moved {
-            let mut c = self.centres[i] + self.vel[i];
-            for k in 0..3 {
-                if c[k] < 0.0 || c[k] > self.side {
-                    self.vel[i][k] = -self.vel[i][k];
-                    c[k] = c[k].clamp(0.0, self.side);
-                }
-            }
-            self.centres[i] = c;
+            bounce_step(&mut self.centres[i], &mut self.vel[i], self.side);
             self.rotations[i] = (self.spin[i] * self.rotations[i]).normalize();
         }
         moved

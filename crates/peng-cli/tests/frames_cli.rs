@@ -86,6 +86,23 @@ const SLIDE2D: &str = r#"{
   ]
 }"#;
 
+/// The (a, b) names of the overlapping and near pairs of a static
+/// `peng check --json` report, sorted.
+fn static_pairs(report: &Value) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = ["overlaps", "near"]
+        .iter()
+        .flat_map(|k| report[k].as_array().unwrap().clone())
+        .map(|o| {
+            (
+                o["a"].as_str().unwrap().to_string(),
+                o["b"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    pairs.sort();
+    pairs
+}
+
 #[test]
 fn circle_through_box_begins_and_ends_at_closed_form_frames() {
     let r: Value =
@@ -254,17 +271,7 @@ fn static_scene_gives_its_pairs_as_one_interval_from_frame_0() {
     };
     for example in ["scene2d"] {
         let fixed = run(&["check", "--example", example, "--json"]);
-        let mut expected: Vec<(String, String)> = ["overlaps", "near"]
-            .iter()
-            .flat_map(|k| fixed[k].as_array().unwrap().clone())
-            .map(|o| {
-                (
-                    o["a"].as_str().unwrap().to_string(),
-                    o["b"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect();
-        expected.sort();
+        let expected = static_pairs(&fixed);
         assert!(!expected.is_empty());
         let r = run(&["check", "--example", example, "--frames", "5", "--json"]);
         let ev = events(&r);
@@ -287,17 +294,7 @@ fn static_scene_gives_its_pairs_as_one_interval_from_frame_0() {
         .retain(|s| s["shape"]["type"] != "halfspace");
     let text = scene.to_string();
     let fixed: Value = serde_json::from_str(&ok("static3d.json", &text, &["--json"])).unwrap();
-    let mut expected: Vec<(String, String)> = ["overlaps", "near"]
-        .iter()
-        .flat_map(|k| fixed[k].as_array().unwrap().clone())
-        .map(|o| {
-            (
-                o["a"].as_str().unwrap().to_string(),
-                o["b"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    expected.sort();
+    let expected = static_pairs(&fixed);
     assert!(expected.len() >= 3, "{expected:?}");
     let r: Value =
         serde_json::from_str(&ok("static3d.json", &text, &["--frames", "3", "--json"])).unwrap();
@@ -314,17 +311,7 @@ fn static_scene_gives_its_pairs_as_one_interval_from_frame_0() {
         .unwrap();
     assert_eq!(stat.status.code(), Some(0));
     let fixed: Value = serde_json::from_slice(&stat.stdout).unwrap();
-    let mut expected: Vec<(String, String)> = ["overlaps", "near"]
-        .iter()
-        .flat_map(|k| fixed[k].as_array().unwrap().clone())
-        .map(|o| {
-            (
-                o["a"].as_str().unwrap().to_string(),
-                o["b"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect();
-    expected.sort();
+    let expected = static_pairs(&fixed);
     assert!(
         expected.iter().any(|(a, b)| a == "floor" || b == "floor"),
         "{expected:?}"
