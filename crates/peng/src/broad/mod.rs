@@ -84,6 +84,7 @@ mod loose;
 mod pairs;
 mod prefetch;
 mod proxy;
+mod radix;
 mod sap;
 mod tree;
 

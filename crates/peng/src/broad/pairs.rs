@@ -10,6 +10,7 @@
 
 use super::prefetch::prefetch;
 use super::proxy::{ProxyId, ProxyPair};
+use super::radix::radix_sort_by;
 
 /// What changed at the last pair update.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -156,20 +157,15 @@ fn merge_events(
 
 /// Below this many pairs a comparison sort is as fast as the radix passes.
 const RADIX_MIN: usize = 512;
-/// Bits per radix digit: 4,096 counters (32 KiB) stay in the L1 cache, and
-/// the 34-bit keys of 100k proxies take 3 passes (4 with 11-bit digits).
-const RADIX_BITS: u32 = 12;
 
 /// Sorts pairs of *live* ids (as every structure's `found` list holds) in
 /// their `Ord` order by an LSD radix sort of the key `a.index · 2^k + b.index`
-/// (Knuth, TAOCP vol. 3, 5.2.5; `k` the bit width of the largest index).
+/// (`k` the bit width of the largest index; see [`radix_sort_by`]).
 ///
 /// For live ids a slot has one generation, so ordering by the two indices is
 /// the same as the derived order (index, then generation) of [`ProxyPair`].
-/// Each pass is a stable counting sort on `RADIX_BITS` bits, lowest first;
-/// with `k = 17` (100k proxies) that is 3 linear passes instead of the
-/// `log2(m)` of a comparison sort. Digits that are the same in every key are
-/// skipped. `scratch` is reused between calls.
+/// With `k = 17` (100k proxies) that is 3 linear passes instead of the
+/// `log2(m)` of a comparison sort. `scratch` is reused between calls.
 pub(crate) fn radix_sort_pairs(v: &mut Vec<ProxyPair>, scratch: &mut Vec<ProxyPair>) {
     if v.len() < RADIX_MIN {
         v.sort_unstable();
@@ -179,40 +175,9 @@ pub(crate) fn radix_sort_pairs(v: &mut Vec<ProxyPair>, scratch: &mut Vec<ProxyPa
         .iter()
         .fold(0u32, |m, p| m.max(p.a.index()).max(p.b.index()));
     let k = 32 - max.leading_zeros();
-    let key = |p: &ProxyPair| ((p.a.index() as u64) << k) | p.b.index() as u64;
-    let passes = (2 * k).div_ceil(RADIX_BITS) as usize;
-    let buckets = 1usize << RADIX_BITS;
-    let mask = (buckets - 1) as u64;
-    let mut counts = vec![0usize; passes * buckets];
-    for p in v.iter() {
-        let kk = key(p);
-        for d in 0..passes {
-            counts[d * buckets + ((kk >> (d as u32 * RADIX_BITS)) & mask) as usize] += 1;
-        }
-    }
-    // Any contents of the right length: every slot is written before it is read.
-    scratch.clear();
-    scratch.extend_from_slice(v);
-    for d in 0..passes {
-        let c = &mut counts[d * buckets..(d + 1) * buckets];
-        if c.contains(&v.len()) {
-            continue; // every key has the same digit here
-        }
-        // Exclusive prefix sums: where each digit's run starts.
-        let mut sum = 0;
-        for x in c.iter_mut() {
-            let n = *x;
-            *x = sum;
-            sum += n;
-        }
-        let shift = d as u32 * RADIX_BITS;
-        for p in v.iter() {
-            let b = ((key(p) >> shift) & mask) as usize;
-            scratch[c[b]] = *p;
-            c[b] += 1;
-        }
-        core::mem::swap(v, scratch);
-    }
+    radix_sort_by(v, scratch, 2 * k, |p| {
+        ((p.a.index() as u64) << k) | p.b.index() as u64
+    });
 }
 
 /// Helper for the structures: the pair of live ids of slots `a` and `b`.

@@ -25,7 +25,8 @@ use crate::math::Vector;
 
 use super::super::prefetch::prefetch;
 use super::super::proxy::{ProxyId, ProxyPair, ProxyTable};
-use super::table::{fingerprint, home_in, index_bits, radix_sort_by, Cell, CellTable, Record};
+use super::super::radix::radix_sort_by;
+use super::table::{fingerprint, home_in, index_bits, Cell, CellTable, Record};
 use super::{cell_at, first_axes, for_cells, in_range, Placement, SpatialHash, ALL_AXES};
 
 /// How many operations ahead the sweeps prefetch their buckets.
@@ -323,7 +324,9 @@ impl<V: Vector> SpatialHash<V> {
         self.cells.reserve(inserts);
         let cap = self.cells.cap();
         let home = |o: &Op| home_in(o.fp, cap);
-        radix_sort_by(&mut s.ops, &mut s.ops_tmp, index_bits(cap), home);
+        radix_sort_by(&mut s.ops, &mut s.ops_tmp, index_bits(cap), |o| {
+            home(o) as u64
+        });
         let t = &self.table;
         let gens = &self.gens;
         let inv = self.inv_cell;
@@ -413,7 +416,7 @@ impl<V: Vector> SpatialHash<V> {
         }
         let cap = CellTable::<V>::cap_for_len(s.recs.len());
         radix_sort_by(&mut s.recs, &mut s.recs_tmp, index_bits(cap), |r| {
-            home_in(r.fp, cap)
+            home_in(r.fp, cap) as u64
         });
         // The table wants fingerprint order: fingerprints sharing a home
         // (a few records each) are sorted in place.
