@@ -21,7 +21,7 @@ use super::events::{emit, ContactEvent, EventKind, Transition};
 use super::handle::ColliderHandle;
 use super::pairs::{touch, PairKey, PairState};
 use super::World;
-use crate::broad::BroadPhase;
+use crate::broad::{BroadPhase, ProxyPair};
 
 /// A user rule on pairs, called with the smaller handle first after the
 /// collision filters accepted the pair; `false` keeps the pair from
@@ -110,16 +110,13 @@ impl<D: Dim> World<D> {
     /// of them when everything is retested), as collider handles, that the
     /// filters accept; sorted.
     ///
-    /// Two ways to the same set (the broad phase's pairs are exactly its
-    /// given boxes that overlap, closed, and a box query uses the same closed
-    /// test): when few colliders changed, one box query per changed collider
-    /// (cost in the changed colliders and their neighbours); otherwise one
-    /// pass over the pair list (cost in all pairs, but sequential memory).
+    /// Normally the broad phase's own list of pairs with a changed end; when
+    /// everything is retested (a new pair rule), its whole pair list.
     fn candidate_pairs(&self) -> Vec<PairKey> {
         let mut raw = if self.retest_all {
-            self.pairs_by_scan()
+            self.broad_pairs_as_handles(self.broad.pairs())
         } else {
-            self.changed_broad_pairs()
+            self.broad_pairs_as_handles(self.broad.changed_pairs())
         };
         raw.sort_unstable();
         raw.dedup();
@@ -146,29 +143,10 @@ impl<D: Dim> World<D> {
         Some(if a < b { (a, b) } else { (b, a) })
     }
 
-    /// Candidate pairs from one pass over the broad phase's pair list.
-    fn pairs_by_scan(&self) -> Vec<PairKey> {
+    /// Broad-phase pairs as pairs of live collider handles.
+    fn broad_pairs_as_handles(&self, pairs: &[ProxyPair]) -> Vec<PairKey> {
         let slot = |id| self.broad.proxy(id).map(|p| p.user_data as u32);
-        let mut out = Vec::new();
-        for pp in self.broad.pairs() {
-            let (Some(i), Some(j)) = (slot(pp.a), slot(pp.b)) else {
-                continue;
-            };
-            if self.retest_all || self.slot_changed(i) || self.slot_changed(j) {
-                out.extend(self.pair_of_slots(i, j));
-            }
-        }
-        out
-    }
-
-    /// Candidate pairs: the broad phase's pairs with a changed end (it
-    /// found them in its own update, so no query is repeated here). Every
-    /// collider the world marks changed was inserted or given a box at the
-    /// broad phase since its last pair update.
-    fn changed_broad_pairs(&self) -> Vec<PairKey> {
-        let slot = |id| self.broad.proxy(id).map(|p| p.user_data as u32);
-        self.broad
-            .changed_pairs()
+        pairs
             .iter()
             .filter_map(|pp| self.pair_of_slots(slot(pp.a)?, slot(pp.b)?))
             .collect()
