@@ -9,6 +9,8 @@
 //! - [`mesh`]: triangle meshes and polylines with static BVHs.
 //! - [`query`]: pure functions on `(shape, pose, shape, pose)`: overlap, contact
 //!   manifolds, distance, ray casts and point queries.
+//! - [`ccd`]: continuous collision detection: the first time of contact of
+//!   moving shapes (linear and rotating casts, deforming-mesh primitives).
 //! - [`world`]: the collision world: colliders by handle, filters, sensors,
 //!   margins, events and scene queries, one design for 2D and 3D.
 //!
@@ -35,6 +37,7 @@
 
 pub mod bound;
 pub mod broad;
+pub mod ccd;
 pub mod math;
 pub mod mesh;
 pub mod query;
@@ -45,6 +48,8 @@ pub mod world;
 pub mod d2 {
     pub use crate::bound::{Aabb2, BoundingCircle, Obb2, SphereTree2};
     pub use crate::broad::LooseQuadtree;
+    pub use crate::ccd::d2::*;
+    pub use crate::ccd::{CastHit2, CastOptions, CastStatus, Motion2};
     pub use crate::math::{Pose2, Rot2, Vec2};
     pub use crate::query::d2::*;
     pub use crate::query::types::{
@@ -61,6 +66,8 @@ pub mod d2 {
 pub mod d3 {
     pub use crate::bound::{Aabb3, BoundingSphere, Obb3, SphereTree3};
     pub use crate::broad::LooseOctree;
+    pub use crate::ccd::d3::*;
+    pub use crate::ccd::{CastHit3, CastOptions, CastStatus, Motion3};
     pub use crate::math::{Pose3, Quat, Vec3};
     pub use crate::mesh::{HeightField, TriMesh};
     pub use crate::query::d3::*;
