@@ -60,6 +60,28 @@ pub(super) fn local_radius(shape: &Shape, center: Vec3) -> f32 {
     }
 }
 
+/// The largest distance from the line through `center` along the unit
+/// `axis` (local frame) to a point of the shape: how fast the shape's points
+/// can move when it turns about that line at unit rate. Exact for balls,
+/// capsules, boxes, segments, triangles and hulls; [`local_radius`] (an upper
+/// bound) for the others.
+pub(super) fn axis_radius(shape: &Shape, center: Vec3, axis: Vec3) -> f32 {
+    let off = |p: Vec3| {
+        let x = p - center;
+        (x - axis * axis.dot(x)).length()
+    };
+    let most = |vs: &[Vec3]| vs.iter().fold(0.0f32, |m, v| m.max(off(*v)));
+    match shape {
+        Shape::Ball(b) => off(Vec3::ZERO) + b.radius(),
+        Shape::Capsule(c) => off(c.a()).max(off(c.b())) + c.radius(),
+        Shape::Cuboid(c) => most(&c.vertices()),
+        Shape::Segment(s) => off(s.a()).max(off(s.b())),
+        Shape::Triangle(t) => most(t.vertices()),
+        Shape::Polyhedron(p) => most(p.vertices()),
+        _ => local_radius(shape, center),
+    }
+}
+
 fn box_radius(b: &crate::bound::Aabb3, center: Vec3) -> f32 {
     if b.is_empty() {
         return 0.0;
