@@ -57,6 +57,7 @@ fn segment(ends: &[Vec2; 2]) -> Option<Shape> {
 }
 
 /// [`super::cast_linear`] into `best`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn linear(
     a: &Shape,
     pose_a: &Pose2,

@@ -76,7 +76,7 @@ pub(crate) fn distance(a: &Convex, b: &Convex, rel: &Pose2) -> CoreDistance {
         distance: d,
         a: pa,
         b: pb,
-        normal: v / d,
+        normal: s.edge_normal(v).unwrap_or(v / d),
         overlap: false,
     }
 }

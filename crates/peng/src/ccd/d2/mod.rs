@@ -19,6 +19,10 @@
 //! [`CastStatus::Penetrating`]: crate::ccd::CastStatus::Penetrating
 //! [`CastStatus::Touching`]: crate::ccd::CastStatus::Touching
 
+// Comparisons written `!(x <= y)` on purpose: they are also true for NaN, which
+// the casts turn into "no contact" instead of looping or panicking.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 mod circles;
 mod composite;
 mod convex;

@@ -59,6 +59,20 @@ impl Simplex {
         }
     }
 
+    /// When the simplex is an edge, its unit normal on the side of `v` (the
+    /// closest point's direction from the query point, reversed): exact where
+    /// `v` itself, tiny near contact, has a rounded direction.
+    pub fn edge_normal(&self, v: Vec2) -> Option<Vec2> {
+        if self.n != 2 {
+            return None;
+        }
+        let n = (self.v[1].p - self.v[0].p).perp().normalize_or_zero();
+        if n == Vec2::ZERO {
+            return None;
+        }
+        Some(if n.dot(v) < 0.0 { -n } else { n })
+    }
+
     /// The witnesses of the last closest point: `(point on A, point on B)`.
     pub fn witnesses(&self) -> (Vec2, Vec2) {
         let mut a = Vec2::ZERO;
