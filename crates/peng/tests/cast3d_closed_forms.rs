@@ -265,9 +265,27 @@ fn rod_turning_about_its_end_hits_a_wall() {
         ..Motion3::fixed(Pose3::IDENTITY)
     };
     let expect = (0.45f32).asin();
-    let walls: [(Shape, Pose3); 2] = [
+    let ceiling: Shape = TriMesh::new(
+        vec![
+            Vec3::new(-5.0, 0.0, -5.0),
+            Vec3::new(5.0, 0.0, -5.0),
+            Vec3::new(5.0, 0.0, 5.0),
+            Vec3::new(-5.0, 0.0, 5.0),
+        ],
+        vec![[0, 1, 2], [0, 2, 3]],
+    )
+    .unwrap()
+    .into();
+    let walls: [(Shape, Pose3); 4] = [
         (cube(Vec3::new(5.0, 0.5, 5.0)), at(0.0, 1.5, 0.0)),
         (HalfSpace::new(-Vec3::Y).unwrap().into(), at(0.0, 1.0, 0.0)),
+        (ceiling, at(0.0, 1.0, 0.0)),
+        (
+            Compound::new(vec![(at(0.0, 0.5, 0.0), cube(Vec3::new(5.0, 0.5, 5.0)))])
+                .unwrap()
+                .into(),
+            at(0.0, 1.0, 0.0),
+        ),
     ];
     for (wall, pose) in &walls {
         let mb = Motion3::fixed(*pose);
@@ -279,6 +297,20 @@ fn rod_turning_about_its_end_hits_a_wall() {
         assert!(close(h.normal, Vec3::Y, 1e-2), "{h:?}");
         let d = distance(&rod, &ma.pose_at(h.time), wall, pose);
         assert!(d.distance >= -1e-5 && d.distance <= 1e-3, "{d:?}");
+    }
+    // A rotating compound (a dumbbell of two balls of radius 0.2 at ±1.5 on
+    // x) against the same walls: a ball's top reaches y = 1 when
+    // 1.5·sin θ + 0.2 = 1.
+    let bell: Shape = Compound::new(vec![
+        (at(-1.5, 0.0, 0.0), ball(0.2)),
+        (at(1.5, 0.0, 0.0), ball(0.2)),
+    ])
+    .unwrap()
+    .into();
+    let expect_bell = (0.8f32 / 1.5).asin();
+    for (wall, pose) in &walls {
+        let h = cast_nonlinear(&bell, &ma, wall, &Motion3::fixed(*pose), &opts(PI)).unwrap();
+        assert!(time_ok(h.time, expect_bell, 2e-3), "{h:?} {expect_bell}");
     }
     // Turning the other way the rod swings down and comes up on the far
     // side: no contact within 0.9π, contact at π + asin(0.45) within 2π.
