@@ -603,6 +603,13 @@ fn half_space_compound_and_mesh_targets() {
     assert!((h.time - 1.25).abs() < 1e-4, "{h:?}");
 }
 
+/// A compound floor: one thin box whose top is y = 0.
+fn comp_floor() -> Shape {
+    Compound::new(vec![(at(0.0, -0.5, 0.0), cube(Vec3::new(5.0, 0.5, 5.0)))])
+        .unwrap()
+        .into()
+}
+
 #[test]
 fn degenerate_inputs() {
     let a = cube(Vec3::ONE);
@@ -665,6 +672,51 @@ fn degenerate_inputs() {
         )
         .unwrap();
         assert!((b.time - 3.0).abs() < 1e-4, "{s} {b:?}");
+    }
+    // An unbounded time range (parry's default is f32::MAX) changes nothing.
+    for t_max in [f32::INFINITY, f32::MAX] {
+        let o = opts(t_max);
+        let h = cast_linear(
+            &a,
+            &at(0.0, 5.0, 0.0),
+            -Vec3::Y,
+            &a,
+            &Pose3::IDENTITY,
+            Vec3::ZERO,
+            &o,
+        )
+        .unwrap();
+        assert!(time_ok(h.time, 3.0, 1e-3), "{t_max} {h:?}");
+        let n = cast_nonlinear(
+            &a,
+            &Motion3::linear(at(0.0, 5.0, 0.0), -Vec3::Y),
+            &a,
+            &Motion3::fixed(Pose3::IDENTITY),
+            &o,
+        )
+        .unwrap();
+        assert!(time_ok(n.time, 3.0, 1e-3), "{t_max} {n:?}");
+        let c = cast_linear(
+            &point,
+            &at(0.5, 5.0, 0.0),
+            -Vec3::Y,
+            &comp_floor(),
+            &Pose3::IDENTITY,
+            Vec3::ZERO,
+            &o,
+        )
+        .unwrap();
+        assert!(time_ok(c.time, 5.0, 1e-3), "{t_max} {c:?}");
+        assert!(cast_linear(
+            &a,
+            &at(0.0, 5.0, 0.0),
+            Vec3::Y,
+            &a,
+            &Pose3::IDENTITY,
+            Vec3::ZERO,
+            &o
+        )
+        .is_none());
     }
     // NaN never panics.
     let nan = at(f32::NAN, 0.0, 0.0);

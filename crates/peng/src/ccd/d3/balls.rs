@@ -33,11 +33,8 @@ pub fn cast_balls(
     let dc = center_b - center_a;
     let dv = vel_b - vel_a;
     let target = options.target_distance.max(0.0);
-    let coords = center_a
-        .abs()
-        .max(center_b.abs())
-        .max_element()
-        .max(dv.abs().max_element() * options.max_time.abs());
+    // (The tolerance only serves the start rule here.)
+    let coords = center_a.abs().max(center_b.abs()).max_element() + radius_a + radius_b;
     let tol = tolerance(options, radius_a.max(radius_b), coords);
     let len = dc.length();
     let normal_at = |d: Vec3| d.try_normalize().unwrap_or(Vec3::X);

@@ -33,6 +33,14 @@ fn swept_box(
     }
 }
 
+/// The size of the relative coordinates of the pair at the start (the
+/// contact, if any, happens at relative coordinates no larger than the sizes).
+fn rel_coords(pose_a: &Pose3, pose_b: &Pose3) -> f32 {
+    (pose_a.translation - pose_b.translation)
+        .abs()
+        .max_element()
+}
+
 /// The options every part is cast with: one tolerance for the whole pair (so
 /// that the parts agree) and the time limit shrunk to the best hit so far.
 fn part_options(options: &CastOptions, tol: f32, best: &Option<CastHit3>) -> CastOptions {
@@ -53,10 +61,7 @@ pub(super) fn cast_against_compound(
     vel_b: Vec3,
     options: &CastOptions,
 ) -> Option<CastHit3> {
-    let coords = (pose_a.translation - pose_b.translation)
-        .abs()
-        .max_element()
-        + (vel_a - vel_b).abs().max_element() * options.max_time.abs();
+    let coords = rel_coords(pose_a, pose_b) + size(a) + compound_size(c);
     let tol = tolerance(options, size(a).max(compound_size(c)), coords);
     let margin = options.target_distance.max(0.0) + tol;
     let sweep = swept_box(a, pose_a, vel_a, pose_b, vel_b, options.max_time, margin);
@@ -112,16 +117,13 @@ pub(super) fn cast_against_mesh(
     vel_b: Vec3,
     options: &CastOptions,
 ) -> Option<CastHit3> {
-    let coords = (pose_a.translation - pose_b.translation)
-        .abs()
-        .max_element()
-        + (vel_a - vel_b).abs().max_element() * options.max_time.abs();
     let bounds = mesh.bounds();
     let mesh_size = if bounds.is_empty() {
         0.0
     } else {
         bounds.min.abs().max(bounds.max.abs()).length()
     };
+    let coords = rel_coords(pose_a, pose_b) + size(a) + mesh_size;
     let tol = tolerance(options, size(a).max(mesh_size), coords);
     let margin = options.target_distance.max(0.0) + tol;
     let sweep = swept_box(a, pose_a, vel_a, pose_b, vel_b, options.max_time, margin);

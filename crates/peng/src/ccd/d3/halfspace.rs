@@ -49,7 +49,7 @@ pub(super) fn cast_halfspace(
         }
         _ => pose_ab.transform_point(b.local_support(pose_ab.inverse_transform_vector(-n))),
     };
-    let coords = p.abs().max_element() + vrel.abs().max_element() * options.max_time.abs();
+    let coords = p.abs().max_element() + size(b);
     let tol = tolerance(options, size(b), coords);
     let h0 = n.dot(p);
     let rate = n.dot(vrel);

@@ -84,8 +84,9 @@ fn cast_convex(
     let pose_ab = pose_a.inv_mul(pose_b);
     let dv = vel_b - vel_a;
     let vrel = pose_a.inverse_transform_vector(dv);
-    let coords =
-        pose_ab.translation.abs().max_element() + vrel.abs().max_element() * options.max_time.abs();
+    // The cast works in A's frame, where B's position only shrinks towards
+    // the contact: the start sets the scale of the coordinates.
+    let coords = pose_ab.translation.abs().max_element() + size(a) + size(b);
     let tol = tolerance(options, size(a).max(size(b)), coords);
     let radii = Radii {
         a: a.core_radius(),

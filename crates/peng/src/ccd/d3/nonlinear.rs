@@ -126,9 +126,22 @@ pub(super) fn advance(
     let spin = |w: f32, r: f32| if w > 0.0 { w * r } else { 0.0 };
     let angular = spin(wa, ra) + spin(wb, rb);
     let lipschitz = dv.length() + angular;
-    let coords = ma.start.translation.abs().max_element()
-        + mb.start.translation.abs().max_element()
-        + lipschitz * max_time.abs();
+    // World coordinates up to the latest possible contact: the centres are
+    // within `sa + sb + target` of each other then, so after at most
+    // `(|c_b − c_a| + sa + sb + target) / |v_b − v_a|`.
+    let (sa, sb) = (
+        local_radius(a, ma.local_center),
+        local_radius(b, mb.local_center),
+    );
+    let sizes = [sa, sb].iter().filter(|r| r.is_finite()).sum::<f32>();
+    let latest = ((cb0 - ca0).length() + sa + sb + target) / dv.length();
+    let horizon = max_time.abs().min(latest);
+    let speed = ma.linvel.length().max(mb.linvel.length());
+    let at_rest = ca0.abs().max(cb0.abs()).max_element() + sizes;
+    let coords = match at_rest + speed * horizon {
+        c if c.is_finite() => c,
+        _ => at_rest,
+    };
     let tol = tolerance(options, size(a).max(size(b)), coords);
     let bounded = a.is_bounded_convex() && b.is_bounded_convex();
     let mut cache = GjkCache::new();
@@ -146,10 +159,6 @@ pub(super) fn advance(
     // spheres touch (the closed form of `cast_balls`), none at all if they
     // never do. This skips the far phase, where steps are cheap but many.
     let mut t = t0;
-    let (sa, sb) = (
-        local_radius(a, ma.local_center),
-        local_radius(b, mb.local_center),
-    );
     if sa.is_finite() && sb.is_finite() {
         match spheres_meet(ca0, cb0, dv, sa + sb + target, t0, max_time) {
             None => return None,
