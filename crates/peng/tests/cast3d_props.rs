@@ -140,4 +140,33 @@ proptest! {
         let hit = cast_nonlinear(&a, &ma, &b, &mb, &o);
         check(&a, &ma, &b, &mb, &o, hit)?;
     }
+
+    #[test]
+    fn casts_against_meshes_are_never_late_nor_missed(
+        ka in 0usize..CONVEX_KINDS, pa in params(), sa in sizes(), xa in pose(),
+        heights in proptest::array::uniform16(float(-1.0, 1.0)), field in proptest::bool::ANY,
+        dir in vec3_strategy(), noise in vec3_strategy(), wa in vec3_strategy(),
+        speed in float(0.0, 12.0), rotate in proptest::bool::ANY,
+    ) {
+        let a = make_convex(ka, &pa, &sa);
+        // A bumpy 4 × 4 patch of side 6 around the origin, as a height field
+        // or as the same triangles in a mesh.
+        let hf = HeightField::new(4, 4, heights.to_vec(), glam::Vec2::splat(2.0)).unwrap();
+        let b: Shape = if field { hf.into() } else { hf.to_trimesh().into() };
+        let (off, va) = aim([dir[0], dir[1].abs() + 0.2, dir[2]], noise, speed);
+        let ma = Motion3 {
+            start: Pose3::new(off, xa.rotation),
+            local_center: Vec3::ZERO,
+            linvel: va,
+            angvel: if rotate { v3(wa) * 3.0 } else { Vec3::ZERO },
+        };
+        let mb = Motion3::fixed(Pose3::IDENTITY);
+        let o = CastOptions { max_time: 1.0, target_distance: 0.0, tolerance: TOL };
+        let hit = if rotate {
+            cast_nonlinear(&a, &ma, &b, &mb, &o)
+        } else {
+            cast_linear(&a, &ma.start, va, &b, &mb.start, Vec3::ZERO, &o)
+        };
+        check(&a, &ma, &b, &mb, &o, hit)?;
+    }
 }
