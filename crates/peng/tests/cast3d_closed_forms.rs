@@ -325,6 +325,41 @@ fn rod_turning_about_its_end_hits_a_wall() {
 }
 
 #[test]
+fn tilting_ground_reaches_a_ball() {
+    // The ground y <= 0 turns about z at 1 rad per unit time; its normal at
+    // angle θ is (−sin θ, cos θ, 0), so a ball of radius 0.5 at (2, 1, 0) is
+    // cos θ − 2·sin θ − 0.5 above it (root by bisection).
+    let ground: Shape = HalfSpace::new(Vec3::Y).unwrap().into();
+    let mg = Motion3 {
+        angvel: Vec3::Z,
+        ..Motion3::fixed(Pose3::IDENTITY)
+    };
+    let mb = Motion3::fixed(at(2.0, 1.0, 0.0));
+    let f = |th: f32| th.cos() - 2.0 * th.sin() - 0.5;
+    let (mut lo, mut hi) = (0.0f32, 1.0f32);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    let h = cast_nonlinear(&ground, &mg, &ball(0.5), &mb, &opts(1.0)).unwrap();
+    assert!(time_ok(h.time, lo, 2e-3), "{h:?} {lo}");
+    assert!(
+        close(h.normal, Vec3::new(-lo.sin(), lo.cos(), 0.0), 1e-3),
+        "{h:?}"
+    );
+    // Turning the other way, it tilts away.
+    let away = Motion3 {
+        angvel: -Vec3::Z,
+        ..mg
+    };
+    assert!(cast_nonlinear(&ground, &away, &ball(0.5), &mb, &opts(1.0)).is_none());
+}
+
+#[test]
 fn starts_penetrating_or_touching() {
     let a = cube(Vec3::ONE);
     // Overlapping by 0.25 along x.

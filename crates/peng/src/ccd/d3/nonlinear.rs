@@ -54,7 +54,12 @@ const MAX_LEAVING_STEPS: usize = 64;
 /// `|c_b − c_a| + r_b + |v_b − v_a|·max_time` on the distance from its centre
 /// to any point of the other shape during the motion (the height of a point
 /// of B above the rotating plane changes at most at the speed of A's
-/// material point at the same place). Two half-spaces give only a start hit.
+/// material point at the same place); over an unbounded `max_time` there is
+/// no such bound and the cast reports contact at the time reached
+/// (conservative: early, with the shapes possibly still apart). Two
+/// half-spaces give only a start hit. After 4,000 advancement steps (a bound
+/// far above the typical 5 to 15) the cast also reports contact at the time
+/// reached.
 ///
 /// The start rule of the module docs applies; a touching start that is
 /// separating (the witness points' normal relative velocity `> 0`) is
@@ -239,6 +244,11 @@ pub(super) fn advance(
             // Nothing brings them closer along the separating slab (convex)
             // or at all.
             return None;
+        }
+        if mu.is_infinite() {
+            // No finite bound (a half-space turning over an unbounded time
+            // range): give the conservative answer at once.
+            break;
         }
         t += (d.distance - target) / mu;
         if !(t <= max_time) {
