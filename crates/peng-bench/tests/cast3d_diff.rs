@@ -112,10 +112,10 @@ struct Stats {
     /// ... or after the shapes already overlap (late, found by sampling
     /// between the two times) ...
     parry_late: usize,
-    /// ... or both are genuine contacts: peng stopped within its distance
-    /// tolerance earlier than `tol / v_n` predicts (a grazing approach,
-    /// where the distance closes ever more slowly).
-    peng_early_within_tol: usize,
+    /// ... or both times are contacts within the tolerance (a grazing or
+    /// slow approach, where the distance closes ever more slowly, so its
+    /// tolerance spans more time than `tol / v_n`).
+    both_within_tol: usize,
     max_rel_excess: f32,
 }
 
@@ -193,28 +193,40 @@ fn run(rotating: bool, seed: u64, n: usize) -> Stats {
                 let err = (p.time - tq).abs();
                 stats.max_rel_excess = stats.max_rel_excess.max(err / (1e-4 * big + slack));
                 if err > 1e-4 * big + slack {
-                    // Parry early or late? If peng's time is a genuine first
-                    // contact and parry's is not, parry is wrong.
-                    let genuine_peng = dist_at(p.time) <= tol + eps;
+                    // Outside the allowance: judge both times with peng's
+                    // distance query. Peng's time must be a contact (within
+                    // its tolerance). Then parry is early (the shapes still
+                    // apart at its time), late (an overlap sampled before
+                    // its time), or also a contact within the tolerance,
+                    // earlier or later: the tolerance in distance is what
+                    // both algorithms promise, and in time it is wide on
+                    // grazing or slow approaches. An overlap sampled before
+                    // peng's time fails the test (peng late).
+                    let d_peng = dist_at(p.time);
                     let d_parry = dist_at(tq);
-                    let parry_late = tq > p.time && genuine_peng;
-                    let parry_early = tq < p.time && d_parry > tol + eps;
                     assert!(
-                        parry_late || parry_early,
-                        "times differ by {err} (allowed {}), distance at parry's time {d_parry}\n{}",
-                        1e-4 * big + slack,
+                        d_peng <= tol + eps && d_peng >= -eps,
+                        "peng's hit is not a contact ({d_peng})\n{}",
                         what()
                     );
-                    let overlap_before_parry = (1..64).any(|k| {
-                        let s = p.time + (tq - p.time) * k as f32 / 64.0;
-                        dist_at(s) < -eps
-                    });
-                    if parry_early {
-                        stats.parry_early += 1;
-                    } else if overlap_before_parry {
+                    let (lo, hi) = (p.time.min(tq), p.time.max(tq));
+                    let overlap_between =
+                        (1..64).any(|k| dist_at(lo + (hi - lo) * k as f32 / 64.0) < -eps);
+                    if tq < p.time {
+                        if d_parry > tol + eps {
+                            stats.parry_early += 1;
+                        } else {
+                            assert!(
+                                !overlap_between && d_parry >= -eps,
+                                "overlap before peng's time (parry's distance {d_parry})\n{}",
+                                what()
+                            );
+                            stats.both_within_tol += 1;
+                        }
+                    } else if overlap_between {
                         stats.parry_late += 1;
                     } else {
-                        stats.peng_early_within_tol += 1;
+                        stats.both_within_tol += 1;
                     }
                 }
             }
