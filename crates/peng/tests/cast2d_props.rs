@@ -152,6 +152,15 @@ fn check(
         let d = distance(&c.a, &pa, &c.b, &pb).distance;
         if h.status != CastStatus::Penetrating {
             prop_assert!(d.abs() <= slack, "not in contact at the hit: {d}, {h:?}");
+            // The normal (A to B) separates the shapes at the hit: A's extent
+            // along it ends where B's begins.
+            let n = h.normal;
+            let sa = n.dot(pa.transform_point(c.a.local_support(pa.inverse_transform_vector(n))));
+            let sb = n.dot(pb.transform_point(c.b.local_support(pb.inverse_transform_vector(-n))));
+            prop_assert!(
+                sa - sb <= slack,
+                "normal does not separate: {sa} > {sb}, {h:?}"
+            );
         }
     }
     Ok(())

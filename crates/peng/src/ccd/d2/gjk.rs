@@ -18,6 +18,17 @@ fn support(a: &Convex, b: &Convex, rel: &Pose2, dir: Vec2) -> Vertex {
     Vertex::new(a.support(-dir), b.support_placed(rel, dir))
 }
 
+/// A vector's unit direction (zero for a zero vector) and length.
+#[inline]
+fn unit_and_length(v: Vec2) -> (Vec2, f32) {
+    let len = v.length();
+    if len > 0.0 {
+        (v / len, len)
+    } else {
+        (Vec2::ZERO, 0.0)
+    }
+}
+
 /// The distance of two cores (radii ignored) in A's frame.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CoreDistance {
@@ -76,7 +87,7 @@ pub(crate) fn distance(a: &Convex, b: &Convex, rel: &Pose2) -> CoreDistance {
         distance: d,
         a: pa,
         b: pb,
-        normal: s.edge_normal(v).unwrap_or(v / d),
+        normal: s.edge_normal(v, v).unwrap_or(v / d),
         overlap: false,
     }
 }
@@ -124,16 +135,14 @@ pub(crate) fn cast(
     let mut plane = Vec2::ZERO;
     let mut s = Simplex::default();
     let first = support(a, b, rel, -rel.translation);
-    let mut v = x - first.p;
+    let (mut n, mut vlen) = unit_and_length(x - first.p);
     for _ in 0..MAX_ITERATIONS {
-        let vlen = v.length();
         if s.len() == 3 || vlen - sigma <= tol {
             break;
         }
         if !vlen.is_finite() {
             return None;
         }
-        let n = v / vlen;
         let w = support(a, b, rel, n);
         let gap = n.dot(x - w.p);
         if gap > sigma {
@@ -155,22 +164,36 @@ pub(crate) fn cast(
         if !s.contains(w.p) {
             s.push(w);
         }
-        v = x - s.closest(x);
+        let c = s.closest(x);
+        // The direction from the simplex to `x`. When the closest feature is
+        // an edge, its normal: `x - c` is short near contact, and its
+        // rounded direction, levered by the size of the shapes, would spoil
+        // the support planes (a 1e-3 error in direction is a 1e-3 error in
+        // the gap of a unit-size pair).
+        (n, vlen) = match s.edge_normal(x - c, n) {
+            Some(e) => (e, e.dot(x - s.point(0)).max(0.0)),
+            None => unit_and_length(x - c),
+        };
     }
     let (pa, pb) = if s.len() == 0 {
         (first.a, first.b)
     } else {
         s.witnesses()
     };
-    // The normal from A to B is the direction from the difference's closest
-    // point to `x`, negated, when that vector is long enough to have an
-    // accurate direction (rounded shapes: about `sigma` long); else, at a
-    // contact of the cores themselves, the last support plane's (a face of
-    // `B - A`, exact for polygons).
-    let vv = v.length_squared();
+    // The normal from A to B is the direction from `x` to the difference's
+    // closest point, when the distance is long enough for that direction to
+    // be accurate (rounded shapes: about `sigma`) or it comes from an edge;
+    // else, at a contact of the cores themselves, the last support plane's.
+    // At a contact of the cores `x` lies on the edge to rounding, which can
+    // flip the side the edge normal was given: the last plane's side is
+    // right (it was taken at a distance).
+    let short = vlen * vlen <= 100.0 * tol * tol;
+    if s.len() == 2 && short && n.dot(plane) < 0.0 {
+        n = -n;
+    }
     let normal =
-        if s.len() < 3 && vv > ZERO_LENGTH_SQ && (vv > 100.0 * tol * tol || plane == Vec2::ZERO) {
-            -v / vv.sqrt()
+        if s.len() < 3 && n != Vec2::ZERO && (s.len() == 2 || !short || plane == Vec2::ZERO) {
+            -n
         } else {
             -plane
         };
