@@ -4,7 +4,8 @@
 //! Every cast returns the first contact in `[0, options.max_time]` as a
 //! [`CastHit2`] (time, witness points and normal at that time, from A to B),
 //! or `None`. At the start time the rule is the same for all (see
-//! `start.rs`): overlapping shapes are [`CastStatus::Penetrating`] with the
+//! `start.rs`): overlapping shapes (deeper than 1% of the tolerance, a
+//! rounding slop) are [`CastStatus::Penetrating`] with the
 //! minimum translation distance's depth, points and normal, whatever their
 //! motion; shapes within the target distance plus the tolerance that are not
 //! moving apart (B's witness point's velocity relative to A's, along the

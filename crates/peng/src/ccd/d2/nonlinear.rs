@@ -76,7 +76,8 @@ pub(crate) fn cast_convex(
 ) -> Option<CastHit2> {
     let ca = Convex::from_shape(a)?;
     let cb = Convex::from_shape(b)?;
-    let tol = tolerance(options.tolerance, &ca, &cb);
+    let gap0 = motion_b.start.translation - motion_a.start.translation;
+    let tol = tolerance(options.tolerance, &ca, &cb, gap0.length());
     let target = options.target_distance;
     let spin = motion_a.angvel.abs() * ca.reach(motion_a.local_center)
         + motion_b.angvel.abs() * cb.reach(motion_b.local_center);
@@ -96,7 +97,7 @@ pub(crate) fn cast_convex(
         let closing = |xa: Vec2, xb: Vec2, n: Vec2| {
             n.dot(point_velocity(motion_b, &pb, xb) - point_velocity(motion_a, &pa, xa))
         };
-        match classify(0.0, a, &pa, b, &pb, closing) {
+        match classify(0.0, a, &pa, b, &pb, tol, closing) {
             Start::Hit(h) => return Some(h),
             Start::Separating => {
                 // Moving apart from a start contact: small safe steps (the
