@@ -792,3 +792,25 @@ fn scaled_nonlinear_and_circles() {
         assert!((h.time - 1.75).abs() < 1e-5, "{k} {h:?}");
     }
 }
+
+#[test]
+fn target_distance() {
+    // Contact at distance 0.5: B's left face at 4.5 - 4t reaches 1.5 at 0.75.
+    let o = CastOptions {
+        target_distance: 0.5,
+        ..opts(1.0)
+    };
+    let (a, b) = (rect(1.0, 1.0), rect(0.5, 0.5));
+    let (pa, pb, vb) = (at(0.0, 0.0), at(5.0, 0.3), Vec2::new(-4.0, 0.0));
+    for h in both(&a, &pa, Vec2::ZERO, &b, &pb, vb, &o) {
+        let h = h.unwrap();
+        assert!((h.time - 0.75).abs() < 1e-4, "{h:?}");
+        assert!(((h.point_b - h.point_a).x - 0.5).abs() < 1e-3, "{h:?}");
+    }
+    let (ma, mb) = (Motion2::fixed(pa), Motion2::linear(pb, vb));
+    let h = cast_nonlinear(&a, &ma, &b, &mb, &o).unwrap();
+    assert!(h.time <= 0.75 + 1e-6 && h.time >= 0.75 - 1e-3, "{h:?}");
+    // Already within the target distance and approaching: touching.
+    let h = cast_linear(&a, &pa, Vec2::ZERO, &b, &at(1.8, 0.3), vb, &o).unwrap();
+    assert_eq!(h.status, CastStatus::Touching);
+}
