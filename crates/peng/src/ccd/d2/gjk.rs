@@ -40,13 +40,21 @@ pub(crate) struct CoreDistance {
     pub b: Vec2,
     /// Unit direction from A to B (`+x` when the cores touch or overlap).
     pub normal: Vec2,
-    /// Whether the cores overlap (the simplex enclosed the origin).
+    /// Whether the cores overlap or touch (the simplex enclosed or met the
+    /// origin: no direction; callers ask the full distance query).
     pub overlap: bool,
 }
 
 /// GJK distance between two cores (Gilbert, Johnson, Keerthi 1988; Ericson,
-/// Real-Time Collision Detection 9.5), with the relative stopping rule
-/// `|v|² - v·w <= ε |v|²`.
+/// Real-Time Collision Detection 9.5).
+///
+/// The distance returned is GJK's *lower* bound, the best support-plane
+/// separation `n·support(-n)` seen (the simplex gives the upper bound): a
+/// conservative advancement that stepped by the upper bound could pass the
+/// contact when GJK stops short. The loop stops when the bounds agree to a
+/// relative `1e-6`. The direction `n` is the edge normal when the simplex is
+/// an edge (exact, where the short vector to the closest point, near
+/// contact, has a rounded direction).
 pub(crate) fn distance(a: &Convex, b: &Convex, rel: &Pose2) -> CoreDistance {
     let mut s = Simplex::default();
     let d0 = rel.translation;
@@ -56,38 +64,48 @@ pub(crate) fn distance(a: &Convex, b: &Convex, rel: &Pose2) -> CoreDistance {
         rel,
         if d0 == Vec2::ZERO { Vec2::X } else { -d0 },
     ));
-    let mut v = s.closest(Vec2::ZERO);
+    let mut c = s.closest(Vec2::ZERO);
+    let mut lower = 0.0f32;
+    let mut normal = Vec2::X;
+    let mut touching = false;
     for _ in 0..MAX_ITERATIONS {
-        let vv = v.length_squared();
-        if s.len() == 3 || vv <= ZERO_LENGTH_SQ {
+        let cc = c.length_squared();
+        if s.len() == 3 || cc <= ZERO_LENGTH_SQ || !cc.is_finite() {
+            touching = true;
             break;
         }
-        let w = support(a, b, rel, -v);
-        // No progress toward the origin: `v` is the closest point (to the
-        // relative precision of f32).
-        if s.contains(w.p) || vv - v.dot(w.p) <= 1e-6 * vv {
+        let (n, upper) = match s.edge_normal(c, c) {
+            Some(e) => (e, e.dot(s.point(0))),
+            None => {
+                let len = cc.sqrt();
+                (c / len, len)
+            }
+        };
+        normal = n;
+        let w = support(a, b, rel, -n);
+        lower = lower.max(n.dot(w.p));
+        // No progress toward the origin: the bounds meet (to f32 precision).
+        if s.contains(w.p) || upper - lower <= 1e-6 * upper {
             break;
         }
         s.push(w);
-        v = s.closest(Vec2::ZERO);
+        c = s.closest(Vec2::ZERO);
     }
     let (pa, pb) = s.witnesses();
-    let vv = v.length_squared();
-    if s.len() == 3 || vv <= ZERO_LENGTH_SQ || !vv.is_finite() {
+    if touching {
         return CoreDistance {
             distance: 0.0,
             a: pa,
             b: pb,
             normal: Vec2::X,
-            overlap: s.len() == 3 || !vv.is_finite(),
+            overlap: true,
         };
     }
-    let d = vv.sqrt();
     CoreDistance {
-        distance: d,
+        distance: lower,
         a: pa,
         b: pb,
-        normal: s.edge_normal(v, v).unwrap_or(v / d),
+        normal,
         overlap: false,
     }
 }

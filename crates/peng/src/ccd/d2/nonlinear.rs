@@ -48,8 +48,9 @@ struct Gap {
 fn gap(a: &Shape, ca: &Convex, pa: &Pose2, b: &Shape, cb: &Convex, pb: &Pose2) -> Gap {
     let g = gjk::distance(ca, cb, &pa.inv_mul(pb));
     if g.overlap {
-        // Only reached when the shapes overlap (at the start, or by rounding
-        // at contact): the full query gives the minimum translation.
+        // The cores overlap or touch (no direction): at the start, or at a
+        // contact of the cores themselves. The full query gives the minimum
+        // translation or the touching normal.
         let d = distance(a, pa, b, pb);
         return Gap {
             d: d.distance,
