@@ -55,9 +55,17 @@ pub(crate) struct CoreDistance {
 /// relative `1e-6`. The direction `n` is the edge normal when the simplex is
 /// an edge (exact, where the short vector to the closest point, near
 /// contact, has a rounded direction).
-pub(crate) fn distance(a: &Convex, b: &Convex, rel: &Pose2) -> CoreDistance {
+///
+/// `hint` is a guess of the normal from A to B (A's frame; zero for none),
+/// such as the previous normal of a conservative advancement: the first
+/// support point is taken against it, which is usually the closest feature.
+pub(crate) fn distance(a: &Convex, b: &Convex, rel: &Pose2, hint: Vec2) -> CoreDistance {
     let mut s = Simplex::default();
-    let d0 = rel.translation;
+    let d0 = if hint != Vec2::ZERO {
+        hint
+    } else {
+        rel.translation
+    };
     s.push(support(
         a,
         b,
@@ -237,7 +245,7 @@ mod tests {
             Convex::from_shape(&c).unwrap(),
         );
         let rel = Pose2::new(Vec2::new(5.0, 0.5), 0.3);
-        let d = distance(&ca, &ca, &rel);
+        let d = distance(&ca, &ca, &rel, Vec2::ZERO);
         assert!(!d.overlap && d.distance > 2.0 && d.distance < 3.0);
         // Box B (rotated) moving left at speed 4.
         let hit = cast(&ca, &ca, &rel, Vec2::new(-4.0, 0.0), 0.0, 1.0, 1e-6).unwrap();
@@ -246,7 +254,7 @@ mod tests {
             translation: rel.translation + Vec2::new(-4.0, 0.0) * hit.time,
             ..rel
         };
-        let d = distance(&ca, &ca, &moved);
+        let d = distance(&ca, &ca, &moved, Vec2::ZERO);
         assert!(d.distance < 1e-5, "{}", d.distance);
         // B's left face (normal rotated by 0.3) meets A's corner (1, 1).
         let n = Vec2::new(0.3f32.cos(), 0.3f32.sin());
