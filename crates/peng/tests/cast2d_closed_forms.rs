@@ -714,3 +714,103 @@ fn scales_and_degenerate_input() {
     .unwrap();
     assert!((h.time - 0.375).abs() < 1e-4, "{h:?}");
 }
+
+#[test]
+fn nonlinear_start_contacts() {
+    // A rod of length 0.8 pinned at the origin at angle 0.3, its free end
+    // touching a wall's face x = 0.8 cos 0.3 at the start. Turning
+    // counter-clockwise the end leaves the wall (separating: no contact at
+    // the start) and comes back at angle 2π - 0.3, t = 2π - 0.6; turning
+    // clockwise it pushes into the wall: touching at the start.
+    let rod: Shape = Segment::new(Vec2::ZERO, Vec2::new(0.8, 0.0))
+        .unwrap()
+        .into();
+    let wall = rect(0.5, 5.0);
+    let face = 0.8 * 0.3f32.cos();
+    let m_wall = Motion2::fixed(at(face + 0.5, 0.0));
+    let m = Motion2 {
+        start: Pose2::new(Vec2::ZERO, 0.3),
+        local_center: Vec2::ZERO,
+        linvel: Vec2::ZERO,
+        angvel: 1.0,
+    };
+    assert!(cast_nonlinear(&rod, &m, &wall, &m_wall, &opts(5.0)).is_none());
+    let h = cast_nonlinear(&rod, &m, &wall, &m_wall, &opts(7.0)).unwrap();
+    let back = 2.0 * std::f32::consts::PI - 0.6;
+    assert_eq!(h.status, CastStatus::Hit);
+    assert!(h.time <= back + 1e-4 && h.time > back - 1e-2, "{h:?}");
+    let m = Motion2 { angvel: -1.0, ..m };
+    let h = cast_nonlinear(&rod, &m, &wall, &m_wall, &opts(1.0)).unwrap();
+    assert_eq!(h.status, CastStatus::Touching);
+    // Pushed into the wall instead: touching at the start.
+    let m = Motion2::linear(Pose2::new(Vec2::ZERO, 0.3), Vec2::new(1.0, 0.3));
+    let h = cast_nonlinear(&rod, &m, &wall, &m_wall, &opts(1.0)).unwrap();
+    assert_eq!(h.status, CastStatus::Touching, "{h:?}");
+    assert_eq!(h.time, 0.0);
+    // Sunk 0.1 into it (the end at x = 0.8 cos 0.3 + 0.1): depth 0.1.
+    let h = cast_nonlinear(
+        &rod,
+        &Motion2::fixed(Pose2::new(Vec2::new(0.1, 0.0), 0.3)),
+        &wall,
+        &m_wall,
+        &opts(1.0),
+    )
+    .unwrap();
+    assert_eq!(h.status, CastStatus::Penetrating);
+    assert!((h.depth - 0.1).abs() < 1e-5, "{h:?}");
+}
+
+#[test]
+fn scaled_nonlinear_and_circles() {
+    // The rotating rod of `rotating_rod_hits_a_wall_at_the_closed_form_angle`
+    // scaled by 1e5 and 1e-4 (angles do not scale): the same time.
+    let exact = 0.8f32.asin();
+    for k in [1e5f32, 1e-4] {
+        let rod: Shape = Segment::new(Vec2::ZERO, Vec2::new(k, 0.0)).unwrap().into();
+        let m_rod = Motion2 {
+            start: Pose2::new(Vec2::ZERO, FRAC_PI_2),
+            local_center: Vec2::ZERO,
+            linvel: Vec2::ZERO,
+            angvel: -1.0,
+        };
+        let m_wall = Motion2::fixed(at(1.3 * k, 0.0));
+        let h = cast_nonlinear(&rod, &m_rod, &rect(0.5 * k, 5.0 * k), &m_wall, &opts(2.0)).unwrap();
+        assert!(
+            h.time <= exact + 1e-5 && h.time >= exact - 1e-3,
+            "{k} {h:?}"
+        );
+        let h = cast_circles(
+            Vec2::ZERO,
+            k,
+            Vec2::new(k, 0.0),
+            Vec2::new(10.0 * k, 0.0),
+            2.0 * k,
+            Vec2::new(-3.0 * k, 0.0),
+            &opts(2.0),
+        )
+        .unwrap();
+        assert!((h.time - 1.75).abs() < 1e-5, "{k} {h:?}");
+    }
+}
+
+#[test]
+fn target_distance() {
+    // Contact at distance 0.5: B's left face at 4.5 - 4t reaches 1.5 at 0.75.
+    let o = CastOptions {
+        target_distance: 0.5,
+        ..opts(1.0)
+    };
+    let (a, b) = (rect(1.0, 1.0), rect(0.5, 0.5));
+    let (pa, pb, vb) = (at(0.0, 0.0), at(5.0, 0.3), Vec2::new(-4.0, 0.0));
+    for h in both(&a, &pa, Vec2::ZERO, &b, &pb, vb, &o) {
+        let h = h.unwrap();
+        assert!((h.time - 0.75).abs() < 1e-4, "{h:?}");
+        assert!(((h.point_b - h.point_a).x - 0.5).abs() < 1e-3, "{h:?}");
+    }
+    let (ma, mb) = (Motion2::fixed(pa), Motion2::linear(pb, vb));
+    let h = cast_nonlinear(&a, &ma, &b, &mb, &o).unwrap();
+    assert!(h.time <= 0.75 + 1e-6 && h.time >= 0.75 - 1e-3, "{h:?}");
+    // Already within the target distance and approaching: touching.
+    let h = cast_linear(&a, &pa, Vec2::ZERO, &b, &at(1.8, 0.3), vb, &o).unwrap();
+    assert_eq!(h.status, CastStatus::Touching);
+}

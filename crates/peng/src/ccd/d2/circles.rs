@@ -36,10 +36,14 @@ pub fn cast_circles(
     let v = vel_b - vel_a;
     let contact = radius_a + radius_b;
     let reach = contact + options.target_distance;
+    let size = radius_a.max(radius_b);
     let tol = if options.tolerance > 0.0 {
         options.tolerance
+    } else if size > 0.0 {
+        1e-4 * size
     } else {
-        (1e-4 * radius_a.max(radius_b)).max(1e-7)
+        // Two points: the only length is their distance.
+        (1e-6 * s.length()).max(f32::MIN_POSITIVE)
     };
     let hit = |t: f32, status: CastStatus, depth: f32| {
         let ca = center_a + vel_a * t;

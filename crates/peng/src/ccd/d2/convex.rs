@@ -136,13 +136,18 @@ pub(crate) fn reach(shape: &Shape, center: Vec2) -> f32 {
 /// of the larger shape's extent when it is `0` (see [`CastOptions`]).
 ///
 /// [`CastOptions`]: crate::ccd::CastOptions
-pub(crate) fn tolerance(user: f32, a: &Convex, b: &Convex) -> f32 {
+/// Two points (zero size) take `1e-6` of `fallback` (the distance between
+/// the shapes' origins, the only length such a pair has).
+pub(crate) fn tolerance(user: f32, a: &Convex, b: &Convex, fallback: f32) -> f32 {
     if user > 0.0 {
         return user;
     }
     let size = a.extent().max(b.extent());
-    // A floor for zero-size pairs (two points): the f32 resolution at 1.
-    (1e-4 * size).max(1e-7)
+    if size > 0.0 {
+        1e-4 * size
+    } else {
+        (1e-6 * fallback).max(f32::MIN_POSITIVE)
+    }
 }
 
 #[cfg(test)]

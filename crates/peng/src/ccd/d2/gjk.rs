@@ -18,6 +18,17 @@ fn support(a: &Convex, b: &Convex, rel: &Pose2, dir: Vec2) -> Vertex {
     Vertex::new(a.support(-dir), b.support_placed(rel, dir))
 }
 
+/// A vector's unit direction (zero for a zero vector) and length.
+#[inline]
+fn unit_and_length(v: Vec2) -> (Vec2, f32) {
+    let len = v.length();
+    if len > 0.0 {
+        (v / len, len)
+    } else {
+        (Vec2::ZERO, 0.0)
+    }
+}
+
 /// The distance of two cores (radii ignored) in A's frame.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CoreDistance {
@@ -29,54 +40,80 @@ pub(crate) struct CoreDistance {
     pub b: Vec2,
     /// Unit direction from A to B (`+x` when the cores touch or overlap).
     pub normal: Vec2,
-    /// Whether the cores overlap (the simplex enclosed the origin).
+    /// Whether the cores overlap or touch (the simplex enclosed or met the
+    /// origin: no direction; callers ask the full distance query).
     pub overlap: bool,
 }
 
 /// GJK distance between two cores (Gilbert, Johnson, Keerthi 1988; Ericson,
-/// Real-Time Collision Detection 9.5), with the relative stopping rule
-/// `|v|² - v·w <= ε |v|²`.
-pub(crate) fn distance(a: &Convex, b: &Convex, rel: &Pose2) -> CoreDistance {
+/// Real-Time Collision Detection 9.5).
+///
+/// The distance returned is GJK's *lower* bound, the best support-plane
+/// separation `n·support(-n)` seen (the simplex gives the upper bound): a
+/// conservative advancement that stepped by the upper bound could pass the
+/// contact when GJK stops short. The loop stops when the bounds agree to a
+/// relative `1e-6`. The direction `n` is the edge normal when the simplex is
+/// an edge (exact, where the short vector to the closest point, near
+/// contact, has a rounded direction).
+///
+/// `hint` is a guess of the normal from A to B (A's frame; zero for none),
+/// such as the previous normal of a conservative advancement: the first
+/// support point is taken against it, which is usually the closest feature.
+pub(crate) fn distance(a: &Convex, b: &Convex, rel: &Pose2, hint: Vec2) -> CoreDistance {
     let mut s = Simplex::default();
-    let d0 = rel.translation;
+    let d0 = if hint != Vec2::ZERO {
+        hint
+    } else {
+        rel.translation
+    };
     s.push(support(
         a,
         b,
         rel,
         if d0 == Vec2::ZERO { Vec2::X } else { -d0 },
     ));
-    let mut v = s.closest(Vec2::ZERO);
+    let mut c = s.closest(Vec2::ZERO);
+    let mut lower = 0.0f32;
+    let mut normal = Vec2::X;
+    let mut touching = false;
     for _ in 0..MAX_ITERATIONS {
-        let vv = v.length_squared();
-        if s.len() == 3 || vv <= ZERO_LENGTH_SQ {
+        let cc = c.length_squared();
+        if s.len() == 3 || cc <= ZERO_LENGTH_SQ || !cc.is_finite() {
+            touching = true;
             break;
         }
-        let w = support(a, b, rel, -v);
-        // No progress toward the origin: `v` is the closest point (to the
-        // relative precision of f32).
-        if s.contains(w.p) || vv - v.dot(w.p) <= 1e-6 * vv {
+        let (n, upper) = match s.edge_normal(c, c) {
+            Some(e) => (e, e.dot(s.point(0))),
+            None => {
+                let len = cc.sqrt();
+                (c / len, len)
+            }
+        };
+        normal = n;
+        let w = support(a, b, rel, -n);
+        lower = lower.max(n.dot(w.p));
+        // No progress toward the origin: the bounds meet (to f32 precision).
+        if s.contains(w.p) || upper - lower <= 1e-6 * upper {
             break;
         }
         s.push(w);
-        v = s.closest(Vec2::ZERO);
+        c = s.closest(Vec2::ZERO);
     }
     let (pa, pb) = s.witnesses();
-    let vv = v.length_squared();
-    if s.len() == 3 || vv <= ZERO_LENGTH_SQ || !vv.is_finite() {
+    if touching {
         return CoreDistance {
             distance: 0.0,
             a: pa,
             b: pb,
             normal: Vec2::X,
-            overlap: s.len() == 3 || !vv.is_finite(),
+            overlap: true,
         };
     }
-    let d = vv.sqrt();
     CoreDistance {
-        distance: d,
+        distance: lower,
         a: pa,
         b: pb,
-        normal: s.edge_normal(v).unwrap_or(v / d),
+        normal,
         overlap: false,
     }
 }
@@ -124,16 +161,14 @@ pub(crate) fn cast(
     let mut plane = Vec2::ZERO;
     let mut s = Simplex::default();
     let first = support(a, b, rel, -rel.translation);
-    let mut v = x - first.p;
+    let (mut n, mut vlen) = unit_and_length(x - first.p);
     for _ in 0..MAX_ITERATIONS {
-        let vlen = v.length();
         if s.len() == 3 || vlen - sigma <= tol {
             break;
         }
         if !vlen.is_finite() {
             return None;
         }
-        let n = v / vlen;
         let w = support(a, b, rel, n);
         let gap = n.dot(x - w.p);
         if gap > sigma {
@@ -155,22 +190,36 @@ pub(crate) fn cast(
         if !s.contains(w.p) {
             s.push(w);
         }
-        v = x - s.closest(x);
+        let c = s.closest(x);
+        // The direction from the simplex to `x`. When the closest feature is
+        // an edge, its normal: `x - c` is short near contact, and its
+        // rounded direction, levered by the size of the shapes, would spoil
+        // the support planes (a 1e-3 error in direction is a 1e-3 error in
+        // the gap of a unit-size pair).
+        (n, vlen) = match s.edge_normal(x - c, n) {
+            Some(e) => (e, e.dot(x - s.point(0)).max(0.0)),
+            None => unit_and_length(x - c),
+        };
     }
     let (pa, pb) = if s.len() == 0 {
         (first.a, first.b)
     } else {
         s.witnesses()
     };
-    // The normal from A to B is the direction from the difference's closest
-    // point to `x`, negated, when that vector is long enough to have an
-    // accurate direction (rounded shapes: about `sigma` long); else, at a
-    // contact of the cores themselves, the last support plane's (a face of
-    // `B - A`, exact for polygons).
-    let vv = v.length_squared();
+    // The normal from A to B is the direction from `x` to the difference's
+    // closest point, when the distance is long enough for that direction to
+    // be accurate (rounded shapes: about `sigma`) or it comes from an edge;
+    // else, at a contact of the cores themselves, the last support plane's.
+    // At a contact of the cores `x` lies on the edge to rounding, which can
+    // flip the side the edge normal was given: the last plane's side is
+    // right (it was taken at a distance).
+    let short = vlen * vlen <= 100.0 * tol * tol;
+    if s.len() == 2 && short && n.dot(plane) < 0.0 {
+        n = -n;
+    }
     let normal =
-        if s.len() < 3 && vv > ZERO_LENGTH_SQ && (vv > 100.0 * tol * tol || plane == Vec2::ZERO) {
-            -v / vv.sqrt()
+        if s.len() < 3 && n != Vec2::ZERO && (s.len() == 2 || !short || plane == Vec2::ZERO) {
+            -n
         } else {
             -plane
         };
@@ -196,7 +245,7 @@ mod tests {
             Convex::from_shape(&c).unwrap(),
         );
         let rel = Pose2::new(Vec2::new(5.0, 0.5), 0.3);
-        let d = distance(&ca, &ca, &rel);
+        let d = distance(&ca, &ca, &rel, Vec2::ZERO);
         assert!(!d.overlap && d.distance > 2.0 && d.distance < 3.0);
         // Box B (rotated) moving left at speed 4.
         let hit = cast(&ca, &ca, &rel, Vec2::new(-4.0, 0.0), 0.0, 1.0, 1e-6).unwrap();
@@ -205,7 +254,7 @@ mod tests {
             translation: rel.translation + Vec2::new(-4.0, 0.0) * hit.time,
             ..rel
         };
-        let d = distance(&ca, &ca, &moved);
+        let d = distance(&ca, &ca, &moved, Vec2::ZERO);
         assert!(d.distance < 1e-5, "{}", d.distance);
         // B's left face (normal rotated by 0.3) meets A's corner (1, 1).
         let n = Vec2::new(0.3f32.cos(), 0.3f32.sin());

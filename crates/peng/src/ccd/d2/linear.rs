@@ -32,14 +32,19 @@ pub(crate) fn cast_convex(
     }
     let ca = Convex::from_shape(a)?;
     let cb = Convex::from_shape(b)?;
-    let tol = tolerance(options.tolerance, &ca, &cb);
+    let tol = tolerance(
+        options.tolerance,
+        &ca,
+        &cb,
+        (pose_b.translation - pose_a.translation).length(),
+    );
     let rel = pose_a.inv_mul(pose_b);
     let vw = vel_b - vel_a;
     let v = pose_a.rotation.inv_rotate(vw);
     let sigma = ca.radius + cb.radius + options.target_distance;
     let c = gjk::cast(&ca, &cb, &rel, v, sigma, options.max_time, tol)?;
     if c.time <= 0.0 {
-        return match classify(0.0, a, pose_a, b, pose_b, |_, _, n| n.dot(vw)) {
+        return match classify(0.0, a, pose_a, b, pose_b, tol, |_, _, n| n.dot(vw)) {
             Start::Hit(h) => Some(h),
             Start::Separating => None,
         };

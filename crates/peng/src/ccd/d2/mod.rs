@@ -4,7 +4,8 @@
 //! Every cast returns the first contact in `[0, options.max_time]` as a
 //! [`CastHit2`] (time, witness points and normal at that time, from A to B),
 //! or `None`. At the start time the rule is the same for all (see
-//! `start.rs`): overlapping shapes are [`CastStatus::Penetrating`] with the
+//! `start.rs`): overlapping shapes (deeper than 1% of the tolerance, a
+//! rounding slop) are [`CastStatus::Penetrating`] with the
 //! minimum translation distance's depth, points and normal, whatever their
 //! motion; shapes within the target distance plus the tolerance that are not
 //! moving apart (B's witness point's velocity relative to A's, along the
@@ -51,7 +52,10 @@ use crate::shape::d2::Shape;
 /// (either side) by the earliest cast over its parts or segments whose boxes
 /// meet the other shape's swept box (through its BVH).
 ///
-/// See the module docs for the start-time rule and the tolerance.
+/// The ray cast stops when the shapes are within the target distance plus
+/// the tolerance; should it not converge in 64 iterations (degenerate
+/// input), it reports contact at the time reached, which is early, never
+/// late. See the module docs for the start-time rule and the tolerance.
 pub fn cast_linear(
     a: &Shape,
     pose_a: &Pose2,
@@ -77,7 +81,13 @@ pub fn cast_linear(
 /// parts or segments that can be reached (through the BVH when the
 /// composite does not turn).
 ///
-/// See the module docs for the start-time rule.
+/// Should the advancement not converge in 256 steps (near-grazing
+/// approaches), contact is reported at the time reached: early, never late.
+/// Shapes touching at the start and moving apart are followed in small safe
+/// steps (the gap shrinks by at most the tolerance per step) until they
+/// leave the tolerance band, then advanced as usual, so that a contact that
+/// the rotation brings back later is found. See the module docs for the
+/// start-time rule.
 pub fn cast_nonlinear(
     a: &Shape,
     motion_a: &Motion2,

@@ -45,11 +45,13 @@ struct Gap {
 }
 
 /// The gap of the two cores at the given poses (radii subtracted).
-fn gap(a: &Shape, ca: &Convex, pa: &Pose2, b: &Shape, cb: &Convex, pb: &Pose2) -> Gap {
-    let g = gjk::distance(ca, cb, &pa.inv_mul(pb));
+/// `hint`: a guess of the world normal (the previous step's), or zero.
+fn gap(a: &Shape, ca: &Convex, pa: &Pose2, b: &Shape, cb: &Convex, pb: &Pose2, hint: Vec2) -> Gap {
+    let g = gjk::distance(ca, cb, &pa.inv_mul(pb), pa.inverse_transform_vector(hint));
     if g.overlap {
-        // Only reached when the shapes overlap (at the start, or by rounding
-        // at contact): the full query gives the minimum translation.
+        // The cores overlap or touch (no direction): at the start, or at a
+        // contact of the cores themselves. The full query gives the minimum
+        // translation or the touching normal.
         let d = distance(a, pa, b, pb);
         return Gap {
             d: d.distance,
@@ -76,7 +78,8 @@ pub(crate) fn cast_convex(
 ) -> Option<CastHit2> {
     let ca = Convex::from_shape(a)?;
     let cb = Convex::from_shape(b)?;
-    let tol = tolerance(options.tolerance, &ca, &cb);
+    let gap0 = motion_b.start.translation - motion_a.start.translation;
+    let tol = tolerance(options.tolerance, &ca, &cb, gap0.length());
     let target = options.target_distance;
     let spin = motion_a.angvel.abs() * ca.reach(motion_a.local_center)
         + motion_b.angvel.abs() * cb.reach(motion_b.local_center);
@@ -91,12 +94,12 @@ pub(crate) fn cast_convex(
     };
     let mut t = 0.0f32;
     let (pa, pb) = (motion_a.start, motion_b.start);
-    let mut g = gap(a, &ca, &pa, b, &cb, &pb);
+    let mut g = gap(a, &ca, &pa, b, &cb, &pb, Vec2::ZERO);
     if g.d - target <= tol {
         let closing = |xa: Vec2, xb: Vec2, n: Vec2| {
             n.dot(point_velocity(motion_b, &pb, xb) - point_velocity(motion_a, &pa, xa))
         };
-        match classify(0.0, a, &pa, b, &pb, closing) {
+        match classify(0.0, a, &pa, b, &pb, tol, closing) {
             Start::Hit(h) => return Some(h),
             Start::Separating => {
                 // Moving apart from a start contact: small safe steps (the
@@ -114,7 +117,7 @@ pub(crate) fn cast_convex(
                         return None;
                     }
                     let (pa, pb) = (motion_a.pose_at(t), motion_b.pose_at(t));
-                    g = gap(a, &ca, &pa, b, &cb, &pb);
+                    g = gap(a, &ca, &pa, b, &cb, &pb, g.normal);
                     if g.d - target > tol {
                         left = true;
                         break;
@@ -143,7 +146,15 @@ pub(crate) fn cast_convex(
         if !(t <= options.max_time) {
             return None;
         }
-        g = gap(a, &ca, &motion_a.pose_at(t), b, &cb, &motion_b.pose_at(t));
+        g = gap(
+            a,
+            &ca,
+            &motion_a.pose_at(t),
+            b,
+            &cb,
+            &motion_b.pose_at(t),
+            g.normal,
+        );
     }
     Some(hit(t, &g))
 }

@@ -42,6 +42,12 @@ impl Simplex {
         self.n
     }
 
+    /// The `i`-th vertex's point `b - a`.
+    #[inline]
+    pub fn point(&self, i: usize) -> Vec2 {
+        self.v[i].p
+    }
+
     /// Whether `p` is already a vertex (GJK made no progress).
     #[inline]
     pub fn contains(&self, p: Vec2) -> bool {
@@ -62,7 +68,8 @@ impl Simplex {
     /// When the simplex is an edge, its unit normal on the side of `v` (the
     /// closest point's direction from the query point, reversed): exact where
     /// `v` itself, tiny near contact, has a rounded direction.
-    pub fn edge_normal(&self, v: Vec2) -> Option<Vec2> {
+    /// When `v` is zero (the query point on the edge), `hint` picks the side.
+    pub fn edge_normal(&self, v: Vec2, hint: Vec2) -> Option<Vec2> {
         if self.n != 2 {
             return None;
         }
@@ -70,7 +77,11 @@ impl Simplex {
         if n == Vec2::ZERO {
             return None;
         }
-        Some(if n.dot(v) < 0.0 { -n } else { n })
+        let side = match n.dot(v) {
+            0.0 => n.dot(hint),
+            d => d,
+        };
+        Some(if side < 0.0 { -n } else { n })
     }
 
     /// The witnesses of the last closest point: `(point on A, point on B)`.

@@ -1,7 +1,9 @@
 //! The status of a cast that finds contact at its start time.
 //!
 //! Rule (shared by every cast): at the start time, shapes that overlap
-//! (signed distance `< 0`) give [`CastStatus::Penetrating`] with the minimum
+//! (signed distance `< -slop`, `slop` = 1% of the tolerance, so that a
+//! contact built exactly touching is not called penetrating for a rounding
+//! error) give [`CastStatus::Penetrating`] with the minimum
 //! translation distance's depth, points and normal, whatever their motion (as
 //! parry's `stop_at_penetration`). Shapes within the target distance plus the
 //! tolerance but not overlapping give [`CastStatus::Touching`] when the
@@ -23,7 +25,8 @@ pub(crate) enum Start {
     Separating,
 }
 
-/// Classifies the pair at the start time `time` (poses at that time).
+/// Classifies the pair at the start time `time` (poses at that time);
+/// `tol` is the cast's tolerance.
 /// `closing(point_a, point_b, normal)` is the normal velocity of B's point
 /// relative to A's (negative when approaching).
 pub(crate) fn classify(
@@ -32,6 +35,7 @@ pub(crate) fn classify(
     pose_a: &Pose2,
     b: &Shape,
     pose_b: &Pose2,
+    tol: f32,
     closing: impl Fn(Vec2, Vec2, Vec2) -> f32,
 ) -> Start {
     let d = distance(a, pose_a, b, pose_b);
@@ -43,7 +47,7 @@ pub(crate) fn classify(
         depth: 0.0,
         status: CastStatus::Touching,
     };
-    if d.distance < 0.0 {
+    if d.distance < -0.01 * tol {
         hit.status = CastStatus::Penetrating;
         hit.depth = -d.distance;
         return Start::Hit(hit);

@@ -186,7 +186,13 @@ pub fn swept_sat(
         }
     }
     if t_enter <= 0.0 {
-        return match classify(0.0, a, pose_a, b, pose_b, |_, _, n| n.dot(vw)) {
+        // The slop of the other casts' default tolerance, 1e-4 of the size.
+        let tol = if options.tolerance > 0.0 {
+            options.tolerance
+        } else {
+            1e-4 * ca.extent().max(cb.extent())
+        };
+        return match classify(0.0, a, pose_a, b, pose_b, tol, |_, _, n| n.dot(vw)) {
             Start::Hit(h) if h.status == CastStatus::Penetrating || t_exit > 0.0 => Some(h),
             _ => None,
         };
