@@ -181,7 +181,7 @@ fn refine(
         if vv - v.dot(w) <= EPS * vv || simplex.contains(w, dup * dup) {
             break;
         }
-        let before = simplex.clone();
+        let before = *simplex;
         simplex.push(SupportPoint { w, ..s });
         let (nv, inside) = simplex.solve();
         let nv = nv.as_vec3();
