@@ -1,0 +1,134 @@
+//! The inclusion search: the earliest parameter box that may hold a zero of
+//! the contact function.
+//!
+//! Branch and bound over boxes of `(t, s, r)` (after Wang et al., ACM TOG
+//! 2021, "Tight-Inclusion", §4), with three changes that bound the work and
+//! cut false positives:
+//!
+//! - depth first with a fixed stack (no allocation; the stack holds at most
+//!   one box per level), earlier time halves first, and a bound: once a box
+//!   is reported at time `T`, boxes starting at or after `T` are dropped, so
+//!   the answer is still the earliest unexcluded time;
+//! - the split goes to the parameter along which `F` varies most (measured in
+//!   units of the rounding-error bound), so the boxes shrink in the
+//!   co-domain, where the exclusion test works, not just in time;
+//! - a box is reported only when its time width is below the tolerance *and*
+//!   `F` varies over it by no more than about its error bound in every
+//!   direction (or the box cannot be split further), so near misses are
+//!   refined until the rounding error, not the tolerance, decides.
+//!
+//! A work budget caps the boxes examined; when it runs out the answer is the
+//! earliest start time of any box not yet excluded (a conservative hit).
+
+use super::system::{ParamBox, System};
+
+/// A box is "converged" in a direction when `F` changes by at most this many
+/// error bounds along it.
+const CONVERGED: f64 = 1.0;
+/// Surface parameter intervals narrower than this are not split further.
+const MIN_PARAM_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
+/// Stack capacity: one box per level of splitting (at most 40 in time, as the
+/// time tolerance is at least 1e-12 ≈ 2⁻⁴⁰, and 40 per surface parameter) plus
+/// slack.
+const STACK: usize = 128;
+
+/// The earliest time, within `intervals` (sorted, disjoint), at which `F` may
+/// vanish; `None` when it certainly does not. `work` counts the boxes
+/// examined, across calls.
+pub(crate) fn earliest_zero(
+    sys: &System,
+    intervals: &[[f64; 2]],
+    time_tolerance: f64,
+    max_work: u32,
+    work: &mut u32,
+) -> Option<f64> {
+    let mut stack = [ParamBox {
+        t: [0.0; 2],
+        s: [0.0; 2],
+        r: [0.0; 2],
+    }; STACK];
+    let mut best = f64::INFINITY;
+    for iv in intervals {
+        if iv[0] >= best {
+            break;
+        }
+        stack[0] = ParamBox {
+            t: *iv,
+            s: [0.0, 1.0],
+            r: [0.0, 1.0],
+        };
+        let mut len = 1;
+        while len > 0 {
+            len -= 1;
+            let b = stack[len];
+            if b.t[0] >= best {
+                continue;
+            }
+            *work += 1;
+            if *work > max_work {
+                // Out of budget: the earliest time not yet ruled out. Later
+                // intervals start after this one's boxes.
+                let earliest = stack[..=len].iter().fold(best, |m, b| m.min(b.t[0]));
+                return Some(earliest);
+            }
+            let c = sys.corners(&b);
+            if !sys.may_vanish(&c) {
+                continue;
+            }
+            let widths = [b.t[1] - b.t[0], b.s[1] - b.s[0], b.r[1] - b.r[0]];
+            let splittable = [
+                widths[0] > time_tolerance,
+                widths[1] > MIN_PARAM_WIDTH,
+                widths[2] > MIN_PARAM_WIDTH,
+            ];
+            let var = sys.variations(&c);
+            // The direction of largest variation among the splittable,
+            // unconverged ones; else time, until the tolerance is met.
+            let mut dim = usize::MAX;
+            let mut most = CONVERGED;
+            for k in 0..3 {
+                // NaN variations are picked too (split, then the budget or
+                // the width limits end the search conservatively).
+                if splittable[k] && (var[k] > most || var[k].is_nan()) {
+                    dim = k;
+                    most = var[k];
+                    if most.is_nan() {
+                        break;
+                    }
+                }
+            }
+            if dim == usize::MAX && splittable[0] {
+                dim = 0;
+            }
+            if dim == usize::MAX || len + 2 > STACK {
+                // Converged (or, never in practice, out of stack): report.
+                best = b.t[0];
+                continue;
+            }
+            let (lo, hi) = split(&b, dim);
+            // Earlier time first (popped first); for s and r the order is
+            // free.
+            stack[len] = hi;
+            stack[len + 1] = lo;
+            len += 2;
+        }
+    }
+    best.is_finite().then_some(best)
+}
+
+/// The two halves of `b` along `dim` (0: t, 1: s, 2: r). The midpoint is
+/// shared, so the halves cover the box exactly whatever its rounding.
+#[inline]
+fn split(b: &ParamBox, dim: usize) -> (ParamBox, ParamBox) {
+    let mut lo = *b;
+    let mut hi = *b;
+    let (l, h) = match dim {
+        0 => (&mut lo.t, &mut hi.t),
+        1 => (&mut lo.s, &mut hi.s),
+        _ => (&mut lo.r, &mut hi.r),
+    };
+    let mid = l[0] + (l[1] - l[0]) * 0.5;
+    l[1] = mid;
+    h[0] = mid;
+    (lo, hi)
+}
