@@ -20,11 +20,14 @@
 //! A work budget caps the boxes examined; when it runs out the answer is the
 //! earliest start time of any box not yet excluded (a conservative hit).
 
-use super::system::{ParamBox, System};
+use super::system::{Corners, ParamBox, System};
 
 /// A box is "converged" in a direction when `F` changes by at most this many
 /// error bounds along it.
 const CONVERGED: f64 = 1.0;
+/// Time is split first when its variation along some unsettled axis is at
+/// least the other parameters' divided by this.
+const TIME_PREFERENCE: f64 = 4.0;
 /// Surface parameter intervals narrower than this are not split further.
 const MIN_PARAM_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
 /// Stack capacity: one box per level of splitting (at most 40 in time, as the
@@ -75,36 +78,15 @@ pub(crate) fn earliest_zero(
             if !sys.may_vanish(&c) {
                 continue;
             }
-            let widths = [b.t[1] - b.t[0], b.s[1] - b.s[0], b.r[1] - b.r[0]];
-            let splittable = [
-                widths[0] > time_tolerance,
-                widths[1] > MIN_PARAM_WIDTH,
-                widths[2] > MIN_PARAM_WIDTH,
-            ];
-            let var = sys.variations(&c);
-            // The direction of largest variation among the splittable,
-            // unconverged ones; else time, until the tolerance is met.
-            let mut dim = usize::MAX;
-            let mut most = CONVERGED;
-            for k in 0..3 {
-                // NaN variations are picked too (split, then the budget or
-                // the width limits end the search conservatively).
-                if splittable[k] && (var[k] > most || var[k].is_nan()) {
-                    dim = k;
-                    most = var[k];
-                    if most.is_nan() {
-                        break;
-                    }
+            let dim = match choose_split(sys, &b, &c, time_tolerance) {
+                Some(dim) if len + 2 <= STACK => dim,
+                // Settled or converged (or, never in practice, out of
+                // stack): report.
+                _ => {
+                    best = b.t[0];
+                    continue;
                 }
-            }
-            if dim == usize::MAX && splittable[0] {
-                dim = 0;
-            }
-            if dim == usize::MAX || len + 2 > STACK {
-                // Converged (or, never in practice, out of stack): report.
-                best = b.t[0];
-                continue;
-            }
+            };
             let (lo, hi) = split(&b, dim);
             // Earlier time first (popped first); for s and r the order is
             // free.
@@ -114,6 +96,78 @@ pub(crate) fn earliest_zero(
         }
     }
     best.is_finite().then_some(best)
+}
+
+/// The parameter to split a box that may hold a zero (0: t, 1: s, 2: r), or
+/// `None` to report it.
+///
+/// An axis of `F` whose range lies inside the band `[−slack, slack]` is
+/// *settled*: splitting cannot exclude the box through it. When every axis is
+/// settled, every point of the box is a contact up to rounding, so the box is
+/// reported at once (its start is the earliest contact in it). Otherwise time
+/// is split while it accounts for a good part of an unsettled axis' variation;
+/// else the unsettled axis most likely to exclude the box (0 farthest from the middle
+/// of its range, relative to the range) picks the parameter along which it
+/// varies most, if that variation is above the rounding error and the
+/// parameter can still be split; then the next axis; then time, until the
+/// time tolerance is met.
+#[inline]
+fn choose_split(sys: &System, b: &ParamBox, c: &Corners, time_tolerance: f64) -> Option<usize> {
+    let (lo, hi) = sys.range(c);
+    let slack = sys.slack();
+    let settled = lo.cmpge(-slack) & hi.cmple(slack);
+    if settled.all() {
+        return None;
+    }
+    let splittable = [
+        b.t[1] - b.t[0] > time_tolerance,
+        b.s[1] - b.s[0] > MIN_PARAM_WIDTH,
+        b.r[1] - b.r[0] > MIN_PARAM_WIDTH,
+    ];
+    let var = sys.variations(c);
+    let floor = sys.error() * CONVERGED;
+    let center = (lo + hi) * 0.5;
+    let half = (hi - lo) * 0.5 + slack;
+    let potential = (center.abs() / half).to_array();
+    let settled = settled.bitmask();
+    // Time first, while it matters to some unsettled axis: it orders the
+    // search, and boxes narrow in time near the first contact make the
+    // siblings of later splits start at that contact (then they are pruned).
+    if splittable[0] {
+        for a in 0..3 {
+            let vt = var[0][a];
+            let others = var[1][a].max(var[2][a]);
+            if settled & (1 << a) == 0 && vt > floor[a] && vt * TIME_PREFERENCE >= others {
+                return Some(0);
+            }
+        }
+    }
+    // Axes by decreasing potential (NaN last).
+    let mut axes = [0usize, 1, 2];
+    axes.sort_unstable_by(|&i, &j| potential[j].total_cmp(&potential[i]));
+    for a in axes {
+        if settled & (1 << a) != 0 {
+            continue;
+        }
+        let mut dim = None;
+        let mut most = floor[a];
+        for k in 0..3 {
+            let v = var[k][a];
+            // NaN variations are picked too (split; the budget or the width
+            // limits end the search conservatively).
+            if splittable[k] && (v > most || v.is_nan()) {
+                dim = Some(k);
+                most = v;
+                if v.is_nan() {
+                    break;
+                }
+            }
+        }
+        if dim.is_some() {
+            return dim;
+        }
+    }
+    splittable[0].then_some(0)
 }
 
 /// The two halves of `b` along `dim` (0: t, 1: s, 2: r). The midpoint is

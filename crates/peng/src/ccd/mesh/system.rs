@@ -51,12 +51,11 @@ pub(crate) struct System {
     q: [DVec3; 2],
     /// Vertex–face (`w(s) = 1 − s`) or edge–edge (`w ≡ 1`).
     triangle: bool,
-    /// Per axis, the bound on |computed corner − exact corner| plus the
-    /// minimum separation: the half-width of the band around 0 a
+    /// Per axis, the bound on |computed corner − exact corner|.
+    error: DVec3,
+    /// `error + minimum_separation`: the half-width of the band around 0 a
     /// corner range must reach.
     slack: DVec3,
-    /// `1 / error bound`, to measure variations in units of the error.
-    inv_error: DVec3,
 }
 
 /// A box of parameters `[t₀, t₁] × [s₀, s₁] × [r₀, r₁]`.
@@ -127,8 +126,8 @@ impl System {
             p,
             q,
             triangle,
+            error,
             slack: error + DVec3::splat(ms),
-            inv_error: error.recip(),
         }
     }
 
@@ -160,27 +159,44 @@ impl System {
         out
     }
 
-    /// Whether `F` may come within the minimum separation of 0 (in every axis)
-    /// over the box whose corner values are `c`. `false` is certain: the box
-    /// holds no contact. NaN corners give `true`.
+    /// The range of `F` over the box whose corner values are `c`.
     #[inline]
-    pub(crate) fn may_vanish(&self, c: &Corners) -> bool {
+    pub(crate) fn range(&self, c: &Corners) -> (DVec3, DVec3) {
         let mut lo = c[0];
         let mut hi = c[0];
         for v in &c[1..] {
             lo = lo.min(*v);
             hi = hi.max(*v);
         }
+        (lo, hi)
+    }
+
+    /// Whether `F` may come within the minimum separation of 0 (in every axis)
+    /// over the box whose corner values are `c`. `false` is certain: the box
+    /// holds no contact. NaN corners give `true`.
+    #[inline]
+    pub(crate) fn may_vanish(&self, c: &Corners) -> bool {
+        let (lo, hi) = self.range(c);
         // Written so that NaN compares as "may vanish".
         let apart = lo.cmpgt(self.slack) | hi.cmplt(-self.slack);
         !apart.any()
     }
 
-    /// How much `F` changes along each parameter (t, s, r) over the box, in
-    /// units of the error bound (the largest change of any coordinate along
-    /// any edge of the box in that direction).
+    /// The half-width of the band around 0 (error bound plus minimum
+    /// separation), per axis.
+    pub(crate) fn slack(&self) -> DVec3 {
+        self.slack
+    }
+
+    /// The error bound of a corner value, per axis.
+    pub(crate) fn error(&self) -> DVec3 {
+        self.error
+    }
+
+    /// How much `F` changes along each parameter (t, s, r) over the box: per
+    /// axis, the largest change along any edge of the box in that direction.
     #[inline]
-    pub(crate) fn variations(&self, c: &Corners) -> [f64; 3] {
+    pub(crate) fn variations(&self, c: &Corners) -> [DVec3; 3] {
         let mut vt = DVec3::ZERO;
         let mut vs = DVec3::ZERO;
         let mut vr = DVec3::ZERO;
@@ -193,11 +209,7 @@ impl System {
         for base in [0, 2, 4, 6] {
             vr = vr.max((c[base + 1] - c[base]).abs());
         }
-        [
-            (vt * self.inv_error).max_element(),
-            (vs * self.inv_error).max_element(),
-            (vr * self.inv_error).max_element(),
-        ]
+        [vt, vs, vr]
     }
 }
 
