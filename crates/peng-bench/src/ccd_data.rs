@@ -7,6 +7,7 @@
 //! denominators (so every coordinate is exact in `f64`).
 
 use glam::DVec3;
+use peng::ccd::mesh::{self, MeshCcdOptions, MeshCcdOutcome};
 use std::path::{Path, PathBuf};
 
 /// The kind of a query.
@@ -134,22 +135,36 @@ pub fn load_all(dir: &Path) -> Result<Vec<CcdQuery>, LoadError> {
 }
 
 /// Runs peng's primitive of the query's kind.
-pub fn run(q: &CcdQuery, options: &peng::ccd::mesh::MeshCcdOptions) -> Option<f64> {
+#[inline]
+pub fn run(q: &CcdQuery, options: &MeshCcdOptions) -> Option<f64> {
     let p = &q.points;
     match q.kind {
-        CcdKind::EdgeEdge => peng::ccd::mesh::edge_edge(
+        CcdKind::EdgeEdge => mesh::edge_edge(
             [p[0], p[1]],
             [p[2], p[3]],
             [p[4], p[5]],
             [p[6], p[7]],
             options,
         ),
-        CcdKind::VertexFace => peng::ccd::mesh::vertex_face(
-            p[0],
-            [p[1], p[2], p[3]],
-            p[4],
-            [p[5], p[6], p[7]],
+        CcdKind::VertexFace => {
+            mesh::vertex_face(p[0], [p[1], p[2], p[3]], p[4], [p[5], p[6], p[7]], options)
+        }
+    }
+}
+
+/// [`run`] with the work count (`*_detailed`).
+pub fn run_detailed(q: &CcdQuery, options: &MeshCcdOptions) -> MeshCcdOutcome {
+    let p = &q.points;
+    match q.kind {
+        CcdKind::EdgeEdge => mesh::edge_edge_detailed(
+            [p[0], p[1]],
+            [p[2], p[3]],
+            [p[4], p[5]],
+            [p[6], p[7]],
             options,
         ),
+        CcdKind::VertexFace => {
+            mesh::vertex_face_detailed(p[0], [p[1], p[2], p[3]], p[4], [p[5], p[6], p[7]], options)
+        }
     }
 }

@@ -47,6 +47,20 @@ use glam::DVec3;
 pub use options::MeshCcdOptions;
 use system::{ParamBox, System};
 
+/// A time of impact with how it was found, from [`vertex_face_detailed`] and
+/// [`edge_edge_detailed`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeshCcdOutcome {
+    /// The answer of [`vertex_face`] / [`edge_edge`].
+    pub toi: Option<f64>,
+    /// Parameter boxes the inclusion search examined (`0` when a filter
+    /// decided).
+    pub boxes: u32,
+    /// The work budget ran out: `toi` is the earliest time not yet ruled out,
+    /// possibly much earlier than any contact, or a contact that is not there.
+    pub exhausted: bool,
+}
+
 /// The smallest time tolerance used (smaller requests are raised to it), so the
 /// search's stack bound holds.
 const MIN_TIME_TOLERANCE: f64 = 1e-12;
@@ -80,13 +94,32 @@ pub fn vertex_face(
     f1: [DVec3; 3],
     options: &MeshCcdOptions,
 ) -> Option<f64> {
+    vertex_face_detailed(v0, f0, v1, f1, options).toi
+}
+
+/// [`vertex_face`], also telling how much work the answer took and whether
+/// the work budget ran out.
+pub fn vertex_face_detailed(
+    v0: DVec3,
+    f0: [DVec3; 3],
+    v1: DVec3,
+    f1: [DVec3; 3],
+    options: &MeshCcdOptions,
+) -> MeshCcdOutcome {
     let sum = v0 + v1 + f0[0] + f0[1] + f0[2] + f1[0] + f1[1] + f1[2];
     if !sum.is_finite() {
-        return Some(0.0);
+        return NON_FINITE;
     }
     let sys = System::vertex_face(v0, f0, v1, f1, options.minimum_separation);
     solve(&sys, options)
 }
+
+/// The answer to non-finite input: contact at the start.
+const NON_FINITE: MeshCcdOutcome = MeshCcdOutcome {
+    toi: Some(0.0),
+    boxes: 0,
+    exhausted: false,
+};
 
 /// The first time of contact of edge `a` and edge `b`, both moving linearly
 /// from their endpoints at `t = 0` (`a0`, `b0`) to those at `t = 1` (`a1`,
@@ -114,16 +147,33 @@ pub fn edge_edge(
     b1: [DVec3; 2],
     options: &MeshCcdOptions,
 ) -> Option<f64> {
+    edge_edge_detailed(a0, b0, a1, b1, options).toi
+}
+
+/// [`edge_edge`], also telling how much work the answer took and whether the
+/// work budget ran out.
+pub fn edge_edge_detailed(
+    a0: [DVec3; 2],
+    b0: [DVec3; 2],
+    a1: [DVec3; 2],
+    b1: [DVec3; 2],
+    options: &MeshCcdOptions,
+) -> MeshCcdOutcome {
     let sum = a0[0] + a0[1] + b0[0] + b0[1] + a1[0] + a1[1] + b1[0] + b1[1];
     if !sum.is_finite() {
-        return Some(0.0);
+        return NON_FINITE;
     }
     let sys = System::edge_edge(a0, b0, a1, b1, options.minimum_separation);
     solve(&sys, options)
 }
 
 /// Filters, then the inclusion search.
-fn solve(sys: &System, options: &MeshCcdOptions) -> Option<f64> {
+fn solve(sys: &System, options: &MeshCcdOptions) -> MeshCcdOutcome {
+    let filtered = MeshCcdOutcome {
+        toi: None,
+        boxes: 0,
+        exhausted: false,
+    };
     // 1. The whole parameter box.
     let whole = ParamBox {
         t: [0.0, 1.0],
@@ -131,7 +181,7 @@ fn solve(sys: &System, options: &MeshCcdOptions) -> Option<f64> {
         r: [0.0, 1.0],
     };
     if !sys.may_vanish(&sys.corners(&whole)) {
-        return None;
+        return filtered;
     }
     // 2. Coplanarity (only meaningful when contact means distance 0).
     let intervals = if options.minimum_separation > 0.0 {
@@ -141,7 +191,7 @@ fn solve(sys: &System, options: &MeshCcdOptions) -> Option<f64> {
         candidate_intervals(x, y, z)
     };
     if intervals.len == 0 {
-        return None;
+        return filtered;
     }
     // 3. The inclusion search.
     let tolerance = if options.time_tolerance >= MIN_TIME_TOLERANCE {
@@ -149,12 +199,12 @@ fn solve(sys: &System, options: &MeshCcdOptions) -> Option<f64> {
     } else {
         MIN_TIME_TOLERANCE
     };
+    let max_work = options.max_work.max(1);
     let mut work = 0;
-    search::earliest_zero(
-        sys,
-        intervals.as_slice(),
-        tolerance,
-        options.max_work.max(1),
-        &mut work,
-    )
+    let toi = search::earliest_zero(sys, intervals.as_slice(), tolerance, max_work, &mut work);
+    MeshCcdOutcome {
+        toi,
+        boxes: work.min(max_work),
+        exhausted: work > max_work,
+    }
 }

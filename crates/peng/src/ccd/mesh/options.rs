@@ -15,7 +15,7 @@ pub struct MeshCcdOptions {
     /// Values below `1e-12` are raised to `1e-12`.
     pub time_tolerance: f64,
     /// The most parameter boxes the inclusion search examines for one query
-    /// (default `20_000`). When the budget runs out the answer is the
+    /// (default `2_000`). When the budget runs out the answer is the
     /// conservative "contact at the earliest time not yet ruled out".
     pub max_work: u32,
 }
@@ -25,7 +25,7 @@ impl Default for MeshCcdOptions {
         MeshCcdOptions {
             minimum_separation: 0.0,
             time_tolerance: 1e-6,
-            max_work: 20_000,
+            max_work: 2_000,
         }
     }
 }
