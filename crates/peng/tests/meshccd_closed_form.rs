@@ -235,7 +235,7 @@ fn minimum_separation_widens_contact() {
     // Height 1 → −1: within 0.25 of the face from t = 3/8.
     let hit = vertex_face(v(0.25, 0.25, 1.0), TRI, v(0.25, 0.25, -1.0), TRI, &ms);
     let t = hit.expect("contact");
-    assert!(t <= 0.375 && t >= 0.375 - 1e-6, "{t}");
+    assert!((0.375 - 1e-6..=0.375).contains(&t), "{t}");
     // Stops at height 0.5: no contact.
     let miss = vertex_face(v(0.25, 0.25, 1.0), TRI, v(0.25, 0.25, 0.5), TRI, &ms);
     assert_eq!(miss, None);
