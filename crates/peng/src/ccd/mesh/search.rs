@@ -25,9 +25,8 @@ use super::system::{Corners, ParamBox, System};
 /// A box is "converged" in a direction when `F` changes by at most this many
 /// error bounds along it.
 const CONVERGED: f64 = 1.0;
-/// Time is split first when its variation along some unsettled axis is at
-/// least the other parameters' divided by this.
-const TIME_PREFERENCE: f64 = 4.0;
+/// The weight of time against the surface parameters when choosing a split.
+const TIME_WEIGHT: f64 = 2.0;
 /// Surface parameter intervals narrower than this are not split further.
 const MIN_PARAM_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
 /// Stack capacity: one box per level of splitting (at most 40 in time, as the
@@ -104,13 +103,11 @@ pub(crate) fn earliest_zero(
 /// An axis of `F` whose range lies inside the band `[−slack, slack]` is
 /// *settled*: splitting cannot exclude the box through it. When every axis is
 /// settled, every point of the box is a contact up to rounding, so the box is
-/// reported at once (its start is the earliest contact in it). Otherwise time
-/// is split while it accounts for a good part of an unsettled axis' variation;
-/// else the unsettled axis most likely to exclude the box (0 farthest from the middle
-/// of its range, relative to the range) picks the parameter along which it
-/// varies most, if that variation is above the rounding error and the
-/// parameter can still be split; then the next axis; then time, until the
-/// time tolerance is met.
+/// reported at once (its start is the earliest contact in it). Otherwise the
+/// parameter that accounts for the largest share of the unsettled axes'
+/// range widths (counting only variations above the rounding error, time
+/// weighted by `TIME_WEIGHT`) is split, if it can still be split; else time,
+/// until the time tolerance is met.
 #[inline]
 fn choose_split(sys: &System, b: &ParamBox, c: &Corners, time_tolerance: f64) -> Option<usize> {
     let (lo, hi) = sys.range(c);
@@ -126,46 +123,38 @@ fn choose_split(sys: &System, b: &ParamBox, c: &Corners, time_tolerance: f64) ->
     ];
     let var = sys.variations(c);
     let floor = sys.error() * CONVERGED;
-    let center = (lo + hi) * 0.5;
-    let half = (hi - lo) * 0.5 + slack;
-    let potential = (center.abs() / half).to_array();
+    // Per unsettled axis, the share of its range width due to each parameter;
+    // the parameter with the largest total share (time weighted up) is split.
+    let width = (hi - lo + slack * 2.0).to_array();
     let settled = settled.bitmask();
-    // Time first, while it matters to some unsettled axis: it orders the
-    // search, and boxes narrow in time near the first contact make the
-    // siblings of later splits start at that contact (then they are pruned).
-    if splittable[0] {
+    let mut best = None;
+    let mut best_score = 0.0;
+    for k in 0..3 {
+        if !splittable[k] {
+            continue;
+        }
+        let mut score = 0.0;
         for a in 0..3 {
-            let vt = var[0][a];
-            let others = var[1][a].max(var[2][a]);
-            if settled & (1 << a) == 0 && vt > floor[a] && vt * TIME_PREFERENCE >= others {
-                return Some(0);
+            let v = var[k][a];
+            if settled & (1 << a) == 0 && !(v <= floor[a]) {
+                score += v / width[a];
+            }
+        }
+        if k == 0 {
+            score *= TIME_WEIGHT;
+        }
+        // NaN scores are picked too (split; the budget or the width limits
+        // end the search conservatively).
+        if score > best_score || score.is_nan() {
+            best = Some(k);
+            best_score = score;
+            if score.is_nan() {
+                break;
             }
         }
     }
-    // Axes by decreasing potential (NaN last).
-    let mut axes = [0usize, 1, 2];
-    axes.sort_unstable_by(|&i, &j| potential[j].total_cmp(&potential[i]));
-    for a in axes {
-        if settled & (1 << a) != 0 {
-            continue;
-        }
-        let mut dim = None;
-        let mut most = floor[a];
-        for k in 0..3 {
-            let v = var[k][a];
-            // NaN variations are picked too (split; the budget or the width
-            // limits end the search conservatively).
-            if splittable[k] && (v > most || v.is_nan()) {
-                dim = Some(k);
-                most = v;
-                if v.is_nan() {
-                    break;
-                }
-            }
-        }
-        if dim.is_some() {
-            return dim;
-        }
+    if best.is_some() {
+        return best;
     }
     splittable[0].then_some(0)
 }
