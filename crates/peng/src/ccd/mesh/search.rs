@@ -125,7 +125,9 @@ fn choose_split(sys: &System, b: &ParamBox, c: &Corners, time_tolerance: f64) ->
     let floor = sys.error() * CONVERGED;
     // Per unsettled axis, the share of its range width due to each parameter;
     // the parameter with the largest total share (time weighted up) is split.
-    let width = (hi - lo + slack * 2.0).to_array();
+    // (The error, not the minimum separation, pads the width: a wide band
+    // would hide the axis that separates.)
+    let width = (hi - lo + sys.error() * 2.0).to_array();
     let settled = settled.bitmask();
     let mut best = None;
     let mut best_score = 0.0;
@@ -136,7 +138,7 @@ fn choose_split(sys: &System, b: &ParamBox, c: &Corners, time_tolerance: f64) ->
         let mut score = 0.0;
         for a in 0..3 {
             let v = var[k][a];
-            if settled & (1 << a) == 0 && !(v <= floor[a]) {
+            if settled & (1 << a) == 0 && (v > floor[a] || v.is_nan()) {
                 score += v / width[a];
             }
         }
