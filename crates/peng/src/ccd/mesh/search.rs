@@ -7,8 +7,11 @@
 //!
 //! - depth first with a fixed stack (no allocation; the stack holds at most
 //!   one box per level), earlier time halves first, and a bound: once a box
-//!   is reported at time `T`, boxes starting at or after `T` are dropped, so
-//!   the answer is still the earliest unexcluded time;
+//!   is reported at time `T`, boxes starting after `T − tolerance/2` are
+//!   dropped, and the answer is the earliest start of the reported and the
+//!   dropped boxes (so it is still a lower bound of any contact, and within
+//!   the tolerance of the contact in the reported box, whose time width is at
+//!   most half the tolerance);
 //! - the split goes to the parameter along which `F` varies most (measured in
 //!   units of the rounding-error bound), so the boxes shrink in the
 //!   co-domain, where the exclusion test works, not just in time;
@@ -49,9 +52,17 @@ pub(crate) fn earliest_zero(
         s: [0.0; 2],
         r: [0.0; 2],
     }; STACK];
+    // Half the tolerance goes to the reported box's width, half to the
+    // pruning margin below it.
+    let half = time_tolerance * 0.5;
+    // The start of the reported box, and the earliest start of a box dropped
+    // because it starts within `half` of it (not excluded: the answer must
+    // not exceed it).
     let mut best = f64::INFINITY;
+    let mut dropped = f64::INFINITY;
     for iv in intervals {
-        if iv[0] >= best {
+        if iv[0] >= best - half {
+            dropped = dropped.min(iv[0]);
             break;
         }
         stack[0] = ParamBox {
@@ -63,21 +74,24 @@ pub(crate) fn earliest_zero(
         while len > 0 {
             len -= 1;
             let b = stack[len];
-            if b.t[0] >= best {
+            if b.t[0] >= best - half {
+                dropped = dropped.min(b.t[0]);
                 continue;
             }
             *work += 1;
             if *work > max_work {
                 // Out of budget: the earliest time not yet ruled out. Later
                 // intervals start after this one's boxes.
-                let earliest = stack[..=len].iter().fold(best, |m, b| m.min(b.t[0]));
+                let earliest = stack[..=len]
+                    .iter()
+                    .fold(best.min(dropped), |m, b| m.min(b.t[0]));
                 return Some(earliest);
             }
             let c = sys.corners(&b);
             if !sys.may_vanish(&c) {
                 continue;
             }
-            let dim = match choose_split(sys, &b, &c, time_tolerance) {
+            let dim = match choose_split(sys, &b, &c, half) {
                 Some(dim) if len + 2 <= STACK => dim,
                 // Settled or converged (or, never in practice, out of
                 // stack): report.
@@ -94,7 +108,11 @@ pub(crate) fn earliest_zero(
             len += 2;
         }
     }
-    best.is_finite().then_some(best)
+    // Everything before min(best, dropped) is excluded; if the reported box
+    // holds a contact, it is before best + half, so the answer is within the
+    // tolerance of it.
+    let earliest = best.min(dropped);
+    best.is_finite().then_some(earliest)
 }
 
 /// The parameter to split a box that may hold a zero (0: t, 1: s, 2: r), or
