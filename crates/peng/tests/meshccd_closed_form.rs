@@ -3,7 +3,9 @@
 //! primitives, extreme scales and non-finite input.
 
 use glam::DVec3;
-use peng::ccd::mesh::{edge_edge, vertex_face, MeshCcdOptions};
+use peng::ccd::mesh::{
+    edge_edge, edge_edge_detailed, vertex_face, vertex_face_detailed, MeshCcdOptions,
+};
 
 fn opts() -> MeshCcdOptions {
     MeshCcdOptions::default()
@@ -260,4 +262,35 @@ fn a_tiny_work_budget_answers_conservatively() {
     assert!(near.is_some_and(|t| t <= 0.5));
     let hit = vertex_face(v(0.25, 0.25, 3.0), TRI, v(0.25, 0.25, -1.0), TRI, &tight);
     assert!(hit.is_some_and(|t| t <= 0.75));
+}
+
+#[test]
+fn detailed_outcomes_report_the_work() {
+    // A plane-separated pair is decided by the filters: no box.
+    let far = vertex_face_detailed(v(0.25, 0.25, 2.0), TRI, v(0.25, 0.25, 1.0), TRI, &opts());
+    assert_eq!((far.toi, far.boxes, far.exhausted), (None, 0, false));
+    // A crossing needs the search, within the default budget.
+    let hit = edge_edge_detailed(
+        [v(-1.0, 0.0, 1.0), v(1.0, 0.0, 1.0)],
+        [v(0.0, -1.0, 0.0), v(0.0, 1.0, 0.0)],
+        [v(-1.0, 0.0, -1.0), v(1.0, 0.0, -1.0)],
+        [v(0.0, -1.0, 0.0), v(0.0, 1.0, 0.0)],
+        &opts(),
+    );
+    assert!(hit.boxes > 0 && !hit.exhausted, "{hit:?}");
+    assert_toi(hit.toi, 0.5);
+    // A near miss with a budget of 2 boxes: exhausted, conservative hit.
+    let tight = MeshCcdOptions {
+        max_work: 2,
+        ..opts()
+    };
+    let near = vertex_face_detailed(
+        v(0.5 + 1e-9, 0.5, 1.0),
+        TRI,
+        v(0.5 + 1e-9, 0.5, -1.0),
+        TRI,
+        &tight,
+    );
+    assert!(near.exhausted && near.boxes == 2, "{near:?}");
+    assert!(near.toi.is_some_and(|t| t <= 0.5));
 }
