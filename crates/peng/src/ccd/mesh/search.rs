@@ -12,12 +12,15 @@
 //!   dropped boxes (so it is still a lower bound of any contact, and within
 //!   the tolerance of the contact in the reported box, whose time width is at
 //!   most half the tolerance);
-//! - the split goes to the parameter along which `F` varies most (measured in
-//!   units of the rounding-error bound), so the boxes shrink in the
-//!   co-domain, where the exclusion test works, not just in time;
-//! - a box is reported only when its time width is below the tolerance *and*
-//!   `F` varies over it by no more than about its error bound in every
-//!   direction (or the box cannot be split further), so near misses are
+//! - the split goes to the parameter that accounts for the largest share of
+//!   the range widths of the axes of `F` that can still exclude the box (not
+//!   yet inside the band `[−slack, slack]`), ignoring variations below the
+//!   rounding-error bound, so boxes shrink in the co-domain, where the
+//!   exclusion test works, not just in time (see `choose_split`);
+//! - a box is reported when all axes are inside the band (contact up to
+//!   rounding), or when its time width is below half the tolerance *and* no
+//!   surface parameter can usefully be split any more (variations at the
+//!   error bound, or widths below `MIN_PARAM_WIDTH`), so near misses are
 //!   refined until the rounding error, not the tolerance, decides.
 //!
 //! A work budget caps the boxes examined; when it runs out the answer is the
@@ -32,10 +35,10 @@ const CONVERGED: f64 = 1.0;
 const TIME_WEIGHT: f64 = 2.0;
 /// Surface parameter intervals narrower than this are not split further.
 const MIN_PARAM_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
-/// Stack capacity: one box per level of splitting (at most 40 in time, as the
-/// time tolerance is at least 1e-12 ≈ 2⁻⁴⁰, and 40 per surface parameter) plus
-/// slack.
-const STACK: usize = 128;
+/// Stack capacity: one box per level of splitting (at most 41 in time, as
+/// boxes are split down to half the time tolerance, which is at least
+/// 1e-12 ≈ 2⁻⁴⁰, and 40 per surface parameter) plus slack.
+const STACK: usize = 160;
 
 /// The earliest time, within `intervals` (sorted, disjoint), at which `F` may
 /// vanish; `None` when it certainly does not. `work` counts the boxes
