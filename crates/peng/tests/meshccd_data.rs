@@ -118,6 +118,11 @@ fn edge_edge_queries_have_no_false_negative() {
         fpos < 137,
         "edge-edge false positives {fpos} (Tight-Inclusion: 137)"
     );
+    // 22 when written (with the double-double second look): a regression guard.
+    assert!(
+        fpos <= 40,
+        "edge-edge false positives {fpos} (22 when written)"
+    );
 }
 
 #[test]
@@ -134,5 +139,10 @@ fn vertex_face_queries_have_no_false_negative() {
     assert!(
         fpos < 85,
         "vertex-face false positives {fpos} (Tight-Inclusion: 85)"
+    );
+    // 18 when written: a regression guard.
+    assert!(
+        fpos <= 40,
+        "vertex-face false positives {fpos} (18 when written)"
     );
 }

@@ -26,6 +26,7 @@
 //! A work budget caps the boxes examined; when it runs out the answer is the
 //! earliest start time of any box not yet excluded (a conservative hit).
 
+use super::precise::Precise;
 use super::system::{Corners, ParamBox, System};
 
 /// A box is "converged" in a direction when `F` changes by at most this many
@@ -33,6 +34,10 @@ use super::system::{Corners, ParamBox, System};
 const CONVERGED: f64 = 1.0;
 /// The weight of time against the surface parameters when choosing a split.
 const TIME_WEIGHT: f64 = 2.0;
+/// Boxes verified in double-double arithmetic per query; later candidates
+/// are reported without the second look (bounding the work of long sliding
+/// contacts, where every time slab yields a candidate).
+const MAX_VERIFICATIONS: u32 = 16;
 /// Surface parameter intervals narrower than this are not split further.
 const MIN_PARAM_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
 /// Stack capacity: one box per level of splitting (at most 41 in time, as
@@ -41,10 +46,12 @@ const MIN_PARAM_WIDTH: f64 = 1.0 / (1u64 << 40) as f64;
 const STACK: usize = 160;
 
 /// The earliest time, within `intervals` (sorted, disjoint), at which `F` may
-/// vanish; `None` when it certainly does not. `work` counts the boxes
+/// vanish; `None` when it certainly does not. `precise_system` builds the
+/// double-double evaluator (only when a box would be reported). `work` counts the boxes
 /// examined, across calls.
 pub(crate) fn earliest_zero(
     sys: &System,
+    precise_system: impl Fn() -> Precise,
     intervals: &[[f64; 2]],
     time_tolerance: f64,
     max_work: u32,
@@ -63,6 +70,8 @@ pub(crate) fn earliest_zero(
     // not exceed it).
     let mut best = f64::INFINITY;
     let mut dropped = f64::INFINITY;
+    let mut precise: Option<Precise> = None;
+    let mut verifications = 0u32;
     for iv in intervals {
         if iv[0] >= best - half {
             dropped = dropped.min(iv[0]);
@@ -99,7 +108,23 @@ pub(crate) fn earliest_zero(
                 // Settled or converged (or, never in practice, out of
                 // stack): report.
                 _ => {
-                    best = b.t[0];
+                    // A second look in double-double arithmetic, once per
+                    // box that would be reported: near misses within the
+                    // double-precision error bound are excluded there.
+                    verifications += 1;
+                    let held = verifications > MAX_VERIFICATIONS || {
+                        let precise = precise.get_or_insert_with(&precise_system);
+                        precise.may_hold_contact(&b, work, max_work)
+                    };
+                    if held {
+                        best = best.min(b.t[0]);
+                    }
+                    if *work > max_work {
+                        let earliest = stack[..len]
+                            .iter()
+                            .fold(best.min(dropped), |m, b| m.min(b.t[0]));
+                        return Some(earliest);
+                    }
                     continue;
                 }
             };

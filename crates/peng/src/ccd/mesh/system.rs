@@ -43,6 +43,36 @@ pub(crate) const U: f64 = f64::EPSILON * 0.5;
 /// most `2⁻¹⁰⁷⁵`, far below this).
 const UNDERFLOW_SLACK: f64 = 1e-290;
 
+/// The operands `[minuend, subtrahend]` of D, P, Q (vertex–face), per time.
+#[inline]
+pub(crate) fn vertex_face_operands(
+    v0: DVec3,
+    f0: [DVec3; 3],
+    v1: DVec3,
+    f1: [DVec3; 3],
+) -> [[[DVec3; 2]; 2]; 3] {
+    [
+        [[v0, f0[0]], [v1, f1[0]]],
+        [[f0[0], f0[1]], [f1[0], f1[1]]],
+        [[f0[0], f0[2]], [f1[0], f1[2]]],
+    ]
+}
+
+/// The operands `[minuend, subtrahend]` of D, P, Q (edge–edge), per time.
+#[inline]
+pub(crate) fn edge_edge_operands(
+    a0: [DVec3; 2],
+    b0: [DVec3; 2],
+    a1: [DVec3; 2],
+    b1: [DVec3; 2],
+) -> [[[DVec3; 2]; 2]; 3] {
+    [
+        [[a0[0], b0[0]], [a1[0], b1[0]]],
+        [[a0[1], a0[0]], [a1[1], a1[0]]],
+        [[b0[0], b0[1]], [b1[0], b1[1]]],
+    ]
+}
+
 /// The multilinear contact function of one query.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct System {
@@ -51,6 +81,7 @@ pub(crate) struct System {
     q: [DVec3; 2],
     /// Vertex–face (`w(s) = 1 − s`) or edge–edge (`w ≡ 1`).
     triangle: bool,
+
     /// Per axis, the bound on |computed corner − exact corner|.
     error: DVec3,
     /// `error + minimum_separation`: the half-width of the band around 0 a
@@ -80,9 +111,11 @@ impl System {
         minimum_separation: f64,
     ) -> Self {
         Self::new(
-            [v0 - f0[0], v1 - f1[0]],
-            [f0[0] - f0[1], f1[0] - f1[1]],
-            [f0[0] - f0[2], f1[0] - f1[2]],
+            [
+                [[v0, f0[0]], [v1, f1[0]]],
+                [[f0[0], f0[1]], [f1[0], f1[1]]],
+                [[f0[0], f0[2]], [f1[0], f1[2]]],
+            ],
             true,
             minimum_separation,
         )
@@ -98,15 +131,19 @@ impl System {
         minimum_separation: f64,
     ) -> Self {
         Self::new(
-            [a0[0] - b0[0], a1[0] - b1[0]],
-            [a0[1] - a0[0], a1[1] - a1[0]],
-            [b0[0] - b0[1], b1[0] - b1[1]],
+            [
+                [[a0[0], b0[0]], [a1[0], b1[0]]],
+                [[a0[1], a0[0]], [a1[1], a1[0]]],
+                [[b0[0], b0[1]], [b1[0], b1[1]]],
+            ],
             false,
             minimum_separation,
         )
     }
 
-    fn new(d: [DVec3; 2], p: [DVec3; 2], q: [DVec3; 2], triangle: bool, ms: f64) -> Self {
+    fn new(operands: [[[DVec3; 2]; 2]; 3], triangle: bool, ms: f64) -> Self {
+        let diff = |k: usize| operands[k].map(|[a, b]| a - b);
+        let (d, p, q) = (diff(0), diff(1), diff(2));
         // Error bound, per axis, with A = |D̃ᵢ| + |P̃ᵢ| + |Q̃ᵢ| summed over both
         // times (computed values; each is one rounded difference of inputs, so
         // it is within a relative U of the exact difference):
