@@ -90,6 +90,12 @@ pub struct CheckArgs {
     /// keeps touching.
     #[arg(long)]
     pub persist: bool,
+
+    /// With --frames, sweep moving shapes between frames (continuous
+    /// detection): a fast shape cannot pass through a thin one unseen, and a
+    /// began event gives the time of impact.
+    #[arg(long)]
+    pub ccd: bool,
 }
 
 const CHECK_ABOUT: &str = "\
@@ -109,7 +115,10 @@ distance when it is only within D), when it stops (and with --persist every fram
 keeps touching), then a summary per pair: first and last frame in contact and the \
 number of contact intervals. Shapes without motion stay still; a scene without any \
 motion gives its static pairs as one interval from frame 0. D counts as in the \
-static check (a pair touches when its distance is at most D).
+static check (a pair touches when its distance is at most D). With --ccd, every shape \
+is also swept from its pose at the previous frame to the current one, so a shape that \
+passes through another between two frames is reported (began, with the time of \
+impact, then ended at the next frame).
 
 Exit status: 0 when the scene was checked (whatever was found); 1 on an error (unreadable \
 file, invalid scene, bad option value: an invalid scene's message names \
@@ -184,16 +193,18 @@ JSON OUTPUT (--json), keys in this order:
 FRAMES OUTPUT (--frames N):
   frame 31  t=3.100  began  ball — box  depth 0.0500
   frame 71  t=7.100  ended  ball — box
+  frame 12  t=0.400  began  bullet — wall  distance 0.0000  impact t=0.3712   (--ccd)
   then per pair: first and last frame in contact, number of intervals. A pair only
   within --distance shows "distance d" instead of "depth d". With --json:
   {"format": "peng-check-frames/1", "scene": NAME, "dimension": 2|3, "shapes": N,
    "frames": N, "fps": F, "distance": D,
    "events": [{"frame": k, "t": t, "kind": "began"|"persisted"|"ended",
-               "a": NAME, "b": NAME, "depth": d|null}, ..],
+               "a": NAME, "b": NAME, "depth": d|null, "impact_t": t}, ..],
    "pairs": [{"a": NAME, "b": NAME, "first_contact": k, "last_contact": k,
               "intervals": n, "spans": [[began, ended|null], ..]}, ..]}
   depth is the deepest contact point's (negative: separated by that much, within D),
-  null on ended events. A span's ended frame is the first frame out of contact, null
+  null on ended events. impact_t (only with --ccd, when the pair met between the
+  previous frame and this one) is the time of first contact, seconds. A span's ended frame is the first frame out of contact, null
   when still touching at the last frame. Pairs are in scene order (A earlier).
 
 PNG (--png FILE):

@@ -8,7 +8,8 @@
 //! deepest contact depth. The distance threshold `D` becomes a
 //! [`Margin::Offset`] of `D / 2` on every collider (a pair's offset is the sum
 //! of its colliders', so a pair touches when its distance is at most `D`, as
-//! in the static check).
+//! in the static check). With `--ccd` every collider is flagged for
+//! continuous detection, and began events carry the time of impact.
 
 use crate::cli::CheckArgs;
 use crate::scene::motion::{Key, Motion};
@@ -32,6 +33,8 @@ pub struct Settings {
     pub distance: f32,
     /// Report persisted events too.
     pub persist: bool,
+    /// Sweep the shapes between frames (continuous detection).
+    pub ccd: bool,
 }
 
 /// One event of the run.
@@ -50,6 +53,10 @@ pub struct FrameEvent {
     /// Deepest contact depth (negative: separated, within the distance);
     /// `None` on ended events or when no contact point is known.
     pub depth: Option<f32>,
+    /// With `--ccd`, the time (seconds) at which the pair met between the
+    /// previous frame and this one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub impact_t: Option<f32>,
 }
 
 /// The contact history of one pair.
@@ -144,6 +151,7 @@ fn timeline<D: Dim, K: Key<Pose = D::Pose>>(
         let c = Collider::new(n.shape.clone(), pose_at(n, motion(i), 0.0))
             .with_margin(margin)
             .with_events(events)
+            .with_ccd(s.ccd)
             .with_user_data(i as u64);
         let h = world
             .insert(c)
@@ -187,6 +195,9 @@ fn timeline<D: Dim, K: Key<Pose = D::Pose>>(
                 a: shapes[ia].name.clone(),
                 b: shapes[ib].name.clone(),
                 depth,
+                impact_t: e
+                    .toi
+                    .map(|toi| ((frame as f64 - 1.0 + toi as f64) / s.fps as f64) as f32),
             });
         }
     }
@@ -300,6 +311,9 @@ pub fn text_report(r: &FramesReport) -> String {
             }
             None => {}
         }
+        if let Some(ti) = e.impact_t {
+            let _ = write!(line, "  impact t={ti:.4}");
+        }
         let _ = writeln!(s, "{line}");
     }
     let _ = writeln!(s, "\npairs in contact: {}", r.pairs.len());
@@ -348,6 +362,7 @@ pub fn run_cli(args: &CheckArgs, name: &str, text: &str) -> Result<()> {
         fps: args.fps.or(timeline.fps).unwrap_or(DEFAULT_FPS),
         distance: args.distance.or(scene.distance).unwrap_or(0.0),
         persist: args.persist,
+        ccd: args.ccd,
     };
     let report = run(&scene, &timeline.motions, settings)?;
     if args.json {

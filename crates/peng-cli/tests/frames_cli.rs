@@ -498,3 +498,46 @@ fn bad_options_fail_with_a_clear_message() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+/// A bullet (circle of radius 0.05) flying at 300 units/s along +x from
+/// x = -10 across a 2 cm wall at x = 0, sampled at 10 fps: the frames put it
+/// at x = -10, 20, 50, never near the wall. It first touches the wall when
+/// its centre reaches x = -0.06, at t = 9.94 / 300 = 0.033133 s.
+const BULLET2D: &str = r#"{
+  "dimension": 2,
+  "fps": 10,
+  "shapes": [
+    {"name": "wall", "shape": {"type": "rect", "half_extents": [0.01, 3]}},
+    {"name": "bullet", "shape": {"type": "circle", "radius": 0.05},
+     "motion": {"keyframes": [
+       {"t": 0, "position": [-10, 0.5]},
+       {"t": 1, "position": [290, 0.5]}
+     ]}}
+  ]
+}"#;
+
+#[test]
+fn ccd_catches_a_bullet_that_passes_between_frames() {
+    // Without --ccd the discrete frames never see the contact.
+    let plain = ok("bullet2d.json", BULLET2D, &["--frames", "3", "--json"]);
+    let r: Value = serde_json::from_str(&plain).unwrap();
+    assert!(events(&r).is_empty(), "{plain}");
+    // With it: began at frame 1 with the closed-form impact time, ended at
+    // frame 2.
+    let swept = ok(
+        "bullet2d.json",
+        BULLET2D,
+        &["--frames", "3", "--json", "--ccd"],
+    );
+    let r: Value = serde_json::from_str(&swept).unwrap();
+    let ev = events(&r);
+    assert_eq!(ev.len(), 2, "{swept}");
+    assert_eq!((ev[0].0, ev[0].1.as_str()), (1, "began"));
+    assert_eq!((ev[1].0, ev[1].1.as_str()), (2, "ended"));
+    let t = r["events"][0]["impact_t"].as_f64().expect("impact time");
+    assert!((t - 9.94 / 300.0).abs() < 1e-5, "impact at {t}");
+    assert!(r["events"][1].get("impact_t").is_none());
+    // The text report shows the impact time.
+    let text = ok("bullet2d.json", BULLET2D, &["--frames", "3", "--ccd"]);
+    assert!(text.contains("impact t=0.0331"), "{text}");
+}

@@ -285,6 +285,7 @@ impl<D: Dim> Reference<D> {
                 sensor,
                 removed,
                 watch,
+                toi: None,
             };
             if kind != EventKind::Persisted || cont {
                 out.push(ev(lo, hi, None));

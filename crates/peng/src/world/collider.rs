@@ -49,6 +49,12 @@ pub struct Collider<D: Dim> {
     /// Removed from the world when its first contact begins (the begin event
     /// says so).
     pub remove_on_contact: bool,
+    /// Continuous detection (a "bullet"): at each update the collider is
+    /// swept from its pose at the previous update to its current one, and a
+    /// pair it touched on the way counts as touching even when the two end
+    /// poses do not (the event carries the time of impact). Ignored for
+    /// unbounded shapes and for pairs with a centre-radius margin.
+    pub ccd: bool,
     /// The caller's data.
     pub user_data: u64,
 }
@@ -64,6 +70,7 @@ impl<D: Dim> Collider<D> {
             margin: Margin::None,
             events: EventMode::Once,
             remove_on_contact: false,
+            ccd: false,
             user_data: 0,
         }
     }
@@ -98,6 +105,12 @@ impl<D: Dim> Collider<D> {
         self
     }
 
+    /// With continuous detection (swept each update) or not.
+    pub fn with_ccd(mut self, ccd: bool) -> Self {
+        self.ccd = ccd;
+        self
+    }
+
     /// With this user data.
     pub fn with_user_data(mut self, user_data: u64) -> Self {
         self.user_data = user_data;
@@ -116,6 +129,7 @@ impl<D: Dim> Clone for Collider<D> {
             margin: self.margin,
             events: self.events,
             remove_on_contact: self.remove_on_contact,
+            ccd: self.ccd,
             user_data: self.user_data,
         }
     }
@@ -131,6 +145,7 @@ impl<D: Dim> core::fmt::Debug for Collider<D> {
             .field("margin", &self.margin)
             .field("events", &self.events)
             .field("remove_on_contact", &self.remove_on_contact)
+            .field("ccd", &self.ccd)
             .field("user_data", &self.user_data)
             .finish()
     }

@@ -4,8 +4,11 @@
 //! dimension-specific (`query::d2`, `query::d3`).
 
 use crate::bound::Aabb;
+use crate::ccd::{self, CastHit, CastOptions, Motion2, Motion3};
 use crate::math::{Pose2, Pose3, Vec2, Vec3, Vector};
-use crate::query::types::{Distance, Manifold, PointProjection, Ray, RayHit};
+use crate::query::types::{
+    ContactId, ContactPoint, Distance, Manifold, PointProjection, Ray, RayHit,
+};
 use crate::query::{d2, d3};
 use crate::shape;
 
@@ -81,6 +84,49 @@ pub trait Dim: 'static + Send + Sync + Sized {
     ) -> PointProjection<Self::V>;
     /// Whether the shape contains `point` (closed).
     fn contains_point(shape: &Self::Shape, pose: &Self::Pose, point: Self::V) -> bool;
+
+    /// A rigid motion over a unit of time ([`Motion2`] or [`Motion3`]).
+    type Motion: Copy + core::fmt::Debug + Send + Sync;
+    /// The motion that takes `shape` from pose `from` (time 0) to pose `to`
+    /// (time 1): a constant velocity of the centre of the shape's local box
+    /// and the shortest rotation about it.
+    fn motion(shape: &Self::Shape, from: &Self::Pose, to: &Self::Pose) -> Self::Motion;
+    /// The pose moved by `by` (rotation unchanged).
+    fn translated(pose: &Self::Pose, by: Self::V) -> Self::Pose;
+    /// Whether the motion turns the body.
+    fn motion_turns(m: &Self::Motion) -> bool;
+    /// The pose of a motion at time `t`.
+    fn motion_pose_at(m: &Self::Motion, t: f32) -> Self::Pose;
+    /// A box holding `shape` at every pose of the motion from `from` to
+    /// `to` (see [`motion`](Self::motion)): the two end boxes when it only
+    /// translates, else the centre's path grown by the shape's radius about
+    /// its centre.
+    fn swept_aabb(shape: &Self::Shape, from: &Self::Pose, to: &Self::Pose) -> Aabb<Self::V>;
+    /// The first contact of `a` moving with `ma` and `b` moving with `mb`
+    /// within the options' time (translations only: the linear cast; with
+    /// rotation: conservative advancement).
+    fn cast(
+        a: &Self::Shape,
+        ma: &Self::Motion,
+        b: &Self::Shape,
+        mb: &Self::Motion,
+        options: &CastOptions,
+    ) -> Option<CastHit<Self::V>>;
+    /// A one-point manifold from a cast hit (the contact at impact).
+    fn manifold_from_hit(hit: &CastHit<Self::V>) -> Self::Manifold;
+}
+
+/// The one-point manifold of a cast hit, in either dimension.
+fn hit_manifold<V: Vector, const N: usize>(hit: &CastHit<V>) -> Manifold<V, N> {
+    let mut m = Manifold::new(hit.normal);
+    let gap = (hit.point_b - hit.point_a).dot(hit.normal);
+    m.push(ContactPoint {
+        point_a: hit.point_a,
+        point_b: hit.point_b,
+        depth: if hit.depth > 0.0 { hit.depth } else { -gap },
+        id: ContactId::default(),
+    });
+    m
 }
 
 /// The 2D dimension: [`Pose2`] and [`shape::d2::Shape`].
@@ -170,6 +216,62 @@ impl Dim for Dim2 {
     fn contains_point(shape: &Self::Shape, pose: &Pose2, point: Vec2) -> bool {
         d2::contains_point(shape, pose, point)
     }
+
+    type Motion = Motion2;
+    fn motion(shape: &Self::Shape, from: &Pose2, to: &Pose2) -> Motion2 {
+        let c = shape.aabb(&Pose2::IDENTITY).center();
+        let c = if c.is_finite() { c } else { Vec2::ZERO };
+        // The turn from `from` to `to`, wrapped to (-pi, pi].
+        let turn = to.rotation.mul(from.rotation.inverse()).angle();
+        Motion2 {
+            start: *from,
+            local_center: c,
+            linvel: to.transform_point(c) - from.transform_point(c),
+            angvel: turn,
+        }
+    }
+    fn translated(pose: &Pose2, by: Vec2) -> Pose2 {
+        Pose2 {
+            translation: pose.translation + by,
+            rotation: pose.rotation,
+        }
+    }
+    fn motion_turns(m: &Motion2) -> bool {
+        m.angvel != 0.0
+    }
+    fn motion_pose_at(m: &Motion2, t: f32) -> Pose2 {
+        m.pose_at(t)
+    }
+    fn swept_aabb(shape: &Self::Shape, from: &Pose2, to: &Pose2) -> Aabb<Vec2> {
+        let ends = shape.aabb(from).merged(&shape.aabb(to));
+        let m = Self::motion(shape, from, to);
+        if !Self::motion_turns(&m) {
+            return ends;
+        }
+        let local = shape.aabb(&Pose2::IDENTITY);
+        let r = (local.max - local.min).length() * 0.5;
+        let (c0, c1) = (
+            from.transform_point(m.local_center),
+            to.transform_point(m.local_center),
+        );
+        Aabb::new(c0.min(c1), c0.max(c1)).loosened(r).merged(&ends)
+    }
+    fn cast(
+        a: &Self::Shape,
+        ma: &Motion2,
+        b: &Self::Shape,
+        mb: &Motion2,
+        options: &CastOptions,
+    ) -> Option<CastHit<Vec2>> {
+        if Self::motion_turns(ma) || Self::motion_turns(mb) {
+            ccd::d2::cast_nonlinear(a, ma, b, mb, options)
+        } else {
+            ccd::d2::cast_linear(a, &ma.start, ma.linvel, b, &mb.start, mb.linvel, options)
+        }
+    }
+    fn manifold_from_hit(hit: &CastHit<Vec2>) -> Self::Manifold {
+        hit_manifold(hit)
+    }
 }
 
 impl Dim for Dim3 {
@@ -250,5 +352,64 @@ impl Dim for Dim3 {
     #[inline]
     fn contains_point(shape: &Self::Shape, pose: &Pose3, point: Vec3) -> bool {
         d3::contains_point(shape, pose, point)
+    }
+
+    type Motion = Motion3;
+    fn motion(shape: &Self::Shape, from: &Pose3, to: &Pose3) -> Motion3 {
+        let c = shape.aabb(&Pose3::IDENTITY).center();
+        let c = if c.is_finite() { c } else { Vec3::ZERO };
+        // The shortest turn from `from` to `to` (q and -q are one rotation).
+        let mut turn = to.rotation * from.rotation.inverse();
+        if turn.w < 0.0 {
+            turn = -turn;
+        }
+        Motion3 {
+            start: *from,
+            local_center: c,
+            linvel: to.transform_point(c) - from.transform_point(c),
+            angvel: turn.to_scaled_axis(),
+        }
+    }
+    fn translated(pose: &Pose3, by: Vec3) -> Pose3 {
+        Pose3 {
+            translation: pose.translation + by,
+            rotation: pose.rotation,
+        }
+    }
+    fn motion_turns(m: &Motion3) -> bool {
+        m.angvel != Vec3::ZERO
+    }
+    fn motion_pose_at(m: &Motion3, t: f32) -> Pose3 {
+        m.pose_at(t)
+    }
+    fn swept_aabb(shape: &Self::Shape, from: &Pose3, to: &Pose3) -> Aabb<Vec3> {
+        let ends = shape.aabb(from).merged(&shape.aabb(to));
+        let m = Self::motion(shape, from, to);
+        if !Self::motion_turns(&m) {
+            return ends;
+        }
+        let local = shape.aabb(&Pose3::IDENTITY);
+        let r = (local.max - local.min).length() * 0.5;
+        let (c0, c1) = (
+            from.transform_point(m.local_center),
+            to.transform_point(m.local_center),
+        );
+        Aabb::new(c0.min(c1), c0.max(c1)).loosened(r).merged(&ends)
+    }
+    fn cast(
+        a: &Self::Shape,
+        ma: &Motion3,
+        b: &Self::Shape,
+        mb: &Motion3,
+        options: &CastOptions,
+    ) -> Option<CastHit<Vec3>> {
+        if Self::motion_turns(ma) || Self::motion_turns(mb) {
+            ccd::d3::cast_nonlinear(a, ma, b, mb, options)
+        } else {
+            ccd::d3::cast_linear(a, &ma.start, ma.linvel, b, &mb.start, mb.linvel, options)
+        }
+    }
+    fn manifold_from_hit(hit: &CastHit<Vec3>) -> Self::Manifold {
+        hit_manifold(hit)
     }
 }

@@ -22,7 +22,7 @@ pub enum EventKind {
 }
 
 /// One event of [`World::update`](super::World::update).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ContactEvent {
     /// What happened.
     pub kind: EventKind,
@@ -39,6 +39,13 @@ pub struct ContactEvent {
     /// The watched set this event is reported for; `None` for the pair's own
     /// event.
     pub watch: Option<WatchId>,
+    /// For a pair with a [`ccd`] collider that moved into contact during
+    /// the update (whether or not the end poses still touch), the time of
+    /// impact as a fraction of the update's motion (0 = the poses of the
+    /// previous update, 1 = the current ones); `None` otherwise.
+    ///
+    /// [`ccd`]: super::Collider::ccd
+    pub toi: Option<f32>,
 }
 
 /// One pair's change in an update, before it is spread into events.
@@ -53,6 +60,8 @@ pub(crate) struct Transition {
     /// Whether the pair's own mode is continuous (either collider is).
     pub continuous: bool,
     pub removed: bool,
+    /// The time of impact of a swept contact.
+    pub toi: Option<f32>,
 }
 
 /// Appends the events of one transition: the pair's own event when its mode
@@ -70,6 +79,7 @@ pub(crate) fn emit(out: &mut Vec<ContactEvent>, t: &Transition, watches: &Watche
             sensor: t.sensor,
             removed: t.removed,
             watch: None,
+            toi: t.toi,
         });
     }
     if watches.is_empty() {
@@ -87,6 +97,7 @@ pub(crate) fn emit(out: &mut Vec<ContactEvent>, t: &Transition, watches: &Watche
                 sensor: t.sensor,
                 removed: t.removed,
                 watch: Some(id),
+                toi: t.toi,
             });
         }
     }

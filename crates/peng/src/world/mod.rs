@@ -10,7 +10,9 @@
 //! changes, so scene queries always see the colliders as last given.
 //!
 //! [`World::update`] runs the broad phase, then the narrow phase (in
-//! parallel, only on pairs with a changed collider), and reports
+//! parallel, only on pairs with a changed collider; colliders flagged
+//! [`ccd`](Collider::ccd) are swept over their motion since the last update,
+//! so fast bullets do not pass through thin walls), and reports
 //! [`ContactEvent`]s: began, persisted (continuous mode) and ended, in a
 //! deterministic order whatever the thread count. Touching pairs keep their
 //! contact manifolds ([`World::contact_manifolds`]). [`World::watch`] tags
@@ -55,6 +57,7 @@ mod filter;
 mod handle;
 mod pairs;
 mod query;
+mod sweep;
 mod update;
 mod watch;
 
@@ -64,7 +67,9 @@ pub use error::WorldError;
 pub use events::{ContactEvent, EventKind};
 pub use filter::CollisionFilter;
 pub use handle::{Arena, ColliderHandle};
-pub use query::{ColliderRayHit, NearestCollider, QueryFilter, QueryPredicate, SensorMode};
+pub use query::{
+    ColliderCastHit, ColliderRayHit, NearestCollider, QueryFilter, QueryPredicate, SensorMode,
+};
 pub use update::PairFilter;
 pub use watch::WatchId;
 
@@ -83,6 +88,9 @@ pub struct World<D: Dim> {
     colliders: Arena<Collider<D>>,
     /// The broad-phase proxy of each arena slot (meaningful for live slots).
     proxies: Vec<ProxyId>,
+    /// Each slot's pose at the last update: where continuous detection
+    /// sweeps it from.
+    prev_poses: Vec<D::Pose>,
     broad: DynamicTree<D::V>,
     /// Arena slots whose collider was inserted or changed (pose, shape,
     /// margin, filter, flags) since the last update, and the list of them.
@@ -171,6 +179,7 @@ impl<D: Dim> World<D> {
         World {
             colliders: Arena::default(),
             proxies: Vec::new(),
+            prev_poses: Vec::new(),
             broad: DynamicTree::new(),
             changed: Vec::new(),
             changed_list: Vec::new(),
@@ -200,8 +209,11 @@ impl<D: Dim> World<D> {
         if self.proxies.len() <= i {
             self.proxies.resize(i + 1, proxy);
             self.changed.resize(i + 1, false);
+            self.prev_poses.resize(i + 1, D::IDENTITY);
         }
         self.proxies[i] = proxy;
+        // A new collider starts where it is: its first update sweeps nothing.
+        self.prev_poses[i] = self.colliders.get(h).map_or(D::IDENTITY, |c| c.pose);
         self.mark_changed(h);
         Ok(h)
     }
@@ -271,6 +283,13 @@ impl<D: Dim> World<D> {
                 *c = before;
                 return Err(e);
             }
+        };
+        // A bullet's box covers its whole motion since the last update.
+        let i = h.index() as usize;
+        let b = if sweep::is_bullet(c) {
+            sweep::swept_broad_box(c, &self.prev_poses[i], b)
+        } else {
+            b
         };
         let moved_by = D::translation(&c.pose) - D::translation(&before.pose);
         let _ = self

@@ -49,12 +49,15 @@ pub(crate) struct PairState<D: Dim> {
     /// Either collider reports in continuous mode.
     pub continuous: bool,
     /// The contact manifolds (empty for sensors; may be empty for a margin
-    /// pair whose shapes are apart).
+    /// pair whose shapes are apart; the contact at impact for a swept pair).
     pub manifolds: Manifolds<D::Manifold>,
+    /// The time of impact when the pair touched only during the update's
+    /// motion (continuous detection), not at its end.
+    pub toi: Option<f32>,
 }
 
 /// The larger centre radius of the two colliders, if either has one.
-fn centre_radius<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
+pub(crate) fn centre_radius<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
     let r = |c: &Collider<D>| match c.margin {
         Margin::CenterRadius(r) => Some(r),
         _ => None,
@@ -66,7 +69,7 @@ fn centre_radius<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
 }
 
 /// The sum of the boundary offsets, if either collider has one.
-fn offset<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
+pub(crate) fn offset<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
     let o = |c: &Collider<D>| match c.margin {
         Margin::Offset(d) => Some(d),
         _ => None,
@@ -110,6 +113,7 @@ pub(crate) fn touch<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<PairStat
         sensor,
         continuous,
         manifolds,
+        toi: None,
     })
 }
 

@@ -13,9 +13,8 @@
 //! Bad input (NaN or infinite points, rays or poses; NaN or negative lengths;
 //! a zero ray direction) is a [`WorldError`], never a panic.
 //!
-//! Shape casts (sweeping a shape along a motion) wait for continuous
-//! collision detection (issue 4, "Scene queries"); they will take the same
-//! filter.
+//! [`World::cast_shape`] sweeps a shape along a straight motion (the linear
+//! casts of [`crate::ccd`]).
 
 use super::collider::Collider;
 use super::dim::Dim;
@@ -24,6 +23,7 @@ use super::handle::ColliderHandle;
 use super::World;
 use crate::bound::Aabb;
 use crate::broad::{BroadPhase, ProxyId, RayControl, COORD_LIMIT};
+use crate::ccd::{CastHit, CastOptions};
 use crate::math::tolerance::ZERO_LENGTH_SQ;
 use crate::math::Vector;
 use crate::query::types::{PointProjection, Ray, RayHit};
@@ -46,6 +46,10 @@ pub type ColliderRayHit<V> = (ColliderHandle, RayHit<V>);
 /// The nearest collider to a point: its handle, the projection of the point
 /// on its surface, and the distance (0 when the point is inside).
 pub type NearestCollider<V> = (ColliderHandle, PointProjection<V>, f32);
+
+/// A shape-cast hit on a collider of the world: its handle and the hit (A
+/// is the cast shape, B the collider).
+pub type ColliderCastHit<V> = (ColliderHandle, CastHit<V>);
 
 /// A per-collider test of a query's caller: `true` keeps the candidate.
 pub type QueryPredicate<'a, D> = &'a dyn Fn(ColliderHandle, &Collider<D>) -> bool;
@@ -475,5 +479,56 @@ impl<D: Dim> World<D> {
                 None => r = (r * NEAREST_GROWTH).min(cap),
             }
         }
+    }
+}
+
+impl<D: Dim> World<D> {
+    /// The first collider passing `filter` that `shape`, starting at `pose`
+    /// and moving with velocity `vel` (no rotation) for `max_time` (finite,
+    /// `>= 0`), touches: its handle and the cast hit (time in the units of
+    /// `vel`, witness points, the normal from the shape to the collider).
+    /// A collider the shape already overlaps or touches at the start is hit
+    /// at time 0 with [`CastStatus::Penetrating`](crate::ccd::CastStatus) or
+    /// `Touching`. Ties in time go to the smaller handle.
+    pub fn cast_shape(
+        &self,
+        shape: &D::Shape,
+        pose: &D::Pose,
+        vel: D::V,
+        max_time: f32,
+        filter: QueryFilter<'_, D>,
+    ) -> Result<Option<ColliderCastHit<D::V>>, WorldError> {
+        if !D::pose_is_finite(pose) {
+            return Err(WorldError::NonFiniteQuery("shape pose"));
+        }
+        check_point("cast velocity", vel)?;
+        if !max_time.is_finite() {
+            return Err(WorldError::NonFiniteQuery("cast time"));
+        }
+        check_length("cast time", max_time)?;
+        let end = D::translated(pose, vel * max_time);
+        let swept = D::aabb(shape, pose).merged(&D::aabb(shape, &end));
+        let motion = D::motion(shape, pose, &end);
+        let mut best: Option<ColliderCastHit<D::V>> = None;
+        let mut candidates = Vec::new();
+        self.each_candidate_in(&swept, &filter, |_, h, _| candidates.push(h));
+        candidates.sort_unstable();
+        for h in candidates {
+            let Ok(c) = self.get(h) else { continue };
+            // Over the unit time of `motion`; later than the best is useless.
+            let limit = best.map_or(1.0, |(_, b)| b.time / max_time.max(f32::MIN_POSITIVE));
+            let options = CastOptions {
+                max_time: limit,
+                ..CastOptions::default()
+            };
+            let still = D::motion(&c.shape, &c.pose, &c.pose);
+            if let Some(mut hit) = D::cast(shape, &motion, &c.shape, &still, &options) {
+                hit.time *= max_time;
+                if best.is_none_or(|(_, b)| hit.time < b.time) {
+                    best = Some((h, hit));
+                }
+            }
+        }
+        Ok(best)
     }
 }

@@ -20,8 +20,10 @@ use super::dim::Dim;
 use super::events::{emit, ContactEvent, EventKind, Transition};
 use super::handle::ColliderHandle;
 use super::pairs::{touch, PairKey, PairState};
+use super::sweep::{is_bullet, sweep};
 use super::World;
 use crate::broad::{BroadPhase, ProxyPair};
+use crate::math::Vector;
 
 /// A user rule on pairs, called with the smaller handle first after the
 /// collision filters accepted the pair; `false` keeps the pair from
@@ -98,9 +100,7 @@ impl<D: Dim> World<D> {
         for t in &transitions {
             emit(&mut self.events, t, &self.watches);
         }
-        for h in self.changed_list.drain(..) {
-            self.changed[h.index() as usize] = false;
-        }
+        self.settle_motions();
         self.removed_any = false;
         self.retest_all = false;
         &self.events
@@ -155,8 +155,24 @@ impl<D: Dim> World<D> {
     /// The touching rule on every pair of `work`, in parallel, in order.
     fn narrow_phase(&self, work: &[PairKey]) -> Vec<Option<PairState<D>>> {
         let colliders = &self.colliders;
+        let from = &self.prev_poses;
         let one = |&(a, b): &PairKey| match (colliders.get(a), colliders.get(b)) {
-            (Some(ca), Some(cb)) => touch(ca, cb),
+            (Some(ca), Some(cb)) => {
+                let ended = touch(ca, cb);
+                if !(ca.ccd || cb.ccd) {
+                    return ended;
+                }
+                let fa = from.get(a.index() as usize).unwrap_or(&ca.pose);
+                let fb = from.get(b.index() as usize).unwrap_or(&cb.pose);
+                match ended {
+                    // Touching at the end: the sweep only dates the impact.
+                    Some(mut s) => {
+                        s.toi = sweep(ca, fa, cb, fb).and_then(|w| w.toi);
+                        Some(s)
+                    }
+                    None => sweep(ca, fa, cb, fb),
+                }
+            }
             _ => None,
         };
         if work.len() >= PARALLEL_MIN {
@@ -217,6 +233,34 @@ impl<D: Dim> World<D> {
         out
     }
 
+    /// Ends the update's motions: every changed collider's pose becomes its
+    /// start pose for the next sweep, and its changed flag clears. A bullet
+    /// that moved gets its end box back in the broad phase (it had the swept
+    /// one) and stays marked changed, so that its pairs, swept contacts
+    /// included, are tested again at their end poses at the next update.
+    fn settle_motions(&mut self) {
+        let list = core::mem::take(&mut self.changed_list);
+        let mut bullets = Vec::new();
+        for h in list {
+            let i = h.index() as usize;
+            self.changed[i] = false;
+            let Some(c) = self.colliders.get(h) else {
+                continue;
+            };
+            let moved = self.prev_poses[i] != c.pose;
+            self.prev_poses[i] = c.pose;
+            if moved && is_bullet(c) {
+                bullets.push((h, super::broad_box(c)));
+            }
+        }
+        for (h, b) in bullets {
+            let _ = self
+                .broad
+                .move_proxy(self.proxies[h.index() as usize], b, D::V::ZERO);
+            self.mark_changed(h);
+        }
+    }
+
     /// Whether the pair was retested in this update.
     fn retested(&self, (a, b): PairKey) -> bool {
         self.retest_all || self.slot_changed(a.index()) || self.slot_changed(b.index())
@@ -272,5 +316,11 @@ fn transition<D: Dim>(k: PairKey, kind: EventKind, s: &PairState<D>) -> Transiti
         sensor: s.sensor,
         continuous: s.continuous,
         removed: false,
+        // An ended pair has no impact to report.
+        toi: if kind == EventKind::Ended {
+            None
+        } else {
+            s.toi
+        },
     }
 }

@@ -1,0 +1,272 @@
+//! Differential test of peng's 2D casts against parry2d 0.31
+//! (`query::cast_shapes` and `query::cast_shapes_nonlinear`) on random convex
+//! pairs of rects (cuboids), circles (balls), capsules and convex polygons.
+//!
+//! Agreement rule. Both libraries stop their iterations within a distance
+//! tolerance of contact: peng within `TOL` (set explicitly, below), parry
+//! within its GJK `eps_tol` (`10·f32::EPSILON` ≈ 1.2e-6, relative to sizes ~1,
+//! so its distance error is a few 1e-6 once f32 rounding of coordinates up to
+//! ~8 is counted). A distance error `δ` near contact is a time error of `δ`
+//! over the approach speed along the normal, so the times must satisfy
+//! `|t_peng - t_parry| <= 1e-4·max(t_peng, t_parry) + (TOL + PARRY_DIST) /
+//! speed`: the relative 1e-4 of the brief plus that justified slack (with
+//! the speed floored, so grazing contacts, where the time is ill-conditioned
+//! for both, get a wide but finite slack).
+//!
+//! When parry reports no contact in `[0, 1]`, peng must agree or report a hit
+//! at which the shapes are in contact (distance within tolerance), which a
+//! fine-stepped discrete check confirms. When parry reports a contact peng
+//! does not, the pair must be a graze: no fine-stepped overlap anywhere.
+
+#[path = "../src/peer.rs"]
+mod peer;
+
+use glam::Vec2;
+use parry2d::query as pq;
+use peer::Peer;
+use peng::d2::*;
+use peng_bench::dim::D2;
+use peng_bench::gen2;
+use peng_bench::rng::Rng;
+
+/// peng's tolerance in these casts.
+const TOL: f32 = 1e-5;
+/// parry's distance error near contact (see the module docs).
+const PARRY_DIST: f32 = 1e-5;
+/// Pairs per test.
+const PAIRS: usize = 2000;
+/// Fine steps of the discrete checks.
+const STEPS: usize = 400;
+
+const KINDS: [ShapeKind; 4] = [
+    ShapeKind::Rect,
+    ShapeKind::Circle,
+    ShapeKind::Capsule,
+    ShapeKind::Polygon,
+];
+
+struct Case {
+    a: Shape,
+    b: Shape,
+    ma: Motion2,
+    mb: Motion2,
+}
+
+/// A random pair: A near the origin, B 3 to 7 away, aimed roughly at A.
+fn case(rng: &mut Rng, spin: bool) -> Option<Case> {
+    let ka = KINDS[rng.below(4)];
+    let a = gen2::shape(rng, ka)?;
+    let kb = KINDS[rng.below(4)];
+    let b = gen2::shape(rng, kb)?;
+    let pa = Pose2::new(rng.in_disk(0.5), rng.range(-3.2, 3.2));
+    let off = rng.unit_vec2() * rng.range(3.0, 7.0);
+    let pb = Pose2::new(pa.translation + off, rng.range(-3.2, 3.2));
+    let aim = Vec2::from_angle(rng.range(-0.5, 0.5)).rotate(-off);
+    let vb = aim * rng.range(0.5, 1.5);
+    let va = rng.in_disk(1.0);
+    let (wa, wb) = if spin {
+        (rng.range(-3.0, 3.0), rng.range(-3.0, 3.0))
+    } else {
+        (0.0, 0.0)
+    };
+    Some(Case {
+        a,
+        b,
+        ma: Motion2 {
+            start: pa,
+            local_center: rng.in_disk(0.3),
+            linvel: va,
+            angvel: wa,
+        },
+        mb: Motion2 {
+            start: pb,
+            local_center: rng.in_disk(0.3),
+            linvel: vb,
+            angvel: wb,
+        },
+    })
+}
+
+fn parry_motion(m: &Motion2) -> pq::NonlinearRigidMotion {
+    pq::NonlinearRigidMotion::new(D2::parry_pose(&m.start), m.local_center, m.linvel, m.angvel)
+}
+
+/// The velocity of world point `p` of a body in motion `m` at time `t`.
+fn point_vel(m: &Motion2, t: f32, p: Vec2) -> Vec2 {
+    let c = m.pose_at(t).transform_point(m.local_center);
+    m.linvel + (p - c).perp() * m.angvel
+}
+
+/// The outcome of one comparison.
+#[derive(PartialEq)]
+enum Verdict {
+    /// Both hit, at agreeing times.
+    Agree,
+    /// Both hit at different times and the referee confirmed peng's.
+    ParryOff,
+    /// Nothing to compare (no hit, penetration, or a confirmed lone hit).
+    Other,
+}
+
+/// Compares peng's and parry's answers on one case (panics on a peng error).
+fn judge(c: &Case, i: usize, peng: Option<CastHit2>, parry: Option<(f32, Vec2)>) -> Verdict {
+    let dist_at = |t: f32| distance(&c.a, &c.ma.pose_at(t), &c.b, &c.mb.pose_at(t)).distance;
+    let overlap_before = |end: f32| {
+        (0..=STEPS)
+            .map(|k| k as f32 * end / STEPS as f32)
+            .find(|&s| intersects(&c.a, &c.ma.pose_at(s), &c.b, &c.mb.pose_at(s)))
+    };
+    match (peng, parry) {
+        (Some(h), Some((tp, n))) => {
+            if h.status == CastStatus::Penetrating {
+                assert!(tp == 0.0, "case {i}: peng penetrating, parry at {tp}");
+                return Verdict::Other;
+            }
+            let vp = point_vel(&c.mb, h.time, h.point_b) - point_vel(&c.ma, h.time, h.point_a);
+            let speed = (-h.normal.dot(vp)).abs().max(-n.dot(vp).abs()).max(0.05);
+            let allowed = 1e-4 * h.time.max(tp) + (TOL + PARRY_DIST) / speed + 1e-6;
+            if (h.time - tp).abs() <= allowed {
+                return Verdict::Agree;
+            }
+            // A disagreement: peng's answer must be refereed right: in
+            // contact at its time (within its tolerance, plus f32 rounding),
+            // no overlap at fine steps before it, and parry's earlier time
+            // (if earlier) not a contact.
+            let d = dist_at(h.time);
+            let dp = dist_at(tp);
+            let ok = (-2e-5..=TOL + 2e-5).contains(&d)
+                && overlap_before(h.time).is_none_or(|s| s >= h.time)
+                && (tp > h.time || dp > TOL);
+            assert!(
+                ok,
+                "case {i}: peng {h:?} vs parry {tp} (allowed {allowed}, speed {speed}); distance at peng's {d}, at parry's {dp}; {:?} {:?}",
+                c.a.kind(),
+                c.b.kind()
+            );
+            Verdict::ParryOff
+        }
+        (Some(h), None) => {
+            // peng's hit must be a real contact: in contact at its time.
+            let d = dist_at(h.time);
+            assert!(
+                d <= 1e-3,
+                "case {i}: peng {h:?} where parry has none, distance {d}"
+            );
+            Verdict::Other
+        }
+        (None, Some((tp, _))) => {
+            // Only a graze: no overlap at any fine step, and the closest
+            // approach is within tolerance of touching.
+            assert!(
+                overlap_before(1.0).is_none(),
+                "case {i}: peng missed parry's hit at {tp}"
+            );
+            let d = dist_at(tp);
+            assert!(d.abs() <= 1e-3, "case {i}: parry {tp}, distance {d}");
+            Verdict::Other
+        }
+        (None, None) => {
+            assert!(
+                overlap_before(1.0).is_none(),
+                "case {i}: both missed an overlap"
+            );
+            Verdict::Other
+        }
+    }
+}
+
+#[test]
+fn linear_casts_agree_with_parry() {
+    let mut rng = Rng::new(0xca57_2d01);
+    let o = CastOptions {
+        tolerance: TOL,
+        ..CastOptions::default()
+    };
+    let popt = pq::ShapeCastOptions {
+        max_time_of_impact: 1.0,
+        target_distance: 0.0,
+        stop_at_penetration: true,
+        compute_impact_geometry_on_penetration: true,
+    };
+    let (mut compared, mut hits, mut off) = (0, 0, 0);
+    for i in 0..PAIRS {
+        let Some(c) = case(&mut rng, false) else {
+            continue;
+        };
+        let peng = cast_linear(
+            &c.a,
+            &c.ma.start,
+            c.ma.linvel,
+            &c.b,
+            &c.mb.start,
+            c.mb.linvel,
+            &o,
+        );
+        let (sa, sb) = (D2::parry_shape(&c.a), D2::parry_shape(&c.b));
+        let parry = pq::cast_shapes(
+            &D2::parry_pose(&c.ma.start),
+            c.ma.linvel,
+            &*sa,
+            &D2::parry_pose(&c.mb.start),
+            c.mb.linvel,
+            &*sb,
+            popt,
+        )
+        .expect("parry supports every convex pair")
+        .map(|h| {
+            (
+                h.time_of_impact,
+                D2::parry_pose(&c.ma.start).rotation * h.normal1,
+            )
+        });
+        hits += peng.is_some() as usize;
+        match judge(&c, i, peng, parry) {
+            Verdict::Agree => compared += 1,
+            Verdict::ParryOff => off += 1,
+            Verdict::Other => {}
+        }
+    }
+    // The generator must give a fair share of hits, or this test tests little.
+    println!("linear: {compared} agreeing hits, {off} where parry is off, {hits} peng hits");
+    assert!(
+        compared > PAIRS / 5,
+        "only {compared} compared hits ({hits} peng hits)"
+    );
+    assert!(off * 50 <= compared, "parry off in {off} of {compared}");
+}
+
+#[test]
+fn nonlinear_casts_agree_with_parry() {
+    let mut rng = Rng::new(0xca57_2d02);
+    let o = CastOptions {
+        tolerance: TOL,
+        ..CastOptions::default()
+    };
+    let (mut compared, mut hits, mut off) = (0, 0, 0);
+    for i in 0..PAIRS / 2 {
+        let Some(c) = case(&mut rng, true) else {
+            continue;
+        };
+        let peng = cast_nonlinear(&c.a, &c.ma, &c.b, &c.mb, &o);
+        let (sa, sb) = (D2::parry_shape(&c.a), D2::parry_shape(&c.b));
+        let (pa, pb) = (parry_motion(&c.ma), parry_motion(&c.mb));
+        let parry = pq::cast_shapes_nonlinear(&pa, &*sa, &pb, &*sb, 0.0, 1.0, true)
+            .expect("parry supports every convex pair")
+            .map(|h| {
+                let rot = D2::parry_pose(&c.ma.pose_at(h.time_of_impact)).rotation;
+                (h.time_of_impact, rot * h.normal1)
+            });
+        hits += peng.is_some() as usize;
+        match judge(&c, i, peng, parry) {
+            Verdict::Agree => compared += 1,
+            Verdict::ParryOff => off += 1,
+            Verdict::Other => {}
+        }
+    }
+    println!("nonlinear: {compared} agreeing hits, {off} where parry is off, {hits} peng hits");
+    assert!(
+        compared > PAIRS / 10,
+        "only {compared} compared hits ({hits} peng hits)"
+    );
+    assert!(off * 10 <= compared, "parry off in {off} of {compared}");
+}
