@@ -245,7 +245,37 @@ impl Precise {
 
 #[cfg(test)]
 mod tests {
+    use super::super::system::{vertex_face_operands, System};
     use super::*;
+
+    #[test]
+    fn excludes_a_near_miss_below_the_double_error_bound() {
+        // A vertex creeping past the corner (1, 0) of the unit right triangle
+        // in its plane, at a gap of 2^-47 at t = 1/2 (about 7e-15, below the
+        // double-precision bound of about 2e-14 here).
+        let tri = [DVec3::ZERO, DVec3::X, DVec3::Y];
+        let (g, e) = ((2.0f64).powi(-47), (2.0f64).powi(-20));
+        let p0 = DVec3::new(1.0 + g - e, -e, 0.0);
+        let p1 = DVec3::new(1.0 + g + e, e, 0.0);
+        let near = ParamBox {
+            t: [0.5 - 1e-9, 0.5 + 1e-9],
+            s: [1.0 - 1e-9, 1.0],
+            r: [0.0, 1e-9],
+        };
+        let sys = System::vertex_face(p0, tri, p1, tri, 0.0);
+        assert!(sys.may_vanish(&sys.corners(&near)), "doubles cannot tell");
+        let precise = Precise::new(vertex_face_operands(p0, tri, p1, tri), true, 0.0);
+        let mut work = 0;
+        assert!(
+            !precise.may_hold_contact(&near, &mut work, 10_000),
+            "{work}"
+        );
+        // Through the corner itself: a contact stays.
+        let (q0, q1) = (p0 - DVec3::X * g, p1 - DVec3::X * g);
+        let touching = Precise::new(vertex_face_operands(q0, tri, q1, tri), true, 0.0);
+        let mut work = 0;
+        assert!(touching.may_hold_contact(&near, &mut work, 10_000));
+    }
 
     #[test]
     fn error_free_transformations_are_exact() {
