@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod boxes;
+pub mod ccd_data;
 pub mod dim;
 pub mod gen;
 pub mod gen2;
