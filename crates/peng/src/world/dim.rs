@@ -101,7 +101,22 @@ pub trait Dim: 'static + Send + Sync + Sized {
     /// `to` (see [`motion`](Self::motion)): the two end boxes when it only
     /// translates, else the centre's path grown by the shape's radius about
     /// its centre.
-    fn swept_aabb(shape: &Self::Shape, from: &Self::Pose, to: &Self::Pose) -> Aabb<Self::V>;
+    fn swept_aabb(shape: &Self::Shape, from: &Self::Pose, to: &Self::Pose) -> Aabb<Self::V> {
+        let ends = Self::aabb(shape, from).merged(&Self::aabb(shape, to));
+        let local = Self::aabb(shape, &Self::IDENTITY);
+        let c = local.center();
+        let turns = Self::motion_turns(&Self::motion(shape, from, to));
+        if !turns || !c.is_finite() {
+            return ends;
+        }
+        // Every pose of the motion keeps the shape within its local box's
+        // circumradius of the box centre, which moves on a straight line.
+        let r = (local.max - local.min).length() * 0.5;
+        let (c0, c1) = (Self::transform_point(from, c), Self::transform_point(to, c));
+        Aabb::new(c0.min(c1), c0.max(c1)).loosened(r).merged(&ends)
+    }
+    /// A point of the local frame placed by `pose`.
+    fn transform_point(pose: &Self::Pose, p: Self::V) -> Self::V;
     /// The first contact of `a` moving with `ma` and `b` moving with `mb`
     /// within the options' time (translations only: the linear cast; with
     /// rotation: conservative advancement).
@@ -242,19 +257,8 @@ impl Dim for Dim2 {
     fn motion_pose_at(m: &Motion2, t: f32) -> Pose2 {
         m.pose_at(t)
     }
-    fn swept_aabb(shape: &Self::Shape, from: &Pose2, to: &Pose2) -> Aabb<Vec2> {
-        let ends = shape.aabb(from).merged(&shape.aabb(to));
-        let m = Self::motion(shape, from, to);
-        if !Self::motion_turns(&m) {
-            return ends;
-        }
-        let local = shape.aabb(&Pose2::IDENTITY);
-        let r = (local.max - local.min).length() * 0.5;
-        let (c0, c1) = (
-            from.transform_point(m.local_center),
-            to.transform_point(m.local_center),
-        );
-        Aabb::new(c0.min(c1), c0.max(c1)).loosened(r).merged(&ends)
+    fn transform_point(pose: &Pose2, p: Vec2) -> Vec2 {
+        pose.transform_point(p)
     }
     fn cast(
         a: &Self::Shape,
@@ -382,19 +386,8 @@ impl Dim for Dim3 {
     fn motion_pose_at(m: &Motion3, t: f32) -> Pose3 {
         m.pose_at(t)
     }
-    fn swept_aabb(shape: &Self::Shape, from: &Pose3, to: &Pose3) -> Aabb<Vec3> {
-        let ends = shape.aabb(from).merged(&shape.aabb(to));
-        let m = Self::motion(shape, from, to);
-        if !Self::motion_turns(&m) {
-            return ends;
-        }
-        let local = shape.aabb(&Pose3::IDENTITY);
-        let r = (local.max - local.min).length() * 0.5;
-        let (c0, c1) = (
-            from.transform_point(m.local_center),
-            to.transform_point(m.local_center),
-        );
-        Aabb::new(c0.min(c1), c0.max(c1)).loosened(r).merged(&ends)
+    fn transform_point(pose: &Pose3, p: Vec3) -> Vec3 {
+        pose.transform_point(p)
     }
     fn cast(
         a: &Self::Shape,
