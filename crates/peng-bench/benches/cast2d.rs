@@ -11,26 +11,17 @@
 mod peer;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use glam::Vec2;
 use parry2d::query as pq;
 use parry2d::shape::SharedShape;
 use peer::Peer;
 use peng::d2::*;
+use peng_bench::cast_cases::casts2;
 use peng_bench::dim::D2;
-use peng_bench::gen2;
-use peng_bench::rng::Rng;
 use std::hint::black_box;
 use std::time::Duration;
 
 /// Pairs per iteration.
 const N: usize = 1000;
-
-const KINDS: [ShapeKind; 4] = [
-    ShapeKind::Rect,
-    ShapeKind::Circle,
-    ShapeKind::Capsule,
-    ShapeKind::Polygon,
-];
 
 struct Case {
     a: Shape,
@@ -43,59 +34,25 @@ struct Case {
     qb: pq::NonlinearRigidMotion,
 }
 
+/// The casts of `tests/cast2d_diff.rs` (the same distribution), with their
+/// parry twins.
 fn cases(seed: u64, spin: bool) -> Vec<Case> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(N);
-    while out.len() < N {
-        let ka = KINDS[rng.below(4)];
-        let a = gen2::shape(&mut rng, ka);
-        let kb = KINDS[rng.below(4)];
-        let b = gen2::shape(&mut rng, kb);
-        let (Some(a), Some(b)) = (a, b) else {
-            continue;
-        };
-        let pa = Pose2::new(rng.in_disk(0.5), rng.range(-3.2, 3.2));
-        let off = rng.unit_vec2() * rng.range(3.0, 7.0);
-        let pb = Pose2::new(pa.translation + off, rng.range(-3.2, 3.2));
-        let vb = Vec2::from_angle(rng.range(-0.5, 0.5)).rotate(-off) * rng.range(0.5, 1.5);
-        let va = rng.in_disk(1.0);
-        let (wa, wb) = if spin {
-            (rng.range(-3.0, 3.0), rng.range(-3.0, 3.0))
-        } else {
-            (0.0, 0.0)
-        };
-        let ma = Motion2 {
-            start: pa,
-            local_center: rng.in_disk(0.3),
-            linvel: va,
-            angvel: wa,
-        };
-        let mb = Motion2 {
-            start: pb,
-            local_center: rng.in_disk(0.3),
-            linvel: vb,
-            angvel: wb,
-        };
-        let q = |m: &Motion2| {
-            pq::NonlinearRigidMotion::new(
-                D2::parry_pose(&m.start),
-                m.local_center,
-                m.linvel,
-                m.angvel,
-            )
-        };
-        out.push(Case {
-            pa: D2::parry_shape(&a),
-            pb: D2::parry_shape(&b),
-            qa: q(&ma),
-            qb: q(&mb),
-            a,
-            b,
-            ma,
-            mb,
-        });
-    }
-    out
+    let q = |m: &Motion2| {
+        pq::NonlinearRigidMotion::new(D2::parry_pose(&m.start), m.local_center, m.linvel, m.angvel)
+    };
+    casts2(seed, N, spin)
+        .into_iter()
+        .map(|c| Case {
+            pa: D2::parry_shape(&c.a),
+            pb: D2::parry_shape(&c.b),
+            qa: q(&c.ma),
+            qb: q(&c.mb),
+            a: c.a,
+            b: c.b,
+            ma: c.ma,
+            mb: c.mb,
+        })
+        .collect()
 }
 
 fn group<T, U>(

@@ -15,23 +15,13 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use parry3d::query::{self as pq, NonlinearRigidMotion, ShapeCastOptions};
 use peer::Peer;
 use peng::d3::*;
+use peng_bench::cast_cases::casts3;
 use peng_bench::dim::D3;
-use peng_bench::gen3;
-use peng_bench::rng::Rng;
 use std::hint::black_box;
 use std::time::Duration;
 
 /// Pairs per iteration.
 const N: usize = 1000;
-
-const KINDS: [ShapeKind; 6] = [
-    ShapeKind::Ball,
-    ShapeKind::Capsule,
-    ShapeKind::Cuboid,
-    ShapeKind::Cylinder,
-    ShapeKind::Cone,
-    ShapeKind::Polyhedron,
-];
 
 /// One cast on both sides.
 struct Case {
@@ -45,62 +35,25 @@ struct Case {
     qb: NonlinearRigidMotion,
 }
 
-/// The generator of `tests/cast3d_diff.rs` (same distribution).
+/// The casts of `tests/cast3d_diff.rs` (the same distribution), with their
+/// parry twins.
 fn cases(seed: u64, rotating: bool) -> Vec<Case> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(N);
-    while out.len() < N {
-        let ka = KINDS[rng.below(KINDS.len())];
-        let kb = KINDS[rng.below(KINDS.len())];
-        let (Some(a), Some(b)) = (gen3::shape(&mut rng, ka), gen3::shape(&mut rng, kb)) else {
-            continue;
-        };
-        let pb = gen3::pose(&mut rng);
-        let dir = rng.unit_vec3();
-        let pa = Pose3::new(pb.translation + dir * rng.range(3.0, 7.0), rng.rotation3());
-        let va = -dir * rng.range(2.0, 12.0) + rng.in_ball(3.0);
-        let vb = rng.in_ball(1.0);
-        let (wa, wb, ca, cb) = if rotating {
-            (
-                rng.in_ball(4.0),
-                if rng.coin() {
-                    rng.in_ball(1.0)
-                } else {
-                    Vec3::ZERO
-                },
-                rng.in_ball(0.3),
-                rng.in_ball(0.3),
-            )
-        } else {
-            (Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO)
-        };
-        let ma = Motion3 {
-            start: pa,
-            local_center: ca,
-            linvel: va,
-            angvel: wa,
-        };
-        let mb = Motion3 {
-            start: pb,
-            local_center: cb,
-            linvel: vb,
-            angvel: wb,
-        };
-        let q = |m: &Motion3| {
-            NonlinearRigidMotion::new(D3::parry_pose(&m.start), m.local_center, m.linvel, m.angvel)
-        };
-        out.push(Case {
-            pa: D3::parry_shape(&a),
-            pb: D3::parry_shape(&b),
-            qa: q(&ma),
-            qb: q(&mb),
-            a,
-            b,
-            ma,
-            mb,
-        });
-    }
-    out
+    let q = |m: &Motion3| {
+        NonlinearRigidMotion::new(D3::parry_pose(&m.start), m.local_center, m.linvel, m.angvel)
+    };
+    casts3(seed, N, rotating)
+        .into_iter()
+        .map(|c| Case {
+            pa: D3::parry_shape(&c.a),
+            pb: D3::parry_shape(&c.b),
+            qa: q(&c.ma),
+            qb: q(&c.mb),
+            a: c.a,
+            b: c.b,
+            ma: c.ma,
+            mb: c.mb,
+        })
+        .collect()
 }
 
 fn config() -> Criterion {

@@ -23,6 +23,7 @@
 #![warn(missing_docs)]
 
 pub mod boxes;
+pub mod cast_cases;
 pub mod ccd_data;
 pub mod dim;
 pub mod gen;

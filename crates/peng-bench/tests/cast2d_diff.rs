@@ -26,7 +26,6 @@ use parry2d::query as pq;
 use peer::Peer;
 use peng::d2::*;
 use peng_bench::dim::D2;
-use peng_bench::gen2;
 use peng_bench::rng::Rng;
 
 /// peng's tolerance in these casts.
@@ -38,54 +37,9 @@ const PAIRS: usize = 2000;
 /// Fine steps of the discrete checks.
 const STEPS: usize = 400;
 
-const KINDS: [ShapeKind; 4] = [
-    ShapeKind::Rect,
-    ShapeKind::Circle,
-    ShapeKind::Capsule,
-    ShapeKind::Polygon,
-];
-
-struct Case {
-    a: Shape,
-    b: Shape,
-    ma: Motion2,
-    mb: Motion2,
-}
-
-/// A random pair: A near the origin, B 3 to 7 away, aimed roughly at A.
-fn case(rng: &mut Rng, spin: bool) -> Option<Case> {
-    let ka = KINDS[rng.below(4)];
-    let a = gen2::shape(rng, ka)?;
-    let kb = KINDS[rng.below(4)];
-    let b = gen2::shape(rng, kb)?;
-    let pa = Pose2::new(rng.in_disk(0.5), rng.range(-3.2, 3.2));
-    let off = rng.unit_vec2() * rng.range(3.0, 7.0);
-    let pb = Pose2::new(pa.translation + off, rng.range(-3.2, 3.2));
-    let aim = Vec2::from_angle(rng.range(-0.5, 0.5)).rotate(-off);
-    let vb = aim * rng.range(0.5, 1.5);
-    let va = rng.in_disk(1.0);
-    let (wa, wb) = if spin {
-        (rng.range(-3.0, 3.0), rng.range(-3.0, 3.0))
-    } else {
-        (0.0, 0.0)
-    };
-    Some(Case {
-        a,
-        b,
-        ma: Motion2 {
-            start: pa,
-            local_center: rng.in_disk(0.3),
-            linvel: va,
-            angvel: wa,
-        },
-        mb: Motion2 {
-            start: pb,
-            local_center: rng.in_disk(0.3),
-            linvel: vb,
-            angvel: wb,
-        },
-    })
-}
+/// A random pair: A near the origin, B 3 to 7 away, aimed roughly at A (the
+/// distribution the `cast2d` bench times).
+use peng_bench::cast_cases::{cast2 as case, Cast2 as Case};
 
 fn parry_motion(m: &Motion2) -> pq::NonlinearRigidMotion {
     pq::NonlinearRigidMotion::new(D2::parry_pose(&m.start), m.local_center, m.linvel, m.angvel)

@@ -25,72 +25,10 @@ use peer::Peer;
 use peng::d3::*;
 use peng_bench::dim::D3;
 use peng_bench::gen3;
-use peng_bench::rng::Rng;
 
-const KINDS: [ShapeKind; 6] = [
-    ShapeKind::Ball,
-    ShapeKind::Capsule,
-    ShapeKind::Cuboid,
-    ShapeKind::Cylinder,
-    ShapeKind::Cone,
-    ShapeKind::Polyhedron,
-];
-
-/// One random cast: A is placed 3 to 7 away from B and thrown towards it.
-struct Case {
-    a: Shape,
-    b: Shape,
-    ma: Motion3,
-    mb: Motion3,
-}
-
-fn cases(seed: u64, n: usize, rotating: bool) -> Vec<Case> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::with_capacity(n);
-    while out.len() < n {
-        let ka = KINDS[rng.below(KINDS.len())];
-        let kb = KINDS[rng.below(KINDS.len())];
-        let (Some(a), Some(b)) = (gen3::shape(&mut rng, ka), gen3::shape(&mut rng, kb)) else {
-            continue;
-        };
-        let pb = gen3::pose(&mut rng);
-        let dir = rng.unit_vec3();
-        let pa = Pose3::new(pb.translation + dir * rng.range(3.0, 7.0), rng.rotation3());
-        let va = -dir * rng.range(2.0, 12.0) + rng.in_ball(3.0);
-        let vb = rng.in_ball(1.0);
-        let (wa, wb, ca, cb) = if rotating {
-            (
-                rng.in_ball(4.0),
-                if rng.coin() {
-                    rng.in_ball(1.0)
-                } else {
-                    Vec3::ZERO
-                },
-                rng.in_ball(0.3),
-                rng.in_ball(0.3),
-            )
-        } else {
-            (Vec3::ZERO, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO)
-        };
-        out.push(Case {
-            a,
-            b,
-            ma: Motion3 {
-                start: pa,
-                local_center: ca,
-                linvel: va,
-                angvel: wa,
-            },
-            mb: Motion3 {
-                start: pb,
-                local_center: cb,
-                linvel: vb,
-                angvel: wb,
-            },
-        });
-    }
-    out
-}
+/// One random cast (A 3 to 7 away from B, thrown towards it): the
+/// distribution the `cast3d` bench times.
+use peng_bench::cast_cases::casts3 as cases;
 
 fn size(s: &Shape) -> f32 {
     gen3::bounding_radius(s)
