@@ -793,3 +793,66 @@ fn degenerate_inputs() {
         &opts(1.0),
     );
 }
+
+/// Small shapes thrown obliquely at a huge face (a 200 m wall, 1 cm thick)
+/// get the face normal at impact: stopping within tolerance leaves GJK's
+/// simplex on far corners of the wall, and the normal must not follow it.
+#[test]
+fn small_shapes_on_a_huge_face_get_the_face_normal() {
+    let wall: Shape = Cuboid::new(Vec3::new(0.005, 100.0, 100.0)).unwrap().into();
+    let shapes: [Shape; 3] = [
+        Ball::new(0.002).unwrap().into(),
+        Cuboid::new(Vec3::splat(0.002)).unwrap().into(),
+        Capsule::new(
+            Vec3::new(0.0, -0.003, 0.0),
+            Vec3::new(0.0, 0.003, 0.0),
+            0.001,
+        )
+        .unwrap()
+        .into(),
+    ];
+    let mut worst = 0.0f32;
+    for (k, s) in shapes.iter().enumerate() {
+        for i in 0..400 {
+            // Directions within 60 degrees of +x, starts 0.1-16 m away.
+            let a = i as f32 * 0.618_034 * std::f32::consts::TAU;
+            let tilt = (i % 20) as f32 / 20.0 * 1.0;
+            let dir = Vec3::new(tilt.cos(), tilt.sin() * a.cos(), tilt.sin() * a.sin());
+            let start = Vec3::new(-0.1 - (i % 37) as f32 * 0.43, (i % 11) as f32 - 5.0, 2.5);
+            let rot = Quat::from_rotation_y(i as f32 * 0.3) * Quat::from_rotation_z(i as f32 * 0.7);
+            let pose = Pose3::new(start, rot);
+            for opts in [
+                CastOptions::default(),
+                CastOptions {
+                    tolerance: 1e-6,
+                    ..CastOptions::default()
+                },
+            ] {
+                let h = cast_linear(
+                    s,
+                    &pose,
+                    dir * 40.0,
+                    &wall,
+                    &Pose3::IDENTITY,
+                    Vec3::ZERO,
+                    &opts,
+                )
+                .unwrap_or_else(|| panic!("shape {k} cast {i} missed"));
+                let err = (h.normal - Vec3::X).length();
+                worst = worst.max(err);
+                assert!(err < 2e-3, "shape {k} cast {i}: normal {} {h:?}", h.normal);
+                // The witnesses touch, on the wall's face.
+                let gap = (h.point_b - h.point_a).length();
+                assert!(
+                    gap < 1e-3,
+                    "shape {k} cast {i}: witnesses {gap} apart {h:?}"
+                );
+                assert!(
+                    (h.point_b.x + 0.005).abs() < 1e-4,
+                    "shape {k} cast {i}: {h:?}"
+                );
+            }
+        }
+    }
+    eprintln!("worst normal error {worst:e}");
+}

@@ -56,10 +56,30 @@ fn check(
         prop_assert!(h.time >= 0.0 && h.time <= o.max_time, "{h:?}");
         prop_assert!((h.normal.length() - 1.0).abs() < 1e-3, "{h:?}");
         match h.status {
-            CastStatus::Hit => prop_assert!(
-                d >= o.target_distance - eps && d <= o.target_distance + TOL + eps,
-                "distance {d} at the hit {h:?}"
-            ),
+            CastStatus::Hit => {
+                prop_assert!(
+                    d >= o.target_distance - eps && d <= o.target_distance + TOL + eps,
+                    "distance {d} at the hit {h:?}"
+                );
+                // The normal separates the shapes at the hit: along it, B's
+                // nearest point is no nearer than A's farthest, up to the
+                // tolerances (a tilted normal would show a large overlap).
+                if a.is_bounded_convex() && b.is_bounded_convex() {
+                    let (pa, pb) = (ma.pose_at(h.time), mb.pose_at(h.time));
+                    let far_a = h.normal.dot(
+                        pa.transform_point(a.local_support(pa.inverse_transform_vector(h.normal))),
+                    );
+                    let near_b = h.normal.dot(
+                        pb.transform_point(b.local_support(pb.inverse_transform_vector(-h.normal))),
+                    );
+                    prop_assert!(
+                        near_b - far_a >= -(TOL + eps),
+                        "normal {} does not separate at the hit (gap {}) {h:?}",
+                        h.normal,
+                        near_b - far_a
+                    );
+                }
+            }
             CastStatus::Touching => {
                 prop_assert!(
                     h.time == 0.0 && d <= o.target_distance + TOL + eps,

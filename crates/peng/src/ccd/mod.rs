@@ -15,10 +15,37 @@
 //! witness points and the normal (from A to B, world space) at that time, and a
 //! [`CastStatus`] that says whether the shapes were separated, touching or
 //! already overlapping at the start.
+//!
+//! ```
+//! use peng::d3::*;
+//! # fn main() -> Result<(), peng::GeometryError> {
+//! let bullet: Shape = Ball::new(0.01)?.into();
+//! let wall: Shape = Cuboid::new(Vec3::new(0.005, 2.0, 2.0))?.into();
+//! // The bullet crosses the wall within one step: x from -5 to +5.
+//! let start = Pose3::from_translation(Vec3::new(-5.0, 0.0, 0.0));
+//! let hit = cast_linear(&bullet, &start, Vec3::new(10.0, 0.0, 0.0),
+//!                       &wall, &Pose3::IDENTITY, Vec3::ZERO, &CastOptions::default())
+//!     .expect("it hits");
+//! // The surfaces meet when the centre reaches x = -0.015.
+//! assert!((hit.time - 0.4985).abs() < 1e-5);
+//! assert!((hit.normal - Vec3::X).length() < 1e-4); // from the bullet to the wall
+//! assert_eq!(hit.status, CastStatus::Hit);
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod d2;
 pub mod d3;
 pub mod mesh;
 mod types;
+
+/// The length the automatic tolerance is relative to for shapes of sizes `a`
+/// and `b`: the smaller size, so that a small shape meeting a large one (a
+/// bullet and a wall) is resolved within a fraction of its own size, but at
+/// least `1e-3` of the larger (f32 resolves about `1e-7` of the coordinates;
+/// finer tolerances would not converge).
+pub(crate) fn tolerance_size(a: f32, b: f32) -> f32 {
+    a.min(b).max(1e-3 * a.max(b))
+}
 
 pub use types::{CastHit, CastHit2, CastHit3, CastOptions, CastStatus, Motion2, Motion3};

@@ -52,10 +52,10 @@ pub struct CastOptions {
     pub target_distance: f32,
     /// The distance within which conservative advancement stops and reports
     /// contact (contact may be reported early by up to this distance of
-    /// travel, never late). `0` (the default) picks `1e-4` of the larger
-    /// shape's size (never below the f32 resolution of the coordinates).
-    /// For a small shape against a large one (a bullet against a wall) set
-    /// it from the small one; the collision world's sweeps do.
+    /// travel, never late). `0` (the default) picks `1e-4` of the smaller
+    /// shape's size, but at least `1e-7` of the larger one's (and never
+    /// below the f32 resolution of the coordinates): a 2 mm bullet meets a
+    /// 200 m wall within about 14 µm.
     pub tolerance: f32,
 }
 

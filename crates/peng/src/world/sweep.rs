@@ -23,9 +23,6 @@ use crate::bound::Aabb;
 use crate::ccd::{CastOptions, CastStatus};
 use crate::math::Vector;
 
-/// The sweep's stopping tolerance relative to the smaller shape's radius.
-const SWEEP_TOL: f32 = 1.0e-4;
-
 /// Whether the box is finite (a bounded shape).
 fn bounded<V: Vector>(b: &Aabb<V>) -> bool {
     b.min.is_finite() && b.max.is_finite()
@@ -64,25 +61,10 @@ pub(crate) fn sweep<D: Dim>(
     }
     let ma = D::motion(&a.shape, from_a, &a.pose);
     let mb = D::motion(&b.shape, from_b, &b.pose);
-    // The stopping tolerance follows the smaller shape: a bullet's impact
-    // on a large wall is found within a fraction of the bullet's size.
-    let size = |c: &Collider<D>| {
-        let b = D::aabb(&c.shape, &c.pose);
-        let d = b.max - b.min;
-        if d.is_finite() {
-            d.length() * 0.5
-        } else {
-            f32::INFINITY
-        }
-    };
-    let smaller = size(a).min(size(b));
+    // The default tolerance follows the smaller shape: a bullet's impact on
+    // a large wall is found within a tiny fraction of the bullet's size.
     let options = CastOptions {
         target_distance: offset(a, b).unwrap_or(0.0),
-        tolerance: if smaller.is_finite() {
-            SWEEP_TOL * smaller
-        } else {
-            0.0
-        },
         ..CastOptions::default()
     };
     let hit = D::cast(&a.shape, &ma, &b.shape, &mb, &options)?;

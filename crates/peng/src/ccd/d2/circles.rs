@@ -36,7 +36,7 @@ pub fn cast_circles(
     let v = vel_b - vel_a;
     let contact = radius_a + radius_b;
     let reach = contact + options.target_distance;
-    let size = radius_a.max(radius_b);
+    let size = crate::ccd::tolerance_size(radius_a, radius_b);
     let tol = if options.tolerance > 0.0 {
         options.tolerance
     } else if size > 0.0 {

@@ -133,7 +133,7 @@ pub(crate) fn reach(shape: &Shape, center: Vec2) -> f32 {
 }
 
 /// The tolerance of a cast between two convex shapes: the user's, or `1e-4`
-/// of the larger shape's extent when it is `0` (see [`CastOptions`]).
+/// of `tolerance_size` of the extents when it is `0` (see [`CastOptions`]).
 ///
 /// [`CastOptions`]: crate::ccd::CastOptions
 /// Two points (zero size) take `1e-6` of `fallback` (the distance between
@@ -142,7 +142,7 @@ pub(crate) fn tolerance(user: f32, a: &Convex, b: &Convex, fallback: f32) -> f32
     if user > 0.0 {
         return user;
     }
-    let size = a.extent().max(b.extent());
+    let size = crate::ccd::tolerance_size(a.extent(), b.extent());
     if size > 0.0 {
         1e-4 * size
     } else {

@@ -186,11 +186,11 @@ pub fn swept_sat(
         }
     }
     if t_enter <= 0.0 {
-        // The slop of the other casts' default tolerance, 1e-4 of the size.
+        // The slop of the other casts' default tolerance.
         let tol = if options.tolerance > 0.0 {
             options.tolerance
         } else {
-            1e-4 * ca.extent().max(cb.extent())
+            1e-4 * crate::ccd::tolerance_size(ca.extent(), cb.extent())
         };
         return match classify(0.0, a, pose_a, b, pose_b, tol, |_, _, n| n.dot(vw)) {
             Start::Hit(h) if h.status == CastStatus::Penetrating || t_exit > 0.0 => Some(h),

@@ -5,7 +5,7 @@
 use super::common::{compound_size, earlier, size, tolerance};
 use super::linear::cast_linear;
 use crate::bound::Aabb3;
-use crate::ccd::{CastHit3, CastOptions};
+use crate::ccd::{tolerance_size, CastHit3, CastOptions};
 use crate::math::{Pose3, Vec3};
 use crate::mesh::{HeightField, TriMesh};
 use crate::shape::d3::{Compound, Shape, Triangle};
@@ -62,7 +62,7 @@ pub(super) fn cast_against_compound(
     options: &CastOptions,
 ) -> Option<CastHit3> {
     let coords = rel_coords(pose_a, pose_b) + size(a) + compound_size(c);
-    let tol = tolerance(options, size(a).max(compound_size(c)), coords);
+    let tol = tolerance(options, tolerance_size(size(a), compound_size(c)), coords);
     let margin = options.target_distance.max(0.0) + tol;
     let sweep = swept_box(a, pose_a, vel_a, pose_b, vel_b, options.max_time, margin);
     let mut near = Vec::new();
@@ -124,7 +124,7 @@ pub(super) fn cast_against_mesh(
         bounds.min.abs().max(bounds.max.abs()).length()
     };
     let coords = rel_coords(pose_a, pose_b) + size(a) + mesh_size;
-    let tol = tolerance(options, size(a).max(mesh_size), coords);
+    let tol = tolerance(options, tolerance_size(size(a), mesh_size), coords);
     let margin = options.target_distance.max(0.0) + tol;
     let sweep = swept_box(a, pose_a, vel_a, pose_b, vel_b, options.max_time, margin);
     let mut best = None;

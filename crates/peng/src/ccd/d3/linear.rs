@@ -6,7 +6,7 @@ use super::composite::{cast_against_compound, cast_against_mesh};
 use super::halfspace::cast_halfspace;
 use super::nonlinear::advance;
 use super::raycast::{cast_cores, CoreCast, Radii};
-use crate::ccd::{CastHit3, CastOptions, CastStatus, Motion3};
+use crate::ccd::{tolerance_size, CastHit3, CastOptions, CastStatus, Motion3};
 use crate::math::{Pose3, Vec3};
 use crate::query::d3::distance;
 use crate::query::gjk::SupportMap;
@@ -87,7 +87,7 @@ fn cast_convex(
     // The cast works in A's frame, where B's position only shrinks towards
     // the contact: the start sets the scale of the coordinates.
     let coords = pose_ab.translation.abs().max_element() + size(a) + size(b);
-    let tol = tolerance(options, size(a).max(size(b)), coords);
+    let tol = tolerance(options, tolerance_size(size(a), size(b)), coords);
     let radii = Radii {
         a: a.core_radius(),
         b: b.core_radius(),

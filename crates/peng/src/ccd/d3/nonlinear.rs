@@ -26,7 +26,7 @@
 //! most the time the last `tol` of distance takes.
 
 use super::common::{axis_radius, local_radius, size, start_rule, tolerance, Start};
-use crate::ccd::{CastHit3, CastOptions, CastStatus, Motion3};
+use crate::ccd::{tolerance_size, CastHit3, CastOptions, CastStatus, Motion3};
 use crate::math::{Pose3, Vec3};
 use crate::query::d3::{distance, distance_cached};
 use crate::query::gjk::GjkCache;
@@ -147,7 +147,7 @@ pub(super) fn advance(
         c if c.is_finite() => c,
         _ => at_rest,
     };
-    let tol = tolerance(options, size(a).max(size(b)), coords);
+    let tol = tolerance(options, tolerance_size(size(a), size(b)), coords);
     let bounded = a.is_bounded_convex() && b.is_bounded_convex();
     let mut cache = GjkCache::new();
     let mut dist_at = |t: f32| -> (Distance3, Pose3, Pose3) {

@@ -95,12 +95,19 @@ pub(super) fn cast_cores<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             if lambda <= 0.0 {
                 return CoreCast::Start;
             }
+            // The normal. With no radius (r = 0) the last support plane
+            // the ray stopped on separates D and passes within `tol` of the
+            // contact: its normal is off by about tol / size at most, while
+            // `v` (shorter than `tol`) may point anywhere. With a radius the
+            // contact normal is the direction to D's closest point, which `v`
+            // gives only once GJK has converged at `x` (`refine`).
             let mut vv = vv;
-            if !inside && vlen > 1e-6 * scale {
+            if r > 0.0 && !inside && vlen > 1e-6 * scale {
                 vv = refine(&sup, &mut simplex, x, vv, scale);
             }
             let vlen = vv.length();
-            let n = if vlen > 1e-6 * scale {
+            let plane = r == 0.0 && normal != Vec3::ZERO;
+            let n = if vlen > 1e-6 * scale && !plane {
                 -vv / vlen
             } else {
                 normal
