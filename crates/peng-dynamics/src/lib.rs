@@ -1,0 +1,11 @@
+//! Rigid-body dynamics on top of peng's collision detection (issue 6).
+//!
+//! A crate of its own, so that users who only need collision detection do
+//! not pay for it. Layers, each knowing only the ones below:
+//!
+//! - [`mass`]: mass, centre of mass and inertia of every shape from a
+//!   density.
+
+#![warn(missing_docs)]
+
+pub mod mass;

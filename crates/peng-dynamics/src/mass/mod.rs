@@ -1,0 +1,1 @@
+//! Mass properties: mass, centre of mass and inertia tensor of shapes.
