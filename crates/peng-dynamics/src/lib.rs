@@ -9,3 +9,5 @@
 #![warn(missing_docs)]
 
 pub mod mass;
+
+pub use mass::{MassError, MassProperties2, MassProperties3};
