@@ -488,3 +488,21 @@ fn compound_2d_and_errors() {
     assert_eq!(zero.mass, 0.0);
     assert_eq!(zero.inv_inertia(), 0.0);
 }
+
+/// A closed box mesh a million units from the origin (grid coordinates, so
+/// exact in f32) keeps its inertia: the integrals are taken about the vertex
+/// mean, not the origin (about the origin, cancellation in f64 costs about
+/// `1e-16 · (1e6)²` relative, far above this tolerance).
+#[test]
+fn far_mesh_keeps_precision() {
+    let h = Vec3::new(0.5, 1.0, 2.0);
+    let want = mp(&Shape::Cuboid(Cuboid::new(h).unwrap()), 1.0);
+    let off = Vec3::new(1e6, -2e6, 3e6);
+    let far = mp(
+        &Shape::TriMesh(Arc::new(cuboid_trimesh(h, off, false))),
+        1.0,
+    );
+    assert_close(far.mass, want.mass, "mass");
+    assert_vec(far.local_com, off, "centre");
+    assert_mat(far.inertia, want.inertia, "inertia");
+}
