@@ -44,9 +44,10 @@ impl MassProperties3 {
     ///
     /// # Errors
     /// [`MassError::InvalidDensity`] for a negative or non-finite density;
-    /// [`MassError::Unbounded`] for a half-space or a height field;
-    /// [`MassError::NotClosed`] for a mesh that is open, non-manifold or
-    /// inconsistently wound; a compound fails if a part fails.
+    /// [`MassError::Unbounded`] for a half-space; [`MassError::NotClosed`]
+    /// for a height field (an open surface) and for a triangle mesh that is
+    /// open, non-manifold or inconsistently wound; a compound fails if a part
+    /// fails.
     pub fn from_shape(shape: &Shape, density: f32) -> Result<MassProperties3, MassError> {
         let rho = check_density(density)?;
         from_shape_f64(shape, rho)
