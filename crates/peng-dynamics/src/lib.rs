@@ -5,9 +5,13 @@
 //!
 //! - [`mass`]: mass, centre of mass and inertia of every shape from a
 //!   density.
+//! - [`body`]: rigid bodies (dynamic, kinematic, static), forces and
+//!   impulses, and their symplectic Euler step.
 
 #![warn(missing_docs)]
 
+pub mod body;
 pub mod mass;
 
+pub use body::{Body3, BodyKind};
 pub use mass::{MassError, MassProperties2, MassProperties3};
