@@ -13,7 +13,6 @@
 //! (half-spaces, height fields, open triangle meshes, polylines) are a
 //! [`MassError`].
 
-mod eigen;
 mod error;
 mod polyhedron;
 mod props2;

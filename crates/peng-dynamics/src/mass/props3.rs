@@ -6,7 +6,7 @@ use std::ops::{Add, AddAssign};
 use glam::{Mat3, Quat, Vec3};
 use peng::math::Pose3;
 
-use super::eigen::symmetric_eigen;
+use peng::bound::symmetric_eigen3;
 
 /// Mass properties of a 3D body: mass, centre of mass and inertia tensor
 /// about the centre of mass, both in the body's local frame.
@@ -66,10 +66,11 @@ impl MassProperties3 {
                 *x = 0.5 * (m.col(j)[i] as f64 + m.col(i)[j] as f64);
             }
         }
-        let (l, v) = symmetric_eigen(a);
+        // peng's Jacobi solver: `v[k]` is the unit eigenvector of `l[k]`.
+        let (l, v) = symmetric_eigen3(a);
         let mut order = [0usize, 1, 2];
         order.sort_by(|&x, &y| l[x].total_cmp(&l[y]));
-        let col = |k: usize| Vec3::new(v[0][k] as f32, v[1][k] as f32, v[2][k] as f32);
+        let col = |k: usize| Vec3::new(v[k][0] as f32, v[k][1] as f32, v[k][2] as f32);
         let (c0, c1) = (col(order[0]), col(order[1]));
         // A right-handed frame: the third axis from the first two.
         let c2 = c0.cross(c1);

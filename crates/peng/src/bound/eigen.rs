@@ -15,7 +15,7 @@ pub(crate) type M3 = [[f64; 3]; 3];
 /// `(values, vectors)` with `vectors[k]` the unit eigenvector of `values[k]`,
 /// sorted by decreasing eigenvalue (ties keep Jacobi's order, deterministic).
 /// The vectors are orthonormal and form a right-handed frame.
-pub(crate) fn symmetric_eigen3(a: M3) -> ([f64; 3], [[f64; 3]; 3]) {
+pub fn symmetric_eigen3(a: [[f64; 3]; 3]) -> ([f64; 3], [[f64; 3]; 3]) {
     let mut a = a;
     // v accumulates the rotations: columns are the eigenvectors.
     let mut v: M3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];

@@ -15,6 +15,7 @@ mod sphere;
 mod sphere_tree;
 
 pub use aabb::{Aabb, Aabb2, Aabb3};
+pub use eigen::symmetric_eigen3;
 pub use obb::{Obb2, Obb3};
 pub use sphere::{BoundingBall, BoundingCircle, BoundingSphere};
 pub use sphere_tree::{SphereNode, SphereTree, SphereTree2, SphereTree3};

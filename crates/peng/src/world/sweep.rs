@@ -20,7 +20,7 @@ use super::collider::EventMode;
 use super::dim::Dim;
 use super::pairs::{centre_radius, offset, Manifolds, PairState};
 use crate::bound::Aabb;
-use crate::ccd::{CastOptions, CastStatus};
+use crate::ccd::{CastHit, CastOptions, CastStatus};
 use crate::math::Vector;
 
 /// Whether the box is finite (a bounded shape).
@@ -43,16 +43,16 @@ pub(crate) fn swept_broad_box<D: Dim>(
     end.merged(&D::swept_aabb(&c.shape, from, &c.pose))
 }
 
-/// The swept contact of a pair that does not touch at its end poses: `a`
-/// moved from `from_a`, `b` from `from_b`. `None` when neither is a
-/// bullet, neither moved, the pair has a centre-radius margin, or the
-/// motion makes no new contact.
-pub(crate) fn sweep<D: Dim>(
+/// The first new contact of a pair over the update's motion (`a` moved
+/// from `from_a`, `b` from `from_b`). `None` when neither is a bullet,
+/// neither moved, the pair has a centre-radius margin, or the motion makes
+/// no new contact.
+pub(crate) fn sweep_hit<D: Dim>(
     a: &Collider<D>,
     from_a: &D::Pose,
     b: &Collider<D>,
     from_b: &D::Pose,
-) -> Option<PairState<D>> {
+) -> Option<CastHit<D::V>> {
     if !(is_bullet(a) || is_bullet(b)) || centre_radius(a, b).is_some() {
         return None;
     }
@@ -72,9 +72,19 @@ pub(crate) fn sweep<D: Dim>(
     // already reported then; a start within tolerance and approaching is
     // the contact (the end poses do not touch).
     let in_step = (0.0..=1.0).contains(&hit.time);
-    if hit.status == CastStatus::Penetrating || !in_step {
-        return None;
-    }
+    (hit.status != CastStatus::Penetrating && in_step).then_some(hit)
+}
+
+/// The swept contact of a pair that does not touch at its end poses (see
+/// [`sweep_hit`]): touching for this update, with the time of impact and
+/// the contact at impact as its manifold.
+pub(crate) fn sweep<D: Dim>(
+    a: &Collider<D>,
+    from_a: &D::Pose,
+    b: &Collider<D>,
+    from_b: &D::Pose,
+) -> Option<PairState<D>> {
+    let hit = sweep_hit(a, from_a, b, from_b)?;
     let sensor = a.sensor || b.sensor;
     let manifolds = if sensor {
         Manifolds::One(None)

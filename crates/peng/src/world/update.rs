@@ -20,7 +20,7 @@ use super::dim::Dim;
 use super::events::{emit, ContactEvent, EventKind, Transition};
 use super::handle::ColliderHandle;
 use super::pairs::{touch, PairKey, PairState};
-use super::sweep::{is_bullet, sweep};
+use super::sweep::{is_bullet, sweep, sweep_hit};
 use super::World;
 use crate::broad::{BroadPhase, ProxyPair};
 use crate::math::Vector;
@@ -167,7 +167,7 @@ impl<D: Dim> World<D> {
                 match ended {
                     // Touching at the end: the sweep only dates the impact.
                     Some(mut s) => {
-                        s.toi = sweep(ca, fa, cb, fb).and_then(|w| w.toi);
+                        s.toi = sweep_hit(ca, fa, cb, fb).map(|h| h.time);
                         Some(s)
                     }
                     None => sweep(ca, fa, cb, fb),
