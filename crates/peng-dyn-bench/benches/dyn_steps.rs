@@ -65,10 +65,12 @@ fn drift2(scene: &Scene2, w: &Rapier2) -> String {
         }
     }
     let last = scene.bodies.len() - 1;
+    let (start, end) = (scene.bodies[last].position, w.position(last));
     format!(
-        "top y {:.3} -> {:.3}, max box drift {:.3} m",
-        scene.bodies[last].position.y,
-        w.position(last).y,
+        "top y {:.3} -> {:.3} (x moved {:.3}), max box drift {:.3} m",
+        start.y,
+        end.y,
+        end.x - start.x,
         worst
     )
 }
@@ -85,9 +87,9 @@ fn sanity2(name: &str, scene: &Scene2, w: &Rapier2) -> String {
                 })
                 .count();
             format!(
-                "{inside}/{} boxes inside, drum turned {:.1} deg",
+                "{inside}/{} boxes inside, drum at {:.1} deg (mod 360)",
                 scene.bodies.len() - 1,
-                a.to_degrees()
+                a.to_degrees().rem_euclid(360.0)
             )
         }
         "dyn2d/joint_grid" => {
@@ -131,12 +133,11 @@ fn sanity3(name: &str, scene: &Scene3, w: &Rapier3) -> String {
             worst = worst.max(w.position(i).distance(b.position));
         }
     }
-    let top: Vec3 = w.position(n - 1);
+    let (start, end): (Vec3, Vec3) = (scene.bodies[n - 1].position, w.position(n - 1));
+    let sideways = (end - start).with_y(0.0).length();
     format!(
-        "top y {:.3} -> {:.3}, max box drift {:.3} m",
-        scene.bodies[n - 1].position.y,
-        top.y,
-        worst
+        "top y {:.3} -> {:.3} (sideways {:.3}), max box drift {:.3} m",
+        start.y, end.y, sideways, worst
     )
 }
 

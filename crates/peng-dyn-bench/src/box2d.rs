@@ -87,10 +87,7 @@ pub fn many_pyramids(rows: usize, columns: usize, base: usize) -> Scene2 {
         })
         .collect();
     let mut bodies = Vec::with_capacity(1 + rows * columns * base * (base + 1) / 2);
-    bodies.push(BodySpec2 {
-        shapes: segments,
-        ..BodySpec2::new(Kind::Static, Vec2::ZERO, ShapeSpec2::circle(0.0))
-    });
+    bodies.push(BodySpec2::with_shapes(Kind::Static, Vec2::ZERO, segments));
     let base_width = 2.0 * extent * base as f32;
     for i in 0..rows {
         let base_y = i as f32 * ground_dy;
@@ -148,12 +145,7 @@ pub fn tumbler_grid(grid: usize) -> Scene2 {
     let mut bodies = Vec::with_capacity(1 + grid * grid);
     bodies.push(BodySpec2 {
         angvel: 25f32.to_radians(),
-        shapes: walls,
-        ..BodySpec2::new(
-            Kind::Kinematic,
-            Vec2::new(0.0, 10.0),
-            ShapeSpec2::circle(0.0),
-        )
+        ..BodySpec2::with_shapes(Kind::Kinematic, Vec2::new(0.0, 10.0), walls)
     });
     let start = -0.2 * grid as f32;
     for i in 0..grid {

@@ -191,13 +191,18 @@ pub struct BodySpec2 {
 impl BodySpec2 {
     /// A body at rest at `position`, unrotated, with one shape.
     pub fn new(kind: Kind, position: Vec2, shape: ShapeSpec2) -> Self {
+        Self::with_shapes(kind, position, vec![shape])
+    }
+
+    /// A body at rest at `position`, unrotated, with several shapes.
+    pub fn with_shapes(kind: Kind, position: Vec2, shapes: Vec<ShapeSpec2>) -> Self {
         BodySpec2 {
             kind,
             position,
             angle: 0.0,
             linvel: Vec2::ZERO,
             angvel: 0.0,
-            shapes: vec![shape],
+            shapes,
         }
     }
 }
