@@ -1,7 +1,8 @@
 //! rapier2d / rapier3d worlds built from the neutral scenes of
 //! `peng_dyn_bench`, shared by the `dynamics` and `dyn_steps` benches.
 //!
-//! Settings (rapier 0.36's defaults unless said): dt = 1/60 s,
+//! Settings (rapier 0.36's defaults, default features including
+//! `block-solver`, unless said): dt = 1/60 s,
 //! `num_solver_iterations` = 4 (rapier's sub-steps of its soft-constraint
 //! TGS solver, the analogue of Box2D's 4 sub-steps), one internal PGS
 //! iteration and one stabilisation iteration per sub-step, contact
