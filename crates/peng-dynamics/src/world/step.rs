@@ -40,9 +40,16 @@ impl<D: DynDim> PhysicsWorld<D> {
                 None => SolverBody::fixed(),
             }));
         self.build_contacts(h);
-        run_step(&mut self.solver_bodies, &mut self.contacts, &self.settings);
+        self.prepare_joints(h);
+        run_step(
+            &mut self.solver_bodies,
+            &mut self.contacts,
+            &mut self.joints.constraints,
+            &self.settings,
+        );
         self.write_back();
         self.store_impulses();
+        self.store_joints();
         self.steps += 1;
         Ok(())
     }
