@@ -486,7 +486,8 @@ impl DynDim for Dim3 {
     fn ang_mass(ia: &Mat3, ib: &Mat3) -> Mat3 {
         let k = *ia + *ib;
         let det = k.determinant();
-        let scale = k.x_axis.length_squared() + k.y_axis.length_squared() + k.z_axis.length_squared();
+        let scale =
+            k.x_axis.length_squared() + k.y_axis.length_squared() + k.z_axis.length_squared();
         if det.is_finite() && det.abs() > 1e-9 * scale.powf(1.5) && det != 0.0 {
             k.inverse()
         } else {
@@ -496,11 +497,18 @@ impl DynDim for Dim3 {
     fn solve_point_block(inv_m: f32, ia: &Mat3, ra: Vec3, ib: &Mat3, rb: Vec3, rhs: Vec3) -> Vec3 {
         // An impulse p at r turns the body by I⁻¹ (r × p) = I⁻¹ [r]× p and
         // moves the anchor by m⁻¹ p − [r]× I⁻¹ [r]× p.
-        let skew = |r: Vec3| Mat3::from_cols(Vec3::new(0.0, r.z, -r.y), Vec3::new(-r.z, 0.0, r.x), Vec3::new(r.y, -r.x, 0.0));
+        let skew = |r: Vec3| {
+            Mat3::from_cols(
+                Vec3::new(0.0, r.z, -r.y),
+                Vec3::new(-r.z, 0.0, r.x),
+                Vec3::new(r.y, -r.x, 0.0),
+            )
+        };
         let (sa, sb) = (skew(ra), skew(rb));
         let k = Mat3::from_diagonal(Vec3::splat(inv_m)) - sa * *ia * sa - sb * *ib * sb;
         let det = k.determinant();
-        let scale = k.x_axis.length_squared() + k.y_axis.length_squared() + k.z_axis.length_squared();
+        let scale =
+            k.x_axis.length_squared() + k.y_axis.length_squared() + k.z_axis.length_squared();
         if det.is_finite() && det != 0.0 && det.abs() > 1e-9 * scale.powf(1.5) {
             k.inverse() * rhs
         } else {

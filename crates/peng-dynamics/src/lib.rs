@@ -48,7 +48,7 @@ pub mod world;
 pub use body::{Body, Body2, Body3, BodyKind};
 pub use dim::DynDim;
 pub use error::DynamicsError;
-pub use joint::{Joint, JointDesc, JointHandle, JointType, Motor, Spring};
+pub use joint::{Joint, JointDesc, JointDesc2, JointDesc3, JointHandle, JointType, Motor, Spring};
 pub use mass::{MassError, MassProperties2, MassProperties3};
 pub use world::{
     BodyDesc, BodyHandle, ColliderDesc, PhysicsWorld, PhysicsWorld2, PhysicsWorld3, StepSettings,

@@ -92,6 +92,11 @@ pub struct Spring {
     pub damping_ratio: f32,
 }
 
+/// A 2D joint description (`JointDesc2::revolute(a, b, anchor)`).
+pub type JointDesc2 = JointDesc<Dim2>;
+/// A 3D joint description (`JointDesc3::revolute(a, b, anchor, axis)`).
+pub type JointDesc3 = JointDesc<Dim3>;
+
 /// A joint to add, in world space at the bodies' current poses.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JointDesc<D: DynDim> {

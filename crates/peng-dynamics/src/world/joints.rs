@@ -99,10 +99,7 @@ impl<D: DynDim> PhysicsWorld<D> {
 
     /// Removes a joint and returns it.
     pub fn remove_joint(&mut self, h: JointHandle) -> Result<Joint<D>, DynamicsError> {
-        let (joint, changed) = self
-            .joints
-            .remove(h)
-            .ok_or(DynamicsError::StaleJoint(h))?;
+        let (joint, changed) = self.joints.remove(h).ok_or(DynamicsError::StaleJoint(h))?;
         if changed {
             self.install_joint_filter();
         }
@@ -167,15 +164,16 @@ impl<D: DynDim> PhysicsWorld<D> {
     /// pair again at its next update.
     fn install_joint_filter(&mut self) {
         let linked = Arc::clone(&self.joints.no_collide);
-        self.collision
-            .set_pair_filter(Some(Box::new(move |_, a: &Collider<D>, _, b: &Collider<D>| {
+        self.collision.set_pair_filter(Some(Box::new(
+            move |_, a: &Collider<D>, _, b: &Collider<D>| {
                 let (x, y) = (a.user_data, b.user_data);
                 if x == y {
                     return false;
                 }
                 let key = (x.min(y), x.max(y));
                 linked.read().map_or(true, |s| !s.contains(&key))
-            })));
+            },
+        )));
     }
 
     /// Builds this step's joint constraints (after the solver bodies).
