@@ -20,8 +20,17 @@ use crate::solver::soft::Softness;
 pub(crate) enum LengthMode {
     /// A rod: the length is held (soft like every joint part).
     Rigid,
-    /// A spring of these coefficients pulls towards the rest length.
-    Spring(Softness),
+    /// A spring pulls towards the rest length: `omega = 2π f`, damping
+    /// ratio `zeta`, and its implicit (soft) coefficients.
+    Spring {
+        /// Angular frequency (rad/s).
+        omega: f32,
+        /// Damping ratio.
+        zeta: f32,
+        /// The soft-constraint form, for springs too stiff for the
+        /// substep.
+        soft: Softness,
+    },
     /// Free (a spring of 0 Hz, or limits alone: a rope).
     Free,
 }

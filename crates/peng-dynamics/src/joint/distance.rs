@@ -2,10 +2,17 @@
 //! anchors (Box2D v3 `b2SolveDistanceJoint`): along `n = d / |d|`,
 //! `C = |d| − L`, `Ċ = n·(v_B + ω_B × r_b − v_A − ω_A × r_a)`.
 //!
-//! The spring is a soft constraint of its own frequency and damping ratio,
-//! applied once per substep in the solve with bias (one implicit Euler step
-//! of the spring; the relax pass leaves it alone). Its static deflection
-//! under a load `F` is then exactly `F / k` with `k = m_eff (2π f)²`.
+//! The spring acts once per substep, in the solve with bias (the relax pass
+//! leaves it alone), with `k = m_eff ω²` and `c = 2 m_eff ζ ω` for the
+//! effective mass `m_eff` along the joint. When the substep resolves it
+//! (`ω h <= 1/2`) the spring force is explicit in the position and the
+//! damper implicit in the velocity (symplectic Euler: an undamped spring
+//! keeps its energy; stable for `ω h < 2`):
+//! `λ = (−h k C − h c v₀) / (1 + h c / m_eff)`, with `v₀` the velocity
+//! before this substep's spring impulse. A stiffer spring uses the soft
+//! constraint (implicit Euler, Catto's soft step), which is stable for any
+//! frequency but damps an undamped spring by about `ω h / 2` of critical.
+//! Either way the static deflection under a load `F` is exactly `F / k`.
 
 use peng::math::Vector;
 
@@ -37,9 +44,13 @@ pub(crate) fn solve<D: DynDim>(
         LengthMode::Rigid => {
             row.solve_equal(a, b, c, &mut j.imp.axial, p.soft, use_bias);
         }
-        LengthMode::Spring(s) => {
+        LengthMode::Spring { omega, zeta, soft } => {
             if use_bias {
-                row.solve_soft(a, b, c, &mut j.imp.axial, s);
+                if omega * p.h <= 0.5 {
+                    spring_explicit(&row, a, b, c, omega, zeta, p.h, &mut j.imp.axial);
+                } else {
+                    row.solve_soft(a, b, c, &mut j.imp.axial, soft);
+                }
             }
         }
         LengthMode::Free => {}
@@ -60,4 +71,30 @@ pub(crate) fn solve<D: DynDim>(
     if let Some(m) = j.motor {
         row.solve_motor(a, b, m.speed, m.max_force * p.h, &mut j.imp.motor);
     }
+}
+
+/// The symplectic spring with an implicit damper (see the module
+/// documentation); `acc` is the spring's impulse in this substep so far
+/// (warm-started), so `v₀ = Ċ − acc / m_eff`.
+#[allow(clippy::too_many_arguments)]
+fn spring_explicit<D: DynDim>(
+    row: &Row<D>,
+    a: &mut SolverBody<D>,
+    b: &mut SolverBody<D>,
+    c: f32,
+    omega: f32,
+    zeta: f32,
+    h: f32,
+    acc: &mut f32,
+) {
+    let m = row.mass(a, b);
+    if m <= 0.0 {
+        return;
+    }
+    let v0 = row.cdot(a, b) - *acc / m;
+    let hc = 2.0 * zeta * omega * h;
+    let total = -m * (h * omega * omega * c + hc * v0) / (1.0 + hc);
+    let d = total - *acc;
+    *acc = total;
+    row.apply(a, b, d);
 }

@@ -191,9 +191,11 @@ impl<D: DynDim> PhysicsWorld<D> {
             let (sa, sb) = (&self.solver_bodies[ia], &self.solver_bodies[ib]);
             let (qa, qb) = (D::rotation(&ba.pose), D::rotation(&bb.pose));
             let length_mode = match (j.spring, j.limits) {
-                (Some(s), _) if s.hertz > 0.0 => {
-                    LengthMode::Spring(Softness::new(s.hertz, s.damping_ratio, h))
-                }
+                (Some(s), _) if s.hertz > 0.0 => LengthMode::Spring {
+                    omega: 2.0 * core::f32::consts::PI * s.hertz,
+                    zeta: s.damping_ratio,
+                    soft: Softness::new(s.hertz, s.damping_ratio, h),
+                },
                 (None, None) => LengthMode::Rigid,
                 _ => LengthMode::Free,
             };
