@@ -331,7 +331,9 @@ impl DynDim for Dim2 {
         let k12 = -ia * ra.x * ra.y - ib * rb.x * rb.y;
         let k22 = inv_m + ia * ra.x * ra.x + ib * rb.x * rb.x;
         let det = k11 * k22 - k12 * k12;
-        if !(det.abs() > 1e-12 * (k11 * k22).abs().max(f32::MIN_POSITIVE)) {
+        // Singular (nothing responds) or NaN: no impulse.
+        let ok = det.abs() > 1e-12 * (k11 * k22).abs().max(f32::MIN_POSITIVE);
+        if !ok {
             return Vec2::ZERO;
         }
         let inv = 1.0 / det;

@@ -96,7 +96,8 @@ pub(crate) fn solve_hinge_lock<D: DynDim>(
     let r0 = u[0].dot(dw) + s.bias_rate * c[0];
     let r1 = u[1].dot(dw) + s.bias_rate * c[1];
     let det = k11 * k22 - k12 * k12;
-    if !(det > 1e-12 * (k11 * k22).max(f32::MIN_POSITIVE)) {
+    let ok = det > 1e-12 * (k11 * k22).max(f32::MIN_POSITIVE);
+    if !ok {
         return;
     }
     let x0 = (k22 * r0 - k12 * r1) / det;
