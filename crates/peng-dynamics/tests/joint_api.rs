@@ -159,3 +159,60 @@ fn jointed_bodies_do_not_collide_unless_asked() {
         }
     }
 }
+
+#[test]
+fn jointed_bodies_sleep_and_wake_together() {
+    let mut w = PhysicsWorld2::new();
+    let pivot = w.add_body(BodyDesc::fixed(Pose2::IDENTITY));
+    // A damped two-link pendulum (no contacts between the links: only the
+    // joint puts them in one island).
+    let mk = |w: &mut PhysicsWorld2, x: f32| {
+        let b = w.add_body(
+            BodyDesc::dynamic(Pose2::from_translation(Vec2::new(x, -0.2))).with_damping(2.0, 2.0),
+        );
+        w.add_collider(
+            b,
+            ColliderDesc::new(Rect::new(Vec2::new(0.25, 0.05)).unwrap()),
+        )
+        .unwrap();
+        b
+    };
+    let l1 = mk(&mut w, 0.25);
+    let l2 = mk(&mut w, 0.75);
+    let j1 = w
+        .add_joint(JointDesc2::revolute(pivot, l1, Vec2::new(0.0, -0.2)))
+        .unwrap();
+    w.add_joint(JointDesc2::revolute(l1, l2, Vec2::new(0.5, -0.2)))
+        .unwrap();
+    let mut slept = None;
+    for i in 0..900 {
+        w.step().unwrap();
+        let (s1, s2) = (
+            w.body(l1).unwrap().is_sleeping(),
+            w.body(l2).unwrap().is_sleeping(),
+        );
+        // Never one without the other.
+        assert_eq!(s1, s2, "step {i}");
+        if s1 {
+            slept = Some(i);
+            break;
+        }
+    }
+    assert!(slept.is_some(), "the damped pendulum should come to rest");
+    // Asleep, it hangs below the pivot.
+    assert!(w.body(l2).unwrap().pose.translation.y < -0.5);
+    // Turning on the top joint's motor wakes both links, and they turn.
+    w.joint_mut(j1)
+        .unwrap()
+        .set_motor(Some(peng_dynamics::Motor {
+            speed: 2.0,
+            max_force: 50.0,
+        }))
+        .unwrap();
+    assert!(!w.body(l1).unwrap().is_sleeping() && !w.body(l2).unwrap().is_sleeping());
+    for _ in 0..10 {
+        w.step().unwrap();
+    }
+    assert!(w.body(l1).unwrap().angvel > 1.0);
+    assert!(!w.body(l2).unwrap().is_sleeping());
+}

@@ -94,6 +94,8 @@ impl<D: DynDim> PhysicsWorld<D> {
         if changed {
             self.install_joint_filter();
         }
+        self.wake_body(desc.body_a);
+        self.wake_body(desc.body_b);
         Ok(h)
     }
 
@@ -103,6 +105,9 @@ impl<D: DynDim> PhysicsWorld<D> {
         if changed {
             self.install_joint_filter();
         }
+        // The bodies it held may move now.
+        self.wake_body(joint.body_a);
+        self.wake_body(joint.body_b);
         Ok(joint)
     }
 
@@ -112,9 +117,88 @@ impl<D: DynDim> PhysicsWorld<D> {
         self.joints.get(h)
     }
 
-    /// The joint of a live handle, to change its motor or limits.
+    /// The joint of a live handle, to change its motor or limits (its
+    /// bodies wake up).
     pub fn joint_mut(&mut self, h: JointHandle) -> Option<&mut Joint<D>> {
+        let (a, b) = self.joints.get(h).map(|j| (j.body_a, j.body_b))?;
+        self.wake_body(a);
+        self.wake_body(b);
         self.joints.get_mut(h)
+    }
+
+    /// Wakes a body's island if it sleeps.
+    fn wake_body(&mut self, h: BodyHandle) {
+        if let Some(i) = self.body(h).filter(|b| b.sleeping).map(|b| b.island) {
+            self.wake_island(i);
+        }
+    }
+
+    /// Whether body slot `i` moves by itself (awake dynamic, or kinematic
+    /// with a velocity).
+    fn moves_by_itself(&self, i: usize) -> bool {
+        self.bodies[i].body.as_ref().is_some_and(|b| match b.kind {
+            BodyKind::Dynamic => !b.sleeping,
+            BodyKind::Kinematic => b.linvel != D::V::ZERO || b.angvel != D::Ang::ZERO,
+            BodyKind::Static => false,
+        })
+    }
+
+    /// Wakes the sleeping islands linked by a joint to a body that moves
+    /// (before the solver bodies are built; repeated along chains).
+    pub(super) fn wake_jointed(&mut self) {
+        loop {
+            let mut to_wake = Vec::new();
+            for (_, j) in self.joints.iter() {
+                let (a, b) = (j.body_a.index() as usize, j.body_b.index() as usize);
+                for (sleeper, other) in [(a, b), (b, a)] {
+                    let Some(s) = self.bodies[sleeper].body.as_ref() else {
+                        continue;
+                    };
+                    if s.sleeping && self.moves_by_itself(other) {
+                        to_wake.push(s.island);
+                    }
+                }
+            }
+            if to_wake.is_empty() {
+                return;
+            }
+            to_wake.sort_unstable();
+            to_wake.dedup();
+            for i in to_wake {
+                self.wake_island(i);
+            }
+        }
+    }
+
+    /// Joins the islands of bodies linked by joints (union-find `parent`,
+    /// the smaller root wins, as for contacts), and marks as `blocked` the
+    /// dynamic bodies jointed to a moving kinematic body (they may not
+    /// sleep).
+    pub(super) fn union_joints(&self, parent: &mut [u32], blocked: &mut [bool]) {
+        fn find(parent: &mut [u32], mut i: u32) -> u32 {
+            while parent[i as usize] != i {
+                let p = parent[parent[i as usize] as usize];
+                parent[i as usize] = p;
+                i = p;
+            }
+            i
+        }
+        for (_, j) in self.joints.iter() {
+            let (a, b) = (j.body_a.index() as usize, j.body_b.index() as usize);
+            let (dyn_a, dyn_b) = (self.is_dynamic(a), self.is_dynamic(b));
+            if dyn_a && dyn_b {
+                let (ra, rb) = (find(parent, a as u32), find(parent, b as u32));
+                if ra != rb {
+                    parent[ra.max(rb) as usize] = ra.min(rb);
+                }
+            } else {
+                for (d, other) in [(a, b), (b, a)] {
+                    if self.is_dynamic(d) && self.moves_by_itself(other) {
+                        blocked[d] = true;
+                    }
+                }
+            }
+        }
     }
 
     /// The live joints with their handles, in slot order.
@@ -184,11 +268,12 @@ impl<D: DynDim> PhysicsWorld<D> {
             let (Some(ba), Some(bb)) = (self.body(j.body_a), self.body(j.body_b)) else {
                 continue;
             };
-            if ba.kind != BodyKind::Dynamic && bb.kind != BodyKind::Dynamic {
-                continue;
-            }
             let (ia, ib) = (j.body_a.index() as usize, j.body_b.index() as usize);
             let (sa, sb) = (&self.solver_bodies[ia], &self.solver_bodies[ib]);
+            // Nothing to solve without an awake dynamic body.
+            if !(sa.dynamic || sb.dynamic) {
+                continue;
+            }
             let (qa, qb) = (D::rotation(&ba.pose), D::rotation(&bb.pose));
             let length_mode = match (j.spring, j.limits) {
                 (Some(s), _) if s.hertz > 0.0 => LengthMode::Spring {

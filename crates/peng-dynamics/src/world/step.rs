@@ -31,6 +31,8 @@ impl<D: DynDim> PhysicsWorld<D> {
         }
         self.sync_colliders()?;
         self.collision.update();
+        self.wake_touched();
+        self.wake_jointed();
         let h = self.settings.dt / self.settings.substeps as f32;
         self.solver_bodies.clear();
         let gravity = self.settings.gravity;
@@ -50,6 +52,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         self.write_back();
         self.store_impulses();
         self.store_joints();
+        self.update_sleep();
         self.steps += 1;
         Ok(())
     }
@@ -102,10 +105,12 @@ impl<D: DynDim> PhysicsWorld<D> {
                 continue;
             };
             let (a, b) = (ia.body.index as usize, ib.body.index as usize);
-            if a == b || !(self.is_dynamic(a) || self.is_dynamic(b)) {
+            let (sa, sb) = (&self.solver_bodies[a], &self.solver_bodies[b]);
+            // Pairs with no awake dynamic body need no solving (asleep on
+            // the ground, or two static bodies).
+            if a == b || !(sa.dynamic || sb.dynamic) {
                 continue;
             }
-            let (sa, sb) = (&self.solver_bodies[a], &self.solver_bodies[b]);
             let friction = (ia.friction * ib.friction).sqrt();
             let restitution = ia.restitution.max(ib.restitution);
             for m in manifolds {
