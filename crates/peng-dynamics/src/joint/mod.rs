@@ -20,6 +20,27 @@
 //! hinge rotation part (Rouwé, `HingeRotationConstraintPart.h`).
 //!
 //! [`StepSettings::joint_hertz`]: crate::StepSettings::joint_hertz
+//!
+//! ```
+//! use peng::d2::{Circle, Pose2, Vec2};
+//! use peng_dynamics::{BodyDesc, ColliderDesc, JointDesc2, PhysicsWorld2};
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let mut world = PhysicsWorld2::new();
+//! let pivot = world.add_body(BodyDesc::fixed(Pose2::IDENTITY));
+//! let bob = world.add_body(BodyDesc::dynamic(Pose2::from_translation(Vec2::new(1.0, 0.0))));
+//! world.add_collider(bob, ColliderDesc::new(Circle::new(0.1)?))?;
+//! // A pendulum: the bob swings about the origin, at its distance.
+//! let hinge = world.add_joint(JointDesc2::revolute(pivot, bob, Vec2::ZERO))?;
+//! for _ in 0..30 {
+//!     world.step()?;
+//! }
+//! let p = world.body(bob).unwrap().pose.translation;
+//! assert!(p.y < -0.5 && (p.length() - 1.0).abs() < 1e-3);
+//! // The joint pulls the bob towards the pivot.
+//! assert!(world.joint(hinge).unwrap().reaction_force().dot(p) < 0.0);
+//! # Ok(())
+//! # }
+//! ```
 
 pub(crate) mod constraint;
 mod distance;
@@ -29,7 +50,7 @@ mod revolute;
 mod row;
 mod weld;
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, RwLock};
 
 use glam::Vec3;
@@ -430,7 +451,7 @@ pub(crate) struct JointSet<D: DynDim> {
     /// collide connected, with the number of such joints; shared with the
     /// collision world's pair filter.
     pub no_collide: Arc<RwLock<HashSet<(u64, u64)>>>,
-    no_collide_count: Vec<((u64, u64), u32)>,
+    no_collide_count: HashMap<(u64, u64), u32>,
 }
 
 impl<D: DynDim> Default for JointSet<D> {
@@ -440,7 +461,7 @@ impl<D: DynDim> Default for JointSet<D> {
             free: Vec::new(),
             constraints: Vec::new(),
             no_collide: Arc::new(RwLock::new(HashSet::new())),
-            no_collide_count: Vec::new(),
+            no_collide_count: HashMap::new(),
         }
     }
 }
@@ -482,29 +503,23 @@ impl<D: DynDim> JointSet<D> {
 
     /// Counts a body pair up or down; whether it entered or left the set.
     fn count_pair(&mut self, key: (u64, u64), add: i32) -> bool {
-        match self.no_collide_count.binary_search_by_key(&key, |e| e.0) {
-            Ok(i) => {
-                let n = self.no_collide_count[i].1 as i32 + add;
-                if n <= 0 {
-                    self.no_collide_count.remove(i);
-                    if let Ok(mut s) = self.no_collide.write() {
-                        s.remove(&key);
-                    }
-                    true
-                } else {
-                    self.no_collide_count[i].1 = n as u32;
-                    false
-                }
-            }
-            Err(i) if add > 0 => {
-                self.no_collide_count.insert(i, (key, add as u32));
-                if let Ok(mut s) = self.no_collide.write() {
-                    s.insert(key);
-                }
-                true
-            }
-            Err(_) => false,
+        let n = self.no_collide_count.get(&key).copied().unwrap_or(0) as i32 + add;
+        let (was, now) = (self.no_collide_count.contains_key(&key), n > 0);
+        if now {
+            self.no_collide_count.insert(key, n as u32);
+        } else {
+            self.no_collide_count.remove(&key);
         }
+        if was != now {
+            if let Ok(mut s) = self.no_collide.write() {
+                if now {
+                    s.insert(key);
+                } else {
+                    s.remove(&key);
+                }
+            }
+        }
+        was != now
     }
 
     /// The joint of a live handle.
