@@ -205,3 +205,58 @@ fn spring_settles_at_the_static_deflection_in_3d() {
         "{stretch} vs {expect}"
     );
 }
+
+#[test]
+fn a_chain_of_twenty_hinged_links_stays_connected_in_3d() {
+    let mut w = PhysicsWorld3::new();
+    let ground = w.add_body(BodyDesc::fixed(Pose3::IDENTITY));
+    let half = 0.25;
+    // Released straight, 45° below the horizontal, hinged about an axis
+    // tilted out of the swing plane (so every hinge lock carries load).
+    let angle = -core::f32::consts::FRAC_PI_4;
+    let rot = Quat::from_rotation_z(angle);
+    let dir = rot * Vec3::X;
+    let axis = Vec3::new(0.0, 0.3, 1.0).normalize();
+    let mut prev = ground;
+    let mut joints = Vec::new();
+    for i in 0..20 {
+        let x = half + 2.0 * half * i as f32;
+        let link = block(
+            &mut w,
+            Pose3 {
+                translation: dir * x,
+                rotation: rot,
+            },
+            Vec3::new(half, 0.05, 0.05),
+        );
+        joints.push(
+            w.add_joint(JointDesc3::revolute(prev, link, dir * (x - half), axis))
+                .unwrap(),
+        );
+        prev = link;
+    }
+    let mut max_gap: f32 = 0.0;
+    for _ in 0..600 {
+        w.step().unwrap();
+        for &j in &joints {
+            let (a, b) = w.joint_anchors(j).unwrap();
+            max_gap = max_gap.max((a - b).length());
+        }
+    }
+    assert!(max_gap < 0.01, "max gap {max_gap}");
+    // Each hinge keeps its two links' axes aligned. The locks are soft
+    // springs (the world's joint spring, relative to these slender 5 g
+    // links' own inertia) and carry the moment of the weight's component
+    // along the tilted axis: about 1.5° per hinge, adding up along the
+    // chain (15° at its end).
+    let mut prev_axis = axis;
+    let mut worst: f32 = 0.0;
+    for (_, b) in w.bodies() {
+        if b.kind == peng_dynamics::BodyKind::Dynamic {
+            let a = b.pose.rotation * (rot.inverse() * axis);
+            worst = worst.max(a.angle_between(prev_axis).to_degrees());
+            prev_axis = a;
+        }
+    }
+    assert!(worst < 2.5, "hinge misaligned by {worst}°");
+}
