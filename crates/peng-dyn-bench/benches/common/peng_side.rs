@@ -1,7 +1,7 @@
 //! peng's side of the dynamics benchmark: the same scene data built in a
 //! `peng_dynamics::PhysicsWorld2` / `PhysicsWorld3` with its defaults (60 Hz,
-//! 4 substeps). Joints are not built yet (peng-dynamics has none), so the
-//! joint grid has no peng row.
+//! 4 substeps; triangle meshes are one-sided, as floors). Joints are not
+//! built yet (peng-dynamics has none), so the joint grid has no peng row.
 
 use glam::{Quat, Vec2, Vec3};
 use peng::d2::{Circle, ConvexPolygon, Pose2, Rect, Segment};
@@ -123,6 +123,7 @@ impl Peng3 {
                     Geometry3::TriMesh { vertices, indices } => {
                         TriMesh::new(vertices.clone(), indices.clone())
                             .expect("mesh")
+                            .with_one_sided(true)
                             .into()
                     }
                 };
