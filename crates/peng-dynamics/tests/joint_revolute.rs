@@ -88,8 +88,7 @@ fn motor_reaches_its_speed_and_a_weak_motor_accelerates_at_torque_over_inertia()
                 (omega - expect).abs() < 0.01 * expect,
                 "{omega} vs {expect}"
             );
-            let s = w.settings();
-            let tau = w.joint(j).unwrap().motor_force(s.dt, s.substeps);
+            let tau = w.joint(j).unwrap().motor_force();
             assert!((tau - max_torque).abs() < 1e-3 * max_torque, "{tau}");
         } else {
             assert!((omega - 3.0).abs() < 0.01 * 3.0, "{omega}");

@@ -72,6 +72,8 @@ pub(crate) struct JointC<D: DynDim> {
     pub force: D::V,
     /// The torque on B.
     pub torque: D::Ang,
+    /// The motor's force or torque.
+    pub motor_force: f32,
 }
 
 /// The joint solver's coefficients for one step.
@@ -204,5 +206,6 @@ pub(crate) fn store<D: DynDim>(bodies: &[SolverBody<D>], joints: &mut [JointC<D>
         let ((p, q, _), t) = parts(j, &g);
         j.force = (p + q) * inv_h;
         j.torque = t * inv_h;
+        j.motor_force = j.imp.motor * inv_h;
     }
 }

@@ -323,6 +323,7 @@ pub struct Joint<D: DynDim> {
     pub(crate) impulses: JointImpulses<D>,
     pub(crate) force: D::V,
     pub(crate) torque: D::Ang,
+    pub(crate) motor_force: f32,
 }
 
 impl<D: DynDim> Joint<D> {
@@ -387,14 +388,10 @@ impl<D: DynDim> Joint<D> {
     pub fn reaction_torque(&self) -> D::Ang {
         self.torque
     }
-    /// The motor's force (or torque) in the last step.
-    pub fn motor_force(&self, dt: f32, substeps: u32) -> f32 {
-        let h = dt / substeps.max(1) as f32;
-        if h > 0.0 {
-            self.impulses.motor / h
-        } else {
-            0.0
-        }
+    /// The motor's force (or torque, for a revolute joint) in the last
+    /// step, signed along the joint's free coordinate.
+    pub fn motor_force(&self) -> f32 {
+        self.motor_force
     }
 
     /// Sets or clears the motor.

@@ -89,6 +89,7 @@ impl<D: DynDim> PhysicsWorld<D> {
             impulses: Default::default(),
             force: D::V::ZERO,
             torque: D::Ang::ZERO,
+            motor_force: 0.0,
         };
         let (h, changed) = self.joints.insert(joint);
         if changed {
@@ -302,6 +303,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                 imp: j.impulses,
                 force: D::V::ZERO,
                 torque: D::Ang::ZERO,
+                motor_force: 0.0,
             });
         }
         self.joints.constraints = out;
@@ -316,6 +318,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                 j.impulses = c.imp;
                 j.force = c.force;
                 j.torque = c.torque;
+                j.motor_force = c.motor_force;
             }
         }
         self.joints.constraints = cs;
