@@ -16,6 +16,9 @@ mod gif;
 mod raster;
 mod report;
 mod scene;
+// Wired into the command line once peng-dynamics has its world.
+#[allow(dead_code)]
+mod sim;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
