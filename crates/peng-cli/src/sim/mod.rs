@@ -70,6 +70,7 @@ pub mod load;
 pub mod log;
 pub mod model;
 pub mod render;
+pub mod run;
 pub mod space;
 
 #[cfg(test)]
