@@ -1,13 +1,13 @@
 //! Rigid bodies and their integration in time.
 //!
 //! A body's state is its pose, the velocity of its centre of mass and its
-//! angular velocity (world space). [`Body3::integrate`] advances it by one
+//! angular velocity (world space). [`Body::integrate`] advances it by one
 //! step of symplectic (semi-implicit) Euler: velocities first from the
 //! forces, then positions from the new velocities (Catto, "Fast and Simple
 //! Physics using Sequential Impulses", GDC 2006; Box2D's `b2IntegrateVelocities`
 //! and `b2IntegratePositions` follow the same order). The rotation turns
 //! about the centre of mass, so a spinning body's centre stays put.
 
-mod body3;
+mod rigid;
 
-pub use body3::{Body3, BodyKind};
+pub use rigid::{Body, Body2, Body3, BodyKind};

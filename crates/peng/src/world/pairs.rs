@@ -100,8 +100,17 @@ pub(crate) fn touch<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<PairStat
         let t = gap.length() <= r;
         (t, if t && !sensor { contacts(0.0) } else { none() })
     } else if let Some(off) = offset(a, b) {
-        let t = D::distance(&a.shape, &a.pose, &b.shape, &b.pose).distance <= off;
-        (t, if t && !sensor { contacts(off) } else { none() })
+        if sensor {
+            let t = D::distance(&a.shape, &a.pose, &b.shape, &b.pose).distance <= off;
+            (t, none())
+        } else {
+            // The contact query with prediction `off` returns a manifold
+            // exactly when the surfaces are within `off`: one query, not a
+            // distance query and then the contacts.
+            let m = contacts(off);
+            let t = m.as_slice().iter().any(|m| D::manifold_depth(m) >= -off);
+            (t, if t { m } else { none() })
+        }
     } else if sensor {
         (D::intersects(&a.shape, &a.pose, &b.shape, &b.pose), none())
     } else {

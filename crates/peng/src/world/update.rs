@@ -63,6 +63,18 @@ impl<D: Dim> World<D> {
         Some(self.touching[i].1.manifolds.as_slice())
     }
 
+    /// Every touching solid pair of the last update with its contact
+    /// manifolds, in pair order (smaller handle first; normals point from
+    /// the first collider to the second). Sensor pairs are left out.
+    pub fn touching_contacts(
+        &self,
+    ) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, &[D::Manifold])> + '_ {
+        self.touching
+            .iter()
+            .filter(|(_, s)| !s.sensor)
+            .map(|(k, s)| (k.0, k.1, s.manifolds.as_slice()))
+    }
+
     /// The events of the last update (as [`update`](Self::update) returned).
     pub fn events(&self) -> &[ContactEvent] {
         &self.events

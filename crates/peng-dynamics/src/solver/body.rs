@@ -1,0 +1,130 @@
+//! The solver's view of a body: velocities, the motion since the start of
+//! the step, and the inverse mass and inertia, frozen for the step.
+
+use peng::math::Vector;
+
+use crate::body::{Body, BodyKind};
+use crate::dim::{Angular, DynDim};
+
+/// A body as the solver sees it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SolverBody<D: DynDim> {
+    /// Velocity of the centre of mass.
+    pub v: D::V,
+    /// Angular velocity.
+    pub w: D::Ang,
+    /// Displacement of the centre of mass since the start of the step.
+    pub dp: D::V,
+    /// Rotation since the start of the step.
+    pub dq: D::Rot,
+    /// Inverse mass (0: does not respond).
+    pub inv_m: f32,
+    /// World inverse inertia at the start of the step.
+    pub inv_i: D::InvInertia,
+    /// Acceleration from gravity and forces over the step.
+    pub accel: D::V,
+    /// Angular acceleration from torques.
+    pub ang_accel: D::Ang,
+    /// Per-substep velocity factors of the damping, `1 / (1 + h c)`.
+    pub lin_damp: f32,
+    /// Angular damping factor per substep.
+    pub ang_damp: f32,
+    /// Whether integration moves it (dynamic or kinematic).
+    pub moves: bool,
+    /// Whether it is dynamic (velocities change under forces).
+    pub dynamic: bool,
+}
+
+impl<D: DynDim> SolverBody<D> {
+    /// A body that never moves and takes no impulse.
+    pub fn fixed() -> Self {
+        SolverBody {
+            v: D::V::ZERO,
+            w: D::Ang::ZERO,
+            dp: D::V::ZERO,
+            dq: D::ROT_IDENTITY,
+            inv_m: 0.0,
+            inv_i: D::INV_INERTIA_ZERO,
+            accel: D::V::ZERO,
+            ang_accel: D::Ang::ZERO,
+            lin_damp: 1.0,
+            ang_damp: 1.0,
+            moves: false,
+            dynamic: false,
+        }
+    }
+
+    /// The solver state of `body` for a step with substeps of `h` seconds.
+    pub fn from_body(body: &Body<D>, gravity: D::V, h: f32) -> Self {
+        match body.kind {
+            BodyKind::Static => Self::fixed(),
+            BodyKind::Kinematic => SolverBody {
+                v: body.linvel,
+                w: body.angvel,
+                moves: true,
+                ..Self::fixed()
+            },
+            BodyKind::Dynamic => {
+                let inv_m = body.inv_mass();
+                let inv_i = body.inv_inertia_world();
+                let accel = if inv_m > 0.0 {
+                    gravity * body.gravity_scale + body.force * inv_m
+                } else {
+                    D::V::ZERO
+                };
+                SolverBody {
+                    v: body.linvel,
+                    w: body.angvel,
+                    dp: D::V::ZERO,
+                    dq: D::ROT_IDENTITY,
+                    inv_m,
+                    inv_i,
+                    accel,
+                    ang_accel: D::apply_inv_inertia(&inv_i, body.torque),
+                    lin_damp: 1.0 / (1.0 + h * body.linear_damping),
+                    ang_damp: 1.0 / (1.0 + h * body.angular_damping),
+                    moves: true,
+                    dynamic: true,
+                }
+            }
+        }
+    }
+
+    /// Applies an impulse `p` at offset `r` from the centre of mass.
+    #[inline(always)]
+    pub fn apply(&mut self, p: D::V, r: D::V) {
+        self.v = self.v + p * self.inv_m;
+        self.w += D::apply_inv_inertia(&self.inv_i, D::cross_vv(r, p));
+    }
+
+    /// The velocity of the material point at offset `r`.
+    #[inline(always)]
+    pub fn velocity_at(&self, r: D::V) -> D::V {
+        self.v + D::cross_av(self.w, r)
+    }
+}
+
+/// The largest turn per substep (radians): faster spins are clamped, as in
+/// Box2D (`B2_MAX_ROTATION`), so that fixed anchors stay meaningful.
+pub(crate) const MAX_TURN_PER_SUBSTEP: f32 = 0.25 * core::f32::consts::PI;
+
+/// Integrates velocities over a substep: forces, gravity, damping.
+pub(crate) fn integrate_velocities<D: DynDim>(bodies: &mut [SolverBody<D>], h: f32) {
+    let max_w2 = (MAX_TURN_PER_SUBSTEP / h) * (MAX_TURN_PER_SUBSTEP / h);
+    for b in bodies.iter_mut().filter(|b| b.dynamic) {
+        b.v = (b.v + b.accel * h) * b.lin_damp;
+        b.w = (b.w + b.ang_accel * h) * b.ang_damp;
+        let w2 = b.w.dot(b.w);
+        if w2 > max_w2 {
+            b.w = b.w * (max_w2 / w2).sqrt();
+        }
+    }
+}
+
+/// Integrates positions over a substep.
+pub(crate) fn integrate_positions<D: DynDim>(bodies: &mut [SolverBody<D>], h: f32) {
+    for b in bodies.iter_mut().filter(|b| b.moves) {
+        b.dp = b.dp + b.v * h;
+        b.dq = D::integrate_rotation(b.dq, b.w, h);
+    }
+}

@@ -1,0 +1,297 @@
+//! Contact constraints: non-penetration with speculative gaps, Coulomb
+//! friction, restitution; solved with soft steps and relaxed (Catto,
+//! "Solver2D", 2024, the "soft step" solver that Box2D v3 uses).
+//!
+//! Each manifold point is a constraint on the gap along the normal. The
+//! anchors `ra`, `rb` (from each centre of mass to the contact point) are
+//! fixed in the bodies at the start of the step, so the current gap follows
+//! from the bodies' motion without new collision queries:
+//!
+//! `s = s₀ + n · ((Δp_B + ΔR_B r_b − r_b) − (Δp_A + ΔR_A r_a − r_a))`
+//!
+//! stored as `base_sep = s₀ − n · (r_b − r_a)`, so that each solve adds only
+//! `n · ((Δp_B + ΔR_B r_b) − (Δp_A + ΔR_A r_a))`.
+//!
+//! A positive gap is speculative: the approach speed may use it up within
+//! the substep (`bias = s / h`). A negative gap (overlap beyond the slop)
+//! is pushed out by a soft spring, at most `max_push_speed`.
+
+use peng::math::Vector;
+use peng::query::types::ContactId;
+
+use super::body::SolverBody;
+use super::soft::Softness;
+use crate::dim::{Angular, DynDim};
+
+/// Most points of a manifold (4 in 3D, 2 in 2D).
+pub(crate) const MAX_POINTS: usize = 4;
+
+/// One point of a contact constraint.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ContactPointC<D: DynDim> {
+    /// Anchor on A: from A's centre of mass to the contact point.
+    pub ra: D::V,
+    /// Anchor on B.
+    pub rb: D::V,
+    /// The gap at the start of the step minus `n · (rb − ra)`.
+    pub base_sep: f32,
+    /// `1 / (J M⁻¹ Jᵀ)` along the normal.
+    pub normal_mass: f32,
+    /// The same along each tangent.
+    pub tangent_mass: [f32; 2],
+    /// Accumulated normal impulse.
+    pub normal_impulse: f32,
+    /// Accumulated tangent impulses.
+    pub tangent_impulse: [f32; 2],
+    /// Largest normal impulse applied in the step (restitution applies only
+    /// to points that pushed).
+    pub max_normal_impulse: f32,
+    /// The normal relative velocity at impact (negative: approaching);
+    /// see [`impact_velocity`].
+    pub relative_velocity: f32,
+    /// Added to the restitution's target velocity: `−a_n h / 2`, see
+    /// [`impact_velocity`].
+    pub restitution_bias: f32,
+    /// Feature id for warm starting.
+    pub id: ContactId,
+}
+
+impl<D: DynDim> ContactPointC<D> {
+    /// An unused slot.
+    pub const EMPTY: Self = ContactPointC {
+        ra: D::V::ZERO,
+        rb: D::V::ZERO,
+        base_sep: 0.0,
+        normal_mass: 0.0,
+        tangent_mass: [0.0; 2],
+        normal_impulse: 0.0,
+        tangent_impulse: [0.0; 2],
+        max_normal_impulse: 0.0,
+        relative_velocity: 0.0,
+        restitution_bias: 0.0,
+        id: ContactId(0),
+    };
+}
+
+/// A contact constraint: one manifold between two bodies.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ContactC<D: DynDim> {
+    /// Solver body index of A.
+    pub a: u32,
+    /// Solver body index of B.
+    pub b: u32,
+    /// Unit normal from A to B.
+    pub normal: D::V,
+    /// Unit tangents.
+    pub tangents: [D::V; 2],
+    /// Number of tangents (1 in 2D, 2 in 3D).
+    pub n_tangents: u8,
+    /// Number of points.
+    pub len: u8,
+    /// Friction coefficient.
+    pub friction: f32,
+    /// Restitution.
+    pub restitution: f32,
+    /// Whether one body is not dynamic (stiffer spring, as in Box2D).
+    pub against_fixed: bool,
+    /// The points.
+    pub points: [ContactPointC<D>; MAX_POINTS],
+}
+
+/// `1 / (m_a⁻¹ + m_b⁻¹ + (r_a × d)·I_a⁻¹(r_a × d) + (r_b × d)·I_b⁻¹(r_b × d))`,
+/// or 0 when nothing can respond.
+#[inline]
+pub(crate) fn effective_mass<D: DynDim>(
+    a: &SolverBody<D>,
+    b: &SolverBody<D>,
+    ra: D::V,
+    rb: D::V,
+    d: D::V,
+) -> f32 {
+    let rad = D::cross_vv(ra, d);
+    let rbd = D::cross_vv(rb, d);
+    let k = a.inv_m
+        + b.inv_m
+        + rad.dot(D::apply_inv_inertia(&a.inv_i, rad))
+        + rbd.dot(D::apply_inv_inertia(&b.inv_i, rbd));
+    if k > 0.0 {
+        1.0 / k
+    } else {
+        0.0
+    }
+}
+
+/// Two distinct bodies of the slice, mutably (`i != j`).
+#[inline(always)]
+pub(crate) fn pair_mut<T>(s: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
+    debug_assert_ne!(i, j);
+    if i < j {
+        let (lo, hi) = s.split_at_mut(j);
+        (&mut lo[i], &mut hi[0])
+    } else {
+        let (lo, hi) = s.split_at_mut(i);
+        (&mut hi[0], &mut lo[j])
+    }
+}
+
+/// The contact solver's coefficients for one step.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ContactParams {
+    /// Spring between two dynamic bodies.
+    pub soft: Softness,
+    /// Stiffer spring against static and kinematic bodies.
+    pub fixed_soft: Softness,
+    /// `1 / h`.
+    pub inv_h: f32,
+    /// Fastest push-out speed.
+    pub max_push: f32,
+    /// Allowed overlap.
+    pub slop: f32,
+}
+
+/// Applies the accumulated impulses of the last step (warm starting).
+pub(crate) fn warm_start<D: DynDim>(bodies: &mut [SolverBody<D>], contacts: &[ContactC<D>]) {
+    for c in contacts {
+        let (a, b) = pair_mut(bodies, c.a as usize, c.b as usize);
+        for p in &c.points[..c.len as usize] {
+            let mut imp = c.normal * p.normal_impulse;
+            for k in 0..c.n_tangents as usize {
+                imp = imp + c.tangents[k] * p.tangent_impulse[k];
+            }
+            a.apply(-imp, p.ra);
+            b.apply(imp, p.rb);
+        }
+    }
+}
+
+/// One pass over the contacts: normal impulses (soft, with the position
+/// error, when `use_bias`; rigid and speculative only when relaxing), then
+/// friction.
+pub(crate) fn solve<D: DynDim>(
+    bodies: &mut [SolverBody<D>],
+    contacts: &mut [ContactC<D>],
+    k: &ContactParams,
+    use_bias: bool,
+) {
+    let (soft, fixed_soft, inv_h) = (k.soft, k.fixed_soft, k.inv_h);
+    let (max_push, slop) = (k.max_push, k.slop);
+    for c in contacts.iter_mut() {
+        let (a, b) = pair_mut(bodies, c.a as usize, c.b as usize);
+        let n = c.normal;
+        let sf = if c.against_fixed { fixed_soft } else { soft };
+        let (dpa, dpb, dqa, dqb) = (a.dp, b.dp, a.dq, b.dq);
+        let len = c.len as usize;
+        for p in c.points[..len].iter_mut() {
+            // The current gap, from the bodies' motion since the step began.
+            let da = dpa + D::rotate(dqa, p.ra);
+            let db = dpb + D::rotate(dqb, p.rb);
+            let s = (db - da).dot(n) + p.base_sep;
+            let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+                if !use_bias {
+                    // Relaxing a gap that is still open: the next substep's
+                    // solve (or the next step's) stops the approach in
+                    // time. Braking it here would slow a falling body before
+                    // it lands, which loses energy and bounces it early.
+                    continue;
+                }
+                // Speculative: the bodies may close the gap, no more.
+                (s * inv_h, 1.0, 0.0)
+            } else if use_bias {
+                let bias = (sf.bias_rate * (s + slop).min(0.0)).max(-max_push);
+                (bias, sf.mass_scale, sf.impulse_scale)
+            } else {
+                (0.0, 1.0, 0.0)
+            };
+            let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(n);
+            let imp = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+            let new = (p.normal_impulse + imp).max(0.0);
+            let imp = new - p.normal_impulse;
+            p.normal_impulse = new;
+            p.max_normal_impulse = p.max_normal_impulse.max(imp);
+            let j = n * imp;
+            a.apply(-j, p.ra);
+            b.apply(j, p.rb);
+        }
+        let nt = c.n_tangents as usize;
+        for p in c.points[..len].iter_mut() {
+            let limit = c.friction * p.normal_impulse;
+            let dv = b.velocity_at(p.rb) - a.velocity_at(p.ra);
+            if nt == 1 {
+                let t = c.tangents[0];
+                let imp = -p.tangent_mass[0] * dv.dot(t);
+                let new = (p.tangent_impulse[0] + imp).clamp(-limit, limit);
+                let j = t * (new - p.tangent_impulse[0]);
+                p.tangent_impulse[0] = new;
+                a.apply(-j, p.ra);
+                b.apply(j, p.rb);
+            } else {
+                // Both directions together, clamped to the friction disc.
+                let mut new = [0.0f32; 2];
+                for (k, nk) in new.iter_mut().enumerate() {
+                    *nk = p.tangent_impulse[k] - p.tangent_mass[k] * dv.dot(c.tangents[k]);
+                }
+                let m2 = new[0] * new[0] + new[1] * new[1];
+                if m2 > limit * limit {
+                    let s = if m2 > 0.0 { limit / m2.sqrt() } else { 0.0 };
+                    new = [new[0] * s, new[1] * s];
+                }
+                let j = c.tangents[0] * (new[0] - p.tangent_impulse[0])
+                    + c.tangents[1] * (new[1] - p.tangent_impulse[1]);
+                p.tangent_impulse = new;
+                a.apply(-j, p.ra);
+                b.apply(j, p.rb);
+            }
+        }
+    }
+}
+
+/// The normal velocity at which a point's gap closes, from its gap `s`,
+/// normal velocity `u` and normal acceleration `a` (gravity and forces) at
+/// the start of the step, for substeps of `h`.
+///
+/// Symplectic Euler with a constant acceleration conserves
+/// `Q = u² + a h u − 2 a s` exactly from substep to substep (`u` the
+/// velocity at a substep's start: `Q' − Q = (u+ah)² − u² + a²h² ... = 0`).
+/// With `w = u + a h / 2`, `w² − 2 a s` is that invariant, so the gap
+/// closes at `w_imp = −√(w² − 2 a s)` whichever substep it closes in. A
+/// bounce that leaves at `w_out = e |w_imp|` (start-of-substep velocity
+/// `w_out − a h / 2`) then reaches exactly `e²` times the height of the
+/// drop: restitution 1 keeps the bounce height over any number of bounces
+/// (Box2D uses the velocity at the step's start instead, which loses up to
+/// `2 g dt / v` of the height per bounce).
+pub(crate) fn impact_velocity(s: f32, u: f32, a: f32, h: f32) -> f32 {
+    let w = u + 0.5 * a * h;
+    if w >= 0.0 {
+        return w;
+    }
+    let w2 = w * w - 2.0 * a * s.max(0.0);
+    -w2.max(0.0).sqrt()
+}
+
+/// Restitution, once after the substeps: points that pushed and were
+/// approaching faster than `threshold` leave at `e` times their impact
+/// speed (see [`impact_velocity`]).
+pub(crate) fn restitution<D: DynDim>(
+    bodies: &mut [SolverBody<D>],
+    contacts: &mut [ContactC<D>],
+    threshold: f32,
+) {
+    for c in contacts.iter_mut().filter(|c| c.restitution > 0.0) {
+        let (a, b) = pair_mut(bodies, c.a as usize, c.b as usize);
+        let n = c.normal;
+        for p in c.points[..c.len as usize].iter_mut() {
+            if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
+                continue;
+            }
+            let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(n);
+            let target = -c.restitution * p.relative_velocity + p.restitution_bias;
+            let imp = -p.normal_mass * (vn - target);
+            let new = (p.normal_impulse + imp).max(0.0);
+            let imp = new - p.normal_impulse;
+            p.normal_impulse = new;
+            let j = n * imp;
+            a.apply(-j, p.ra);
+            b.apply(j, p.rb);
+        }
+    }
+}

@@ -1,0 +1,106 @@
+//! [`StepSettings`]: the time step and the solver's tuning.
+
+use crate::dim::DynDim;
+
+/// How a [`PhysicsWorld`](super::PhysicsWorld) steps. The defaults are
+/// Box2D v3's (Catto, "Solver2D", 2024): 60 Hz with 4 substeps, contacts
+/// as springs of 30 Hz with damping ratio 10, pushed apart at most 3 m/s.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepSettings<D: DynDim> {
+    /// Gravity, an acceleration (m/s²).
+    pub gravity: D::V,
+    /// The time step (seconds, finite and `> 0`).
+    pub dt: f32,
+    /// Substeps per step (`>= 1`): each integrates velocities, solves the
+    /// constraints with their position error, integrates positions and
+    /// relaxes.
+    pub substeps: u32,
+    /// Stiffness of the contact spring (Hz); capped at a quarter of the
+    /// substep rate, above which the soft step loses stability.
+    pub contact_hertz: f32,
+    /// Damping ratio of the contact spring (1 = critical).
+    pub contact_damping_ratio: f32,
+    /// Stiffness of the joint springs (Hz).
+    pub joint_hertz: f32,
+    /// Damping ratio of the joint springs.
+    pub joint_damping_ratio: f32,
+    /// The fastest speed (m/s) at which overlapping bodies are pushed apart.
+    pub max_push_speed: f32,
+    /// Approach speeds (m/s) below this one do not bounce.
+    pub restitution_threshold: f32,
+    /// Overlap (m) allowed without correction: it keeps resting contacts
+    /// from flickering.
+    pub linear_slop: f32,
+    /// Gap (m) within which contacts are kept before they touch
+    /// (speculative contacts); each body adds how far it moves in a step.
+    pub speculative_distance: f32,
+}
+
+impl<D: DynDim> Default for StepSettings<D> {
+    fn default() -> Self {
+        StepSettings {
+            gravity: D::GRAVITY,
+            dt: 1.0 / 60.0,
+            substeps: 4,
+            contact_hertz: 30.0,
+            contact_damping_ratio: 10.0,
+            joint_hertz: 60.0,
+            joint_damping_ratio: 2.0,
+            max_push_speed: 3.0,
+            restitution_threshold: 1.0,
+            linear_slop: 0.005,
+            speculative_distance: 0.02,
+        }
+    }
+}
+
+impl<D: DynDim> StepSettings<D> {
+    /// Checks every value; the error names the first bad one.
+    pub fn validate(&self) -> Result<(), crate::DynamicsError> {
+        use crate::DynamicsError::InvalidSetting as Bad;
+        let pos = |x: f32| x.is_finite() && x > 0.0;
+        let non_neg = |x: f32| x.is_finite() && x >= 0.0;
+        if !peng::math::Vector::is_finite(self.gravity) {
+            return Err(Bad("gravity", f32::NAN));
+        }
+        for (name, v, ok) in [
+            ("dt", self.dt, pos(self.dt)),
+            ("contact_hertz", self.contact_hertz, pos(self.contact_hertz)),
+            (
+                "contact_damping_ratio",
+                self.contact_damping_ratio,
+                non_neg(self.contact_damping_ratio),
+            ),
+            ("joint_hertz", self.joint_hertz, pos(self.joint_hertz)),
+            (
+                "joint_damping_ratio",
+                self.joint_damping_ratio,
+                non_neg(self.joint_damping_ratio),
+            ),
+            (
+                "max_push_speed",
+                self.max_push_speed,
+                non_neg(self.max_push_speed),
+            ),
+            (
+                "restitution_threshold",
+                self.restitution_threshold,
+                non_neg(self.restitution_threshold),
+            ),
+            ("linear_slop", self.linear_slop, non_neg(self.linear_slop)),
+            (
+                "speculative_distance",
+                self.speculative_distance,
+                non_neg(self.speculative_distance),
+            ),
+        ] {
+            if !ok {
+                return Err(Bad(name, v));
+            }
+        }
+        if self.substeps == 0 {
+            return Err(Bad("substeps", 0.0));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,190 @@
+//! [`PhysicsWorld::step`]: collide, build the contact constraints, solve,
+//! write back.
+
+use peng::math::Vector;
+use peng::world::Margin;
+
+use super::{CachedImpulse, PhysicsWorld};
+use crate::body::BodyKind;
+use crate::dim::{Angular, DynDim};
+use crate::solver::body::SolverBody;
+use crate::solver::contact::{
+    effective_mass, impact_velocity, ContactC, ContactPointC, MAX_POINTS,
+};
+use crate::solver::run_step;
+use crate::DynamicsError;
+
+impl<D: DynDim> PhysicsWorld<D> {
+    /// Advances the world by one step of `settings().dt` seconds.
+    ///
+    /// Fails, changing nothing, when a setting is out of range or a body's
+    /// pose or velocity is not finite (set through
+    /// [`body_mut`](Self::body_mut)).
+    pub fn step(&mut self) -> Result<(), DynamicsError> {
+        self.settings.validate()?;
+        if self
+            .bodies
+            .iter()
+            .any(|s| s.body.as_ref().is_some_and(|b| !b.is_finite()))
+        {
+            return Err(DynamicsError::NonFiniteBody);
+        }
+        self.sync_colliders()?;
+        self.collision.update();
+        let h = self.settings.dt / self.settings.substeps as f32;
+        self.solver_bodies.clear();
+        let gravity = self.settings.gravity;
+        self.solver_bodies
+            .extend(self.bodies.iter().map(|s| match &s.body {
+                Some(b) => SolverBody::from_body(b, gravity, h),
+                None => SolverBody::fixed(),
+            }));
+        self.build_contacts(h);
+        run_step(&mut self.solver_bodies, &mut self.contacts, &self.settings);
+        self.write_back();
+        self.store_impulses();
+        self.steps += 1;
+        Ok(())
+    }
+
+    /// Places every collider at its body's pose with its speculative margin.
+    fn sync_colliders(&mut self) -> Result<(), DynamicsError> {
+        let dt = self.settings.dt;
+        let base = 0.5 * self.settings.speculative_distance;
+        for slot in &self.bodies {
+            let Some(body) = &slot.body else { continue };
+            let (speed, spin) = match body.kind {
+                BodyKind::Static => (0.0, 0.0),
+                _ => (body.linvel.length(), body.angvel.dot(body.angvel).sqrt()),
+            };
+            let com_offset = D::mass_com(body.mass_properties()).length();
+            for &c in &slot.colliders {
+                let Some(info) = self.colliders[c.index() as usize].as_ref() else {
+                    continue;
+                };
+                let pose = D::pose_mul(&body.pose, &info.local_pose);
+                let reach = info.reach + com_offset;
+                let margin = Margin::Offset(base + dt * (speed + spin * reach));
+                let current = self.collision.get(c)?;
+                if current.pose != pose || current.margin != margin {
+                    self.collision.modify(c, |k| {
+                        k.pose = pose;
+                        k.margin = margin;
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One contact constraint per manifold of every touching pair with a
+    /// dynamic body, warm-started from the cache.
+    fn build_contacts(&mut self, h: f32) {
+        self.contacts.clear();
+        self.contact_keys.clear();
+        let coms: Vec<D::V> = self
+            .bodies
+            .iter()
+            .map(|s| s.body.as_ref().map_or(D::V::ZERO, |b| b.world_com()))
+            .collect();
+        for (ha, hb, manifolds) in self.collision.touching_contacts() {
+            let (Some(ia), Some(ib)) = (
+                self.colliders[ha.index() as usize].as_ref(),
+                self.colliders[hb.index() as usize].as_ref(),
+            ) else {
+                continue;
+            };
+            let (a, b) = (ia.body.index as usize, ib.body.index as usize);
+            if a == b || !(self.is_dynamic(a) || self.is_dynamic(b)) {
+                continue;
+            }
+            let (sa, sb) = (&self.solver_bodies[a], &self.solver_bodies[b]);
+            let friction = (ia.friction * ib.friction).sqrt();
+            let restitution = ia.restitution.max(ib.restitution);
+            for m in manifolds {
+                let pts = D::points(m);
+                if pts.is_empty() {
+                    continue;
+                }
+                let n = D::normal(m);
+                let (tangents, nt) = D::tangents(n);
+                let mut c = ContactC {
+                    a: a as u32,
+                    b: b as u32,
+                    normal: n,
+                    tangents,
+                    n_tangents: nt as u8,
+                    len: 0,
+                    friction,
+                    restitution,
+                    against_fixed: !(sa.dynamic && sb.dynamic),
+                    points: [ContactPointC::<D>::EMPTY; MAX_POINTS],
+                };
+                let (pa, pb) = D::parts(m);
+                let key = (ha, hb, pa, pb);
+                for p in pts.iter().take(MAX_POINTS) {
+                    let mid = (p.point_a + p.point_b) * 0.5;
+                    let (ra, rb) = (mid - coms[a], mid - coms[b]);
+                    let mut tm = [0.0; 2];
+                    for (k, t) in tangents.iter().take(nt).enumerate() {
+                        tm[k] = effective_mass(sa, sb, ra, rb, *t);
+                    }
+                    let dv = sb.velocity_at(rb) - sa.velocity_at(ra);
+                    let a_n = (sb.accel - sa.accel).dot(n);
+                    let warm = self
+                        .cache
+                        .binary_search_by(|(k, _)| k.cmp(&(key.0, key.1, key.2, key.3, p.id.0)))
+                        .map_or([0.0; 3], |i| self.cache[i].1);
+                    c.points[c.len as usize] = ContactPointC {
+                        ra,
+                        rb,
+                        base_sep: -p.depth - (rb - ra).dot(n),
+                        normal_mass: effective_mass(sa, sb, ra, rb, n),
+                        tangent_mass: tm,
+                        normal_impulse: warm[0],
+                        tangent_impulse: [warm[1], warm[2]],
+                        max_normal_impulse: 0.0,
+                        relative_velocity: impact_velocity(-p.depth, dv.dot(n), a_n, h),
+                        restitution_bias: -0.5 * a_n * h,
+                        id: p.id,
+                    };
+                    c.len += 1;
+                }
+                self.contacts.push(c);
+                self.contact_keys.push(key);
+            }
+        }
+    }
+
+    /// Writes the solver's velocities and motions back into the bodies.
+    fn write_back(&mut self) {
+        for (slot, sb) in self.bodies.iter_mut().zip(&self.solver_bodies) {
+            let Some(body) = slot.body.as_mut() else {
+                continue;
+            };
+            body.clear_forces();
+            if !sb.moves {
+                continue;
+            }
+            let local_com = D::mass_com(body.mass_properties());
+            let com = body.world_com() + sb.dp;
+            let rot = D::rot_mul(sb.dq, D::rotation(&body.pose));
+            body.pose = D::pose_from(com - D::rotate(rot, local_com), rot);
+            body.linvel = sb.v;
+            body.angvel = sb.w;
+        }
+    }
+
+    /// Keeps the impulses of this step's contact points for warm starting.
+    fn store_impulses(&mut self) {
+        self.cache.clear();
+        for (c, k) in self.contacts.iter().zip(&self.contact_keys) {
+            for p in &c.points[..c.len as usize] {
+                let key = (k.0, k.1, k.2, k.3, p.id.0);
+                let imp = [p.normal_impulse, p.tangent_impulse[0], p.tangent_impulse[1]];
+                self.cache.push((key, imp) as CachedImpulse);
+            }
+        }
+        self.cache.sort_unstable_by_key(|e| e.0);
+    }
+}
