@@ -2,7 +2,8 @@
 //!
 //! `peng check [SCENE]` loads a JSON scene (see [`scene`]), checks every pair of
 //! shapes ([`check`]) and prints a report ([`report`]); `--png` draws it
-//! ([`draw`], [`raster`]).
+//! ([`draw`], [`raster`]). `peng sim [SCENE]` runs a scene of rigid bodies on
+//! peng's physics world ([`sim`]).
 
 #![warn(missing_docs)]
 
@@ -16,8 +17,6 @@ mod gif;
 mod raster;
 mod report;
 mod scene;
-// Wired into the command line once peng-dynamics has its world.
-#[allow(dead_code)]
 mod sim;
 
 use anyhow::{bail, Context, Result};
@@ -34,6 +33,7 @@ fn main() {
     let result = match cli.command {
         Command::Check(args) => run_check(&args),
         Command::Demo(args) => demo::run(&args),
+        Command::Sim(args) => sim::run_cli(&args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -62,7 +62,7 @@ pub struct Body2Def {
     /// Counter-clockwise rotation in degrees, default 0.
     #[serde(default)]
     pub angle_deg: Option<f32>,
-    /// Initial velocity of the body's origin, default zero.
+    /// Initial velocity of the centre of mass, default zero.
     #[serde(default)]
     pub linvel: Option<V2>,
     /// Initial angular velocity, degrees per second counter-clockwise.
@@ -93,7 +93,7 @@ pub struct Body3Def {
     /// Orientation, default identity.
     #[serde(default)]
     pub rotation: Option<RotationDef>,
-    /// Initial velocity of the body's origin, default zero.
+    /// Initial velocity of the centre of mass, default zero.
     #[serde(default)]
     pub linvel: Option<V3>,
     /// Initial angular velocity: axis times degrees per second.

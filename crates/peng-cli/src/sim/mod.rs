@@ -1,5 +1,7 @@
 //! `peng sim`: simulation scenes of bodies and joints, loaded with located
-//! errors ([`load`]), drawn frame by frame ([`render`]).
+//! errors ([`load`]), run on peng's physics world ([`physics`], [`run`]),
+//! drawn frame by frame ([`render`]) into an animated GIF, with an event
+//! log ([`log`]).
 //!
 //! # Scene format
 //!
@@ -20,7 +22,7 @@
 //!      "position": [0, 2],          optional body origin, default origin
 //!      "angle_deg": 0,              2D; 3D: "rotation": {"axis": [..], "angle_deg": a}
 //!                                   or {"quaternion": [x, y, z, w]}
-//!      "linvel": [1, 0],            optional initial velocity of the origin
+//!      "linvel": [1, 0],            optional initial velocity of the centre of mass
 //!      "angvel_deg": 90,            optional, degrees per second (3D: [x, y, z],
 //!                                   axis times degrees per second)
 //!      "linear_damping": 0,         optional, 1/s, >= 0
@@ -65,13 +67,17 @@
 //! not ignored. Every bad value is reported as `FILE:LINE:COLUMN: FIELD:
 //! message (in body "name")`.
 
+mod command;
 pub mod defs;
 pub mod load;
 pub mod log;
 pub mod model;
+pub mod physics;
 pub mod render;
 pub mod run;
 pub mod space;
+
+pub use command::run_cli;
 
 #[cfg(test)]
 mod tests;

@@ -16,17 +16,6 @@ pub enum BodyKind {
     Static,
 }
 
-impl BodyKind {
-    /// The name used in scene files.
-    pub fn name(self) -> &'static str {
-        match self {
-            BodyKind::Dynamic => "dynamic",
-            BodyKind::Kinematic => "kinematic",
-            BodyKind::Static => "static",
-        }
-    }
-}
-
 /// A collider of a body.
 #[derive(Debug, Clone)]
 pub struct ColliderSpec<D: Space> {
@@ -51,7 +40,7 @@ pub struct BodySpec<D: Space> {
     pub kind: BodyKind,
     /// The pose of the body's frame at the start.
     pub pose: D::Pose,
-    /// Initial velocity of the body's origin.
+    /// Initial velocity of the centre of mass.
     pub linvel: D::V,
     /// Initial angular velocity, radians per second.
     pub angvel: D::Ang,
@@ -118,6 +107,9 @@ pub struct Spring {
 }
 
 /// A joint between two bodies.
+// The physics world has no joints yet: `peng sim` refuses scenes with
+// joints, so only the loader and the renderer read these fields so far.
+#[allow(dead_code)]
 #[derive(Debug, Clone)]
 pub struct JointSpec<D: Space> {
     /// Its name (given, or `joints[i]`).

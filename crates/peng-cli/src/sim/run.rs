@@ -116,7 +116,7 @@ pub fn simulate<D: Space, P: Physics<D>>(
             .and_then(|n| n.get(k))
             .map_or("?", String::as_str)
     };
-    writeln!(log_out, "{}", log::header(scene))?;
+    writeln!(log_out, "{}", log::header(scene, o.steps))?;
     let start = Instant::now();
     let mut last_report = start;
     let mut poses = Vec::with_capacity(world.bodies.len());

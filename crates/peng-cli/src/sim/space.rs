@@ -1,11 +1,12 @@
 //! What the simulation command needs from a dimension beyond
-//! [`peng::world::Dim`]: angular velocities, pose algebra, and how a shape
+//! [`peng_dynamics::DynDim`]: pose algebra, and how a shape
 //! looks in the picture (2D as it is; 3D as the orthographic front view of
 //! `peng check --png`: x right, y up, looking along -z).
 
 use peng::d2::{self, Pose2, Vec2};
 use peng::d3::{self, Pose3, Vec3};
-use peng::world::{Dim, Dim2, Dim3};
+use peng::world::{Dim2, Dim3};
+use peng_dynamics::DynDim;
 
 /// A drawable piece of a shape in view coordinates.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,11 +37,7 @@ fn directions() -> impl Iterator<Item = Vec2> {
 
 /// A dimension of the simulation command (implemented for [`Dim2`] and
 /// [`Dim3`]).
-pub trait Space: Dim {
-    /// An angular velocity: a number (2D, counter-clockwise) or a vector.
-    type Ang: Copy + std::fmt::Debug + PartialEq;
-    /// No rotation.
-    const ZERO_ANG: Self::Ang;
+pub trait Space: DynDim {
     /// `a * b`: `b`'s frame placed in `a`'s.
     fn mul(a: &Self::Pose, b: &Self::Pose) -> Self::Pose;
     /// A world point in the frame of `pose`.
@@ -57,8 +54,6 @@ pub trait Space: Dim {
 }
 
 impl Space for Dim2 {
-    type Ang = f32;
-    const ZERO_ANG: f32 = 0.0;
     fn mul(a: &Pose2, b: &Pose2) -> Pose2 {
         a.mul(b)
     }
@@ -135,8 +130,6 @@ fn hull_outline(pts: Vec<Vec2>) -> Outline {
 }
 
 impl Space for Dim3 {
-    type Ang = Vec3;
-    const ZERO_ANG: Vec3 = Vec3::ZERO;
     fn mul(a: &Pose3, b: &Pose3) -> Pose3 {
         a.mul(b)
     }

@@ -1,0 +1,178 @@
+//! Builds a [`peng_dynamics::PhysicsWorld`] from a loaded scene and drives
+//! it for the simulation loop ([`super::run::Physics`]).
+//!
+//! Joints are refused with an error that names the first one: the physics
+//! world has none yet, and dropping them silently would simulate another
+//! scene than the file describes.
+
+use super::model::{BodyKind, Timing, World};
+use super::run::{Physics, RawEvent};
+use super::space::Space;
+use anyhow::{anyhow, bail, Result};
+use peng::world::{ColliderHandle, EventKind};
+use peng_dynamics::{BodyDesc, BodyHandle, ColliderDesc, PhysicsWorld};
+use std::collections::HashMap;
+
+/// A physics world built from a scene, with the scene's indices of its
+/// bodies and colliders.
+pub struct Dynamics<D: Space> {
+    world: PhysicsWorld<D>,
+    /// Body handles in scene order.
+    bodies: Vec<BodyHandle>,
+    /// (body, collider) scene indices of each collider.
+    colliders: HashMap<ColliderHandle, (usize, usize)>,
+}
+
+impl<D: Space> Dynamics<D> {
+    /// The world of `w`'s bodies, stepped as `timing` says. Fails on joints
+    /// (not supported by the physics world yet) and on bodies the world
+    /// refuses (e.g. a dynamic body whose shape has no mass), naming them.
+    pub fn build(w: &World<D>, timing: &Timing) -> Result<Self> {
+        if let Some(j) = w.joints.first() {
+            bail!(
+                "joint {:?} ({} joint between {:?} and {:?}): joints of type {} are not \
+                 supported yet by the physics world (peng-dynamics); remove the scene's \
+                 \"joints\" to run it without them",
+                j.name,
+                j.kind.name(),
+                w.bodies[j.body_a].name,
+                w.bodies[j.body_b].name,
+                j.kind.name()
+            );
+        }
+        let mut world = PhysicsWorld::<D>::new();
+        {
+            let s = world.settings_mut();
+            s.gravity = w.gravity;
+            s.dt = timing.dt;
+            s.substeps = timing.substeps;
+        }
+        let mut bodies = Vec::with_capacity(w.bodies.len());
+        let mut colliders = HashMap::new();
+        for (i, b) in w.bodies.iter().enumerate() {
+            let desc = match b.kind {
+                BodyKind::Dynamic => BodyDesc::dynamic(b.pose),
+                BodyKind::Kinematic => BodyDesc::kinematic(b.pose),
+                BodyKind::Static => BodyDesc::fixed(b.pose),
+            }
+            .with_linvel(b.linvel)
+            .with_angvel(b.angvel)
+            .with_damping(b.linear_damping, b.angular_damping);
+            let h = world.add_body(desc);
+            for (k, c) in b.colliders.iter().enumerate() {
+                let desc = ColliderDesc::<D>::new(c.shape.clone())
+                    .with_local_pose(c.local_pose)
+                    .with_density(c.density)
+                    .with_friction(c.friction)
+                    .with_restitution(c.restitution);
+                let ch = world.add_collider(h, desc).map_err(|e| {
+                    anyhow!(
+                        "body {:?} (bodies[{i}]), collider {k}: the physics world refused it: {e}",
+                        b.name
+                    )
+                })?;
+                colliders.insert(ch, (i, k));
+            }
+            bodies.push(h);
+        }
+        Ok(Dynamics {
+            world,
+            bodies,
+            colliders,
+        })
+    }
+}
+
+impl<D: Space> Physics<D> for Dynamics<D> {
+    fn step(&mut self) -> Result<()> {
+        let n = self.world.step_count() + 1;
+        self.world
+            .step()
+            .map_err(|e| anyhow!("step {n} of the physics world failed: {e}"))
+    }
+
+    fn poses(&self, out: &mut Vec<D::Pose>) {
+        // Every scene body stays in the world; a missing one (never) is
+        // drawn at the identity pose rather than shifting the others.
+        out.extend(
+            self.bodies
+                .iter()
+                .map(|&h| self.world.body(h).map_or(D::IDENTITY, |b| b.pose)),
+        );
+    }
+
+    fn events(&self, out: &mut Vec<RawEvent>) {
+        for e in self.world.contact_events() {
+            let began = match e.kind {
+                EventKind::Began => true,
+                EventKind::Ended => false,
+                EventKind::Persisted => continue,
+            };
+            if e.watch.is_some() {
+                continue;
+            }
+            let (Some(&a), Some(&b)) = (self.colliders.get(&e.a), self.colliders.get(&e.b)) else {
+                continue;
+            };
+            // The earlier body in the file first.
+            let (a, b) = if a <= b { (a, b) } else { (b, a) };
+            out.push(RawEvent { a, b, began });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::load::parse;
+    use crate::sim::model::Worlds;
+    use crate::sim::BUNDLED;
+
+    #[test]
+    fn joints_are_refused_by_name() {
+        let s = parse("c.json", BUNDLED[1].2).unwrap();
+        let Worlds::D2(w) = &s.worlds else {
+            panic!("2D")
+        };
+        let e = Dynamics::build(w, &s.timing).err().unwrap().to_string();
+        assert!(
+            e.contains("joint \"string1\"")
+                && e.contains("joints of type distance are not supported yet"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_dropped_ball_lands_and_logs_its_contact() {
+        let t = r#"{"dimension": 2, "seconds": 1.5, "bodies": [
+            {"name": "ground", "kind": "static", "position": [0, -0.5],
+             "colliders": [{"shape": {"type": "rect", "half_extents": [5, 0.5]}}]},
+            {"name": "ball", "position": [0, 1.5],
+             "colliders": [{"shape": {"type": "circle", "radius": 0.5}}]}]}"#;
+        let s = parse("b.json", t).unwrap();
+        let Worlds::D2(w) = &s.worlds else {
+            panic!("2D")
+        };
+        let mut d = Dynamics::build(w, &s.timing).unwrap();
+        let mut began = Vec::new();
+        for _ in 0..s.timing.steps {
+            d.step().unwrap();
+            let mut ev = Vec::new();
+            d.events(&mut ev);
+            began.extend(ev.into_iter().filter(|e| e.began));
+        }
+        let mut poses = Vec::new();
+        d.poses(&mut poses);
+        // Fallen 1 unit in about 0.45 s; at rest on the ground by 1.5 s.
+        assert!((poses[1].translation.y - 0.5).abs() < 0.02, "{poses:?}");
+        assert_eq!(poses[0].translation.y, -0.5);
+        assert_eq!(
+            began,
+            vec![RawEvent {
+                a: (0, 0),
+                b: (1, 0),
+                began: true
+            }]
+        );
+    }
+}
