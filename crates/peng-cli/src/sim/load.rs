@@ -377,7 +377,9 @@ where
                 ),
             ));
         }
-        bodies.push(b.build(&path)?);
+        let body = b.build(&path)?;
+        check_mass(&body, &path)?;
+        bodies.push(body);
     }
     let at = vec![Seg::Key("joints".into())];
     let joints = def
@@ -395,6 +397,38 @@ where
         timing,
         view,
     ))
+}
+
+/// A dynamic body must have a mass: every collider a finite one (no
+/// half-space) and some collider a positive one (the physics world would
+/// otherwise leave it hanging in the air, untouched by gravity).
+fn check_mass<D: Space>(b: &BodySpec<D>, path: &[Seg]) -> Result<(), Located> {
+    if b.kind != BodyKind::Dynamic {
+        return Ok(());
+    }
+    let at = key(path, "colliders");
+    let mut total = 0.0;
+    for (k, c) in b.colliders.iter().enumerate() {
+        let m = D::mass_of(&c.shape, c.density).map_err(|e| {
+            Located::new(
+                key(&index(&at, k), "shape"),
+                format!("a dynamic body's collider needs a finite mass: {e}"),
+            )
+        })?;
+        total += D::mass_value(&m);
+    }
+    if total > 0.0 && total.is_finite() {
+        Ok(())
+    } else {
+        Err(Located::new(
+            at,
+            format!(
+                "a dynamic body needs a mass > 0, got {total}: give a collider density > 0 \
+                 and a shape with an area (2D) or a volume (3D), or make the body static \
+                 or kinematic"
+            ),
+        ))
+    }
 }
 
 /// The time stepping of a scene.

@@ -520,3 +520,34 @@ fn front_view_of_3d_bodies() {
     // A corner of the ball's bounding square is outside its circle.
     assert_eq!(pixel(&c, vp.px(Vec2::new(2.85, 2.85))), BACKGROUND);
 }
+
+#[test]
+fn dynamic_bodies_need_mass() {
+    let t = r#"{"dimension": 2, "bodies": [
+  {"name": "ghost", "colliders": [
+    {"shape": {"type": "circle", "radius": 1}, "density": 0}]}]}"#;
+    fails(
+        t,
+        "bodies[0].colliders",
+        "[",
+        "a dynamic body needs a mass > 0, got 0",
+    );
+    let t = r#"{"dimension": 2, "bodies": [
+  {"name": "stick", "colliders": [{"shape": {"type": "segment", "a": [0, 0], "b": [1, 0]}}]}]}"#;
+    fails(
+        t,
+        "bodies[0].colliders",
+        "[",
+        "a dynamic body needs a mass > 0",
+    );
+    // Static, the same body is fine.
+    load(&t.replace("\"stick\",", "\"stick\", \"kind\": \"static\","));
+    let t = r#"{"dimension": 3, "bodies": [
+  {"name": "plane", "colliders": [{"shape": {"type": "halfspace", "normal": [0, 1, 0]}}]}]}"#;
+    fails(
+        t,
+        "bodies[0].colliders[0].shape",
+        "{\"type\": \"halfspace\"",
+        "a dynamic body's collider needs a finite mass",
+    );
+}
