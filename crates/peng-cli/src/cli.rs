@@ -343,6 +343,10 @@ pub struct SimArgs {
     /// Draw nothing (write only the event log).
     #[arg(long, conflicts_with = "out")]
     pub no_picture: bool,
+
+    /// Do not mark the contact points in the pictures.
+    #[arg(long)]
+    pub no_contacts: bool,
 }
 
 const SIM_ABOUT: &str = "\
@@ -357,7 +361,8 @@ with sub-steps, warm starting, Coulomb friction, restitution) runs it step by st
 Every k-th step is drawn into the GIF (k = the steps per picture at --fps, played in \
 simulated time; 2D as is, 3D as the front view of `peng check --png`: x right, y up). \
 Dynamic bodies are coloured, static ones grey, kinematic ones slate blue; joints are \
-lines between their anchors, springs zigzags. The event log lists every contact that \
+lines between their anchors, springs zigzags; contact points are magenta dots \
+(--no-contacts leaves them out). The event log lists every contact that \
 began or ended, with step, time and the two colliders (body name, with #k for the \
 k-th collider of a body with several). Standard output gets a summary: steps, \
 simulated and wall time, bodies, contacts begun and ended; runs longer than 2 s \

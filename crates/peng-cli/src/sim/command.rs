@@ -98,6 +98,7 @@ fn run_world<D: Space>(scene: &SimScene, w: &World<D>, args: &SimArgs) -> Result
         steps,
         fps,
         pictures,
+        contacts: !args.no_contacts,
         progress: Some(PROGRESS_EVERY),
     };
     let s = simulate(

@@ -13,6 +13,10 @@ use peng::world::{ColliderHandle, EventKind};
 use peng_dynamics::{BodyDesc, BodyHandle, ColliderDesc, PhysicsWorld};
 use std::collections::HashMap;
 
+/// Contact points with a gap up to this (length units) are drawn as
+/// touching.
+const TOUCH_GAP: f32 = 0.01;
+
 /// A physics world built from a scene, with the scene's indices of its
 /// bodies and colliders.
 pub struct Dynamics<D: Space> {
@@ -101,6 +105,22 @@ impl<D: Space> Physics<D> for Dynamics<D> {
         );
     }
 
+    fn contact_points(&self, out: &mut Vec<D::V>) {
+        for (_, _, manifolds) in self.world.collision_world().touching_contacts() {
+            for m in manifolds {
+                // Speculative points (a gap within the margin) are not
+                // contacts yet; a hair of gap is (the solver keeps resting
+                // bodies within its slop).
+                out.extend(
+                    D::points(m)
+                        .iter()
+                        .filter(|p| p.depth > -TOUCH_GAP)
+                        .map(|p| (p.point_a + p.point_b) * 0.5),
+                );
+            }
+        }
+    }
+
     fn events(&self, out: &mut Vec<RawEvent>) {
         for e in self.world.contact_events() {
             let began = match e.kind {
@@ -165,6 +185,13 @@ mod tests {
         d.poses(&mut poses);
         // Fallen 1 unit in about 0.45 s; at rest on the ground by 1.5 s.
         assert!((poses[1].translation.y - 0.5).abs() < 0.02, "{poses:?}");
+        // Touching at the bottom of the ball.
+        let mut points = Vec::new();
+        d.contact_points(&mut points);
+        assert!(!points.is_empty());
+        for p in points {
+            assert!(p.length() < 0.02, "{p}");
+        }
         assert_eq!(poses[0].translation.y, -0.5);
         assert_eq!(
             began,

@@ -1,5 +1,6 @@
 //! Draws one moment of a simulation: every collider of every body at body
-//! pose * local pose, the joints between their anchors, and a caption.
+//! pose * local pose, the joints between their anchors, the contact points
+//! (magenta, [`crate::draw::CONTACT`]) and a caption.
 //!
 //! 2D scenes are drawn as they are (x right, y up); 3D scenes as the
 //! orthographic front view of `peng check --png` (x right, y up, looking
@@ -9,7 +10,7 @@
 
 use super::model::{BodyKind, JointKind, ViewSpec, World};
 use super::space::{Outline, Space};
-use crate::draw::PALETTE;
+use crate::draw::{CONTACT, PALETTE};
 use crate::font::draw_text;
 use crate::raster::{Canvas, Rgb, P};
 use peng::d2::Vec2;
@@ -155,11 +156,13 @@ pub fn body_color(i: usize, k: BodyKind) -> Rgb {
     }
 }
 
-/// Draws the bodies of `world` at `poses` (one per body) with `caption` at
+/// Draws the bodies of `world` at `poses` (one per body), the contact
+/// points `contacts` (view coordinates) as magenta dots, and `caption` at
 /// the top left.
 pub fn render<D: Space>(
     world: &World<D>,
     poses: &[D::Pose],
+    contacts: &[Vec2],
     vp: &Viewport,
     caption: &str,
 ) -> Canvas {
@@ -205,6 +208,9 @@ pub fn render<D: Space>(
         }
         c.disk(a, 2.5, JOINT, 1.0);
         c.disk(b, 2.5, JOINT, 1.0);
+    }
+    for &p in contacts {
+        c.disk(vp.px(p), 2.2, CONTACT, 1.0);
     }
     draw_text(&mut c, 6, 6, caption, 1, TEXT);
     c

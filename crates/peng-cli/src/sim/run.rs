@@ -34,6 +34,9 @@ pub trait Physics<D: Space> {
     fn poses(&self, out: &mut Vec<D::Pose>);
     /// The contacts that began or ended in the last step.
     fn events(&self, out: &mut Vec<RawEvent>);
+    /// The points where bodies touch now (midway between the two surface
+    /// points).
+    fn contact_points(&self, out: &mut Vec<D::V>);
 }
 
 /// How to run.
@@ -46,6 +49,8 @@ pub struct RunOptions {
     pub fps: f32,
     /// Whether to draw pictures at all.
     pub pictures: bool,
+    /// Whether pictures show the contact points.
+    pub contacts: bool,
     /// Report progress on standard error about every this often (`None`:
     /// never).
     pub progress: Option<Duration>,
@@ -121,6 +126,7 @@ pub fn simulate<D: Space, P: Physics<D>>(
     let mut last_report = start;
     let mut poses = Vec::with_capacity(world.bodies.len());
     let mut events = Vec::new();
+    let mut points = Vec::new();
     let mut s = Summary {
         steps: 0,
         seconds: 0.0,
@@ -154,12 +160,13 @@ pub fn simulate<D: Space, P: Physics<D>>(
         if o.pictures && step % every == 0 {
             poses.clear();
             phys.poses(&mut poses);
-            picture(&render(
-                world,
-                &poses,
-                &vp,
-                &caption(step, step as f64 * dt),
-            ))?;
+            points.clear();
+            if o.contacts {
+                phys.contact_points(&mut points);
+            }
+            let shown: Vec<peng::d2::Vec2> = points.iter().map(|&p| D::project(p)).collect();
+            let cap = caption(step, step as f64 * dt);
+            picture(&render(world, &poses, &shown, &vp, &cap))?;
             s.pictures += 1;
         }
         if let Some(p) = o.progress {
@@ -211,6 +218,10 @@ mod tests {
         fn poses(&self, out: &mut Vec<Pose2>) {
             out.extend_from_slice(&self.poses);
         }
+        fn contact_points(&self, out: &mut Vec<Vec2>) {
+            // A made-up contact at the puck's centre.
+            out.push(self.poses[0].translation);
+        }
         fn events(&self, out: &mut Vec<RawEvent>) {
             if self.n == 2 || self.n == 3 {
                 out.push(RawEvent {
@@ -246,6 +257,7 @@ mod tests {
             steps: 10,
             fps: scene.view.fps,
             pictures: true,
+            contacts: true,
             progress: None,
         };
         let mut pics: Vec<Canvas> = Vec::new();
@@ -279,6 +291,8 @@ mod tests {
         assert_ne!(at(&pics[0], 1.0), Some(BACKGROUND));
         assert_eq!(at(&pics[0], 4.2), Some(BACKGROUND));
         assert_ne!(at(&pics[2], 4.2), Some(BACKGROUND));
+        // The contact dot sits on the puck's centre.
+        assert_eq!(at(&pics[2], 4.2), Some(crate::draw::CONTACT));
         assert_eq!(at(&pics[2], 1.0), Some(BACKGROUND));
     }
 

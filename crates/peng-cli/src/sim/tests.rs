@@ -460,7 +460,7 @@ fn bodies_are_drawn_where_they_are() {
         Viewport::region(Vec2::ZERO, Vec2::splat(10.0), 100, 100)
     );
     let poses: Vec<_> = w.bodies.iter().map(|b| b.pose).collect();
-    let c = render::<Dim2>(w, &poses, &vp, "");
+    let c = render::<Dim2>(w, &poses, &[], &vp, "");
     // The box covers pixels x 20..40, y 20..40 (y down); the floor y 85..95.
     let inside = pixel(&c, vp.px(Vec2::new(3.0, 7.0)));
     assert_ne!(inside, BACKGROUND);
@@ -477,9 +477,11 @@ fn bodies_are_drawn_where_they_are() {
         peng::d2::Pose2::from_translation(Vec2::new(7.0, 3.0)),
         poses[1],
     ];
-    let c = render::<Dim2>(w, &moved, &vp, "");
+    let c = render::<Dim2>(w, &moved, &[Vec2::new(5.0, 5.0)], &vp, "");
     assert_eq!(pixel(&c, vp.px(Vec2::new(7.0, 3.0))), inside);
     assert_eq!(pixel(&c, vp.px(Vec2::new(3.0, 7.0))), BACKGROUND);
+    // A contact point is a magenta dot.
+    assert_eq!(pixel(&c, vp.px(Vec2::new(5.0, 5.0))), crate::draw::CONTACT);
 }
 
 #[test]
@@ -513,7 +515,7 @@ fn front_view_of_3d_bodies() {
     };
     let vp = viewport(w, &s.view);
     let poses: Vec<_> = w.bodies.iter().map(|b| b.pose).collect();
-    let c = render::<Dim3>(w, &poses, &vp, "t=0");
+    let c = render::<Dim3>(w, &poses, &[], &vp, "t=0");
     assert_ne!(pixel(&c, vp.px(Vec2::new(2.0, 2.0))), BACKGROUND);
     assert_ne!(pixel(&c, vp.px(Vec2::new(-2.0, -2.0))), BACKGROUND);
     assert_eq!(pixel(&c, vp.px(Vec2::new(2.0, -2.0))), BACKGROUND);
