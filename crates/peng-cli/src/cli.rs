@@ -298,6 +298,8 @@ pub enum SimExample {
     Cradle,
     /// examples/sim/car.json: a car with spring suspension over bumps
     Car,
+    /// examples/sim/tower3d.json: a ball knocks over a tower of 5 crates (3D)
+    Tower3d,
 }
 
 impl SimExample {
@@ -307,6 +309,7 @@ impl SimExample {
             SimExample::Pyramid => "pyramid",
             SimExample::Cradle => "cradle",
             SimExample::Car => "car",
+            SimExample::Tower3d => "tower3d",
         }
     }
 }
@@ -370,7 +373,7 @@ report progress on standard error.
 
 Joints are read and checked, but the physics world has no joints yet: a scene with \
 joints fails with an error naming the first joint and its type (never dropped \
-silently). The bundled pyramid runs; the cradle and the car need joints.
+silently). The bundled pyramid and tower3d run; the cradle and the car need joints.
 
 Exit status: 0 on success; 1 on an error (an invalid scene names file:line:column, \
 the field, and the body or joint; an output file that cannot be written is named); \

@@ -83,7 +83,7 @@ pub use command::run_cli;
 mod tests;
 
 /// The bundled example scenes: (name, file name, text).
-pub const BUNDLED: [(&str, &str, &str); 3] = [
+pub const BUNDLED: [(&str, &str, &str); 4] = [
     (
         "pyramid",
         "examples/sim/pyramid.json",
@@ -98,5 +98,10 @@ pub const BUNDLED: [(&str, &str, &str); 3] = [
         "car",
         "examples/sim/car.json",
         include_str!("../../../../examples/sim/car.json"),
+    ),
+    (
+        "tower3d",
+        "examples/sim/tower3d.json",
+        include_str!("../../../../examples/sim/tower3d.json"),
     ),
 ];
