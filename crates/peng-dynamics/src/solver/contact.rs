@@ -26,6 +26,10 @@ use crate::dim::{Angular, DynDim};
 /// Most points of a manifold (4 in 3D, 2 in 2D).
 pub(crate) const MAX_POINTS: usize = 4;
 
+/// Projected Gauss-Seidel sweeps on a manifold's own normal problem per
+/// solve (see [`solve`]).
+const BLOCK_SWEEPS: usize = 4;
+
 /// One point of a contact constraint.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct ContactPointC<D: DynDim> {
@@ -96,6 +100,32 @@ pub(crate) struct ContactC<D: DynDim> {
     pub against_fixed: bool,
     /// The points.
     pub points: [ContactPointC<D>; MAX_POINTS],
+    /// The Delassus matrix of the normal rows, `K_ij = J_i M⁻¹ J_jᵀ`.
+    pub k: [[f32; MAX_POINTS]; MAX_POINTS],
+}
+
+impl<D: DynDim> ContactC<D> {
+    /// Fills [`k`](Self::k) from the points' anchors and the bodies'
+    /// inverse masses.
+    pub fn compute_k(&mut self, a: &SolverBody<D>, b: &SolverBody<D>) {
+        let n = self.normal;
+        let len = self.len as usize;
+        let mut ua = [D::Ang::ZERO; MAX_POINTS];
+        let mut ub = [D::Ang::ZERO; MAX_POINTS];
+        let mut ca = [D::Ang::ZERO; MAX_POINTS];
+        let mut cb = [D::Ang::ZERO; MAX_POINTS];
+        for i in 0..len {
+            ca[i] = D::cross_vv(self.points[i].ra, n);
+            cb[i] = D::cross_vv(self.points[i].rb, n);
+            ua[i] = D::apply_inv_inertia(&a.inv_i, ca[i]);
+            ub[i] = D::apply_inv_inertia(&b.inv_i, cb[i]);
+        }
+        for i in 0..len {
+            for j in 0..len {
+                self.k[i][j] = a.inv_m + b.inv_m + ca[j].dot(ua[i]) + cb[j].dot(ub[i]);
+            }
+        }
+    }
 }
 
 /// `1 / (m_a⁻¹ + m_b⁻¹ + (r_a × d)·I_a⁻¹(r_a × d) + (r_b × d)·I_b⁻¹(r_b × d))`,
@@ -181,12 +211,28 @@ pub(crate) fn solve<D: DynDim>(
         let sf = if c.against_fixed { fixed_soft } else { soft };
         let (dpa, dpb, dqa, dqb) = (a.dp, b.dp, a.dq, b.dq);
         let len = c.len as usize;
-        for p in c.points[..len].iter_mut() {
+        // The normal impulses of the manifold as one small problem: the
+        // points' relative normal velocities respond to each other's
+        // impulses through the Delassus matrix `K = J M⁻¹ Jᵀ`, so a few
+        // projected Gauss-Seidel sweeps on `K` alone (no body updates)
+        // converge the manifold before its impulse is applied once. Solving
+        // point after point on the bodies instead leaves a torque from
+        // whichever point goes first, which tips tall stacks.
+        //
+        // A soft row is the scalar update `Δ = −m·ms(v + b) − is·λ`
+        // written as `(K + γ)Δ = −(v + b) − γλ` with `γ = K·is/ms`
+        // (Catto's soft step; the constraint force mixing form).
+        let mut bias = [0.0f32; MAX_POINTS];
+        let mut gamma = [0.0f32; MAX_POINTS];
+        let mut vn = [0.0f32; MAX_POINTS];
+        let mut active = [false; MAX_POINTS];
+        for i in 0..len {
+            let p = &c.points[i];
             // The current gap, from the bodies' motion since the step began.
             let da = dpa + D::rotate(dqa, p.ra);
             let db = dpb + D::rotate(dqb, p.rb);
             let s = (db - da).dot(n) + p.base_sep;
-            let (bias, mass_scale, impulse_scale) = if s > 0.0 {
+            if s > 0.0 {
                 if !use_bias {
                     // Relaxing a gap that is still open: the next substep's
                     // solve (or the next step's) stops the approach in
@@ -195,20 +241,41 @@ pub(crate) fn solve<D: DynDim>(
                     continue;
                 }
                 // Speculative: the bodies may close the gap, no more.
-                (s * inv_h, 1.0, 0.0)
+                bias[i] = s * inv_h;
             } else if use_bias {
-                let bias = (sf.bias_rate * (s + slop).min(0.0)).max(-max_push);
-                (bias, sf.mass_scale, sf.impulse_scale)
-            } else {
-                (0.0, 1.0, 0.0)
-            };
-            let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(n);
-            let imp = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
-            let new = (p.normal_impulse + imp).max(0.0);
-            let imp = new - p.normal_impulse;
-            p.normal_impulse = new;
-            p.max_normal_impulse = p.max_normal_impulse.max(imp);
-            let j = n * imp;
+                bias[i] = (sf.bias_rate * (s + slop).min(0.0)).max(-max_push);
+                gamma[i] = c.k[i][i] * sf.impulse_scale / sf.mass_scale;
+            }
+            vn[i] = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(n);
+            active[i] = true;
+        }
+        let mut delta = [0.0f32; MAX_POINTS];
+        let mut inv_diag = [0.0f32; MAX_POINTS];
+        let mut lambda = [0.0f32; MAX_POINTS];
+        for i in 0..len {
+            let d = c.k[i][i] + gamma[i];
+            inv_diag[i] = if active[i] && d > 0.0 { 1.0 / d } else { 0.0 };
+            lambda[i] = c.points[i].normal_impulse;
+            // The right-hand side without the coupling: v + b + γλ.
+            vn[i] += bias[i] + gamma[i] * lambda[i];
+        }
+        let sweeps = if len == 1 { 1 } else { BLOCK_SWEEPS };
+        for _ in 0..sweeps {
+            for i in 0..len {
+                let mut r = vn[i] + gamma[i] * delta[i];
+                for (kij, dj) in c.k[i][..len].iter().zip(&delta[..len]) {
+                    r += kij * dj;
+                }
+                delta[i] = (lambda[i] + delta[i] - r * inv_diag[i]).max(0.0) - lambda[i];
+            }
+        }
+        for (p, &d) in c.points[..len].iter_mut().zip(&delta) {
+            if d == 0.0 {
+                continue;
+            }
+            p.normal_impulse += d;
+            p.max_normal_impulse = p.max_normal_impulse.max(d);
+            let j = n * d;
             a.apply(-j, p.ra);
             b.apply(j, p.rb);
         }
@@ -225,10 +292,15 @@ pub(crate) fn solve<D: DynDim>(
                 a.apply(-j, p.ra);
                 b.apply(j, p.rb);
             } else {
-                // Both directions together, clamped to the friction disc.
+                // Both directions together, clamped to the friction disc,
+                // with one mass for both (the smaller), so that the impulse
+                // opposes the sliding velocity: with a mass per direction the
+                // clamped impulse leans off it and a sliding box feels less
+                // than μN against its motion.
+                let m = p.tangent_mass[0].min(p.tangent_mass[1]);
                 let mut new = [0.0f32; 2];
                 for (k, nk) in new.iter_mut().enumerate() {
-                    *nk = p.tangent_impulse[k] - p.tangent_mass[k] * dv.dot(c.tangents[k]);
+                    *nk = p.tangent_impulse[k] - m * dv.dot(c.tangents[k]);
                 }
                 let m2 = new[0] * new[0] + new[1] * new[1];
                 if m2 > limit * limit {

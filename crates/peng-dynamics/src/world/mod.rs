@@ -75,8 +75,10 @@ pub(crate) struct ColliderInfo<D: DynDim> {
 }
 
 /// The impulses a contact point had at the end of a step, for warm
-/// starting: key (collider pair, parts, feature id) and impulses.
-pub(crate) type CachedImpulse = ((ColliderHandle, ColliderHandle, u32, u32, u32), [f32; 3]);
+/// starting: key (collider pair, parts, feature id), the normal impulse,
+/// and the friction impulse as a world vector (the tangent basis of the
+/// next step may differ: 3D tangents come from the normal, which turns).
+pub(crate) type CachedImpulse<V> = ((ColliderHandle, ColliderHandle, u32, u32, u32), f32, V);
 
 /// Rigid bodies with colliders, contacts and gravity. See the module
 /// documentation.
@@ -86,7 +88,7 @@ pub struct PhysicsWorld<D: DynDim> {
     free: Vec<u32>,
     collision: World<D>,
     colliders: Vec<Option<ColliderInfo<D>>>,
-    cache: Vec<CachedImpulse>,
+    cache: Vec<CachedImpulse<D::V>>,
     // Buffers reused from step to step.
     solver_bodies: Vec<SolverBody<D>>,
     contacts: Vec<ContactC<D>>,

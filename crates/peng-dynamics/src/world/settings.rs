@@ -2,9 +2,13 @@
 
 use crate::dim::DynDim;
 
-/// How a [`PhysicsWorld`](super::PhysicsWorld) steps. The defaults are
-/// Box2D v3's (Catto, "Solver2D", 2024): 60 Hz with 4 substeps, contacts
-/// as springs of 30 Hz with damping ratio 10, pushed apart at most 3 m/s.
+/// How a [`PhysicsWorld`](super::PhysicsWorld) steps. The defaults follow
+/// Box2D v3 (Catto, "Solver2D", 2024): 60 Hz with 4 substeps, contacts as
+/// springs with damping ratio 10, pushed apart at most 3 m/s, no allowed
+/// overlap; except that the contact spring is 60 Hz (a quarter of the
+/// substep rate, the stiffest the soft step allows) rather than 30 Hz: a
+/// soft contact under the weight of `n` bodies sinks about `n g / ω²`, and
+/// at 30 Hz a 20-box tower sinks and topples.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StepSettings<D: DynDim> {
     /// Gravity, an acceleration (m/s²).
@@ -42,13 +46,13 @@ impl<D: DynDim> Default for StepSettings<D> {
             gravity: D::GRAVITY,
             dt: 1.0 / 60.0,
             substeps: 4,
-            contact_hertz: 30.0,
+            contact_hertz: 60.0,
             contact_damping_ratio: 10.0,
             joint_hertz: 60.0,
             joint_damping_ratio: 2.0,
             max_push_speed: 3.0,
             restitution_threshold: 1.0,
-            linear_slop: 0.005,
+            linear_slop: 0.0,
             speculative_distance: 0.02,
         }
     }

@@ -4,7 +4,7 @@
 use peng::math::Vector;
 use peng::world::Margin;
 
-use super::{CachedImpulse, PhysicsWorld};
+use super::PhysicsWorld;
 use crate::body::BodyKind;
 use crate::dim::{Angular, DynDim};
 use crate::solver::body::SolverBody;
@@ -119,6 +119,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                     restitution,
                     against_fixed: !(sa.dynamic && sb.dynamic),
                     points: [ContactPointC::<D>::EMPTY; MAX_POINTS],
+                    k: [[0.0; MAX_POINTS]; MAX_POINTS],
                 };
                 let (pa, pb) = D::parts(m);
                 let key = (ha, hb, pa, pb);
@@ -131,18 +132,18 @@ impl<D: DynDim> PhysicsWorld<D> {
                     }
                     let dv = sb.velocity_at(rb) - sa.velocity_at(ra);
                     let a_n = (sb.accel - sa.accel).dot(n);
-                    let warm = self
+                    let (warm_n, warm_t) = self
                         .cache
-                        .binary_search_by(|(k, _)| k.cmp(&(key.0, key.1, key.2, key.3, p.id.0)))
-                        .map_or([0.0; 3], |i| self.cache[i].1);
+                        .binary_search_by(|(k, _, _)| k.cmp(&(key.0, key.1, key.2, key.3, p.id.0)))
+                        .map_or((0.0, D::V::ZERO), |i| (self.cache[i].1, self.cache[i].2));
                     c.points[c.len as usize] = ContactPointC {
                         ra,
                         rb,
                         base_sep: -p.depth - (rb - ra).dot(n),
                         normal_mass: effective_mass(sa, sb, ra, rb, n),
                         tangent_mass: tm,
-                        normal_impulse: warm[0],
-                        tangent_impulse: [warm[1], warm[2]],
+                        normal_impulse: warm_n,
+                        tangent_impulse: [warm_t.dot(tangents[0]), warm_t.dot(tangents[1])],
                         max_normal_impulse: 0.0,
                         relative_velocity: impact_velocity(-p.depth, dv.dot(n), a_n, h),
                         restitution_bias: -0.5 * a_n * h,
@@ -150,6 +151,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                     };
                     c.len += 1;
                 }
+                c.compute_k(sa, sb);
                 self.contacts.push(c);
                 self.contact_keys.push(key);
             }
@@ -181,8 +183,8 @@ impl<D: DynDim> PhysicsWorld<D> {
         for (c, k) in self.contacts.iter().zip(&self.contact_keys) {
             for p in &c.points[..c.len as usize] {
                 let key = (k.0, k.1, k.2, k.3, p.id.0);
-                let imp = [p.normal_impulse, p.tangent_impulse[0], p.tangent_impulse[1]];
-                self.cache.push((key, imp) as CachedImpulse);
+                let t = c.tangents[0] * p.tangent_impulse[0] + c.tangents[1] * p.tangent_impulse[1];
+                self.cache.push((key, p.normal_impulse, t));
             }
         }
         self.cache.sort_unstable_by_key(|e| e.0);

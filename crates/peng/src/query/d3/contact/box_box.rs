@@ -30,7 +30,26 @@ fn support_edge(k: usize, dir: Vec3) -> usize {
 /// Real-Time Collision Detection, 4.4.1). The edge axes `e_i × b_j` have
 /// length `sqrt(R_i1,j² + R_i2,j²)` (`i1, i2` the other two axes) and are
 /// normalised only for comparison; only the winner is built as a vector.
+#[cfg(test)]
 pub fn sat_box_box(ha: Vec3, hb: Vec3, b_in_a: &Pose3) -> SatResult {
+    let scale = ha.length().max(hb.length()).max(f32::MIN_POSITIVE);
+    sat_box_box_with(ha, hb, b_in_a, FACE_BIAS_REL * scale)
+}
+
+/// Edge axes must beat the best face axis by this much, times the scale of
+/// the pair, to make a contact manifold (the manifold's depth may then
+/// exceed the exact penetration depth by as much). Two boxes resting face on face with a small
+/// tilt and twist have edge axes between their face normals that separate
+/// a little more than either face (by about `tilt · twist · size`); the
+/// exact SAT then picks an edge and the manifold has one point, which
+/// cannot hold a box up. Engines prefer faces for contacts by such a
+/// tolerance (Gregorius, "The Separating Axis Test between Convex
+/// Polyhedra", GDC 2013).
+const CONTACT_EDGE_REL_SCALE: f32 = 5e-4;
+
+/// [`sat_box_box`] with `edge_tol`: how much an edge axis must separate
+/// more than the best face axis to be chosen.
+fn sat_box_box_with(ha: Vec3, hb: Vec3, b_in_a: &Pose3, edge_tol: f32) -> SatResult {
     let r = b_in_a.rotation_matrix();
     let cols = [r.x_axis, r.y_axis, r.z_axis];
     let t = b_in_a.translation.to_array();
@@ -39,8 +58,6 @@ pub fn sat_box_box(ha: Vec3, hb: Vec3, b_in_a: &Pose3) -> SatResult {
     let rm: [[f32; 3]; 3] = [0, 1, 2].map(|i| [cols[0][i], cols[1][i], cols[2][i]]);
     let ar = rm.map(|row| row.map(f32::abs));
     let scale = ha.length().max(hb.length()).max(f32::MIN_POSITIVE);
-    let tol = FACE_BIAS_REL * scale;
-
     // Faces of A: |t_i| - (ha_i + Σ_j hb_j |R_ij|).
     let (mut sa, mut ia) = (f32::NEG_INFINITY, 0);
     for i in 0..3 {
@@ -75,7 +92,7 @@ pub fn sat_box_box(ha: Vec3, hb: Vec3, b_in_a: &Pose3) -> SatResult {
         separation: sb,
         normal: if towards_b { cols[jb] } else { -cols[jb] },
     };
-    let best_face = if face_b.separation > face_a.separation + tol {
+    let best_face = if face_b.separation > face_a.separation + FACE_BIAS_REL * scale {
         face_b
     } else {
         face_a
@@ -109,7 +126,7 @@ pub fn sat_box_box(ha: Vec3, hb: Vec3, b_in_a: &Pose3) -> SatResult {
     let Some((s, i, j)) = best else {
         return best_face;
     };
-    if s <= best_face.separation + tol {
+    if s <= best_face.separation + edge_tol {
         return best_face;
     }
     let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
@@ -130,7 +147,9 @@ pub fn sat_box_box(ha: Vec3, hb: Vec3, b_in_a: &Pose3) -> SatResult {
 
 /// The contact manifold of two cuboids, in A's frame.
 pub fn box_box(a: &Cuboid, b: &Cuboid, b_in_a: &Pose3, prediction: f32) -> Option<Manifold3> {
-    let r = sat_box_box(a.half_extents(), b.half_extents(), b_in_a);
+    let (ha, hb) = (a.half_extents(), b.half_extents());
+    let scale = ha.length().max(hb.length()).max(f32::MIN_POSITIVE);
+    let r = sat_box_box_with(ha, hb, b_in_a, CONTACT_EDGE_REL_SCALE * scale);
     if r.separation > prediction || r.separation.is_nan() {
         return None;
     }

@@ -1,0 +1,282 @@
+//! Fixed step counts per scene, timed as Box2D's benchmark application does
+//! (`benchmark/main.c`): build the scene, take one untimed step (the first
+//! is the costliest: every pair is new), then time `steps` steps of 1/60 s
+//! in a row. Prints one row per scene: bodies, joints, threads, total ms,
+//! ms per step, contact pairs at the end, and a sanity check of the end
+//! state (did the pyramids stand, did the boxes stay in the tumbler, did the
+//! joints hold, did the hulls stay above the floor).
+//!
+//! Usage (rapier single-threaded):
+//!   cargo bench -p peng-dyn-bench --bench dyn_steps [-- [FILTER] [--steps N]]
+//! Multi-threaded (rapier's `parallel` feature, a separate build of rapier;
+//! rows for 1 thread and for every core, or `--threads N`):
+//!   cargo bench -p peng-dyn-bench --features parallel --bench dyn_steps
+//!
+//! Default steps: Box2D's (large pyramid 500, many pyramids 200, tumbler
+//! 750, joint grid 500); the 3D scenes 500.
+
+mod common;
+
+use common::{Rapier2, Rapier3};
+use glam::{Vec2, Vec3};
+use peng_dyn_bench::{box2d, scenes3, JointSpec2, Kind, Scene2, Scene3};
+use std::time::Instant;
+
+/// A scene and the number of steps to run it.
+enum Case {
+    D2(&'static str, fn() -> Scene2, usize),
+    D3(&'static str, fn() -> Scene3, usize),
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case::D2(
+            "dyn2d/large_pyramid",
+            || box2d::large_pyramid(100),
+            box2d::LARGE_PYRAMID_STEPS,
+        ),
+        Case::D2(
+            "dyn2d/many_pyramids",
+            box2d::many_pyramids_default,
+            box2d::MANY_PYRAMIDS_STEPS,
+        ),
+        Case::D2("dyn2d/tumbler", box2d::tumbler, box2d::TUMBLER_STEPS),
+        Case::D2(
+            "dyn2d/joint_grid",
+            || box2d::joint_grid(100),
+            box2d::JOINT_GRID_STEPS,
+        ),
+        Case::D3("dyn3d/pyramid", || scenes3::pyramid3(20), scenes3::STEPS),
+        Case::D3(
+            "dyn3d/convex_pile",
+            || scenes3::convex_pile(1000),
+            scenes3::STEPS,
+        ),
+    ]
+}
+
+/// The largest displacement of any dynamic body from its start, and the
+/// last body's height at the start and now (the top box of the pyramids).
+fn drift2(scene: &Scene2, w: &Rapier2) -> String {
+    let mut worst = 0.0f32;
+    for (i, b) in scene.bodies.iter().enumerate() {
+        if b.kind == Kind::Dynamic {
+            worst = worst.max(w.position(i).distance(b.position));
+        }
+    }
+    let last = scene.bodies.len() - 1;
+    let (start, end) = (scene.bodies[last].position, w.position(last));
+    format!(
+        "top y {:.3} -> {:.3} (x moved {:.3}), max box drift {:.3} m",
+        start.y,
+        end.y,
+        end.x - start.x,
+        worst
+    )
+}
+
+fn sanity2(name: &str, scene: &Scene2, w: &Rapier2) -> String {
+    match name {
+        "dyn2d/tumbler" => {
+            // Boxes inside the walls' inner faces, in the tumbler's frame.
+            let (c, a) = (w.position(0), w.angle(0));
+            let inside = (1..scene.bodies.len())
+                .filter(|&i| {
+                    let p = Vec2::from_angle(-a).rotate(w.position(i) - c);
+                    p.x.abs() < 9.5 && p.y.abs() < 9.5
+                })
+                .count();
+            format!(
+                "{inside}/{} boxes inside, drum at {:.1} deg (mod 360)",
+                scene.bodies.len() - 1,
+                a.to_degrees().rem_euclid(360.0)
+            )
+        }
+        "dyn2d/joint_grid" => {
+            // Joint error: distance between the two bodies' copies of the
+            // anchor (rigid transforms of the start's local anchors).
+            let mut worst = 0.0f32;
+            for j in &scene.joints {
+                let JointSpec2::Revolute {
+                    body_a,
+                    body_b,
+                    anchor,
+                } = *j;
+                let world = |i: usize| {
+                    let b = &scene.bodies[i];
+                    let local = Vec2::from_angle(-b.angle).rotate(anchor - b.position);
+                    w.position(i) + Vec2::from_angle(w.angle(i)).rotate(local)
+                };
+                worst = worst.max(world(body_a).distance(world(body_b)));
+            }
+            let lowest = (0..scene.bodies.len())
+                .map(|i| w.position(i).y)
+                .fold(f32::MAX, f32::min);
+            format!("max joint gap {worst:.4} m, lowest y {lowest:.1}")
+        }
+        _ => drift2(scene, w),
+    }
+}
+
+fn sanity3(name: &str, scene: &Scene3, w: &Rapier3) -> String {
+    let n = scene.bodies.len();
+    if name == "dyn3d/convex_pile" {
+        let ys: Vec<f32> = (1..n).map(|i| w.position(i).y).collect();
+        let lowest = ys.iter().copied().fold(f32::MAX, f32::min);
+        let mean = ys.iter().sum::<f32>() / ys.len().max(1) as f32;
+        let through = ys.iter().filter(|&&y| y < -1.0).count();
+        return format!("lowest y {lowest:.2}, mean y {mean:.2}, {through} fell through");
+    }
+    let mut worst = 0.0f32;
+    for (i, b) in scene.bodies.iter().enumerate() {
+        if b.kind == Kind::Dynamic {
+            worst = worst.max(w.position(i).distance(b.position));
+        }
+    }
+    let (start, end): (Vec3, Vec3) = (scene.bodies[n - 1].position, w.position(n - 1));
+    let sideways = (end - start).with_y(0.0).length();
+    format!(
+        "top y {:.3} -> {:.3} (sideways {:.3}), max box drift {:.3} m",
+        start.y, end.y, sideways, worst
+    )
+}
+
+/// Runs one case; returns its table row.
+fn run(case: &Case, steps: Option<usize>, threads: usize) -> String {
+    let row = |name: &str, bodies: usize, joints: usize, n: usize, ms: f64, pairs, sanity| {
+        format!(
+            "{name:<22} {bodies:>7} {joints:>7} {threads:>3} {n:>6} {ms:>10.1} {:>9.3} {pairs:>8}  {sanity}",
+            ms / n.max(1) as f64
+        )
+    };
+    match case {
+        Case::D2(name, build, default) => {
+            let scene = build();
+            let n = steps.unwrap_or(*default);
+            let mut w = Rapier2::build(&scene);
+            w.step();
+            let t = Instant::now();
+            for _ in 0..n {
+                w.step();
+            }
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            let s = sanity2(name, &scene, &w);
+            row(
+                name,
+                scene.bodies.len(),
+                scene.joints.len(),
+                n,
+                ms,
+                w.contact_pairs(),
+                s,
+            )
+        }
+        Case::D3(name, build, default) => {
+            let scene = build();
+            let n = steps.unwrap_or(*default);
+            let mut w = Rapier3::build(&scene);
+            w.step();
+            let t = Instant::now();
+            for _ in 0..n {
+                w.step();
+            }
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            let s = sanity3(name, &scene, &w);
+            row(
+                name,
+                scene.bodies.len(),
+                scene.joints.len(),
+                n,
+                ms,
+                w.contact_pairs(),
+                s,
+            )
+        }
+    }
+}
+
+fn name(case: &Case) -> &'static str {
+    match case {
+        Case::D2(n, ..) | Case::D3(n, ..) => n,
+    }
+}
+
+/// Thread counts to run: just the caller's thread without the `parallel`
+/// feature; otherwise `--threads N`, or 1 and every available core.
+fn thread_counts(asked: Option<usize>) -> Vec<usize> {
+    if !cfg!(feature = "parallel") {
+        if asked.is_some_and(|t| t != 1) {
+            eprintln!("--threads needs `--features parallel`; running on 1 thread");
+        }
+        return vec![1];
+    }
+    if let Some(t) = asked {
+        return vec![t.max(1)];
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores > 1 {
+        vec![1, cores]
+    } else {
+        vec![1]
+    }
+}
+
+#[cfg(feature = "parallel")]
+fn with_threads(threads: usize, f: impl FnOnce() -> String + Send) -> String {
+    // rapier's parallel pipeline runs on rayon's current pool: a pool of
+    // exactly `threads` workers for this row.
+    match rapier2d::rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+    {
+        Ok(pool) => pool.install(f),
+        Err(e) => format!("no thread pool: {e}"),
+    }
+}
+
+#[cfg(not(feature = "parallel"))]
+fn with_threads(_threads: usize, f: impl FnOnce() -> String + Send) -> String {
+    f()
+}
+
+fn main() {
+    let mut filter: Option<String> = None;
+    let mut steps = None;
+    let mut threads = None;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--steps" => steps = args.next().and_then(|s| s.parse().ok()),
+            "--threads" => threads = args.next().and_then(|s| s.parse().ok()),
+            // Flags cargo passes to bench targets (`--bench`) and others.
+            s if s.starts_with("--") => {}
+            s => filter = Some(s.to_string()),
+        }
+    }
+    println!(
+        "rapier {} (2D and 3D), dt 1/60, {} solver iterations, parallel feature {}",
+        rapier2d::VERSION,
+        rapier2d::prelude::IntegrationParameters::default().num_solver_iterations,
+        if cfg!(feature = "parallel") {
+            "on"
+        } else {
+            "off"
+        },
+    );
+    println!(
+        "{:<22} {:>7} {:>7} {:>3} {:>6} {:>10} {:>9} {:>8}  sanity",
+        "scene", "bodies", "joints", "thr", "steps", "total ms", "ms/step", "contacts"
+    );
+    for case in cases() {
+        if filter
+            .as_ref()
+            .is_some_and(|f| !name(&case).contains(f.as_str()))
+        {
+            continue;
+        }
+        for t in thread_counts(threads) {
+            let row = with_threads(t, || run(&case, steps, t));
+            println!("{row}");
+        }
+    }
+}
