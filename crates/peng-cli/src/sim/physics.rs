@@ -202,4 +202,32 @@ mod tests {
             }]
         );
     }
+
+    #[test]
+    fn initial_velocities_and_kinds_reach_the_world() {
+        // No gravity: the kinematic paddle moves at its velocity, the
+        // dynamic wheel turns at 90 degrees per second, the static post
+        // stays; all far apart.
+        let t = r#"{"dimension": 2, "gravity": [0, 0], "seconds": 1, "bodies": [
+            {"name": "paddle", "kind": "kinematic", "linvel": [2, 0],
+             "colliders": [{"shape": {"type": "rect", "half_extents": [1, 0.1]}}]},
+            {"name": "wheel", "position": [0, 5], "angvel_deg": 90,
+             "colliders": [{"shape": {"type": "circle", "radius": 0.5}}]},
+            {"name": "post", "kind": "static", "position": [0, -5], "linvel": [3, 0],
+             "colliders": [{"shape": {"type": "rect", "half_extents": [0.1, 1]}}]}]}"#;
+        let s = parse("k.json", t).unwrap();
+        let Worlds::D2(w) = &s.worlds else {
+            panic!("2D")
+        };
+        let mut d = Dynamics::build(w, &s.timing).unwrap();
+        for _ in 0..s.timing.steps {
+            d.step().unwrap();
+        }
+        let mut p = Vec::new();
+        d.poses(&mut p);
+        assert!((p[0].translation.x - 2.0).abs() < 1e-3, "{:?}", p[0]);
+        assert!((p[1].rotation.angle() - std::f32::consts::FRAC_PI_2).abs() < 1e-3);
+        assert!((p[1].translation - peng::d2::Vec2::new(0.0, 5.0)).length() < 1e-5);
+        assert_eq!(p[2].translation, peng::d2::Vec2::new(0.0, -5.0));
+    }
 }
