@@ -394,7 +394,9 @@ const SIM_AFTER: &str = r#"SCENE FORMAT
        "angle_deg": 0,              2D, optional; 3D: "rotation": {"axis": [x, y, z],
                                     "angle_deg": a} or {"quaternion": [x, y, z, w]}
        "linvel": [1, 0],            optional initial velocity of the centre of mass
-       "angvel_deg": 90,            optional, degrees/s (3D: [x, y, z], axis * deg/s)
+       "angvel_deg": 90,            optional, degrees/s (3D: [x, y, z], axis * deg/s);
+                                    no velocity on a static body; a kinematic
+                                    body keeps its velocities
        "linear_damping": 0,         optional, 1/s, >= 0
        "angular_damping": 0,        optional, 1/s, >= 0
        "colliders": [               at least one
@@ -433,7 +435,8 @@ const SIM_AFTER: &str = r#"SCENE FORMAT
   Shape types and fields are those of `peng check --help` (2D: circle, capsule, rect,
   segment, triangle, polygon, simple_polygon, polyline, compound; 3D: ball, capsule,
   cuboid, cylinder, cone, segment, triangle, polyhedron, halfspace, compound). A
-  dynamic body's shapes must have an area (2D) or a volume (3D).
+  dynamic body needs a mass > 0: a collider with density > 0 and an area (2D) or a
+  volume (3D); no halfspace.
 
 EVENT LOG (--log FILE)
   # peng sim pyramid.json: 2D, 56 bodies, 0 joints, dt 0.016667 s, 4 substeps, 240 steps

@@ -178,6 +178,10 @@ pub trait BodyDef: DeserializeOwned {
     fn name(&self) -> &str;
     /// The checked body found at `path`.
     fn build(&self, path: &[Seg]) -> Result<BodySpec<Self::D>, Located>;
+    /// Whether the entry gives a linear velocity.
+    fn has_linvel(&self) -> bool;
+    /// Whether the entry gives an angular velocity.
+    fn has_angvel(&self) -> bool;
 }
 
 /// The value of the optional number `field` of the element at `path`, or
@@ -277,6 +281,12 @@ fn colliders<C, D: Space>(
 }
 
 impl BodyDef for Body2Def {
+    fn has_linvel(&self) -> bool {
+        self.linvel.is_some()
+    }
+    fn has_angvel(&self) -> bool {
+        self.angvel_deg.is_some()
+    }
     type D = Dim2;
     fn name(&self) -> &str {
         &self.name
@@ -315,6 +325,12 @@ impl BodyDef for Body2Def {
 }
 
 impl BodyDef for Body3Def {
+    fn has_linvel(&self) -> bool {
+        self.linvel.is_some()
+    }
+    fn has_angvel(&self) -> bool {
+        self.angvel_deg.is_some()
+    }
     type D = Dim3;
     fn name(&self) -> &str {
         &self.name
@@ -379,6 +395,7 @@ where
         }
         let body = b.build(&path)?;
         check_mass(&body, &path)?;
+        check_still(b, &body, &path)?;
         bodies.push(body);
     }
     let at = vec![Seg::Key("joints".into())];
@@ -429,6 +446,28 @@ fn check_mass<D: Space>(b: &BodySpec<D>, path: &[Seg]) -> Result<(), Located> {
             ),
         ))
     }
+}
+
+/// A static body never moves: an initial velocity on one is an error, not
+/// ignored.
+fn check_still<B: BodyDef>(def: &B, b: &BodySpec<B::D>, path: &[Seg]) -> Result<(), Located> {
+    if b.kind != BodyKind::Static {
+        return Ok(());
+    }
+    for (field, given) in [
+        ("linvel", def.has_linvel()),
+        ("angvel_deg", def.has_angvel()),
+    ] {
+        if given {
+            return Err(Located::new(
+                key(path, field),
+                format!(
+                    "a static body never moves: {field} applies to dynamic and kinematic bodies"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The time stepping of a scene.

@@ -24,7 +24,9 @@
 //!                                   or {"quaternion": [x, y, z, w]}
 //!      "linvel": [1, 0],            optional initial velocity of the centre of mass
 //!      "angvel_deg": 90,            optional, degrees per second (3D: [x, y, z],
-//!                                   axis times degrees per second)
+//!                                   axis times degrees per second); neither
+//!                                   velocity on a static body
+//!                                   (a kinematic body keeps its velocities)
 //!      "linear_damping": 0,         optional, 1/s, >= 0
 //!      "angular_damping": 0,        optional, 1/s, >= 0
 //!      "colliders": [               at least one
@@ -64,8 +66,11 @@
 //! Anchor defaults: a distance joint joins the two body origins; the other
 //! joints sit at body B's origin. A field that does not belong to a joint's
 //! type (a motor on a weld, an axis on a 2D revolute joint, ...) is an error,
-//! not ignored. Every bad value is reported as `FILE:LINE:COLUMN: FIELD:
-//! message (in body "name")`.
+//! not ignored. A dynamic body needs a positive mass: a collider with a
+//! positive density and an area (2D) or a volume (3D); no half-space.
+//!
+//! Every bad value is reported as `FILE:LINE:COLUMN: FIELD: message (in
+//! body "name")`.
 
 mod command;
 pub mod defs;

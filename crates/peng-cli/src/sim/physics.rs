@@ -213,7 +213,7 @@ mod tests {
              "colliders": [{"shape": {"type": "rect", "half_extents": [1, 0.1]}}]},
             {"name": "wheel", "position": [0, 5], "angvel_deg": 90,
              "colliders": [{"shape": {"type": "circle", "radius": 0.5}}]},
-            {"name": "post", "kind": "static", "position": [0, -5], "linvel": [3, 0],
+            {"name": "post", "kind": "static", "position": [0, -5],
              "colliders": [{"shape": {"type": "rect", "half_extents": [0.1, 1]}}]}]}"#;
         let s = parse("k.json", t).unwrap();
         let Worlds::D2(w) = &s.worlds else {

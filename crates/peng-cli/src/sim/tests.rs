@@ -338,6 +338,14 @@ fn bad_bodies() {
         "[]",
         "a body needs at least one collider",
     );
+    let t = r#"{"dimension": 2, "bodies": [{"name": "x", "kind": "static",
+        "colliders": [{"shape": {"type": "circle", "radius": 1}}], "angvel_deg": 5}]}"#;
+    fails(
+        t,
+        "bodies[0].angvel_deg",
+        "5",
+        "a static body never moves: angvel_deg applies to dynamic and kinematic bodies",
+    );
     let t = r#"{"dimension": 2, "bodies": [{"name": "x", "linear_damping": -1,
         "colliders": [{"shape": {"type": "circle", "radius": 1}}]}]}"#;
     fails(
