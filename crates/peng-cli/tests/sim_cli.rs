@@ -307,3 +307,34 @@ fn tower3d_falls_when_hit() {
         "{log}"
     );
 }
+
+/// `-` reads the scene from standard input; errors then name `<stdin>`.
+#[test]
+fn scene_from_stdin() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let d = dir("sim_stdin");
+    let run = |text: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_peng"))
+            .args(["sim", "-", "--steps", "3", "--no-picture"])
+            .current_dir(&d)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let scene = r#"{"dimension": 2, "bodies": [
+  {"name": "b", "colliders": [{"shape": {"type": "circle", "radius": 1}}]}]}"#;
+    let stdout = ok(&run(scene));
+    assert!(stdout.starts_with("peng sim <stdin>: 2D, 1 body, 0 joints\nsteps: 3 "));
+    let err = fails(&run(&scene.replace("\"radius\": 1", "\"radius\": -1")));
+    assert!(err.starts_with("error: <stdin>:2:"), "{err}");
+}

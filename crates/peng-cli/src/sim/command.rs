@@ -134,7 +134,6 @@ fn run_world<D: Space>(scene: &SimScene, w: &World<D>, args: &SimArgs) -> Result
 
 /// The summary of a run: scene, steps and times, contacts.
 pub fn summary_text(scene: &SimScene, s: &Summary) -> String {
-    let (bodies, joints) = scene.counts();
     let wall = s.wall.as_secs_f64();
     let rate = if wall > 0.0 {
         format!(" ({:.0} steps/s)", s.steps as f64 / wall)
@@ -142,11 +141,11 @@ pub fn summary_text(scene: &SimScene, s: &Summary) -> String {
         String::new()
     };
     format!(
-        "peng sim {}: {}D, {bodies} bodies, {joints} joints\n\
+        "peng sim {}: {}\n\
          steps: {} ({:.3} s simulated, dt {:.6} s, {} substeps) in {wall:.3} s wall time{rate}\n\
          contacts: {} began, {} ended\n",
         scene.source,
-        scene.dimension(),
+        super::log::contents(scene),
         s.steps,
         s.seconds,
         scene.timing.dt,

@@ -37,13 +37,28 @@ pub fn collider_name(body: &str, k: usize, count: usize) -> String {
     }
 }
 
-/// The log's first line, for a run of `steps` steps.
-pub fn header(s: &SimScene, steps: u64) -> String {
+/// `n` and the noun, singular for 1 ("1 body", "2 bodies").
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// "2D, N bodies, M joints" of a scene.
+pub fn contents(s: &SimScene) -> String {
     let (bodies, joints) = s.counts();
     format!(
-        "# peng sim {}: {}D, {bodies} bodies, {joints} joints, dt {:.6} s, {} substeps, {} steps",
-        s.source,
+        "{}D, {}, {}",
         s.dimension(),
+        count(bodies, "body", "bodies"),
+        count(joints, "joint", "joints")
+    )
+}
+
+/// The log's first line, for a run of `steps` steps.
+pub fn header(s: &SimScene, steps: u64) -> String {
+    format!(
+        "# peng sim {}: {}, dt {:.6} s, {} substeps, {} steps",
+        s.source,
+        contents(s),
         s.timing.dt,
         s.timing.substeps,
         steps
