@@ -72,14 +72,17 @@
 //! Every bad value is reported as `FILE:LINE:COLUMN: FIELD: message (in
 //! body "name")`.
 
+pub mod body;
 mod command;
 pub mod defs;
+pub mod joint;
 pub mod load;
 pub mod log;
 pub mod model;
 pub mod physics;
 pub mod render;
 pub mod run;
+pub mod settings;
 pub mod space;
 
 pub use command::run_cli;
