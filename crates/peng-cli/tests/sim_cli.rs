@@ -100,13 +100,17 @@ fn bundled_pyramid_writes_gif_and_log() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("wrote peng-sim.gif (11 pictures of 480x360, every 2 step(s), 3 cs each)"),
+        stdout
+            .contains("wrote peng-sim.gif (11 pictures of 480x360, every 2 step(s), 3.33 cs each)"),
         "{stdout}"
     );
     let gif = std::fs::read(d.join("peng-sim.gif")).unwrap();
     let (w, h, images, delays) = gif_frames(&gif);
     assert_eq!((w, h, images), (480, 360, 11));
-    assert!(delays.iter().all(|&c| c == 3), "{delays:?}");
+    // Shown for 3 or 4 cs, adding up to the simulated time of 11 pictures
+    // (each until the next: 11 * 2 / 60 s = 36.7 cs).
+    assert!(delays.iter().all(|&c| c == 3 || c == 4), "{delays:?}");
+    assert_eq!(delays.iter().map(|&c| c as u32).sum::<u32>(), 37);
 
     let log = std::fs::read_to_string(d.join("peng-sim-events.txt")).unwrap();
     let mut lines = log.lines();

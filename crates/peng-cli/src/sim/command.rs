@@ -5,7 +5,7 @@
 use super::load;
 use super::model::{SimScene, World, Worlds};
 use super::physics::Dynamics;
-use super::run::{picture_count, picture_every, simulate, RunOptions, Summary};
+use super::run::{delay_cs, picture_count, picture_every, simulate, RunOptions, Summary};
 use super::space::Space;
 use super::BUNDLED;
 use crate::cli::SimArgs;
@@ -90,10 +90,8 @@ fn run_world<D: Space>(scene: &SimScene, w: &World<D>, args: &SimArgs) -> Result
     let log_file = File::create(&args.log)
         .with_context(|| format!("cannot create log file {}", args.log.display()))?;
     let mut log = BufWriter::new(log_file);
-    // The delay that plays `every` steps in simulated time; viewers treat
-    // delays under 2 cs unreliably.
-    let delay_cs = ((every as f64 * scene.timing.dt as f64 * 100.0).round() as u16).max(2);
     let mut gif = GifWriter::new();
+    let mut shown = 0u64;
     let o = RunOptions {
         steps,
         fps,
@@ -106,22 +104,26 @@ fn run_world<D: Space>(scene: &SimScene, w: &World<D>, args: &SimArgs) -> Result
         w,
         &mut phys,
         o,
-        |c| Ok(gif.add_canvas(c, delay_cs)?),
+        |c| {
+            gif.add_canvas(c, delay_cs(shown, every, scene.timing.dt))?;
+            shown += 1;
+            Ok(())
+        },
         &mut log,
-    )
-    .with_context(|| format!("cannot write log file {}", args.log.display()))?;
+    )?;
     if pictures {
         gif.save(&args.out)?;
     }
     print!("{}", summary_text(scene, &s));
     if pictures {
         println!(
-            "wrote {} ({} pictures of {}x{}, every {} step(s), {delay_cs} cs each)",
+            "wrote {} ({} pictures of {}x{}, every {} step(s), {:.2} cs each)",
             args.out.display(),
             s.pictures,
             scene.view.width,
             scene.view.height,
-            s.every
+            s.every,
+            (s.every as f64 * scene.timing.dt as f64 * 100.0).max(2.0)
         );
     }
     println!(

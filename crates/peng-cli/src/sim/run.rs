@@ -10,9 +10,12 @@ use super::model::{SimScene, World};
 use super::render::{render, viewport};
 use super::space::Space;
 use crate::raster::Canvas;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use std::io::Write;
 use std::time::{Duration, Instant};
+
+/// The message of a failed write to the event log.
+const LOG_ERROR: &str = "cannot write the event log";
 
 /// A contact that began or ended in the last step, between collider `a.1`
 /// of body `a.0` and collider `b.1` of body `b.0` (scene indices).
@@ -87,6 +90,16 @@ pub fn picture_count(steps: u64, every: u64) -> u64 {
     steps / every + 1
 }
 
+/// How long picture `k` (from 0) of an animation drawn every `every` steps
+/// of `dt` is shown, in centiseconds: the rounded time of the next picture
+/// minus the rounded time of this one, so that the animation keeps
+/// simulated time however the step divides into centiseconds (3, 4, 3, ...
+/// for 3.33 cs). At least 2: viewers slow shorter delays down unreliably.
+pub fn delay_cs(k: u64, every: u64, dt: f32) -> u16 {
+    let cs = |k: u64| (k as f64 * every as f64 * dt as f64 * 100.0).round();
+    (cs(k + 1) - cs(k)).clamp(2.0, u16::MAX as f64) as u16
+}
+
 /// The caption of a picture.
 fn caption(step: u64, t: f64) -> String {
     // The bitmap font has letters, digits, '-', '_' and '.'.
@@ -121,7 +134,7 @@ pub fn simulate<D: Space, P: Physics<D>>(
             .and_then(|n| n.get(k))
             .map_or("?", String::as_str)
     };
-    writeln!(log_out, "{}", log::header(scene, o.steps))?;
+    writeln!(log_out, "{}", log::header(scene, o.steps)).context(LOG_ERROR)?;
     let start = Instant::now();
     let mut last_report = start;
     let mut poses = Vec::with_capacity(world.bodies.len());
@@ -154,7 +167,7 @@ pub fn simulate<D: Space, P: Physics<D>>(
                     a: name(e.a).to_string(),
                     b: name(e.b).to_string(),
                 };
-                writeln!(log_out, "{}", log::line(&l))?;
+                writeln!(log_out, "{}", log::line(&l)).context(LOG_ERROR)?;
             }
         }
         if o.pictures && step % every == 0 {
@@ -184,7 +197,7 @@ pub fn simulate<D: Space, P: Physics<D>>(
     s.steps = o.steps;
     s.seconds = o.steps as f64 * dt;
     s.wall = start.elapsed();
-    log_out.flush()?;
+    log_out.flush().context(LOG_ERROR)?;
     Ok(s)
 }
 
@@ -302,5 +315,10 @@ mod tests {
         assert_eq!(picture_every(1.0 / 60.0, 1000.0), 1);
         assert_eq!(picture_every(1.0 / 120.0, 30.0), 4);
         assert_eq!(picture_count(240, 2), 121);
+        // 3.33 cs per picture: 3, 4, 3, 3, 4, 3, ... adding up to 10 cs per
+        // 3 pictures.
+        let d: Vec<u16> = (0..6).map(|k| delay_cs(k, 2, 1.0 / 60.0)).collect();
+        assert_eq!(d, [3, 4, 3, 3, 4, 3]);
+        assert_eq!(delay_cs(7, 1, 1.0 / 120.0), 2);
     }
 }
