@@ -6,6 +6,9 @@
 //! state (did the pyramids stand, did the boxes stay in the tumbler, did the
 //! joints hold, did the hulls stay above the floor).
 //!
+//! Each scene runs in rapier and then in peng (peng-dynamics' defaults:
+//! 60 Hz, 4 substeps; peng's own multi-threading is its collision world's).
+//!
 //! Usage (rapier single-threaded):
 //!   cargo bench -p peng-dyn-bench --bench dyn_steps [-- [FILTER] [--steps N]]
 //! Multi-threaded (rapier's `parallel` feature, a separate build of rapier;
@@ -17,7 +20,7 @@
 
 mod common;
 
-use common::{Rapier2, Rapier3};
+use common::{Engine2, Engine3, Peng2, Peng3, Rapier2, Rapier3};
 use glam::{Vec2, Vec3};
 use peng_dyn_bench::{box2d, scenes3, JointSpec2, Kind, Scene2, Scene3};
 use std::time::Instant;
@@ -57,7 +60,7 @@ fn cases() -> Vec<Case> {
 
 /// The largest displacement of any dynamic body from its start, and the
 /// last body's height at the start and now (the top box of the pyramids).
-fn drift2(scene: &Scene2, w: &Rapier2) -> String {
+fn drift2(scene: &Scene2, w: &dyn Engine2) -> String {
     let mut worst = 0.0f32;
     for (i, b) in scene.bodies.iter().enumerate() {
         if b.kind == Kind::Dynamic {
@@ -75,7 +78,7 @@ fn drift2(scene: &Scene2, w: &Rapier2) -> String {
     )
 }
 
-fn sanity2(name: &str, scene: &Scene2, w: &Rapier2) -> String {
+fn sanity2(name: &str, scene: &Scene2, w: &dyn Engine2) -> String {
     match name {
         "dyn2d/tumbler" => {
             // Boxes inside the walls' inner faces, in the tumbler's frame.
@@ -118,7 +121,7 @@ fn sanity2(name: &str, scene: &Scene2, w: &Rapier2) -> String {
     }
 }
 
-fn sanity3(name: &str, scene: &Scene3, w: &Rapier3) -> String {
+fn sanity3(name: &str, scene: &Scene3, w: &dyn Engine3) -> String {
     let n = scene.bodies.len();
     if name == "dyn3d/convex_pile" {
         let ys: Vec<f32> = (1..n).map(|i| w.position(i).y).collect();
@@ -141,26 +144,35 @@ fn sanity3(name: &str, scene: &Scene3, w: &Rapier3) -> String {
     )
 }
 
-/// Runs one case; returns its table row.
-fn run(case: &Case, steps: Option<usize>, threads: usize) -> String {
+/// Runs one case in one engine (`peng`: peng-dynamics, else rapier);
+/// returns its table row.
+fn run(case: &Case, steps: Option<usize>, threads: usize, peng: bool) -> String {
     let row = |name: &str, bodies: usize, joints: usize, n: usize, ms: f64, pairs, sanity| {
+        let engine = if peng { "peng" } else { "rapier" };
         format!(
-            "{name:<22} {bodies:>7} {joints:>7} {threads:>3} {n:>6} {ms:>10.1} {:>9.3} {pairs:>8}  {sanity}",
+            "{name:<22} {engine:<7} {bodies:>7} {joints:>7} {threads:>3} {n:>6} {ms:>10.1} {:>9.3} {pairs:>8}  {sanity}",
             ms / n.max(1) as f64
         )
     };
     match case {
         Case::D2(name, build, default) => {
             let scene = build();
+            if peng && !scene.joints.is_empty() {
+                return format!("{name:<22} peng    (joints not supported yet)");
+            }
             let n = steps.unwrap_or(*default);
-            let mut w = Rapier2::build(&scene);
+            let mut w: Box<dyn Engine2> = if peng {
+                Box::new(Peng2::build(&scene))
+            } else {
+                Box::new(Rapier2::build(&scene))
+            };
             w.step();
             let t = Instant::now();
             for _ in 0..n {
                 w.step();
             }
             let ms = t.elapsed().as_secs_f64() * 1e3;
-            let s = sanity2(name, &scene, &w);
+            let s = sanity2(name, &scene, w.as_ref());
             row(
                 name,
                 scene.bodies.len(),
@@ -174,14 +186,18 @@ fn run(case: &Case, steps: Option<usize>, threads: usize) -> String {
         Case::D3(name, build, default) => {
             let scene = build();
             let n = steps.unwrap_or(*default);
-            let mut w = Rapier3::build(&scene);
+            let mut w: Box<dyn Engine3> = if peng {
+                Box::new(Peng3::build(&scene))
+            } else {
+                Box::new(Rapier3::build(&scene))
+            };
             w.step();
             let t = Instant::now();
             for _ in 0..n {
                 w.step();
             }
             let ms = t.elapsed().as_secs_f64() * 1e3;
-            let s = sanity3(name, &scene, &w);
+            let s = sanity3(name, &scene, w.as_ref());
             row(
                 name,
                 scene.bodies.len(),
@@ -264,8 +280,8 @@ fn main() {
         },
     );
     println!(
-        "{:<22} {:>7} {:>7} {:>3} {:>6} {:>10} {:>9} {:>8}  sanity",
-        "scene", "bodies", "joints", "thr", "steps", "total ms", "ms/step", "contacts"
+        "{:<22} {:<7} {:>7} {:>7} {:>3} {:>6} {:>10} {:>9} {:>8}  sanity",
+        "scene", "engine", "bodies", "joints", "thr", "steps", "total ms", "ms/step", "contacts"
     );
     for case in cases() {
         if filter
@@ -275,8 +291,10 @@ fn main() {
             continue;
         }
         for t in thread_counts(threads) {
-            let row = with_threads(t, || run(&case, steps, t));
-            println!("{row}");
+            for peng in [false, true] {
+                let row = with_threads(t, || run(&case, steps, t, peng));
+                println!("{row}");
+            }
         }
     }
 }

@@ -24,7 +24,7 @@
 
 mod common;
 
-use common::{Rapier2, Rapier3};
+use common::{Peng2, Peng3, Rapier2, Rapier3};
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
 use peng_dyn_bench::{box2d, scenes3, Scene2, Scene3};
@@ -54,6 +54,12 @@ fn group2(c: &mut Criterion, name: &str, scene: &Scene2, settle: usize) {
     for _ in 0..settle {
         rapier.step();
     }
+    let mut peng = scene.joints.is_empty().then(|| Peng2::build(scene));
+    if let Some(p) = peng.as_mut() {
+        for _ in 0..settle {
+            p.step();
+        }
+    }
     let mut g = configure(c, name);
     g.bench_function("rapier2d", |b| {
         b.iter(|| {
@@ -61,6 +67,14 @@ fn group2(c: &mut Criterion, name: &str, scene: &Scene2, settle: usize) {
             black_box(&rapier.world.bodies);
         })
     });
+    if let Some(p) = peng.as_mut() {
+        g.bench_function("peng", |b| {
+            b.iter(|| {
+                p.step();
+                black_box(&p.world);
+            })
+        });
+    }
     g.finish();
 }
 
@@ -69,11 +83,21 @@ fn group3(c: &mut Criterion, name: &str, scene: &Scene3, settle: usize) {
     for _ in 0..settle {
         rapier.step();
     }
+    let mut peng = Peng3::build(scene);
+    for _ in 0..settle {
+        peng.step();
+    }
     let mut g = configure(c, name);
     g.bench_function("rapier3d", |b| {
         b.iter(|| {
             rapier.step();
             black_box(&rapier.world.bodies);
+        })
+    });
+    g.bench_function("peng", |b| {
+        b.iter(|| {
+            peng.step();
+            black_box(&peng.world);
         })
     });
     g.finish();

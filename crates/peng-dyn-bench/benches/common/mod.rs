@@ -14,6 +14,9 @@
 
 #![allow(dead_code)] // Each bench target uses part of this module.
 
+mod peng_side;
+pub use peng_side::{Peng2, Peng3};
+
 use glam::{Quat, Vec2, Vec3};
 use peng_dyn_bench::{Filter, Geometry2, Geometry3, JointSpec2, JointSpec3, Kind, Scene2, Scene3};
 
@@ -243,3 +246,64 @@ impl Rapier3 {
             .count()
     }
 }
+
+/// What the table and the sanity checks read from an engine running a 2D
+/// scene.
+pub trait Engine2 {
+    /// One step of 1/60 s.
+    fn step(&mut self);
+    /// Body `i`'s position (scene order).
+    fn position(&self, i: usize) -> Vec2;
+    /// Body `i`'s angle.
+    fn angle(&self, i: usize) -> f32;
+    /// Touching pairs.
+    fn contact_pairs(&self) -> usize;
+}
+
+/// [`Engine2`] in 3D.
+pub trait Engine3 {
+    /// One step of 1/60 s.
+    fn step(&mut self);
+    /// Body `i`'s position (scene order).
+    fn position(&self, i: usize) -> Vec3;
+    /// Touching pairs.
+    fn contact_pairs(&self) -> usize;
+}
+
+macro_rules! engine2 {
+    ($t:ty) => {
+        impl Engine2 for $t {
+            fn step(&mut self) {
+                <$t>::step(self)
+            }
+            fn position(&self, i: usize) -> Vec2 {
+                <$t>::position(self, i)
+            }
+            fn angle(&self, i: usize) -> f32 {
+                <$t>::angle(self, i)
+            }
+            fn contact_pairs(&self) -> usize {
+                <$t>::contact_pairs(self)
+            }
+        }
+    };
+}
+macro_rules! engine3 {
+    ($t:ty) => {
+        impl Engine3 for $t {
+            fn step(&mut self) {
+                <$t>::step(self)
+            }
+            fn position(&self, i: usize) -> Vec3 {
+                <$t>::position(self, i)
+            }
+            fn contact_pairs(&self) -> usize {
+                <$t>::contact_pairs(self)
+            }
+        }
+    };
+}
+engine2!(Rapier2);
+engine2!(Peng2);
+engine3!(Rapier3);
+engine3!(Peng3);

@@ -38,6 +38,15 @@ pub struct Body<D: DynDim> {
     /// Multiplies the world's gravity for this body (1 by default; 0 for a
     /// body that floats).
     pub gravity_scale: f32,
+    /// Whether the body may fall asleep when it comes to rest (true by
+    /// default).
+    pub can_sleep: bool,
+    /// Asleep: not integrated, not solved, until something wakes it.
+    pub(crate) sleeping: bool,
+    /// Seconds the body has been slower than the sleep thresholds.
+    pub(crate) sleep_time: f32,
+    /// The island it fell asleep with (all wake together).
+    pub(crate) island: u32,
     mass: D::Mass,
     /// The inverse inertia about the centre of mass in the local frame (the
     /// pseudo-inverse: a zero principal moment stays zero).
@@ -64,6 +73,10 @@ impl<D: DynDim> Body<D> {
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
+            can_sleep: true,
+            sleeping: false,
+            sleep_time: 0.0,
+            island: 0,
             inv_inertia_local: D::inv_inertia_local(&mass),
             mass,
             force: D::V::ZERO,
@@ -195,6 +208,12 @@ impl<D: DynDim> Body<D> {
     pub fn clear_forces(&mut self) {
         self.force = D::V::ZERO;
         self.torque = D::Ang::ZERO;
+    }
+
+    /// Whether the body is asleep (at rest, skipped by the solver until a
+    /// moving body touches it or it is changed).
+    pub fn is_sleeping(&self) -> bool {
+        self.sleeping
     }
 
     /// Whether pose and velocities are finite.

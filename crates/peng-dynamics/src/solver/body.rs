@@ -56,6 +56,9 @@ impl<D: DynDim> SolverBody<D> {
 
     /// The solver state of `body` for a step with substeps of `h` seconds.
     pub fn from_body(body: &Body<D>, gravity: D::V, h: f32) -> Self {
+        if body.sleeping {
+            return Self::fixed();
+        }
         match body.kind {
             BodyKind::Static => Self::fixed(),
             BodyKind::Kinematic => SolverBody {

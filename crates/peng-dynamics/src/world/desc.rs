@@ -22,6 +22,8 @@ pub struct BodyDesc<D: DynDim> {
     pub angular_damping: f32,
     /// Multiplies gravity for this body.
     pub gravity_scale: f32,
+    /// Whether it may fall asleep at rest.
+    pub can_sleep: bool,
 }
 
 impl<D: DynDim> BodyDesc<D> {
@@ -35,6 +37,7 @@ impl<D: DynDim> BodyDesc<D> {
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
+            can_sleep: true,
         }
     }
     /// A dynamic body (moved by forces and contacts).
@@ -63,6 +66,11 @@ impl<D: DynDim> BodyDesc<D> {
     pub fn with_damping(mut self, linear: f32, angular: f32) -> Self {
         self.linear_damping = linear;
         self.angular_damping = angular;
+        self
+    }
+    /// Allowed to sleep at rest (or not).
+    pub fn with_can_sleep(mut self, can: bool) -> Self {
+        self.can_sleep = can;
         self
     }
     /// With this gravity scale.

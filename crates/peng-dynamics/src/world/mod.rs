@@ -20,6 +20,7 @@
 
 mod desc;
 mod settings;
+mod sleep;
 mod step;
 
 pub use desc::{BodyDesc, ColliderDesc};
@@ -162,6 +163,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         body.linear_damping = desc.linear_damping;
         body.angular_damping = desc.angular_damping;
         body.gravity_scale = desc.gravity_scale;
+        body.can_sleep = desc.can_sleep;
         let index = match self.free.pop() {
             Some(i) => i,
             None => {
@@ -194,8 +196,13 @@ impl<D: DynDim> PhysicsWorld<D> {
     }
 
     /// The body of a live handle, to change its pose, velocities, forces or
-    /// damping (checked at the next step).
+    /// damping (checked at the next step). A sleeping body (and its island)
+    /// wakes up.
     pub fn body_mut(&mut self, h: BodyHandle) -> Option<&mut Body<D>> {
+        let island = self.body(h).filter(|b| b.sleeping).map(|b| b.island);
+        if let Some(i) = island {
+            self.wake_island(i);
+        }
         self.bodies
             .get_mut(h.index as usize)
             .filter(|s| s.generation == h.generation)
@@ -343,6 +350,8 @@ impl<D: DynDim> PhysicsWorld<D> {
         let body = slot.body.take().ok_or(DynamicsError::StaleBody(h))?;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(h.index);
+        // Whatever rested on it must fall.
+        self.wake_all();
         for c in colliders {
             let _ = self.collision.remove(c);
             self.colliders[c.index() as usize] = None;

@@ -3,7 +3,8 @@
 use crate::dim::DynDim;
 
 /// How a [`PhysicsWorld`](super::PhysicsWorld) steps. The defaults follow
-/// Box2D v3 (Catto, "Solver2D", 2024): 60 Hz with 4 substeps, contacts as
+/// Box2D v3 (Catto, "Solver2D", 2024; sleeping below 5 cm/s and 2°/s for
+/// half a second): 60 Hz with 4 substeps, contacts as
 /// springs with damping ratio 10, pushed apart at most 3 m/s, no allowed
 /// overlap; except that the contact spring is 60 Hz (a quarter of the
 /// substep rate, the stiffest the soft step allows) rather than 30 Hz: a
@@ -38,6 +39,15 @@ pub struct StepSettings<D: DynDim> {
     /// Gap (m) within which contacts are kept before they touch
     /// (speculative contacts); each body adds how far it moves in a step.
     pub speculative_distance: f32,
+    /// Whether resting bodies fall asleep.
+    pub sleep: bool,
+    /// A body is at rest below this speed (m/s)...
+    pub sleep_linear_speed: f32,
+    /// ...and this angular speed (rad/s)...
+    pub sleep_angular_speed: f32,
+    /// ...and its island sleeps once all its bodies were at rest this long
+    /// (s).
+    pub time_to_sleep: f32,
 }
 
 impl<D: DynDim> Default for StepSettings<D> {
@@ -54,6 +64,10 @@ impl<D: DynDim> Default for StepSettings<D> {
             restitution_threshold: 1.0,
             linear_slop: 0.0,
             speculative_distance: 0.02,
+            sleep: true,
+            sleep_linear_speed: 0.05,
+            sleep_angular_speed: 2f32.to_radians(),
+            time_to_sleep: 0.5,
         }
     }
 }
@@ -96,6 +110,21 @@ impl<D: DynDim> StepSettings<D> {
                 "speculative_distance",
                 self.speculative_distance,
                 non_neg(self.speculative_distance),
+            ),
+            (
+                "sleep_linear_speed",
+                self.sleep_linear_speed,
+                non_neg(self.sleep_linear_speed),
+            ),
+            (
+                "sleep_angular_speed",
+                self.sleep_angular_speed,
+                non_neg(self.sleep_angular_speed),
+            ),
+            (
+                "time_to_sleep",
+                self.time_to_sleep,
+                non_neg(self.time_to_sleep),
             ),
         ] {
             if !ok {

@@ -31,6 +31,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         }
         self.sync_colliders()?;
         self.collision.update();
+        self.wake_touched();
         let h = self.settings.dt / self.settings.substeps as f32;
         self.solver_bodies.clear();
         let gravity = self.settings.gravity;
@@ -43,6 +44,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         run_step(&mut self.solver_bodies, &mut self.contacts, &self.settings);
         self.write_back();
         self.store_impulses();
+        self.update_sleep();
         self.steps += 1;
         Ok(())
     }
@@ -95,10 +97,12 @@ impl<D: DynDim> PhysicsWorld<D> {
                 continue;
             };
             let (a, b) = (ia.body.index as usize, ib.body.index as usize);
-            if a == b || !(self.is_dynamic(a) || self.is_dynamic(b)) {
+            let (sa, sb) = (&self.solver_bodies[a], &self.solver_bodies[b]);
+            // Pairs with no awake dynamic body need no solving (asleep on
+            // the ground, or two static bodies).
+            if a == b || !(sa.dynamic || sb.dynamic) {
                 continue;
             }
-            let (sa, sb) = (&self.solver_bodies[a], &self.solver_bodies[b]);
             let friction = (ia.friction * ib.friction).sqrt();
             let restitution = ia.restitution.max(ib.restitution);
             for m in manifolds {
