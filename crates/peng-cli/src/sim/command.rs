@@ -12,7 +12,7 @@ use crate::cli::SimArgs;
 use crate::gif::GifWriter;
 use anyhow::{bail, Context, Result};
 use std::fs::File;
-use std::io::{BufWriter, Read};
+use std::io::{BufWriter, Read, Write};
 use std::time::Duration;
 
 /// The most pictures a GIF may collect (they stay in memory until the end:
@@ -114,9 +114,12 @@ fn run_world<D: Space>(scene: &SimScene, w: &World<D>, args: &SimArgs) -> Result
     if pictures {
         gif.save(&args.out)?;
     }
-    print!("{}", summary_text(scene, &s));
+    // Written, not printed: a closed pipe is an error, not a panic.
+    let mut out = std::io::stdout().lock();
+    write!(out, "{}", summary_text(scene, &s))?;
     if pictures {
-        println!(
+        writeln!(
+            out,
             "wrote {} ({} pictures of {}x{}, every {} step(s), {:.2} cs each)",
             args.out.display(),
             s.pictures,
@@ -124,13 +127,14 @@ fn run_world<D: Space>(scene: &SimScene, w: &World<D>, args: &SimArgs) -> Result
             scene.view.height,
             s.every,
             (s.every as f64 * scene.timing.dt as f64 * 100.0).max(2.0)
-        );
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "wrote {} ({} events)",
         args.log.display(),
         s.began + s.ended
-    );
+    )?;
     Ok(())
 }
 
