@@ -419,11 +419,12 @@ const SIM_AFTER: &str = r#"SCENE FORMAT
                                     3D revolute: hinge axis (default z); else an error
        "limits": [-45, 45],         revolute: degrees; prismatic: length along the
                                     axis; distance: [min, max] length; not on weld
-       "motor": {"speed": 90, "max_force": 50}  revolute (deg/s, torque) or
-                                    prismatic (length/s, force) only
+       "motor": {"speed": 90, "max_force": 50}  revolute (deg/s, torque),
+                                    prismatic or distance (length/s, force); not weld
        "rest_length": 1,            distance only, default the start distance
-       "stiffness": 200,            distance only: a spring (absent: a rigid rod)
-       "damping": 5,                distance only, needs stiffness
+       "hertz": 5,                  distance only: a spring of this natural frequency
+                                    (Hz, as Box2D; absent: a rigid rod)
+       "damping_ratio": 0.7,        distance only, needs hertz (1 = critical)
        "collide_connected": false}  whether the two bodies still collide
     ],
     "view": {                       optional

@@ -192,20 +192,21 @@ pub struct JointDef<V> {
     /// Rest length of a distance joint (default: the anchors' start distance).
     #[serde(default)]
     pub rest_length: Option<f32>,
-    /// Spring stiffness of a distance joint (N/m; absent: a rigid rod).
+    /// Spring of a distance joint: natural frequency in Hz (absent: a rigid
+    /// rod).
     #[serde(default)]
-    pub stiffness: Option<f32>,
-    /// Spring damping of a distance joint (N s/m).
+    pub hertz: Option<f32>,
+    /// Spring damping ratio of a distance joint (1 = critical).
     #[serde(default)]
-    pub damping: Option<f32>,
+    pub damping_ratio: Option<f32>,
     /// Whether the two bodies still collide with each other (default false).
     #[serde(default)]
     pub collide_connected: bool,
 }
 
 /// `{"speed": s, "max_force": f}`: the motor drives the joint towards the
-/// speed (degrees per second for revolute, length per second for prismatic)
-/// with at most this force (torque for revolute).
+/// speed (degrees per second for revolute, length per second for prismatic
+/// and distance) with at most this force (torque for revolute).
 #[derive(Debug, Deserialize, Clone, Copy)]
 #[serde(deny_unknown_fields)]
 pub struct MotorDef {

@@ -90,14 +90,11 @@ pub fn joint<D: Space, W: VecDef<V = D::V>>(
     let has_axis = matches!(kind, JointKind::Prismatic) || (dim3 && kind == JointKind::Revolute);
     not_for("axis", j.axis.is_some() && !has_axis)?;
     not_for("limits", j.limits.is_some() && kind == JointKind::Weld)?;
-    not_for(
-        "motor",
-        j.motor.is_some() && !matches!(kind, JointKind::Revolute | JointKind::Prismatic),
-    )?;
+    not_for("motor", j.motor.is_some() && kind == JointKind::Weld)?;
     for (field, v) in [
         ("rest_length", j.rest_length),
-        ("stiffness", j.stiffness),
-        ("damping", j.damping),
+        ("hertz", j.hertz),
+        ("damping_ratio", j.damping_ratio),
     ] {
         not_for(field, v.is_some() && kind != JointKind::Distance)?;
     }
@@ -212,17 +209,17 @@ pub fn joint<D: Space, W: VecDef<V = D::V>>(
     } else {
         None
     };
-    let spring = match (j.stiffness, j.damping) {
+    let spring = match (j.hertz, j.damping_ratio) {
         (None, None) => None,
         (None, Some(_)) => {
             return Err(Located::new(
-                key(path, "damping"),
-                "damping needs a stiffness (a spring); a rod without one is rigid",
+                key(path, "damping_ratio"),
+                "damping_ratio needs hertz (a spring); a rod without one is rigid",
             ))
         }
-        (Some(k), d) => Some(Spring {
-            stiffness: non_negative(Some(k), 0.0, path, "stiffness")?,
-            damping: non_negative(d, 0.0, path, "damping")?,
+        (Some(f), d) => Some(Spring {
+            hertz: non_negative(Some(f), 0.0, path, "hertz")?,
+            damping_ratio: non_negative(d, 0.0, path, "damping_ratio")?,
         }),
     };
     Ok(JointSpec {

@@ -48,11 +48,12 @@
 //!                                   3D revolute: hinge axis (default z)
 //!      "limits": [-45, 45],         revolute: degrees; prismatic: length along
 //!                                   the axis; distance: [min, max] length
-//!      "motor": {"speed": 90, "max_force": 50},  revolute (deg/s, torque) or
-//!                                   prismatic (length/s, force)
+//!      "motor": {"speed": 90, "max_force": 50},  revolute (deg/s, torque),
+//!                                   prismatic or distance (length/s, force)
 //!      "rest_length": 1,            distance only, default the start distance
-//!      "stiffness": 200,            distance only: a spring (absent: a rod)
-//!      "damping": 5,                distance only, needs stiffness
+//!      "hertz": 5,                  distance only: a spring of this natural
+//!                                   frequency (absent: a rod)
+//!      "damping_ratio": 0.7,        distance only, needs hertz (1 = critical)
 //!      "collide_connected": false}  whether the two bodies still collide
 //!   ],
 //!   "view": {                       optional

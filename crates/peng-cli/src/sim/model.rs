@@ -61,7 +61,7 @@ pub enum JointKind {
     /// A slider: the bodies keep their relative rotation and move along the
     /// axis only.
     Prismatic,
-    /// A rod (rigid) or a spring (with stiffness) between the anchors.
+    /// A rod (rigid), a rope (limits) or a spring between the anchors.
     Distance,
     /// The bodies keep their relative pose.
     Weld,
@@ -91,19 +91,21 @@ impl JointKind {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Motor {
     /// Target speed: radians per second (revolute) or length per second
-    /// (prismatic).
+    /// (prismatic, distance).
     pub speed: f32,
     /// Largest torque (revolute) or force (prismatic), >= 0.
     pub max_force: f32,
 }
 
-/// A spring of a distance joint.
+/// A spring of a distance joint, as Box2D v3 gives it: a natural frequency
+/// and a damping ratio for the bodies' effective mass along the joint (so
+/// it behaves alike whatever the masses).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Spring {
-    /// Stiffness (force per length), >= 0.
-    pub stiffness: f32,
-    /// Damping (force per speed), >= 0.
-    pub damping: f32,
+    /// Natural frequency (Hz), >= 0.
+    pub hertz: f32,
+    /// Damping ratio (1 = critical), >= 0.
+    pub damping_ratio: f32,
 }
 
 /// A joint between two bodies.
@@ -130,7 +132,7 @@ pub struct JointSpec<D: Space> {
     /// `(lower, upper)`, lower <= upper: radians (revolute), length
     /// (prismatic: along the axis; distance: between the anchors).
     pub limits: Option<(f32, f32)>,
-    /// A motor (revolute and prismatic only).
+    /// A motor (not on weld joints).
     pub motor: Option<Motor>,
     /// Rest length of a distance joint (>= 0).
     pub rest_length: Option<f32>,

@@ -404,22 +404,22 @@ fn bad_joints() {
         "limits must be finite with lower <= upper",
     );
     fails(
-        &j(r#"{"type": "distance", "body_a": "box", "body_b": "ball", "stiffness": -5}"#),
-        "joints[0].stiffness",
+        &j(r#"{"type": "distance", "body_a": "box", "body_b": "ball", "hertz": -5}"#),
+        "joints[0].hertz",
         "-5",
-        "stiffness must be a finite number >= 0",
+        "hertz must be a finite number >= 0",
     );
     fails(
-        &j(r#"{"type": "distance", "body_a": "box", "body_b": "ball", "damping": 5}"#),
-        "joints[0].damping",
+        &j(r#"{"type": "distance", "body_a": "box", "body_b": "ball", "damping_ratio": 5}"#),
+        "joints[0].damping_ratio",
         "5",
-        "damping needs a stiffness",
+        "damping_ratio needs hertz",
     );
     fails(
-        &j(r#"{"type": "weld", "body_a": "box", "body_b": "ball", "stiffness": 5}"#),
-        "joints[0].stiffness",
+        &j(r#"{"type": "weld", "body_a": "box", "body_b": "ball", "hertz": 5}"#),
+        "joints[0].hertz",
         "5",
-        "a weld joint has no stiffness",
+        "a weld joint has no hertz",
     );
     fails(
         &j(
