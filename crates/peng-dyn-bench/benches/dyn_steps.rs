@@ -157,9 +157,6 @@ fn run(case: &Case, steps: Option<usize>, threads: usize, peng: bool) -> String 
     match case {
         Case::D2(name, build, default) => {
             let scene = build();
-            if peng && !scene.joints.is_empty() {
-                return format!("{name:<22} peng    (joints not supported yet)");
-            }
             let n = steps.unwrap_or(*default);
             let mut w: Box<dyn Engine2> = if peng {
                 Box::new(Peng2::build(&scene))

@@ -1,14 +1,17 @@
 //! peng's side of the dynamics benchmark: the same scene data built in a
 //! `peng_dynamics::PhysicsWorld2` / `PhysicsWorld3` with its defaults (60 Hz,
-//! 4 substeps). Joints are not built yet (peng-dynamics has none), so the
-//! joint grid has no peng row.
+//! 4 substeps; triangle meshes are one-sided, as floors; revolute joints as
+//! `JointDesc2::revolute` / `JointDesc3::revolute`).
 
 use glam::{Quat, Vec2, Vec3};
 use peng::d2::{Circle, ConvexPolygon, Pose2, Rect, Segment};
 use peng::d3::{Ball, ConvexPolyhedron, Cuboid, Pose3, TriMesh};
 use peng::world::CollisionFilter;
-use peng_dyn_bench::{Filter, Geometry2, Geometry3, Kind, Scene2, Scene3};
-use peng_dynamics::{BodyDesc, BodyHandle, BodyKind, ColliderDesc, PhysicsWorld2, PhysicsWorld3};
+use peng_dyn_bench::{Filter, Geometry2, Geometry3, JointSpec2, JointSpec3, Kind, Scene2, Scene3};
+use peng_dynamics::{
+    BodyDesc, BodyHandle, BodyKind, ColliderDesc, JointDesc2, JointDesc3, PhysicsWorld2,
+    PhysicsWorld3,
+};
 
 fn kind(k: Kind) -> BodyKind {
     match k {
@@ -31,7 +34,7 @@ pub struct Peng2 {
 }
 
 impl Peng2 {
-    /// Builds `scene` (joints are left out).
+    /// Builds `scene`.
     pub fn build(scene: &Scene2) -> Self {
         let mut world = PhysicsWorld2::new();
         world.settings_mut().gravity = scene.gravity;
@@ -62,6 +65,15 @@ impl Peng2 {
                 world.add_collider(h, c).expect("collider");
             }
             bodies.push(h);
+        }
+        for j in &scene.joints {
+            let JointSpec2::Revolute {
+                body_a,
+                body_b,
+                anchor,
+            } = *j;
+            let desc = JointDesc2::revolute(bodies[body_a], bodies[body_b], anchor);
+            world.add_joint(desc).expect("joint");
         }
         Peng2 { world, bodies }
     }
@@ -100,7 +112,7 @@ pub struct Peng3 {
 }
 
 impl Peng3 {
-    /// Builds `scene` (joints are left out).
+    /// Builds `scene`.
     pub fn build(scene: &Scene3) -> Self {
         let mut world = PhysicsWorld3::new();
         world.settings_mut().gravity = scene.gravity;
@@ -123,6 +135,7 @@ impl Peng3 {
                     Geometry3::TriMesh { vertices, indices } => {
                         TriMesh::new(vertices.clone(), indices.clone())
                             .expect("mesh")
+                            .with_one_sided(true)
                             .into()
                     }
                 };
@@ -135,6 +148,16 @@ impl Peng3 {
                 world.add_collider(h, c).expect("collider");
             }
             bodies.push(h);
+        }
+        for j in &scene.joints {
+            let JointSpec3::Revolute {
+                body_a,
+                body_b,
+                anchor,
+                axis,
+            } = *j;
+            let desc = JointDesc3::revolute(bodies[body_a], bodies[body_b], anchor, axis);
+            world.add_joint(desc).expect("joint");
         }
         Peng3 { world, bodies }
     }

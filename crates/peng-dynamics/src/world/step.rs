@@ -32,6 +32,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         self.sync_colliders()?;
         self.collision.update();
         self.wake_touched();
+        self.wake_jointed();
         let h = self.settings.dt / self.settings.substeps as f32;
         self.solver_bodies.clear();
         let gravity = self.settings.gravity;
@@ -41,9 +42,16 @@ impl<D: DynDim> PhysicsWorld<D> {
                 None => SolverBody::fixed(),
             }));
         self.build_contacts(h);
-        run_step(&mut self.solver_bodies, &mut self.contacts, &self.settings);
+        self.prepare_joints(h);
+        run_step(
+            &mut self.solver_bodies,
+            &mut self.contacts,
+            &mut self.joints.constraints,
+            &self.settings,
+        );
         self.write_back();
         self.store_impulses();
+        self.store_joints();
         self.update_sleep();
         self.steps += 1;
         Ok(())
@@ -89,7 +97,22 @@ impl<D: DynDim> PhysicsWorld<D> {
             .iter()
             .map(|s| s.body.as_ref().map_or(D::V::ZERO, |b| b.world_com()))
             .collect();
+        // The cache and the touching pairs are both sorted by pair: one
+        // cursor walks the cache alongside, and each pair's entries (a few)
+        // are searched in place.
+        let mut cursor = 0usize;
         for (ha, hb, manifolds) in self.collision.touching_contacts() {
+            while cursor < self.cache.len()
+                && (self.cache[cursor].0 .0, self.cache[cursor].0 .1) < (ha, hb)
+            {
+                cursor += 1;
+            }
+            let mut end = cursor;
+            while end < self.cache.len() && (self.cache[end].0 .0, self.cache[end].0 .1) == (ha, hb)
+            {
+                end += 1;
+            }
+            let cached = &self.cache[cursor..end];
             let (Some(ia), Some(ib)) = (
                 self.colliders[ha.index() as usize].as_ref(),
                 self.colliders[hb.index() as usize].as_ref(),
@@ -136,10 +159,11 @@ impl<D: DynDim> PhysicsWorld<D> {
                     }
                     let dv = sb.velocity_at(rb) - sa.velocity_at(ra);
                     let a_n = (sb.accel - sa.accel).dot(n);
-                    let (warm_n, warm_t) = self
-                        .cache
-                        .binary_search_by(|(k, _, _)| k.cmp(&(key.0, key.1, key.2, key.3, p.id.0)))
-                        .map_or((0.0, D::V::ZERO), |i| (self.cache[i].1, self.cache[i].2));
+                    let want = (key.0, key.1, key.2, key.3, p.id.0);
+                    let (warm_n, warm_t) = cached
+                        .iter()
+                        .find(|(k, _, _)| *k == want)
+                        .map_or((0.0, D::V::ZERO), |e| (e.1, e.2));
                     c.points[c.len as usize] = ContactPointC {
                         ra,
                         rb,
@@ -191,6 +215,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                 self.cache.push((key, p.normal_impulse, t));
             }
         }
-        self.cache.sort_unstable_by_key(|e| e.0);
+        // Already grouped by pair in pair order (the contacts were built in
+        // the touching pairs' order), which is all the lookup needs.
     }
 }

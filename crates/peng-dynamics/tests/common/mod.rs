@@ -24,7 +24,9 @@ pub fn mesh_floor(world: &mut PhysicsWorld3, half: f32, n: u32) -> BodyHandle {
             idx.push([a + 1, a + row, a + row + 1]);
         }
     }
-    let mesh = TriMesh::new(v, idx).expect("valid floor mesh");
+    let mesh = TriMesh::new(v, idx)
+        .expect("valid floor mesh")
+        .with_one_sided(true);
     let floor = world.add_body(BodyDesc::fixed(Pose3::IDENTITY));
     world
         .add_collider(floor, ColliderDesc::new(mesh))

@@ -36,6 +36,9 @@ pub struct TriMesh {
     /// The exact box around the vertices used by triangles.
     aabb: Aabb3,
     topology: OnceLock<Topology>,
+    /// Contacts push shapes out of the front side only (see
+    /// [`with_one_sided`](TriMesh::with_one_sided)).
+    one_sided: bool,
 }
 
 impl PartialEq for TriMesh {
@@ -46,6 +49,21 @@ impl PartialEq for TriMesh {
 }
 
 impl TriMesh {
+    /// The same mesh whose contacts push shapes out of the front side of
+    /// its triangles only (the side their counter-clockwise winding faces),
+    /// whichever side the shape's centre has sunk to: a floor or a closed
+    /// surface that bodies cannot fall through. By default triangles are
+    /// two-sided: a shape is pushed out of the side its centre is on.
+    pub fn with_one_sided(mut self, one_sided: bool) -> Self {
+        self.one_sided = one_sided;
+        self
+    }
+
+    /// Whether contacts push only out of the triangles' front sides.
+    pub fn is_one_sided(&self) -> bool {
+        self.one_sided
+    }
+
     /// A mesh from vertices and triangles (`[i, j, k]` indices into `vertices`).
     ///
     /// Errors: no triangles ([`GeometryError::Degenerate`]), a vertex with a
@@ -93,6 +111,7 @@ impl TriMesh {
             corners,
             aabb,
             topology: OnceLock::new(),
+            one_sided: false,
         })
     }
 

@@ -26,6 +26,7 @@ pub(crate) fn triangle_manifolds<M: MeshView>(
     parts: &mut Vec<Manifold3>,
 ) {
     let bbox = shape.aabb(b_in_m).loosened(prediction.max(0.0));
+    let one_sided = mesh.one_sided();
     let mut rejected = Vec::new();
     mesh.for_each_candidate(&bbox, |t, c| {
         let Ok(tri) = Triangle::new(c[0], c[1], c[2]) else {
@@ -35,11 +36,18 @@ pub(crate) fn triangle_manifolds<M: MeshView>(
         let Some(m) = contact_pair(&ts, &Pose3::IDENTITY, shape, b_in_m, prediction) else {
             return;
         };
-        let m = if fix && !is_valid(mesh, t, c, &m) {
+        let back = one_sided && face_normal(c).is_some_and(|n| n.dot(m.normal) < 0.0);
+        let m = if back {
+            // A one-sided surface pushes out of its front only.
+            match face_manifold(c, shape, b_in_m, m.normal, prediction, true) {
+                Some(f) => f,
+                None => return,
+            }
+        } else if fix && !is_valid(mesh, t, c, &m) {
             if m.depth() > 0.0 {
                 rejected.push(relabel(mesh, t, c, &m));
             }
-            match face_manifold(c, shape, b_in_m, m.normal, prediction) {
+            match face_manifold(c, shape, b_in_m, m.normal, prediction, false) {
                 Some(f) => f,
                 None => return,
             }
@@ -79,8 +87,9 @@ pub(crate) fn relabel<M: MeshView>(mesh: &M, t: u32, c: &[Vec3; 3], m: &Manifold
     m
 }
 
-/// The face contact of triangle `c` with the shape: the side is the one the
-/// shape's centre is on (else the side `hint` points to); the shape's support
+/// The face contact of triangle `c` with the shape: the side is the front
+/// with `front`, else the one the shape's centre is on (else the side `hint`
+/// points to); the shape's support
 /// feature along minus that face normal is clipped to the triangle's prism and
 /// each point's depth measured along the normal. `None` when no point is
 /// within `prediction` or the triangle has no area.
@@ -90,10 +99,13 @@ fn face_manifold(
     b_in_m: &Pose3,
     hint: Vec3,
     prediction: f32,
+    front: bool,
 ) -> Option<Manifold3> {
     let nf = face_normal(c)?;
     let h = nf.dot(b_in_m.translation - c[0]);
-    let up = if h != 0.0 {
+    let up = if front {
+        true
+    } else if h != 0.0 {
         h > 0.0
     } else {
         hint.dot(nf) >= 0.0
@@ -128,4 +140,39 @@ fn face_manifold(
         &mut m,
     );
     (!m.is_empty()).then_some(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::math::{Pose3, Vec3};
+    use crate::mesh::TriMesh;
+    use crate::query::d3::contacts;
+    use crate::shape::d3::{Ball, Shape};
+
+    /// A ball sunk past a floor triangle's plane: a two-sided floor pushes it
+    /// on down, a one-sided one back up through its front face.
+    #[test]
+    fn one_sided_meshes_push_out_of_their_front_only() {
+        let v = vec![
+            Vec3::new(-2.0, 0.0, -2.0),
+            Vec3::new(-2.0, 0.0, 2.0),
+            Vec3::new(2.0, 0.0, -2.0),
+        ];
+        let two = TriMesh::new(v.clone(), vec![[0, 1, 2]]).unwrap();
+        let one = two.clone().with_one_sided(true);
+        assert!(one.is_one_sided() && !two.is_one_sided());
+        let ball: Shape = Ball::new(0.5).unwrap().into();
+        let at = Pose3::from_translation(Vec3::new(-0.5, -0.1, -0.5));
+        let normal_of = |mesh: TriMesh| {
+            let mut out = Vec::new();
+            let s: Shape = mesh.into();
+            contacts(&s, &Pose3::IDENTITY, &ball, &at, 0.0, &mut out);
+            assert_eq!(out.len(), 1);
+            (out[0].normal, out[0].depth())
+        };
+        let (n2, d2) = normal_of(two);
+        assert!(n2.y < -0.99 && (d2 - 0.4).abs() < 1e-4, "{n2} {d2}");
+        let (n1, d1) = normal_of(one);
+        assert!(n1.y > 0.99 && (d1 - 0.6).abs() < 1e-4, "{n1} {d1}");
+    }
 }

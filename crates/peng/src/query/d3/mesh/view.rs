@@ -19,6 +19,10 @@ pub(crate) trait MeshView {
     fn neighbour(&self, t: u32, e: usize) -> Option<u32>;
     /// The box around the surface.
     fn bounds(&self) -> Aabb3;
+    /// Whether contacts push out of the front sides only.
+    fn one_sided(&self) -> bool {
+        false
+    }
 }
 
 impl MeshView for TriMesh {
@@ -41,6 +45,10 @@ impl MeshView for TriMesh {
     #[inline]
     fn bounds(&self) -> Aabb3 {
         self.local_aabb()
+    }
+    #[inline]
+    fn one_sided(&self) -> bool {
+        self.is_one_sided()
     }
 }
 
