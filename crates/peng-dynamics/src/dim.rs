@@ -130,6 +130,46 @@ pub trait DynDim: Dim {
     fn points(m: &Self::Manifold) -> &[ContactPoint<Self::V>];
     /// The parts of a compound the manifold is between (0 for plain shapes).
     fn parts(m: &Self::Manifold) -> (u32, u32);
+
+    // ---- Joints (see `crate::joint`): a joint frame is a rotation whose
+    // x axis is the joint's axis (the hinge axis, the slider axis).
+
+    /// The inverse rotation.
+    fn rot_inverse(r: Self::Rot) -> Self::Rot;
+    /// A rotation whose x axis is the unit vector along `axis` (any such
+    /// rotation in 3D; `ROT_IDENTITY` for a zero or non-finite axis).
+    fn rot_from_axis(axis: Self::V) -> Self::Rot;
+    /// The hinge axis of the joint frame `fa` as an angular direction:
+    /// `1` in 2D (the axis out of the plane), `fa·x̂` in 3D.
+    fn hinge_axis(fa: Self::Rot) -> Self::Ang;
+    /// The turn of frame `fb` relative to frame `fa` about `fa`'s hinge
+    /// axis, in `(−π, π]` (2D: the relative angle; 3D: the twist angle of
+    /// `fa⁻¹ fb` about x).
+    fn twist_angle(fa: Self::Rot, fb: Self::Rot) -> f32;
+    /// The small rotation vector (world frame) turning frame `fa` into
+    /// `fb`, for a constraint that locks every rotation (`C`, with
+    /// `Ċ ≈ ω_B − ω_A`).
+    fn rot_error(fa: Self::Rot, fb: Self::Rot) -> Self::Ang;
+    /// The rows that keep the x axes of frames `fa` and `fb` aligned (none
+    /// in 2D, where every rotation is about the hinge axis; two in 3D): for
+    /// each row the angular Jacobian `u` (`Ċ = u·(ω_B − ω_A)`) and the error
+    /// `C`, and the number of rows.
+    fn hinge_lock(fa: Self::Rot, fb: Self::Rot) -> ([Self::Ang; 2], [f32; 2], usize);
+    /// `(I_a⁻¹ + I_b⁻¹)⁻¹`, the effective mass of a rotation lock (zero
+    /// when it is singular).
+    fn ang_mass(ia: &Self::InvInertia, ib: &Self::InvInertia) -> Self::InvInertia;
+    /// Solves `K x = rhs` for the point-to-point block
+    /// `K = (m_a⁻¹ + m_b⁻¹) 1 − [r_a]× I_a⁻¹ [r_a]× − [r_b]× I_b⁻¹ [r_b]×`
+    /// (the velocity response of the anchor points to an impulse), with
+    /// `inv_m = m_a⁻¹ + m_b⁻¹`; zero when `K` is singular.
+    fn solve_point_block(
+        inv_m: f32,
+        ia: &Self::InvInertia,
+        ra: Self::V,
+        ib: &Self::InvInertia,
+        rb: Self::V,
+        rhs: Self::V,
+    ) -> Self::V;
 }
 
 /// The pseudo-inverse of an inertia tensor through its principal axes:
@@ -242,6 +282,66 @@ impl DynDim for Dim2 {
     fn tangents(n: Vec2) -> ([Vec2; 2], usize) {
         ([n.perp(), Vec2::ZERO], 1)
     }
+
+    #[inline]
+    fn rot_inverse(r: Rot2) -> Rot2 {
+        r.inverse()
+    }
+    fn rot_from_axis(axis: Vec2) -> Rot2 {
+        let n = axis.length();
+        if n > 0.0 && n.is_finite() {
+            Rot2 {
+                cos: axis.x / n,
+                sin: axis.y / n,
+            }
+        } else {
+            Rot2::IDENTITY
+        }
+    }
+    #[inline]
+    fn hinge_axis(_fa: Rot2) -> f32 {
+        1.0
+    }
+    #[inline]
+    fn twist_angle(fa: Rot2, fb: Rot2) -> f32 {
+        fa.inverse().mul(fb).angle()
+    }
+    #[inline]
+    fn rot_error(fa: Rot2, fb: Rot2) -> f32 {
+        fa.inverse().mul(fb).angle()
+    }
+    #[inline]
+    fn hinge_lock(_fa: Rot2, _fb: Rot2) -> ([f32; 2], [f32; 2], usize) {
+        ([0.0; 2], [0.0; 2], 0)
+    }
+    #[inline]
+    fn ang_mass(ia: &f32, ib: &f32) -> f32 {
+        let k = ia + ib;
+        if k > 0.0 {
+            1.0 / k
+        } else {
+            0.0
+        }
+    }
+    fn solve_point_block(inv_m: f32, ia: &f32, ra: Vec2, ib: &f32, rb: Vec2, rhs: Vec2) -> Vec2 {
+        // The impulse p at r turns the body by i (r × p); the anchor's
+        // velocity changes by m⁻¹ p + i (r × p)(−r_y, r_x), which gives the
+        // symmetric 2×2 block below (Box2D's revolute point constraint).
+        let k11 = inv_m + ia * ra.y * ra.y + ib * rb.y * rb.y;
+        let k12 = -ia * ra.x * ra.y - ib * rb.x * rb.y;
+        let k22 = inv_m + ia * ra.x * ra.x + ib * rb.x * rb.x;
+        let det = k11 * k22 - k12 * k12;
+        // Singular (nothing responds) or NaN: no impulse.
+        let ok = det.abs() > 1e-12 * (k11 * k22).abs().max(f32::MIN_POSITIVE);
+        if !ok {
+            return Vec2::ZERO;
+        }
+        let inv = 1.0 / det;
+        Vec2::new(
+            inv * (k22 * rhs.x - k12 * rhs.y),
+            inv * (k11 * rhs.y - k12 * rhs.x),
+        )
+    }
 }
 
 impl DynDim for Dim3 {
@@ -338,5 +438,83 @@ impl DynDim for Dim3 {
     fn tangents(n: Vec3) -> ([Vec3; 2], usize) {
         let t1 = n.any_orthonormal_vector();
         ([t1, n.cross(t1)], 2)
+    }
+
+    #[inline]
+    fn rot_inverse(r: Quat) -> Quat {
+        r.inverse()
+    }
+    fn rot_from_axis(axis: Vec3) -> Quat {
+        let n = axis.length();
+        if n > 0.0 && n.is_finite() {
+            Quat::from_rotation_arc(Vec3::X, axis / n)
+        } else {
+            Quat::IDENTITY
+        }
+    }
+    #[inline]
+    fn hinge_axis(fa: Quat) -> Vec3 {
+        fa * Vec3::X
+    }
+    fn twist_angle(fa: Quat, fb: Quat) -> f32 {
+        // Swing-twist split of q = fa⁻¹ fb about x: the twist is the unit
+        // quaternion along (w, x), of angle 2·atan2(x, w); with w ≥ 0 (q and
+        // −q are the same turn) it lies in (−π, π].
+        let q = fa.inverse() * fb;
+        let (w, x) = if q.w < 0.0 { (-q.w, -q.x) } else { (q.w, q.x) };
+        2.0 * x.atan2(w)
+    }
+    fn rot_error(fa: Quat, fb: Quat) -> Vec3 {
+        // q = fb fa⁻¹ = (cos θ/2, sin θ/2 n) in world axes: 2 q_xyz = θ n to
+        // second order; the shorter of q and −q.
+        let q = fb * fa.inverse();
+        let v = Vec3::new(q.x, q.y, q.z) * 2.0;
+        if q.w < 0.0 {
+            -v
+        } else {
+            v
+        }
+    }
+    fn hinge_lock(fa: Quat, fb: Quat) -> ([Vec3; 2], [f32; 2], usize) {
+        // Jolt's hinge rotation part: a = fa·x̂ (A's axis) stays normal to
+        // b = fb·ŷ and c = fb·ẑ (B's axes normal to its hinge axis):
+        // C = (a·b, a·c); ȧ = ω_A × a, ḃ = ω_B × b give
+        // Ċ₁ = (ω_B − ω_A)·(b × a), and the same for c.
+        let a = fa * Vec3::X;
+        let b = fb * Vec3::Y;
+        let c = fb * Vec3::Z;
+        ([b.cross(a), c.cross(a)], [a.dot(b), a.dot(c)], 2)
+    }
+    fn ang_mass(ia: &Mat3, ib: &Mat3) -> Mat3 {
+        let k = *ia + *ib;
+        let det = k.determinant();
+        let scale =
+            k.x_axis.length_squared() + k.y_axis.length_squared() + k.z_axis.length_squared();
+        if det.is_finite() && det.abs() > 1e-9 * scale.powf(1.5) && det != 0.0 {
+            k.inverse()
+        } else {
+            Mat3::ZERO
+        }
+    }
+    fn solve_point_block(inv_m: f32, ia: &Mat3, ra: Vec3, ib: &Mat3, rb: Vec3, rhs: Vec3) -> Vec3 {
+        // An impulse p at r turns the body by I⁻¹ (r × p) = I⁻¹ [r]× p and
+        // moves the anchor by m⁻¹ p − [r]× I⁻¹ [r]× p.
+        let skew = |r: Vec3| {
+            Mat3::from_cols(
+                Vec3::new(0.0, r.z, -r.y),
+                Vec3::new(-r.z, 0.0, r.x),
+                Vec3::new(r.y, -r.x, 0.0),
+            )
+        };
+        let (sa, sb) = (skew(ra), skew(rb));
+        let k = Mat3::from_diagonal(Vec3::splat(inv_m)) - sa * *ia * sa - sb * *ib * sb;
+        let det = k.determinant();
+        let scale =
+            k.x_axis.length_squared() + k.y_axis.length_squared() + k.z_axis.length_squared();
+        if det.is_finite() && det != 0.0 && det.abs() > 1e-9 * scale.powf(1.5) {
+            k.inverse() * rhs
+        } else {
+            Vec3::ZERO
+        }
     }
 }

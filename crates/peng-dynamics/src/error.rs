@@ -2,6 +2,7 @@
 
 use peng::world::{ColliderHandle, WorldError};
 
+use crate::joint::JointHandle;
 use crate::mass::MassError;
 use crate::world::BodyHandle;
 
@@ -23,6 +24,13 @@ pub enum DynamicsError {
     /// A body's pose or velocity is not finite.
     #[error("body pose or velocity is not finite")]
     NonFiniteBody,
+    /// The joint handle names no live joint.
+    #[error("no such joint: {0:?}")]
+    StaleJoint(JointHandle),
+    /// A joint description is invalid (the value named: bodies, anchor,
+    /// axis, limits, motor, spring, length).
+    #[error("invalid joint {0}")]
+    InvalidJoint(&'static str),
     /// The mass of a collider's shape could not be computed.
     #[error("collider mass: {0}")]
     Mass(#[from] MassError),

@@ -9,8 +9,10 @@
 //!   impulses, and their symplectic Euler step.
 //! - [`dim`]: what differs between 2D and 3D (angular velocity, inertia,
 //!   rotations), so that the solver and the world are written once.
-//! - `solver`: soft-step contact constraints with warm starting, friction
-//!   and restitution.
+//! - [`joint`]: revolute, prismatic, distance and weld joints with limits
+//!   and motors.
+//! - `solver`: soft-step contact and joint constraints with warm starting,
+//!   friction and restitution.
 //! - [`world`]: [`PhysicsWorld`]: bodies with colliders in a collision
 //!   world, stepped in time.
 //!
@@ -38,6 +40,7 @@
 pub mod body;
 pub mod dim;
 mod error;
+pub mod joint;
 pub mod mass;
 pub(crate) mod solver;
 pub mod world;
@@ -45,6 +48,7 @@ pub mod world;
 pub use body::{Body, Body2, Body3, BodyKind};
 pub use dim::DynDim;
 pub use error::DynamicsError;
+pub use joint::{Joint, JointDesc, JointDesc2, JointDesc3, JointHandle, JointType, Motor, Spring};
 pub use mass::{MassError, MassProperties2, MassProperties3};
 pub use world::{
     BodyDesc, BodyHandle, ColliderDesc, PhysicsWorld, PhysicsWorld2, PhysicsWorld3, StepSettings,

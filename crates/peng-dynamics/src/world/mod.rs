@@ -19,6 +19,7 @@
 //! surfaces come within the pair's speculative margin.
 
 mod desc;
+mod joints;
 mod settings;
 mod sleep;
 mod step;
@@ -94,6 +95,7 @@ pub struct PhysicsWorld<D: DynDim> {
     solver_bodies: Vec<SolverBody<D>>,
     contacts: Vec<ContactC<D>>,
     contact_keys: Vec<(ColliderHandle, ColliderHandle, u32, u32)>,
+    joints: crate::joint::JointSet<D>,
     steps: u64,
 }
 
@@ -141,6 +143,7 @@ impl<D: DynDim> PhysicsWorld<D> {
             solver_bodies: Vec::new(),
             contacts: Vec::new(),
             contact_keys: Vec::new(),
+            joints: Default::default(),
             steps: 0,
         }
     }
@@ -356,6 +359,7 @@ impl<D: DynDim> PhysicsWorld<D> {
             let _ = self.collision.remove(c);
             self.colliders[c.index() as usize] = None;
         }
+        self.remove_joints_of(h);
         Ok(body)
     }
 

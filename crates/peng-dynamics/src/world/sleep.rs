@@ -141,6 +141,8 @@ impl<D: DynDim> PhysicsWorld<D> {
                 }
             }
         }
+        // Jointed bodies share an island.
+        self.union_joints(&mut parent, &mut blocked);
         // An island sleeps when every body in it is ready.
         let mut ready = vec![true; n];
         for (i, (slot, &stuck)) in self.bodies.iter().zip(&blocked).enumerate() {

@@ -32,6 +32,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         self.sync_colliders()?;
         self.collision.update();
         self.wake_touched();
+        self.wake_jointed();
         let h = self.settings.dt / self.settings.substeps as f32;
         self.solver_bodies.clear();
         let gravity = self.settings.gravity;
@@ -41,9 +42,16 @@ impl<D: DynDim> PhysicsWorld<D> {
                 None => SolverBody::fixed(),
             }));
         self.build_contacts(h);
-        run_step(&mut self.solver_bodies, &mut self.contacts, &self.settings);
+        self.prepare_joints(h);
+        run_step(
+            &mut self.solver_bodies,
+            &mut self.contacts,
+            &mut self.joints.constraints,
+            &self.settings,
+        );
         self.write_back();
         self.store_impulses();
+        self.store_joints();
         self.update_sleep();
         self.steps += 1;
         Ok(())
