@@ -286,4 +286,31 @@ mod tests {
         assert!((p[1].translation - peng::d2::Vec2::new(0.0, 5.0)).length() < 1e-5);
         assert_eq!(p[2].translation, peng::d2::Vec2::new(0.0, -5.0));
     }
+
+    /// A 3D pendulum hinged about the world z axis (the default) of a
+    /// turned static body: the bob swings in the x-y plane at its distance.
+    #[test]
+    fn hinge_in_3d() {
+        let t = r#"{"dimension": 3, "seconds": 0.5, "bodies": [
+            {"name": "pivot", "kind": "static", "rotation": {"axis": [1, 1, 0], "angle_deg": 40},
+             "colliders": [{"shape": {"type": "ball", "radius": 0.05}}]},
+            {"name": "bob", "position": [1, 0, 0],
+             "colliders": [{"shape": {"type": "ball", "radius": 0.1}}]}],
+          "joints": [{"type": "revolute", "body_a": "pivot", "body_b": "bob", "anchor": [0, 0, 0]}]}"#;
+        let s = parse("h.json", t).unwrap();
+        let Worlds::D3(w) = &s.worlds else {
+            panic!("3D")
+        };
+        let mut d = Dynamics::build(w, &s.timing).unwrap();
+        let mut p = Vec::new();
+        for _ in 0..s.timing.steps {
+            d.step().unwrap();
+            p.clear();
+            d.poses(&mut p);
+            let b = p[1].translation;
+            assert!((b.length() - 1.0).abs() < 0.01 && b.z.abs() < 0.01, "{b}");
+        }
+        // Swung down: after 0.5 s well below the hinge.
+        assert!(p[1].translation.y < -0.5, "{:?}", p[1]);
+    }
 }
