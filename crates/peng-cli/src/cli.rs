@@ -358,8 +358,9 @@ Simulate a scene of rigid bodies: write an animated GIF and an event log.
 The scene file (JSON, format below) lists bodies (dynamic, kinematic or static, each \
 with one or more colliders: a shape as in `peng check` scene files, a pose in the \
 body's frame, density, friction and restitution) and joints, with gravity, the time \
-step and the duration. peng's physics world (peng-dynamics: soft-step contact solver \
-with sub-steps, warm starting, Coulomb friction, restitution) runs it step by step.
+step and the duration. peng's physics world (peng-dynamics: soft-step contact and \
+joint solver with sub-steps, warm starting, Coulomb friction, restitution) runs it \
+step by step.
 
 Every k-th step is drawn into the GIF (k = the steps per picture at --fps, played in \
 simulated time; 2D as is, 3D as the front view of `peng check --png`: x right, y up). \
@@ -371,9 +372,9 @@ k-th collider of a body with several). Standard output gets a summary: steps, \
 simulated and wall time, bodies, contacts begun and ended; runs longer than 2 s \
 report progress on standard error.
 
-Joints are read and checked, but the physics world has no joints yet: a scene with \
-joints fails with an error naming the first joint and its type (never dropped \
-silently). The bundled pyramid and tower3d run; the cradle and the car need joints.
+Joints (revolute, prismatic, distance with an optional spring, weld; limits and \
+motors) are peng-dynamics' soft-step joints (Box2D v3's); their anchors and axes are \
+given in world space at the start.
 
 Exit status: 0 on success; 1 on an error (an invalid scene names file:line:column, \
 the field, and the body or joint; an output file that cannot be written is named); \

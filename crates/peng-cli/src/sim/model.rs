@@ -109,9 +109,6 @@ pub struct Spring {
 }
 
 /// A joint between two bodies.
-// The physics world has no joints yet: `peng sim` refuses scenes with
-// joints, so only the loader and the renderer read these fields so far.
-#[allow(dead_code)]
 #[derive(Debug, Clone)]
 pub struct JointSpec<D: Space> {
     /// Its name (given, or `joints[i]`).

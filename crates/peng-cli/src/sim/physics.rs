@@ -1,16 +1,14 @@
-//! Builds a [`peng_dynamics::PhysicsWorld`] from a loaded scene and drives
-//! it for the simulation loop ([`super::run::Physics`]).
-//!
-//! Joints are refused with an error that names the first one: the physics
-//! world has none yet, and dropping them silently would simulate another
-//! scene than the file describes.
+//! Builds a [`peng_dynamics::PhysicsWorld`] from a loaded scene (bodies,
+//! colliders, joints) and drives it for the simulation loop
+//! ([`super::run::Physics`]).
 
-use super::model::{BodyKind, Timing, World};
+use super::model::{BodyKind, JointKind, JointSpec, Timing, World};
 use super::run::{Physics, RawEvent};
 use super::space::Space;
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
+use peng::math::Vector;
 use peng::world::{ColliderHandle, EventKind};
-use peng_dynamics::{BodyDesc, BodyHandle, ColliderDesc, PhysicsWorld};
+use peng_dynamics::{BodyDesc, BodyHandle, ColliderDesc, JointDesc, JointType, PhysicsWorld};
 use std::collections::HashMap;
 
 /// Contact points with a gap up to this (length units) are drawn as
@@ -28,22 +26,9 @@ pub struct Dynamics<D: Space> {
 }
 
 impl<D: Space> Dynamics<D> {
-    /// The world of `w`'s bodies, stepped as `timing` says. Fails on joints
-    /// (not supported by the physics world yet) and on bodies the world
-    /// refuses (e.g. a dynamic body whose shape has no mass), naming them.
+    /// The world of `w`'s bodies and joints, stepped as `timing` says. Fails
+    /// on a body or joint the world refuses, naming it.
     pub fn build(w: &World<D>, timing: &Timing) -> Result<Self> {
-        if let Some(j) = w.joints.first() {
-            bail!(
-                "joint {:?} ({} joint between {:?} and {:?}): joints of type {} are not \
-                 supported yet by the physics world (peng-dynamics); remove the scene's \
-                 \"joints\" to run it without them",
-                j.name,
-                j.kind.name(),
-                w.bodies[j.body_a].name,
-                w.bodies[j.body_b].name,
-                j.kind.name()
-            );
-        }
         let mut world = PhysicsWorld::<D>::new();
         {
             let s = world.settings_mut();
@@ -79,11 +64,57 @@ impl<D: Space> Dynamics<D> {
             }
             bodies.push(h);
         }
+        for (i, j) in w.joints.iter().enumerate() {
+            world.add_joint(joint_desc(w, j, &bodies)).map_err(|e| {
+                anyhow!(
+                    "joint {:?} (joints[{i}], {} between {:?} and {:?}): the physics world \
+                     refused it: {e}",
+                    j.name,
+                    j.kind.name(),
+                    w.bodies[j.body_a].name,
+                    w.bodies[j.body_b].name
+                )
+            })?;
+        }
         Ok(Dynamics {
             world,
             bodies,
             colliders,
         })
+    }
+}
+
+/// The physics world's description of joint `j` of `w` (anchors and axis
+/// back in world space at the bodies' start poses, where the world wants
+/// them).
+fn joint_desc<D: Space>(w: &World<D>, j: &JointSpec<D>, bodies: &[BodyHandle]) -> JointDesc<D> {
+    let (pa, pb) = (&w.bodies[j.body_a].pose, &w.bodies[j.body_b].pose);
+    let mut x = <D::V as Vector>::ZERO;
+    x.set(0, 1.0);
+    JointDesc {
+        kind: match j.kind {
+            JointKind::Revolute => JointType::Revolute,
+            JointKind::Prismatic => JointType::Prismatic,
+            JointKind::Distance => JointType::Distance,
+            JointKind::Weld => JointType::Weld,
+        },
+        body_a: bodies[j.body_a],
+        body_b: bodies[j.body_b],
+        anchor_a: D::transform_point(pa, j.local_anchor_a),
+        anchor_b: D::transform_point(pb, j.local_anchor_b),
+        // Unused by the joints without an axis.
+        axis: j.local_axis_a.map_or(x, |a| D::rotate(D::rotation(pa), a)),
+        limits: j.limits,
+        motor: j.motor.map(|m| peng_dynamics::Motor {
+            speed: m.speed,
+            max_force: m.max_force,
+        }),
+        spring: j.spring.map(|s| peng_dynamics::Spring {
+            hertz: s.hertz,
+            damping_ratio: s.damping_ratio,
+        }),
+        length: j.rest_length,
+        collide_connected: j.collide_connected,
     }
 }
 
@@ -148,18 +179,43 @@ mod tests {
     use crate::sim::model::Worlds;
     use crate::sim::BUNDLED;
 
+    /// The bundled Newton's cradle: the pulled-out first ball swings down,
+    /// its momentum passes through the three resting balls, and the last
+    /// ball swings out on the far side while the strings keep their length.
     #[test]
-    fn joints_are_refused_by_name() {
+    fn the_cradle_passes_the_swing_through() {
         let s = parse("c.json", BUNDLED[1].2).unwrap();
         let Worlds::D2(w) = &s.worlds else {
             panic!("2D")
         };
-        let e = Dynamics::build(w, &s.timing).err().unwrap().to_string();
-        assert!(
-            e.contains("joint \"string1\"")
-                && e.contains("joints of type distance are not supported yet"),
-            "{e}"
-        );
+        let mut d = Dynamics::build(w, &s.timing).unwrap();
+        let anchors: Vec<peng::d2::Vec2> = w.joints.iter().map(|j| j.local_anchor_a).collect();
+        let frame = w.bodies[0].pose;
+        let mut poses = Vec::new();
+        let (mut highest_last, mut highest_first_after) = (f32::MIN, f32::MIN);
+        // Ball 1 falls 1.5 from 60 degrees out and reaches the others after
+        // a quarter swing (about 0.9 s); follow the first second after that.
+        for step in 0..120 {
+            d.step().unwrap();
+            poses.clear();
+            d.poses(&mut poses);
+            for (k, a) in anchors.iter().enumerate() {
+                let len = (poses[k + 1].translation - frame.transform_point(*a)).length();
+                assert!(
+                    (len - 3.0).abs() < 0.03,
+                    "string {} is {len} at step {step}",
+                    k + 1
+                );
+            }
+            if step > 60 {
+                highest_last = highest_last.max(poses[5].translation.y);
+                highest_first_after = highest_first_after.max(poses[1].translation.y);
+            }
+        }
+        // The far ball rises most of the first ball's 1.5 drop; the first
+        // ball stays low.
+        assert!(highest_last > 1.0 + 0.75, "{highest_last}");
+        assert!(highest_first_after < 1.0 + 0.5, "{highest_first_after}");
     }
 
     #[test]
@@ -229,5 +285,32 @@ mod tests {
         assert!((p[1].rotation.angle() - std::f32::consts::FRAC_PI_2).abs() < 1e-3);
         assert!((p[1].translation - peng::d2::Vec2::new(0.0, 5.0)).length() < 1e-5);
         assert_eq!(p[2].translation, peng::d2::Vec2::new(0.0, -5.0));
+    }
+
+    /// A 3D pendulum hinged about the world z axis (the default) of a
+    /// turned static body: the bob swings in the x-y plane at its distance.
+    #[test]
+    fn hinge_in_3d() {
+        let t = r#"{"dimension": 3, "seconds": 0.5, "bodies": [
+            {"name": "pivot", "kind": "static", "rotation": {"axis": [1, 1, 0], "angle_deg": 40},
+             "colliders": [{"shape": {"type": "ball", "radius": 0.05}}]},
+            {"name": "bob", "position": [1, 0, 0],
+             "colliders": [{"shape": {"type": "ball", "radius": 0.1}}]}],
+          "joints": [{"type": "revolute", "body_a": "pivot", "body_b": "bob", "anchor": [0, 0, 0]}]}"#;
+        let s = parse("h.json", t).unwrap();
+        let Worlds::D3(w) = &s.worlds else {
+            panic!("3D")
+        };
+        let mut d = Dynamics::build(w, &s.timing).unwrap();
+        let mut p = Vec::new();
+        for _ in 0..s.timing.steps {
+            d.step().unwrap();
+            p.clear();
+            d.poses(&mut p);
+            let b = p[1].translation;
+            assert!((b.length() - 1.0).abs() < 0.01 && b.z.abs() < 0.01, "{b}");
+        }
+        // Swung down: after 0.5 s well below the hinge.
+        assert!(p[1].translation.y < -0.5, "{:?}", p[1]);
     }
 }
