@@ -2,8 +2,8 @@
 //! and, in `benches/`, rapier2d/rapier3d running them.
 //!
 //! - [`scene`]: the plain-data types ([`Scene2`], [`Scene3`], bodies, shapes,
-//!   joints), depending only on glam, so that peng-dynamics' tests and
-//!   peng's side of the bench can build the very same scenes.
+//!   joints), plain glam values (the random pile uses peng-bench's seeded
+//!   generator), so that both engines build the very same scenes.
 //! - [`box2d`]: Box2D v3's 2D benchmark set (large pyramid, many pyramids,
 //!   tumbler, joint grid).
 //! - [`scenes3`]: the 3D scenes (a pyramid of boxes, a pile of convex hulls
@@ -18,7 +18,6 @@
 #![warn(missing_docs)]
 
 pub mod box2d;
-pub mod rng;
 pub mod scene;
 pub mod scenes3;
 

@@ -4,9 +4,9 @@
 //! Both use gravity (0, -10, 0) like the 2D scenes, Box2D's default material
 //! (density 1, friction 0.6, restitution 0), and sleeping off.
 
-use crate::rng::SplitMix64;
 use crate::scene::{BodySpec3, Geometry3, Kind, Scene3, ShapeSpec3};
 use glam::{Quat, Vec3};
+use peng_bench::rng::Rng;
 
 /// Gravity of the 3D scenes.
 pub const GRAVITY: Vec3 = Vec3::new(0.0, -10.0, 0.0);
@@ -113,7 +113,7 @@ pub fn floor_mesh(cells: usize, cell: f32) -> Geometry3 {
 /// 1,000: ten layers, the top one at y = 15, lands after about 1.7 s).
 /// Body 0 is the floor.
 pub fn convex_pile(n: usize) -> Scene3 {
-    let mut rng = SplitMix64::new(PILE_SEED);
+    let mut rng = Rng::new(PILE_SEED);
     let mut bodies = Vec::with_capacity(n + 1);
     let floor = ShapeSpec3::new(floor_mesh(FLOOR_CELLS, FLOOR_CELL));
     bodies.push(BodySpec3::new(
@@ -131,14 +131,14 @@ pub fn convex_pile(n: usize) -> Scene3 {
             1.5 + PILE_SPACING * layer as f32,
             first + PILE_SPACING * (cell / side) as f32,
         );
-        let count = rng.int(8, 16);
+        let count = 8 + rng.below(9);
         let points = (0..count)
             .map(|_| {
-                let d = rng.direction();
+                let d = rng.unit_vec3();
                 d * rng.range(0.3, 0.5)
             })
             .collect();
-        let rotation = rng.rotation();
+        let rotation = rng.rotation3();
         bodies.push(BodySpec3::new(
             Kind::Dynamic,
             position,
