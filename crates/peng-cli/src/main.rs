@@ -2,7 +2,8 @@
 //!
 //! `peng check [SCENE]` loads a JSON scene (see [`scene`]), checks every pair of
 //! shapes ([`check`]) and prints a report ([`report`]); `--png` draws it
-//! ([`draw`], [`raster`]).
+//! ([`draw`], [`raster`]). `peng sim [SCENE]` runs a scene of rigid bodies on
+//! peng's physics world ([`sim`]).
 
 #![warn(missing_docs)]
 
@@ -16,6 +17,7 @@ mod gif;
 mod raster;
 mod report;
 mod scene;
+mod sim;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
@@ -31,6 +33,7 @@ fn main() {
     let result = match cli.command {
         Command::Check(args) => run_check(&args),
         Command::Demo(args) => demo::run(&args),
+        Command::Sim(args) => sim::run_cli(&args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
