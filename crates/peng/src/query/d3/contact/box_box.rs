@@ -33,7 +33,7 @@ fn support_edge(k: usize, dir: Vec3) -> usize {
 #[cfg(test)]
 pub fn sat_box_box(ha: Vec3, hb: Vec3, b_in_a: &Pose3) -> SatResult {
     let scale = ha.length().max(hb.length()).max(f32::MIN_POSITIVE);
-    sat_box_box_with(ha, hb, b_in_a, FACE_BIAS_REL * scale)
+    sat_box_box_with(ha, hb, b_in_a, |_| FACE_BIAS_REL * scale)
 }
 
 /// Edge axes must beat the best face axis by this much, times the scale of
@@ -46,10 +46,17 @@ pub fn sat_box_box(ha: Vec3, hb: Vec3, b_in_a: &Pose3) -> SatResult {
 /// tolerance (Gregorius, "The Separating Axis Test between Convex
 /// Polyhedra", GDC 2013).
 const CONTACT_EDGE_REL_SCALE: f32 = 5e-4;
+/// Overlaps deeper than this times the pair's scale keep the exact axis.
+const CONTACT_FACE_DEPTH_REL: f32 = 0.02;
 
-/// [`sat_box_box`] with `edge_tol`: how much an edge axis must separate
-/// more than the best face axis to be chosen.
-fn sat_box_box_with(ha: Vec3, hb: Vec3, b_in_a: &Pose3, edge_tol: f32) -> SatResult {
+/// [`sat_box_box`] with `edge_tol(face_separation)`: how much an edge axis
+/// must separate more than the best face axis to be chosen.
+fn sat_box_box_with(
+    ha: Vec3,
+    hb: Vec3,
+    b_in_a: &Pose3,
+    edge_tol: impl Fn(f32) -> f32,
+) -> SatResult {
     let r = b_in_a.rotation_matrix();
     let cols = [r.x_axis, r.y_axis, r.z_axis];
     let t = b_in_a.translation.to_array();
@@ -126,7 +133,7 @@ fn sat_box_box_with(ha: Vec3, hb: Vec3, b_in_a: &Pose3, edge_tol: f32) -> SatRes
     let Some((s, i, j)) = best else {
         return best_face;
     };
-    if s <= best_face.separation + edge_tol {
+    if s <= best_face.separation + edge_tol(best_face.separation) {
         return best_face;
     }
     let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
@@ -149,7 +156,16 @@ fn sat_box_box_with(ha: Vec3, hb: Vec3, b_in_a: &Pose3, edge_tol: f32) -> SatRes
 pub fn box_box(a: &Cuboid, b: &Cuboid, b_in_a: &Pose3, prediction: f32) -> Option<Manifold3> {
     let (ha, hb) = (a.half_extents(), b.half_extents());
     let scale = ha.length().max(hb.length()).max(f32::MIN_POSITIVE);
-    let r = sat_box_box_with(ha, hb, b_in_a, CONTACT_EDGE_REL_SCALE * scale);
+    // Only for shallow contacts (resting and speculative ones, where the
+    // near-tie happens): a deep overlap keeps the exact axis, whose clipped
+    // points lie on both surfaces.
+    let r = sat_box_box_with(ha, hb, b_in_a, |face| {
+        if face > -CONTACT_FACE_DEPTH_REL * scale {
+            CONTACT_EDGE_REL_SCALE * scale
+        } else {
+            FACE_BIAS_REL * scale
+        }
+    });
     if r.separation > prediction || r.separation.is_nan() {
         return None;
     }
