@@ -45,7 +45,7 @@ pub fn sat_box_box(ha: Vec3, hb: Vec3, b_in_a: &Pose3) -> SatResult {
 /// cannot hold a box up. Engines prefer faces for contacts by such a
 /// tolerance (Gregorius, "The Separating Axis Test between Convex
 /// Polyhedra", GDC 2013).
-const CONTACT_EDGE_REL_SCALE: f32 = 5e-4;
+const CONTACT_EDGE_REL_SCALE: f32 = 5e-5;
 /// Overlaps deeper than this times the pair's scale keep the exact axis.
 const CONTACT_FACE_DEPTH_REL: f32 = 0.02;
 
