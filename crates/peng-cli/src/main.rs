@@ -14,6 +14,7 @@ mod draw;
 mod font;
 mod frames;
 mod gif;
+mod outline;
 mod raster;
 mod report;
 mod scene;

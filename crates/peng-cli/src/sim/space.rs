@@ -8,32 +8,8 @@ use peng::d3::{self, Pose3, Vec3};
 use peng::world::{Dim2, Dim3};
 use peng_dynamics::DynDim;
 
-/// A drawable piece of a shape in view coordinates.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Outline {
-    /// A convex polygon (its vertices in order around it).
-    Poly(Vec<Vec2>),
-    /// A segment.
-    Line(Vec2, Vec2),
-    /// The half-plane `normal · (p - point) <= 0`.
-    HalfPlane {
-        /// A point on its boundary.
-        point: Vec2,
-        /// Outward unit normal.
-        normal: Vec2,
-    },
-}
-
-/// Directions sampled around round shapes.
-const SAMPLES: usize = 64;
-
-/// The unit directions `SAMPLES` steps around the circle.
-fn directions() -> impl Iterator<Item = Vec2> {
-    (0..SAMPLES).map(|i| {
-        let a = i as f32 * std::f32::consts::TAU / SAMPLES as f32;
-        Vec2::new(a.cos(), a.sin())
-    })
-}
+pub use crate::outline::Outline;
+use crate::outline::{outline2, outline3};
 
 /// A dimension of the simulation command (implemented for [`Dim2`] and
 /// [`Dim3`]).
@@ -70,62 +46,7 @@ impl Space for Dim2 {
         0.0
     }
     fn outline(s: &d2::Shape, pose: &Pose2, out: &mut Vec<Outline>) {
-        let world = |ps: &[Vec2]| ps.iter().map(|&p| pose.transform_point(p)).collect();
-        match s {
-            d2::Shape::Rect(r) => out.push(Outline::Poly(world(&r.vertices()))),
-            d2::Shape::Triangle(t) => out.push(Outline::Poly(world(t.vertices()))),
-            d2::Shape::Polygon(p) => out.push(Outline::Poly(world(p.vertices()))),
-            d2::Shape::Segment(g) => out.push(Outline::Line(
-                pose.transform_point(g.a()),
-                pose.transform_point(g.b()),
-            )),
-            d2::Shape::Compound(c) => {
-                for (p, part) in c.parts() {
-                    Self::outline(part, &pose.mul(p), out);
-                }
-            }
-            d2::Shape::Polyline(l) => {
-                let v = l.vertices();
-                for &[i, j] in l.segments() {
-                    out.push(Outline::Line(
-                        pose.transform_point(v[i as usize]),
-                        pose.transform_point(v[j as usize]),
-                    ));
-                }
-            }
-            // Round shapes: the support point in each sampled direction
-            // traces the boundary.
-            d2::Shape::Circle(_) | d2::Shape::Capsule(_) => {
-                let pts = directions()
-                    .map(|u| {
-                        pose.transform_point(s.local_support(pose.inverse_transform_vector(u)))
-                    })
-                    .collect();
-                out.push(Outline::Poly(pts));
-            }
-        }
-    }
-}
-
-/// The outline of projected points: their convex hull, or the segment
-/// between the two farthest points when they are collinear.
-fn hull_outline(pts: Vec<Vec2>) -> Outline {
-    match peng::shape::hull2::convex_hull(&pts) {
-        Ok(h) => Outline::Poly(h),
-        Err(_) => {
-            let p0 = pts.first().copied().unwrap_or(Vec2::ZERO);
-            let far = |from: Vec2| {
-                pts.iter().copied().fold(from, |b, p| {
-                    if p.distance_squared(from) > b.distance_squared(from) {
-                        p
-                    } else {
-                        b
-                    }
-                })
-            };
-            let a = far(p0);
-            Outline::Line(a, far(a))
-        }
+        outline2(s, pose, out);
     }
 }
 
@@ -146,63 +67,14 @@ impl Space for Dim3 {
         pose.translation.z
     }
     fn outline(s: &d3::Shape, pose: &Pose3, out: &mut Vec<Outline>) {
-        let world = |ps: &[Vec3]| -> Vec<Vec2> {
-            ps.iter()
-                .map(|&p| Self::project(pose.transform_point(p)))
-                .collect()
-        };
-        match s {
-            d3::Shape::Compound(c) => {
-                for (p, part) in c.parts() {
-                    Self::outline(part, &pose.mul(p), out);
-                }
-            }
-            // Seen edge-on only when the normal lies in the view plane;
-            // otherwise it covers the whole view and is left out.
-            d3::Shape::HalfSpace(h) => {
-                let n = pose.transform_vector(h.normal());
-                if n.z.abs() < 1e-4 {
-                    out.push(Outline::HalfPlane {
-                        point: Self::project(pose.translation),
-                        normal: Self::project(n).normalize_or_zero(),
-                    });
-                }
-            }
-            d3::Shape::Segment(g) => out.push(Outline::Line(
-                Self::project(pose.transform_point(g.a())),
-                Self::project(pose.transform_point(g.b())),
-            )),
-            d3::Shape::Cuboid(c) => out.push(hull_outline(world(&c.vertices()))),
-            d3::Shape::Polyhedron(p) => out.push(hull_outline(world(p.vertices()))),
-            d3::Shape::Triangle(t) => out.push(hull_outline(world(t.vertices()))),
-            d3::Shape::TriMesh(m) => out.push(hull_outline(world(m.vertices()))),
-            d3::Shape::HeightField(h) => {
-                let vs: Vec<Vec3> = (0..h.rows())
-                    .flat_map(|r| (0..h.cols()).map(move |c| h.vertex(r, c)))
-                    .collect();
-                out.push(hull_outline(world(&vs)));
-            }
-            // The silhouette of a round shape in the front view: the support
-            // along a view-plane direction, projected.
-            d3::Shape::Ball(_)
-            | d3::Shape::Capsule(_)
-            | d3::Shape::Cylinder(_)
-            | d3::Shape::Cone(_) => {
-                let pts = directions()
-                    .map(|u| {
-                        let local = pose.inverse_transform_vector(Vec3::new(u.x, u.y, 0.0));
-                        Self::project(pose.transform_point(s.local_support(local)))
-                    })
-                    .collect();
-                out.push(hull_outline(pts));
-            }
-        }
+        outline3(s, pose, out);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outline::SAMPLES;
 
     #[test]
     fn rect_outline_is_placed_by_the_pose() {
