@@ -1,6 +1,9 @@
 //! `peng demo`: the events it prints, the GIF and PNGs it writes, and its
 //! errors.
 
+mod common;
+
+use common::gif_frames;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -34,50 +37,6 @@ fn ok(out: &Output) -> String {
 /// The event lines: those starting with "frame".
 fn events(stdout: &str) -> Vec<&str> {
     stdout.lines().filter(|l| l.starts_with("frame")).collect()
-}
-
-/// Walks a GIF's blocks (GIF89a specification, sections 17–27) and returns
-/// (screen width, screen height, number of images, delays in cs).
-fn gif_frames(bytes: &[u8]) -> (u16, u16, usize, Vec<u16>) {
-    assert_eq!(&bytes[..6], b"GIF89a");
-    let u16_at = |i: usize| u16::from_le_bytes([bytes[i], bytes[i + 1]]);
-    let (w, h) = (u16_at(6), u16_at(8));
-    let packed = bytes[10];
-    let mut i = 13;
-    if packed & 0x80 != 0 {
-        i += 3 << ((packed & 7) + 1);
-    }
-    let skip_sub_blocks = |mut i: usize| {
-        while bytes[i] != 0 {
-            i += bytes[i] as usize + 1;
-        }
-        i + 1
-    };
-    let (mut images, mut delays) = (0, Vec::new());
-    loop {
-        match bytes[i] {
-            0x21 => {
-                if bytes[i + 1] == 0xF9 {
-                    delays.push(u16_at(i + 4));
-                }
-                i = skip_sub_blocks(i + 2);
-            }
-            0x2C => {
-                images += 1;
-                let local = bytes[i + 9];
-                i += 10;
-                if local & 0x80 != 0 {
-                    i += 3 << ((local & 7) + 1);
-                }
-                i = skip_sub_blocks(i + 1); // after the LZW minimum code size
-            }
-            0x3B => {
-                assert_eq!(i + 1, bytes.len(), "bytes after the trailer");
-                return (w, h, images, delays);
-            }
-            b => panic!("unexpected block 0x{b:02x} at {i}"),
-        }
-    }
 }
 
 /// The default run: touches with their contact, every began ended, the GIF
