@@ -7,7 +7,6 @@ use peng::math::Vector;
 use peng::world::Collider;
 
 use super::{BodyHandle, PhysicsWorld};
-use crate::body::BodyKind;
 use crate::dim::{Angular, DynDim};
 use crate::joint::constraint::{JointC, LengthMode};
 use crate::joint::{check_limits, check_motor, Joint, JointDesc, JointHandle, JointType};
@@ -134,43 +133,6 @@ impl<D: DynDim> PhysicsWorld<D> {
         }
     }
 
-    /// Whether body slot `i` moves by itself (awake dynamic, or kinematic
-    /// with a velocity).
-    fn moves_by_itself(&self, i: usize) -> bool {
-        self.bodies[i].body.as_ref().is_some_and(|b| match b.kind {
-            BodyKind::Dynamic => !b.sleeping,
-            BodyKind::Kinematic => b.linvel != D::V::ZERO || b.angvel != D::Ang::ZERO,
-            BodyKind::Static => false,
-        })
-    }
-
-    /// Wakes the sleeping islands linked by a joint to a body that moves
-    /// (before the solver bodies are built; repeated along chains).
-    pub(super) fn wake_jointed(&mut self) {
-        loop {
-            let mut to_wake = Vec::new();
-            for (_, j) in self.joints.iter() {
-                let (a, b) = (j.body_a.index() as usize, j.body_b.index() as usize);
-                for (sleeper, other) in [(a, b), (b, a)] {
-                    let Some(s) = self.bodies[sleeper].body.as_ref() else {
-                        continue;
-                    };
-                    if s.sleeping && self.moves_by_itself(other) {
-                        to_wake.push(s.island);
-                    }
-                }
-            }
-            if to_wake.is_empty() {
-                return;
-            }
-            to_wake.sort_unstable();
-            to_wake.dedup();
-            for i in to_wake {
-                self.wake_island(i);
-            }
-        }
-    }
-
     /// Joins the islands of bodies linked by joints (union-find `parent`,
     /// the smaller root wins, as for contacts), and marks as `blocked` the
     /// dynamic bodies jointed to a moving kinematic body (they may not
@@ -194,7 +156,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                 }
             } else {
                 for (d, other) in [(a, b), (b, a)] {
-                    if self.is_dynamic(d) && self.moves_by_itself(other) {
+                    if self.is_dynamic(d) && self.is_active(other) {
                         blocked[d] = true;
                     }
                 }

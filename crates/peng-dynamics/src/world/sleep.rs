@@ -31,16 +31,12 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 impl<D: DynDim> PhysicsWorld<D> {
     /// Whether body slot `i` moves by itself: awake and dynamic, or
     /// kinematic with a velocity.
-    fn is_active(&self, i: usize) -> bool {
+    pub(super) fn is_active(&self, i: usize) -> bool {
         self.bodies[i].body.as_ref().is_some_and(|b| match b.kind {
             BodyKind::Dynamic => !b.sleeping,
             BodyKind::Kinematic => b.linvel != D::V::ZERO || b.angvel != D::Ang::ZERO,
             BodyKind::Static => false,
         })
-    }
-
-    fn is_asleep(&self, i: usize) -> bool {
-        self.bodies[i].body.as_ref().is_some_and(|b| b.sleeping)
     }
 
     /// Wakes every body of island `island`.
@@ -61,23 +57,36 @@ impl<D: DynDim> PhysicsWorld<D> {
         }
     }
 
-    /// Wakes the islands touched by an active body (repeated while a woken
-    /// island touches another sleeping one).
-    pub(crate) fn wake_touched(&mut self) {
+    /// Wakes the sleeping islands linked to an active body by a contact or
+    /// a joint (repeated while a woken island links to another sleeping
+    /// one). Nothing to do, and no pass over the pairs, when nothing sleeps.
+    pub(crate) fn wake_linked(&mut self) {
         loop {
+            if !self
+                .bodies
+                .iter()
+                .any(|s| s.body.as_ref().is_some_and(|b| b.sleeping))
+            {
+                return;
+            }
+            let contacts = self
+                .collision
+                .touching_contacts()
+                .filter_map(|(ha, hb, _)| {
+                    let ia = self.colliders[ha.index() as usize].as_ref()?;
+                    let ib = self.colliders[hb.index() as usize].as_ref()?;
+                    Some((ia.body.index() as usize, ib.body.index() as usize))
+                });
+            let joints = self
+                .joints
+                .iter()
+                .map(|(_, j)| (j.body_a.index() as usize, j.body_b.index() as usize));
             let mut to_wake = Vec::new();
-            for (ha, hb, _) in self.collision.touching_contacts() {
-                let (Some(ia), Some(ib)) = (
-                    self.colliders[ha.index() as usize].as_ref(),
-                    self.colliders[hb.index() as usize].as_ref(),
-                ) else {
-                    continue;
-                };
-                let (a, b) = (ia.body.index() as usize, ib.body.index() as usize);
+            for (a, b) in contacts.chain(joints) {
                 for (sleeper, other) in [(a, b), (b, a)] {
-                    if self.is_asleep(sleeper) && self.is_active(other) {
-                        if let Some(body) = self.bodies[sleeper].body.as_ref() {
-                            to_wake.push(body.island);
+                    if let Some(s) = self.bodies[sleeper].body.as_ref() {
+                        if s.sleeping && self.is_active(other) {
+                            to_wake.push(s.island);
                         }
                     }
                 }

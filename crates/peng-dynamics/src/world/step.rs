@@ -31,8 +31,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         }
         self.sync_colliders()?;
         self.collision.update();
-        self.wake_touched();
-        self.wake_jointed();
+        self.wake_linked();
         let h = self.settings.dt / self.settings.substeps as f32;
         self.solver_bodies.clear();
         let gravity = self.settings.gravity;
