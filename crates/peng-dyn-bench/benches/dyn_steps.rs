@@ -10,7 +10,7 @@
 //! 60 Hz, 4 substeps; peng's own multi-threading is its collision world's).
 //!
 //! Usage (rapier single-threaded):
-//!   cargo bench -p peng-dyn-bench --bench dyn_steps [-- [FILTER] [--steps N]]
+//!   cargo bench -p peng-dyn-bench --bench dyn_steps [-- [FILTER] [--steps N] [--engine peng|rapier]]
 //! Multi-threaded (rapier's `parallel` feature, a separate build of rapier;
 //! rows for 1 thread and for every core, or `--threads N`):
 //!   cargo bench -p peng-dyn-bench --features parallel --bench dyn_steps
@@ -256,11 +256,20 @@ fn main() {
     let mut filter: Option<String> = None;
     let mut steps = None;
     let mut threads = None;
+    let mut engines = vec![false, true];
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--steps" => steps = args.next().and_then(|s| s.parse().ok()),
             "--threads" => threads = args.next().and_then(|s| s.parse().ok()),
+            "--engine" => match args.next().as_deref() {
+                Some("peng") => engines = vec![true],
+                Some("rapier") => engines = vec![false],
+                other => {
+                    eprintln!("--engine takes peng or rapier, not {other:?}");
+                    std::process::exit(2);
+                }
+            },
             // Flags cargo passes to bench targets (`--bench`) and others.
             s if s.starts_with("--") => {}
             s => filter = Some(s.to_string()),
@@ -288,7 +297,7 @@ fn main() {
             continue;
         }
         for t in thread_counts(threads) {
-            for peng in [false, true] {
+            for &peng in &engines {
                 let row = with_threads(t, || run(&case, steps, t, peng));
                 println!("{row}");
             }

@@ -31,7 +31,7 @@ pub(crate) const MAX_POINTS: usize = 4;
 const BLOCK_SWEEPS: usize = 4;
 
 /// One point of a contact constraint.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub(crate) struct ContactPointC<D: DynDim> {
     /// Anchor on A: from A's centre of mass to the contact point.
     pub ra: D::V,
@@ -78,7 +78,7 @@ impl<D: DynDim> ContactPointC<D> {
 }
 
 /// A contact constraint: one manifold between two bodies.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub(crate) struct ContactC<D: DynDim> {
     /// Solver body index of A.
     pub a: u32,
@@ -103,6 +103,20 @@ pub(crate) struct ContactC<D: DynDim> {
     /// The Delassus matrix of the normal rows, `K_ij = J_i M⁻¹ J_jᵀ`.
     pub k: [[f32; MAX_POINTS]; MAX_POINTS],
 }
+
+// Copy without requiring the dimension marker `D` to be Copy.
+impl<D: DynDim> Clone for ContactPointC<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<D: DynDim> Copy for ContactPointC<D> {}
+impl<D: DynDim> Clone for ContactC<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<D: DynDim> Copy for ContactC<D> {}
 
 impl<D: DynDim> ContactC<D> {
     /// Fills [`k`](Self::k) from the points' anchors and the bodies'

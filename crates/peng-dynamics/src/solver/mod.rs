@@ -20,22 +20,95 @@
 //! step each contact's gap follows the bodies' motion from fixed anchors.
 
 pub(crate) mod body;
+pub(crate) mod color;
 pub(crate) mod contact;
+pub(crate) mod lanes;
 pub(crate) mod soft;
+pub(crate) mod wide2;
+
+use core::any::Any;
 
 use body::{integrate_positions, integrate_velocities, SolverBody};
 use contact::{ContactC, ContactParams};
 use soft::Softness;
+use wide2::WideContacts2;
 
 use crate::dim::DynDim;
 use crate::joint::constraint::{self as joint, JointC, JointParams};
 use crate::world::StepSettings;
+use peng::world::Dim2;
+
+/// The 2D view of the solver bodies, or `None` in 3D: the 2D contacts are
+/// solved in lanes ([`wide2`]), the 3D ones by the scalar solver.
+fn bodies_2d<D: DynDim>(bodies: &mut Vec<SolverBody<D>>) -> Option<&mut Vec<SolverBody<Dim2>>> {
+    (bodies as &mut dyn Any).downcast_mut()
+}
+
+/// The contacts and the solver that takes them: in 2D every contact goes
+/// to lanes, colour by colour; in 3D the scalar solver takes them all, in
+/// pair order.
+pub(crate) struct ContactSet<'a, D: DynDim> {
+    /// All contacts, in pair order.
+    pub contacts: &'a mut Vec<ContactC<D>>,
+    /// The contacts' indices in colour order.
+    pub order: &'a [u32],
+    /// Each colour's first position in `order`, then the total.
+    pub offsets: &'a [u32],
+    /// The lanes of the 2D solver (unused in 3D).
+    pub wide: &'a mut WideContacts2,
+}
+
+impl<D: DynDim> ContactSet<'_, D> {
+    /// Packs the 2D contacts into lanes; returns the first contact left
+    /// to the scalar solver (all of them in 3D, none in 2D).
+    fn load(&mut self, bodies: &mut Vec<SolverBody<D>>, params: &ContactParams) -> usize {
+        let contacts: &dyn Any = &*self.contacts;
+        match (
+            bodies_2d(bodies),
+            contacts.downcast_ref::<Vec<ContactC<Dim2>>>(),
+        ) {
+            (Some(b2), Some(c2)) => {
+                self.wide.load(b2, c2, self.order, self.offsets, params);
+                c2.len()
+            }
+            _ => 0,
+        }
+    }
+
+    fn warm_start(&mut self, bodies: &mut Vec<SolverBody<D>>, scalar: usize) {
+        if let Some(b2) = bodies_2d(bodies) {
+            self.wide.warm_start(b2);
+        }
+        contact::warm_start(bodies, &self.contacts[scalar..]);
+    }
+
+    fn solve(
+        &mut self,
+        bodies: &mut Vec<SolverBody<D>>,
+        scalar: usize,
+        params: &ContactParams,
+        use_bias: bool,
+    ) {
+        if let Some(b2) = bodies_2d(bodies) {
+            self.wide.solve(b2, params, use_bias);
+        }
+        contact::solve(bodies, &mut self.contacts[scalar..], params, use_bias);
+    }
+
+    /// Writes the lanes' impulses back into the contacts.
+    fn store(&mut self) {
+        let contacts: &mut dyn Any = &mut *self.contacts;
+        if let Some(c2) = contacts.downcast_mut::<Vec<ContactC<Dim2>>>() {
+            self.wide.store(c2);
+        }
+    }
+}
 
 /// Runs the substeps of one step on the solver bodies, joints and
 /// contacts.
 pub(crate) fn run_step<D: DynDim>(
-    bodies: &mut [SolverBody<D>],
-    contacts: &mut [ContactC<D>],
+    bodies: &mut Vec<SolverBody<D>>,
+    mut contacts: ContactSet<'_, D>,
     joints: &mut [JointC<D>],
     settings: &StepSettings<D>,
 ) {
@@ -64,16 +137,18 @@ pub(crate) fn run_step<D: DynDim>(
         h,
         inv_h,
     };
+    let scalar = contacts.load(bodies, &params);
     for _ in 0..n {
         integrate_velocities(bodies, h);
         joint::warm_start(bodies, joints);
-        contact::warm_start(bodies, contacts);
+        contacts.warm_start(bodies, scalar);
         joint::solve(bodies, joints, &joint_params, true);
-        contact::solve(bodies, contacts, &params, true);
+        contacts.solve(bodies, scalar, &params, true);
         integrate_positions(bodies, h);
         joint::solve(bodies, joints, &joint_params, false);
-        contact::solve(bodies, contacts, &params, false);
+        contacts.solve(bodies, scalar, &params, false);
     }
-    contact::restitution(bodies, contacts, settings.restitution_threshold);
+    contacts.store();
+    contact::restitution(bodies, contacts.contacts, settings.restitution_threshold);
     joint::store(bodies, joints, inv_h);
 }

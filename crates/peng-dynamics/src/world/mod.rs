@@ -95,6 +95,11 @@ pub struct PhysicsWorld<D: DynDim> {
     solver_bodies: Vec<SolverBody<D>>,
     contacts: Vec<ContactC<D>>,
     contact_keys: Vec<(ColliderHandle, ColliderHandle, u32, u32)>,
+    /// Each contact's colour, and the contacts' indices in colour order.
+    contact_colors: Vec<u8>,
+    color_order: Vec<u32>,
+    coloring: crate::solver::color::Coloring,
+    wide2: crate::solver::wide2::WideContacts2,
     joints: crate::joint::JointSet<D>,
     steps: u64,
 }
@@ -143,6 +148,10 @@ impl<D: DynDim> PhysicsWorld<D> {
             solver_bodies: Vec::new(),
             contacts: Vec::new(),
             contact_keys: Vec::new(),
+            contact_colors: Vec::new(),
+            color_order: Vec::new(),
+            coloring: Default::default(),
+            wide2: Default::default(),
             joints: Default::default(),
             steps: 0,
         }
