@@ -4,6 +4,10 @@
 //! operator into one SSE (or NEON) instruction, and branches become lane
 //! selects ([`F4::select`]).
 
+// Lane loops index several arrays in step, the form the compiler
+// vectorises.
+#![allow(clippy::needless_range_loop)]
+
 use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// Lanes per block.

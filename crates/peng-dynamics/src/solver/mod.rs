@@ -40,6 +40,8 @@ use peng::world::Dim2;
 
 /// The 2D view of the solver bodies, or `None` in 3D: the 2D contacts are
 /// solved in lanes ([`wide2`]), the 3D ones by the scalar solver.
+// A `Vec`, not a slice: `Any` takes sized types only.
+#[allow(clippy::ptr_arg)]
 fn bodies_2d<D: DynDim>(bodies: &mut Vec<SolverBody<D>>) -> Option<&mut Vec<SolverBody<Dim2>>> {
     (bodies as &mut dyn Any).downcast_mut()
 }
