@@ -20,7 +20,6 @@
 //! step each contact's gap follows the bodies' motion from fixed anchors.
 
 pub(crate) mod body;
-pub(crate) mod color;
 pub(crate) mod contact;
 pub(crate) mod lanes;
 pub(crate) mod soft;
@@ -47,15 +46,10 @@ fn bodies_2d<D: DynDim>(bodies: &mut Vec<SolverBody<D>>) -> Option<&mut Vec<Solv
 }
 
 /// The contacts and the solver that takes them: in 2D every contact goes
-/// to lanes, colour by colour; in 3D the scalar solver takes them all, in
-/// pair order.
+/// to lanes; in 3D the scalar solver takes them all.
 pub(crate) struct ContactSet<'a, D: DynDim> {
-    /// All contacts, in pair order.
+    /// All contacts.
     pub contacts: &'a mut Vec<ContactC<D>>,
-    /// The contacts' indices in colour order.
-    pub order: &'a [u32],
-    /// Each colour's first position in `order`, then the total.
-    pub offsets: &'a [u32],
     /// The lanes of the 2D solver (unused in 3D).
     pub wide: &'a mut WideContacts2,
 }
@@ -70,7 +64,7 @@ impl<D: DynDim> ContactSet<'_, D> {
             contacts.downcast_ref::<Vec<ContactC<Dim2>>>(),
         ) {
             (Some(b2), Some(c2)) => {
-                self.wide.load(b2, c2, self.order, self.offsets, params);
+                self.wide.load(b2, c2, params);
                 c2.len()
             }
             _ => 0,

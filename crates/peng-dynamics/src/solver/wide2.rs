@@ -2,8 +2,8 @@
 //! time (Box2D v3's wide contact solver, `contact_solver.c`, in the soft
 //! step scheme of [`super`]).
 //!
-//! Each colour's contacts (see [`super::color`]) are packed into blocks of
-//! [`LANES`] manifolds that share no dynamic body. A pass gathers the
+//! The contacts are packed into blocks of [`LANES`] manifolds that share
+//! no dynamic body ([`Packer`]). A pass gathers the
 //! blocks' bodies into lanes, solves the four manifolds at once with the
 //! same arithmetic as the scalar solver ([`super::contact::solve`]),
 //! branches turned into lane selects, and writes the dynamic bodies back.
@@ -13,7 +13,6 @@
 use glam::Vec2;
 
 use super::body::SolverBody;
-use super::color::OVERFLOW;
 use super::contact::{ContactC, ContactParams};
 use super::lanes::{F4, LANES, M4};
 use peng::world::Dim2;
@@ -145,34 +144,37 @@ pub(crate) struct WideContacts2 {
 }
 
 impl WideContacts2 {
-    /// Packs the contacts into blocks, colour by colour (`order`: the
-    /// contacts' indices in colour order; `offsets`: each colour's start
-    /// in it, see [`super::color::Coloring::offsets`]). The overflow
-    /// colour's contacts may share bodies: they get a block each.
+    /// Packs the contacts into blocks of lanes that share no dynamic
+    /// body, keeping close to the contacts' own order (see [`Packer`]).
     pub fn load(
         &mut self,
         bodies: &[SolverBody<Dim2>],
         contacts: &[ContactC<Dim2>],
-        order: &[u32],
-        offsets: &[u32],
         params: &ContactParams,
     ) {
         self.blocks.clear();
-        for color in 0..=OVERFLOW as usize {
-            let start = offsets[color] as usize;
-            let ids = &order[start..offsets[color + 1] as usize];
-            let width = if color == OVERFLOW as usize { 1 } else { LANES };
-            for (k, chunk) in ids.chunks(width).enumerate() {
-                // Colour order visits the contacts out of memory order.
-                if let Some(&ahead) = order.get(start + k * width + PREFETCH_AHEAD) {
-                    prefetch(&contacts[ahead as usize]);
-                }
-                self.blocks.push(EMPTY_BLOCK);
-                if let Some(block) = self.blocks.last_mut() {
-                    pack(block, bodies, contacts, chunk, params);
-                }
+        let mut packer = Packer::default();
+        let mut emit = |ids: [u32; LANES]| {
+            self.blocks.push(EMPTY_BLOCK);
+            if let Some(block) = self.blocks.last_mut() {
+                pack(block, bodies, contacts, &ids, params);
             }
+        };
+        for (i, c) in contacts.iter().enumerate() {
+            let a = bodies[c.a as usize].dynamic.then_some(c.a);
+            let b = bodies[c.b as usize].dynamic.then_some(c.b);
+            packer.add(i as u32, a, b, &mut emit);
         }
+        packer.finish(&mut emit);
+    }
+
+    /// The contacts in the order the lanes solve them (block after block).
+    #[cfg(test)]
+    fn order(&self) -> Vec<u32> {
+        self.blocks
+            .iter()
+            .flat_map(|b| b.ids.into_iter().filter(|&id| id != NONE))
+            .collect()
     }
 
     /// Applies the accumulated impulses (warm starting).
@@ -261,12 +263,7 @@ impl WideContacts2 {
 
     /// Writes the accumulated impulses back into the contacts.
     pub fn store(&self, contacts: &mut [ContactC<Dim2>]) {
-        for (k, c) in self.blocks.iter().enumerate() {
-            if let Some(ahead) = self.blocks.get(k + 2) {
-                for &id in ahead.ids.iter().filter(|&&id| id != NONE) {
-                    prefetch(&contacts[id as usize]);
-                }
-            }
+        for c in &self.blocks {
             for (lane, &id) in c.ids.iter().enumerate() {
                 if id == NONE {
                     break;
@@ -346,26 +343,65 @@ fn normal_deltas(c: &Block, r: &[F4; 2], gamma: &[F4; 2], active: &[M4; 2]) -> [
     [d1, d2]
 }
 
-/// How many contacts ahead [`WideContacts2::load`] asks for.
-const PREFETCH_AHEAD: usize = 8;
+/// Open blocks [`Packer`] fills at once.
+const WINDOW: usize = 8;
 
-/// Asks the processor to bring `x` into the cache (a hint; nothing on
-/// other targets).
-#[inline(always)]
-fn prefetch<T>(x: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let p = (x as *const T).cast::<i8>();
-        for offset in (0..core::mem::size_of::<T>()).step_by(64) {
-            // SAFETY: SSE is part of x86_64's baseline, and a prefetch
-            // is a hint that reads nothing and never faults (Intel SDM,
-            // PREFETCHh).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(offset)) };
+/// Fills blocks from contacts taken in order: each contact goes to the
+/// oldest open block whose lanes hold neither of its dynamic bodies; a
+/// block leaves when full, or, partly filled, when all [`WINDOW`] blocks
+/// are open and none takes the next contact.
+///
+/// A block's lanes are independent, and blocks are solved one after
+/// another (Gauss-Seidel), so no colouring of the whole contact graph is
+/// needed; and the contacts are read nearly in memory order, which a
+/// colour order (Box2D v3's) scatters.
+#[derive(Debug, Default)]
+struct Packer {
+    /// Open blocks: contact ids and the dynamic bodies of their lanes
+    /// (`NONE` where there is none).
+    open: Vec<([u32; LANES], [u32; 2 * LANES], usize)>,
+}
+
+impl Packer {
+    fn add(
+        &mut self,
+        id: u32,
+        a: Option<u32>,
+        b: Option<u32>,
+        emit: &mut impl FnMut([u32; LANES]),
+    ) {
+        let clash = |bodies: &[u32; 2 * LANES]| {
+            bodies
+                .iter()
+                .any(|&x| x != NONE && (Some(x) == a || Some(x) == b))
+        };
+        let slot = match self.open.iter().position(|(_, bodies, _)| !clash(bodies)) {
+            Some(k) => k,
+            None => {
+                if self.open.len() == WINDOW {
+                    let (ids, _, _) = self.open.remove(0);
+                    emit(ids);
+                }
+                self.open.push(([NONE; LANES], [NONE; 2 * LANES], 0));
+                self.open.len() - 1
+            }
+        };
+        let (ids, bodies, len) = &mut self.open[slot];
+        ids[*len] = id;
+        bodies[2 * *len] = a.unwrap_or(NONE);
+        bodies[2 * *len + 1] = b.unwrap_or(NONE);
+        *len += 1;
+        if *len == LANES {
+            let (ids, _, _) = self.open.remove(slot);
+            emit(ids);
         }
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
+
+    fn finish(&mut self, emit: &mut impl FnMut([u32; LANES])) {
+        for (ids, _, _) in self.open.drain(..) {
+            emit(ids);
+        }
+    }
 }
 
 /// A block with four empty lanes.
@@ -405,7 +441,8 @@ const EMPTY_POINT: Point4 = Point4 {
     max_normal_impulse: F4::ZERO,
 };
 
-/// Fills the lanes of an empty block with the contacts `ids`.
+/// Fills the lanes of an empty block with the contacts `ids` (up to the
+/// first `NONE`).
 fn pack(
     c: &mut Block,
     bodies: &[SolverBody<Dim2>],
@@ -413,7 +450,7 @@ fn pack(
     ids: &[u32],
     k: &ContactParams,
 ) {
-    for (l, &id) in ids.iter().enumerate() {
+    for (l, &id) in ids.iter().enumerate().take_while(|(_, &id)| id != NONE) {
         let con = &contacts[id as usize];
         c.ids[l] = id;
         let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
@@ -452,5 +489,212 @@ fn pack(
             p.tangent_impulse.0[l] = q.tangent_impulse[0];
             p.max_normal_impulse.0[l] = q.max_normal_impulse;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dim::DynDim;
+    use crate::solver::contact::{self, effective_mass, ContactPointC, MAX_POINTS};
+    use crate::solver::soft::Softness;
+    use peng::math::Rot2;
+    use peng::query::types::ContactId;
+
+    struct Rng(u32);
+    impl Rng {
+        /// Uniform in `[lo, hi)`.
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
+            lo + (hi - lo) * ((self.0 >> 8) as f32 / (1u32 << 24) as f32)
+        }
+        fn v(&mut self, r: f32) -> Vec2 {
+            Vec2::new(self.range(-r, r), self.range(-r, r))
+        }
+    }
+
+    fn body(rng: &mut Rng) -> SolverBody<Dim2> {
+        SolverBody {
+            v: rng.v(1.0),
+            w: rng.range(-2.0, 2.0),
+            dp: rng.v(0.02),
+            dq: Rot2::from_angle(rng.range(-0.05, 0.05)),
+            inv_m: rng.range(0.5, 2.0),
+            inv_i: rng.range(0.5, 3.0),
+            moves: true,
+            dynamic: true,
+            ..SolverBody::fixed()
+        }
+    }
+
+    /// Contacts between body pairs (some against a moving kinematic body),
+    /// with one or two points, open and overlapping gaps, warm impulses,
+    /// and some with both points on one spot (a singular `K`, without
+    /// friction).
+    fn scene(seed: u32) -> (Vec<SolverBody<Dim2>>, Vec<ContactC<Dim2>>) {
+        let mut rng = Rng(seed);
+        let mut bodies = Vec::new();
+        let mut contacts = Vec::new();
+        for i in 0..40 {
+            let a = bodies.len();
+            bodies.push(body(&mut rng));
+            let b = if i % 3 == 0 {
+                bodies.push(SolverBody {
+                    v: rng.v(0.5),
+                    dp: rng.v(0.01),
+                    moves: true,
+                    ..SolverBody::fixed()
+                });
+                bodies.len() - 1
+            } else if i % 3 == 1 && i > 1 {
+                // Shares body A with the previous contact: another colour.
+                a - 1
+            } else {
+                bodies.push(body(&mut rng));
+                bodies.len() - 1
+            };
+            let (sa, sb) = (&bodies[a], &bodies[b]);
+            let angle = rng.range(0.0, 6.3);
+            let n = Vec2::new(angle.cos(), angle.sin());
+            let (tangents, _) = Dim2::tangents(n);
+            let len = 1 + (i % 2) as u8;
+            let mut c = ContactC {
+                a: a as u32,
+                b: b as u32,
+                normal: n,
+                tangents,
+                n_tangents: 1,
+                len,
+                friction: rng.range(0.0, 1.0),
+                restitution: 0.0,
+                against_fixed: !(sa.dynamic && sb.dynamic),
+                points: [ContactPointC::EMPTY; MAX_POINTS],
+                k: [[0.0; MAX_POINTS]; MAX_POINTS],
+            };
+            for k in 0..len as usize {
+                let (ra, rb) = if k == 1 && i % 4 == 1 {
+                    (c.points[0].ra, c.points[0].rb)
+                } else {
+                    (rng.v(1.0), rng.v(1.0))
+                };
+                c.points[k] = ContactPointC {
+                    ra,
+                    rb,
+                    base_sep: rng.range(-0.05, 0.05),
+                    normal_mass: effective_mass(sa, sb, ra, rb, n),
+                    tangent_mass: [effective_mass(sa, sb, ra, rb, tangents[0]), 0.0],
+                    normal_impulse: rng.range(0.0, 1.0),
+                    tangent_impulse: [rng.range(-0.2, 0.2), 0.0],
+                    id: ContactId(k as u32),
+                    ..ContactPointC::EMPTY
+                };
+            }
+            if len == 2 && c.points[0].ra == c.points[1].ra {
+                // The split between the two points is not unique, and
+                // friction, point after point, would depend on it.
+                c.friction = 0.0;
+            }
+            c.compute_k(sa, sb);
+            contacts.push(c);
+        }
+        (bodies, contacts)
+    }
+
+    fn close(x: f32, y: f32) -> bool {
+        (x - y).abs() <= 1e-4 * (1.0 + x.abs().max(y.abs()))
+    }
+
+    /// The lanes give the scalar solver's velocities and impulses, pass by
+    /// pass (warm start, soft solve, relax).
+    #[test]
+    fn lanes_agree_with_the_scalar_solver() {
+        let h = 1.0 / 240.0;
+        let params = ContactParams {
+            soft: Softness::new(30.0, 10.0, h),
+            fixed_soft: Softness::new(60.0, 10.0, h),
+            inv_h: 1.0 / h,
+            max_push: 3.0,
+            slop: 0.005,
+        };
+        let mut singular = 0;
+        for seed in 0..20 {
+            let (bodies, contacts) = scene(seed);
+            let (mut bs, mut cs) = (bodies.clone(), contacts.clone());
+            let (mut bw, mut cw) = (bodies, contacts);
+            let mut wide = WideContacts2::default();
+            wide.load(&bw, &cw, &params);
+            // The scalar solver in the lanes' order: the same Gauss-Seidel
+            // order (a block's lanes are independent).
+            let order = wide.order();
+            let mut seen = order.clone();
+            seen.sort_unstable();
+            assert!(
+                seen.iter().copied().eq(0..cw.len() as u32),
+                "each contact in one lane"
+            );
+            for block in &wide.blocks {
+                let mut written: Vec<u32> = (0..LANES)
+                    .flat_map(|l| {
+                        [
+                            (block.a[l], block.write_a[l]),
+                            (block.b[l], block.write_b[l]),
+                        ]
+                    })
+                    .filter(|&(_, w)| w)
+                    .map(|(x, _)| x)
+                    .collect();
+                let n = written.len();
+                written.sort_unstable();
+                written.dedup();
+                assert_eq!(written.len(), n, "a dynamic body twice in a block");
+            }
+            let mut colored: Vec<ContactC<Dim2>> = order.iter().map(|&i| cs[i as usize]).collect();
+            contact::warm_start(&mut bs, &colored);
+            wide.warm_start(&mut bw);
+            for use_bias in [true, false] {
+                contact::solve(&mut bs, &mut colored, &params, use_bias);
+                wide.solve(&mut bw, &params, use_bias);
+            }
+            wide.store(&mut cw);
+            for (&i, c) in order.iter().zip(&colored) {
+                cs[i as usize] = *c;
+            }
+            for (s, w) in bs.iter().zip(&bw) {
+                assert!(
+                    close(s.v.x, w.v.x) && close(s.v.y, w.v.y) && close(s.w, w.w),
+                    "seed {seed}: {:?} {} vs {:?} {}",
+                    s.v,
+                    s.w,
+                    w.v,
+                    w.w
+                );
+            }
+            for (s, w) in cs.iter().zip(&cw) {
+                let pts = |c: &ContactC<Dim2>| c.points[..c.len as usize].to_vec();
+                let (ps, pw) = (pts(s), pts(w));
+                if s.len == 2 && ps[0].ra == ps[1].ra {
+                    // Two points on one spot: only the total is unique.
+                    singular += 1;
+                    let sum = |p: &[ContactPointC<Dim2>]| {
+                        (
+                            p[0].normal_impulse + p[1].normal_impulse,
+                            p[0].tangent_impulse[0] + p[1].tangent_impulse[0],
+                        )
+                    };
+                    let (a, b) = (sum(&ps), sum(&pw));
+                    assert!(
+                        close(a.0, b.0) && close(a.1, b.1),
+                        "seed {seed}: {a:?} vs {b:?}"
+                    );
+                    continue;
+                }
+                for (p, q) in ps.iter().zip(&pw) {
+                    assert!(close(p.normal_impulse, q.normal_impulse), "seed {seed}");
+                    assert!(close(p.tangent_impulse[0], q.tangent_impulse[0]));
+                    assert!(close(p.max_normal_impulse, q.max_normal_impulse));
+                }
+            }
+        }
+        assert!(singular > 0, "the singular case was exercised");
     }
 }

@@ -42,13 +42,10 @@ impl<D: DynDim> PhysicsWorld<D> {
             }));
         self.build_contacts(h);
         self.prepare_joints(h);
-        let offsets = self.coloring.offsets();
         run_step(
             &mut self.solver_bodies,
             ContactSet {
                 contacts: &mut self.contacts,
-                order: &self.color_order,
-                offsets: &offsets,
                 wide: &mut self.wide2,
             },
             &mut self.joints.constraints,
@@ -97,8 +94,7 @@ impl<D: DynDim> PhysicsWorld<D> {
     fn build_contacts(&mut self, h: f32) {
         self.contacts.clear();
         self.contact_keys.clear();
-        self.contact_colors.clear();
-        self.coloring.reset(self.solver_bodies.len());
+
         let coms: Vec<D::V> = self
             .bodies
             .iter()
@@ -189,22 +185,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                 c.compute_k(sa, sb);
                 self.contacts.push(c);
                 self.contact_keys.push(key);
-                let color = self.coloring.assign(a, sa.dynamic, b, sb.dynamic);
-                self.contact_colors.push(color);
             }
-        }
-        self.order_by_color();
-    }
-
-    /// Lists the contacts in colour order, pair order within a colour
-    /// (`color_order`; the contacts themselves stay in pair order).
-    fn order_by_color(&mut self) {
-        let mut next = self.coloring.offsets();
-        self.color_order.clear();
-        self.color_order.resize(self.contacts.len(), 0);
-        for (i, &c) in self.contact_colors.iter().enumerate() {
-            self.color_order[next[c as usize] as usize] = i as u32;
-            next[c as usize] += 1;
         }
     }
 
