@@ -1,14 +1,14 @@
-//! The 2D contact solver on four lanes: four manifolds of one colour at a
-//! time (Box2D v3's wide contact solver, `contact_solver.c`, in the soft
-//! step scheme of [`super`]).
+//! The 2D contact solver on four lanes: four manifolds at a time (after
+//! Box2D v3's wide contact solver, `contact_solver.c`, in the soft step
+//! scheme of [`super`]).
 //!
 //! The contacts are packed into blocks of [`LANES`] manifolds that share
-//! no dynamic body ([`Packer`]). A pass gathers the
-//! blocks' bodies into lanes, solves the four manifolds at once with the
-//! same arithmetic as the scalar solver ([`super::contact::solve`]),
-//! branches turned into lane selects, and writes the dynamic bodies back.
-//! Empty lanes and fixed bodies are gathered (a kinematic body's motion
-//! matters) but never written.
+//! no dynamic body ([`Packer`]). A pass gathers a block's bodies into
+//! lanes, solves its four manifolds at once with the same arithmetic as
+//! the scalar solver ([`super::contact::solve`]), branches turned into lane
+//! selects, and writes the dynamic bodies back. Empty lanes and fixed
+//! bodies are gathered (a kinematic body's motion matters) but never
+//! written.
 
 use glam::Vec2;
 
