@@ -15,6 +15,11 @@
 //! A positive gap is speculative: the approach speed may use it up within
 //! the substep (`bias = s / h`). A negative gap (overlap beyond the slop)
 //! is pushed out by a soft spring, at most `max_push_speed`.
+//!
+//! The world solves contacts in lanes, four manifolds at a time
+//! ([`super::wide2`], [`super::wide3`]); the scalar [`warm_start`] and
+//! [`solve`] here state the same arithmetic one manifold at a time and are
+//! the reference the lanes are tested against.
 
 use peng::math::Vector;
 use peng::query::types::ContactId;
@@ -28,6 +33,7 @@ pub(crate) const MAX_POINTS: usize = 4;
 
 /// Projected Gauss-Seidel sweeps on a manifold's own normal problem per
 /// solve (see [`solve`]).
+#[cfg(test)]
 const BLOCK_SWEEPS: usize = 4;
 
 /// One point of a contact constraint.
@@ -89,6 +95,7 @@ pub(crate) struct ContactC<D: DynDim> {
     /// Unit tangents.
     pub tangents: [D::V; 2],
     /// Number of tangents (1 in 2D, 2 in 3D).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub n_tangents: u8,
     /// Number of points.
     pub len: u8,
@@ -183,6 +190,7 @@ pub(crate) fn pair_mut<T>(s: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
 /// `a22`, determinant `det`), by trying its four cases in turn (both points
 /// pushing, only the first, only the second, neither); `None` when `A` is
 /// too close to singular for the first case and no other case holds.
+#[cfg(test)]
 #[inline]
 fn block_lcp2(a11: f32, a12: f32, a22: f32, det: f32, b1: f32, b2: f32) -> Option<(f32, f32)> {
     // Both pushing: x = −A⁻¹ b.
@@ -227,6 +235,7 @@ pub(crate) struct ContactParams {
 }
 
 /// Applies the accumulated impulses of the last step (warm starting).
+#[cfg(test)]
 pub(crate) fn warm_start<D: DynDim>(bodies: &mut [SolverBody<D>], contacts: &[ContactC<D>]) {
     for c in contacts {
         let (a, b) = pair_mut(bodies, c.a as usize, c.b as usize);
@@ -244,6 +253,7 @@ pub(crate) fn warm_start<D: DynDim>(bodies: &mut [SolverBody<D>], contacts: &[Co
 /// One pass over the contacts: normal impulses (soft, with the position
 /// error, when `use_bias`; rigid and speculative only when relaxing), then
 /// friction.
+#[cfg(test)]
 pub(crate) fn solve<D: DynDim>(
     bodies: &mut [SolverBody<D>],
     contacts: &mut [ContactC<D>],

@@ -181,6 +181,96 @@ impl M4 {
     }
 }
 
+/// A 3D vector in each of four lanes.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct V3 {
+    pub x: F4,
+    pub y: F4,
+    pub z: F4,
+}
+
+impl Add for V3 {
+    type Output = V3;
+    #[inline(always)]
+    fn add(self, o: V3) -> V3 {
+        V3 {
+            x: self.x + o.x,
+            y: self.y + o.y,
+            z: self.z + o.z,
+        }
+    }
+}
+
+impl Sub for V3 {
+    type Output = V3;
+    #[inline(always)]
+    fn sub(self, o: V3) -> V3 {
+        V3 {
+            x: self.x - o.x,
+            y: self.y - o.y,
+            z: self.z - o.z,
+        }
+    }
+}
+
+impl Mul<F4> for V3 {
+    type Output = V3;
+    #[inline(always)]
+    fn mul(self, s: F4) -> V3 {
+        V3 {
+            x: self.x * s,
+            y: self.y * s,
+            z: self.z * s,
+        }
+    }
+}
+
+impl AddAssign for V3 {
+    #[inline(always)]
+    fn add_assign(&mut self, o: V3) {
+        *self = *self + o;
+    }
+}
+
+impl SubAssign for V3 {
+    #[inline(always)]
+    fn sub_assign(&mut self, o: V3) {
+        *self = *self - o;
+    }
+}
+
+impl V3 {
+    /// Lane-wise dot product.
+    #[inline(always)]
+    pub fn dot(self, o: V3) -> F4 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    /// Lane-wise cross product.
+    #[inline(always)]
+    pub fn cross(self, o: V3) -> V3 {
+        V3 {
+            x: self.y * o.z - self.z * o.y,
+            y: self.z * o.x - self.x * o.z,
+            z: self.x * o.y - self.y * o.x,
+        }
+    }
+
+    /// Sets lane `l` to `v`.
+    #[inline(always)]
+    pub fn set(&mut self, l: usize, v: glam::Vec3) {
+        self.x.0[l] = v.x;
+        self.y.0[l] = v.y;
+        self.z.0[l] = v.z;
+    }
+
+    /// Lane `l`.
+    #[inline(always)]
+    pub fn get(&self, l: usize) -> glam::Vec3 {
+        glam::Vec3::new(self.x.0[l], self.y.0[l], self.z.0[l])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,5 +296,21 @@ mod tests {
         assert!(m.any() && !M4::default().any());
         assert_eq!(m.or(b.ge(a)), M4([true, true, true, true]));
         assert_eq!(m.and_not(m), M4::default());
+    }
+
+    #[test]
+    fn vector_lanes_match_glam() {
+        let (p, q) = (
+            glam::Vec3::new(1.0, -2.0, 0.5),
+            glam::Vec3::new(0.3, 4.0, -1.0),
+        );
+        let (mut a, mut b) = (V3::default(), V3::default());
+        a.set(2, p);
+        b.set(2, q);
+        assert_eq!(a.cross(b).get(2), p.cross(q));
+        assert_eq!(a.dot(b).0[2], p.dot(q));
+        assert_eq!((a + b).get(2), p + q);
+        assert_eq!((a - b * F4::splat(2.0)).get(2), p - q * 2.0);
+        assert_eq!(a.cross(b).get(0), glam::Vec3::ZERO);
     }
 }

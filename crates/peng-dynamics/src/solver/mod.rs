@@ -24,6 +24,7 @@ pub(crate) mod contact;
 pub(crate) mod lanes;
 pub(crate) mod soft;
 pub(crate) mod wide2;
+pub(crate) mod wide3;
 
 use core::any::Any;
 
@@ -31,71 +32,81 @@ use body::{integrate_positions, integrate_velocities, SolverBody};
 use contact::{ContactC, ContactParams};
 use soft::Softness;
 use wide2::WideContacts2;
+use wide3::WideContacts3;
 
 use crate::dim::DynDim;
 use crate::joint::constraint::{self as joint, JointC, JointParams};
 use crate::world::StepSettings;
-use peng::world::Dim2;
+use peng::world::{Dim2, Dim3};
 
-/// The 2D view of the solver bodies, or `None` in 3D: the 2D contacts are
-/// solved in lanes ([`wide2`]), the 3D ones by the scalar solver.
+/// The solver bodies as those of dimension `E`, when `D` is `E`: the lane
+/// solvers are written per dimension ([`wide2`], [`wide3`]).
 // A `Vec`, not a slice: `Any` takes sized types only.
 #[allow(clippy::ptr_arg)]
-fn bodies_2d<D: DynDim>(bodies: &mut Vec<SolverBody<D>>) -> Option<&mut Vec<SolverBody<Dim2>>> {
+fn bodies_as<D: DynDim, E: DynDim>(
+    bodies: &mut Vec<SolverBody<D>>,
+) -> Option<&mut Vec<SolverBody<E>>> {
     (bodies as &mut dyn Any).downcast_mut()
 }
 
-/// The contacts and the solver that takes them: in 2D every contact goes
-/// to lanes; in 3D the scalar solver takes them all.
+/// The contacts as those of dimension `E`, when `D` is `E`.
+#[allow(clippy::ptr_arg)]
+fn contacts_as<D: DynDim, E: DynDim>(
+    contacts: &mut Vec<ContactC<D>>,
+) -> Option<&mut Vec<ContactC<E>>> {
+    (contacts as &mut dyn Any).downcast_mut()
+}
+
+/// The contacts and the lane solver of their dimension, which takes them
+/// all; the scalar solver ([`contact`]) is the reference the lanes are
+/// tested against.
 pub(crate) struct ContactSet<'a, D: DynDim> {
     /// All contacts.
     pub contacts: &'a mut Vec<ContactC<D>>,
     /// The lanes of the 2D solver (unused in 3D).
-    pub wide: &'a mut WideContacts2,
+    pub wide2: &'a mut WideContacts2,
+    /// The lanes of the 3D solver (unused in 2D).
+    pub wide3: &'a mut WideContacts3,
 }
 
 impl<D: DynDim> ContactSet<'_, D> {
-    /// Packs the 2D contacts into lanes; returns the first contact left
-    /// to the scalar solver (all of them in 3D, none in 2D).
-    fn load(&mut self, bodies: &mut Vec<SolverBody<D>>, params: &ContactParams) -> usize {
-        let contacts: &dyn Any = &*self.contacts;
-        match (
-            bodies_2d(bodies),
-            contacts.downcast_ref::<Vec<ContactC<Dim2>>>(),
+    /// Packs the contacts into lanes.
+    fn load(&mut self, bodies: &mut Vec<SolverBody<D>>, params: &ContactParams) {
+        if let (Some(b), Some(c)) = (
+            bodies_as::<D, Dim2>(bodies),
+            contacts_as::<D, Dim2>(self.contacts),
         ) {
-            (Some(b2), Some(c2)) => {
-                self.wide.load(b2, c2, params);
-                c2.len()
-            }
-            _ => 0,
+            self.wide2.load(b, c, params);
+        } else if let (Some(b), Some(c)) = (
+            bodies_as::<D, Dim3>(bodies),
+            contacts_as::<D, Dim3>(self.contacts),
+        ) {
+            self.wide3.load(b, c, params);
         }
     }
 
-    fn warm_start(&mut self, bodies: &mut Vec<SolverBody<D>>, scalar: usize) {
-        if let Some(b2) = bodies_2d(bodies) {
-            self.wide.warm_start(b2);
+    fn warm_start(&mut self, bodies: &mut Vec<SolverBody<D>>) {
+        if let Some(b) = bodies_as::<D, Dim2>(bodies) {
+            self.wide2.warm_start(b);
+        } else if let Some(b) = bodies_as::<D, Dim3>(bodies) {
+            self.wide3.warm_start(b);
         }
-        contact::warm_start(bodies, &self.contacts[scalar..]);
     }
 
-    fn solve(
-        &mut self,
-        bodies: &mut Vec<SolverBody<D>>,
-        scalar: usize,
-        params: &ContactParams,
-        use_bias: bool,
-    ) {
-        if let Some(b2) = bodies_2d(bodies) {
-            self.wide.solve(b2, params, use_bias);
+    fn solve(&mut self, bodies: &mut Vec<SolverBody<D>>, params: &ContactParams, use_bias: bool) {
+        if let Some(b) = bodies_as::<D, Dim2>(bodies) {
+            self.wide2.solve(b, params, use_bias);
+        } else if let Some(b) = bodies_as::<D, Dim3>(bodies) {
+            self.wide3.solve(b, params, use_bias);
         }
-        contact::solve(bodies, &mut self.contacts[scalar..], params, use_bias);
     }
 
     /// Writes the lanes' impulses back into the contacts.
     fn store(&mut self) {
-        let contacts: &mut dyn Any = &mut *self.contacts;
-        if let Some(c2) = contacts.downcast_mut::<Vec<ContactC<Dim2>>>() {
-            self.wide.store(c2);
+        if let Some(c) = contacts_as::<D, Dim2>(self.contacts) {
+            self.wide2.store(c);
+        } else if let Some(c) = contacts_as::<D, Dim3>(self.contacts) {
+            self.wide3.store(c);
         }
     }
 }
@@ -133,16 +144,16 @@ pub(crate) fn run_step<D: DynDim>(
         h,
         inv_h,
     };
-    let scalar = contacts.load(bodies, &params);
+    contacts.load(bodies, &params);
     for _ in 0..n {
         integrate_velocities(bodies, h);
         joint::warm_start(bodies, joints);
-        contacts.warm_start(bodies, scalar);
+        contacts.warm_start(bodies);
         joint::solve(bodies, joints, &joint_params, true);
-        contacts.solve(bodies, scalar, &params, true);
+        contacts.solve(bodies, &params, true);
         integrate_positions(bodies, h);
         joint::solve(bodies, joints, &joint_params, false);
-        contacts.solve(bodies, scalar, &params, false);
+        contacts.solve(bodies, &params, false);
     }
     contacts.store();
     contact::restitution(bodies, contacts.contacts, settings.restitution_threshold);

@@ -17,8 +17,8 @@ use super::contact::{ContactC, ContactParams};
 use super::lanes::{F4, LANES, M4};
 use peng::world::Dim2;
 
-/// A lane with no body.
-const NONE: u32 = u32::MAX;
+/// A lane with no body or contact.
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// One point of four manifolds.
 #[derive(Debug, Clone, Copy, Default)]
@@ -80,24 +80,22 @@ struct Side {
 }
 
 impl Side {
+    /// The bodies of the lanes (a still, fixed body in empty ones), each
+    /// lane vector built from four scalars in registers (see
+    /// `wide3::Side::gather`).
     #[inline(always)]
-    fn gather(bodies: &[SolverBody<Dim2>], idx: &[u32; LANES]) -> Side {
-        let mut s = Side::default();
-        for (i, &k) in idx.iter().enumerate() {
-            if k == NONE {
-                s.qc.0[i] = 1.0;
-                continue;
-            }
-            let b = &bodies[k as usize];
-            s.vx.0[i] = b.v.x;
-            s.vy.0[i] = b.v.y;
-            s.w.0[i] = b.w;
-            s.dpx.0[i] = b.dp.x;
-            s.dpy.0[i] = b.dp.y;
-            s.qc.0[i] = b.dq.cos;
-            s.qs.0[i] = b.dq.sin;
+    fn gather(bodies: &[SolverBody<Dim2>], idx: &[u32; LANES], idle: &SolverBody<Dim2>) -> Side {
+        let b = idx.map(|k| if k == NONE { idle } else { &bodies[k as usize] });
+        let f = |g: &dyn Fn(&SolverBody<Dim2>) -> f32| F4([g(b[0]), g(b[1]), g(b[2]), g(b[3])]);
+        Side {
+            vx: f(&|s| s.v.x),
+            vy: f(&|s| s.v.y),
+            w: f(&|s| s.w),
+            dpx: f(&|s| s.dp.x),
+            dpy: f(&|s| s.dp.y),
+            qc: f(&|s| s.dq.cos),
+            qs: f(&|s| s.dq.sin),
         }
-        s
     }
 
     #[inline(always)]
@@ -179,9 +177,10 @@ impl WideContacts2 {
 
     /// Applies the accumulated impulses (warm starting).
     pub fn warm_start(&self, bodies: &mut [SolverBody<Dim2>]) {
+        let idle = SolverBody::fixed();
         for c in &self.blocks {
-            let mut a = Side::gather(bodies, &c.a);
-            let mut b = Side::gather(bodies, &c.b);
+            let mut a = Side::gather(bodies, &c.a, &idle);
+            let mut b = Side::gather(bodies, &c.b, &idle);
             for p in &c.p {
                 let px = c.nx * p.normal_impulse + c.tx * p.tangent_impulse;
                 let py = c.ny * p.normal_impulse + c.ty * p.tangent_impulse;
@@ -200,9 +199,10 @@ impl WideContacts2 {
         let max_push = F4::splat(-k.max_push);
         let slop = F4::splat(k.slop);
         let zero = F4::ZERO;
+        let idle = SolverBody::fixed();
         for c in self.blocks.iter_mut() {
-            let mut a = Side::gather(bodies, &c.a);
-            let mut b = Side::gather(bodies, &c.b);
+            let mut a = Side::gather(bodies, &c.a, &idle);
+            let mut b = Side::gather(bodies, &c.b, &idle);
             // Residuals `v + bias + γλ`, the soft terms and activity of
             // each normal row.
             let mut r = [zero; 2];
@@ -297,7 +297,33 @@ fn normal_deltas(c: &Block, r: &[F4; 2], gamma: &[F4; 2], active: &[M4; 2]) -> [
     // One row on its own (the other inactive, or absent).
     let single1 = (l1 - r[0] * inv1).max(zero) - l1;
     let single2 = (l2 - r[1] * inv2).max(zero) - l2;
-    // Both rows: unknowns are the new totals x with w = A x + b ≥ 0.
+    let (x1, x2, solved) = block_lcp2(a11, a12, a22, [r[0], r[1]], [l1, l2]);
+    let both = active[0].and(active[1]);
+    let mut d1 = F4::select(both, x1 - l1, single1);
+    let mut d2 = F4::select(both, x2 - l2, single2);
+    let unsolved = both.and_not(solved);
+    if unsolved.any() {
+        let (mut g1, mut g2) = (zero, zero);
+        for _ in 0..4 {
+            g1 = (l1 + g1 - (r[0] + a11 * g1 + a12 * g2) * inv1).max(zero) - l1;
+            g2 = (l2 + g2 - (r[1] + a12 * g1 + a22 * g2) * inv2).max(zero) - l2;
+        }
+        d1 = F4::select(unsolved, g1, d1);
+        d2 = F4::select(unsolved, g2, d2);
+    }
+    [d1, d2]
+}
+
+/// The 2x2 complementarity problem of two normal rows in lanes (the four
+/// cases of `contact::block_lcp2` as selects): for `A = [a11 a12; a12
+/// a22]`, residuals `r` at the current impulses `lambda`, the new totals
+/// `x ≥ 0` with `w = A (x − λ) + r ≥ 0`, `x·w = 0`, and the lanes where one
+/// of the cases holds.
+#[inline(always)]
+pub(crate) fn block_lcp2(a11: F4, a12: F4, a22: F4, r: [F4; 2], lambda: [F4; 2]) -> (F4, F4, M4) {
+    let zero = F4::ZERO;
+    let (l1, l2) = (lambda[0], lambda[1]);
+    // Unknowns are the new totals x with w = A x + b ≥ 0.
     let b1 = r[0] - a11 * l1 - a12 * l2;
     let b2 = r[1] - a12 * l1 - a22 * l2;
     let det = a11 * a22 - a12 * a12;
@@ -306,6 +332,8 @@ fn normal_deltas(c: &Block, r: &[F4; 2], gamma: &[F4; 2], active: &[M4; 2]) -> [
     let both_x1 = (a12 * b2 - a22 * b1) * inv_det;
     let both_x2 = (a12 * b1 - a11 * b2) * inv_det;
     let both_ok = det_ok.and(both_x1.ge(zero)).and(both_x2.ge(zero));
+    let inv1 = a11.recip_or_zero(a11.gt(zero));
+    let inv2 = a22.recip_or_zero(a22.gt(zero));
     let first_x1 = -b1 * inv1;
     let first_ok = a11
         .gt(zero)
@@ -326,21 +354,7 @@ fn normal_deltas(c: &Block, r: &[F4; 2], gamma: &[F4; 2], active: &[M4; 2]) -> [
     x2 = F4::select(first_ok, zero, x2);
     x1 = F4::select(both_ok, both_x1, x1);
     x2 = F4::select(both_ok, both_x2, x2);
-    let solved = both_ok.or(first_ok).or(second_ok).or(none_ok);
-    let both = active[0].and(active[1]);
-    let mut d1 = F4::select(both, x1 - l1, single1);
-    let mut d2 = F4::select(both, x2 - l2, single2);
-    let unsolved = both.and_not(solved);
-    if unsolved.any() {
-        let (mut g1, mut g2) = (zero, zero);
-        for _ in 0..4 {
-            g1 = (l1 + g1 - (r[0] + a11 * g1 + a12 * g2) * inv1).max(zero) - l1;
-            g2 = (l2 + g2 - (r[1] + a12 * g1 + a22 * g2) * inv2).max(zero) - l2;
-        }
-        d1 = F4::select(unsolved, g1, d1);
-        d2 = F4::select(unsolved, g2, d2);
-    }
-    [d1, d2]
+    (x1, x2, both_ok.or(first_ok).or(second_ok).or(none_ok))
 }
 
 /// Open blocks [`Packer`] fills at once.
@@ -356,14 +370,16 @@ const WINDOW: usize = 8;
 /// needed; and the contacts are read nearly in memory order, which a
 /// colour order (Box2D v3's) scatters.
 #[derive(Debug, Default)]
-struct Packer {
+pub(crate) struct Packer {
     /// Open blocks: contact ids and the dynamic bodies of their lanes
     /// (`NONE` where there is none).
     open: Vec<([u32; LANES], [u32; 2 * LANES], usize)>,
 }
 
 impl Packer {
-    fn add(
+    /// Adds contact `id` between the dynamic bodies `a` and `b` (`None`:
+    /// a body that takes no impulse); `emit` takes each block that leaves.
+    pub fn add(
         &mut self,
         id: u32,
         a: Option<u32>,
@@ -397,7 +413,8 @@ impl Packer {
         }
     }
 
-    fn finish(&mut self, emit: &mut impl FnMut([u32; LANES])) {
+    /// Emits the blocks still open.
+    pub fn finish(&mut self, emit: &mut impl FnMut([u32; LANES])) {
         for (ids, _, _) in self.open.drain(..) {
             emit(ids);
         }

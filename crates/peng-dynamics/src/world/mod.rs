@@ -96,6 +96,7 @@ pub struct PhysicsWorld<D: DynDim> {
     contacts: Vec<ContactC<D>>,
     contact_keys: Vec<(ColliderHandle, ColliderHandle, u32, u32)>,
     wide2: crate::solver::wide2::WideContacts2,
+    wide3: crate::solver::wide3::WideContacts3,
     joints: crate::joint::JointSet<D>,
     steps: u64,
 }
@@ -145,6 +146,7 @@ impl<D: DynDim> PhysicsWorld<D> {
             contacts: Vec::new(),
             contact_keys: Vec::new(),
             wide2: Default::default(),
+            wide3: Default::default(),
             joints: Default::default(),
             steps: 0,
         }

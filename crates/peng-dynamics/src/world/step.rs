@@ -46,7 +46,8 @@ impl<D: DynDim> PhysicsWorld<D> {
             &mut self.solver_bodies,
             ContactSet {
                 contacts: &mut self.contacts,
-                wide: &mut self.wide2,
+                wide2: &mut self.wide2,
+                wide3: &mut self.wide3,
             },
             &mut self.joints.constraints,
             &self.settings,

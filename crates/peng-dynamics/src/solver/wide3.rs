@@ -1,0 +1,604 @@
+//! The 3D contact solver on four lanes: four manifolds at a time, each of
+//! up to four points, with the arithmetic of the scalar solver
+//! ([`super::contact::solve`]) turned into lane operations; the blocks are
+//! packed as in 2D ([`super::wide2::Packer`]).
+//!
+//! A manifold's normal impulses: projected Gauss-Seidel on its Delassus
+//! matrix, and for two-point manifolds the exact 2x2 complementarity
+//! problem where it has a solution (as the scalar solver chooses).
+//! Friction: both tangent directions at once, clamped to the Coulomb disc.
+
+use glam::Mat3;
+
+use super::body::SolverBody;
+use super::contact::{ContactC, ContactParams, MAX_POINTS};
+use super::lanes::{F4, LANES, M4, V3};
+use super::wide2::{Packer, NONE};
+use peng::world::Dim3;
+
+/// Projected Gauss-Seidel sweeps on a manifold's normal rows (the scalar
+/// solver's `BLOCK_SWEEPS`).
+const SWEEPS: usize = 4;
+
+/// One point of four manifolds.
+#[derive(Debug, Clone, Copy, Default)]
+struct Point4 {
+    exists: M4,
+    ra: V3,
+    rb: V3,
+    /// The gap at the start of the step minus `n · (rb − ra)`.
+    base_sep: F4,
+    /// The friction mass (the smaller of the two tangents').
+    tangent_mass: F4,
+    normal_impulse: F4,
+    tangent_impulse: [F4; 2],
+    max_normal_impulse: F4,
+}
+
+/// A symmetric 3x3 matrix (an inverse inertia) in lanes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sym3 {
+    xx: F4,
+    xy: F4,
+    xz: F4,
+    yy: F4,
+    yz: F4,
+    zz: F4,
+}
+
+impl Sym3 {
+    fn set(&mut self, l: usize, m: &Mat3) {
+        self.xx.0[l] = m.x_axis.x;
+        self.xy.0[l] = m.y_axis.x;
+        self.xz.0[l] = m.z_axis.x;
+        self.yy.0[l] = m.y_axis.y;
+        self.yz.0[l] = m.z_axis.y;
+        self.zz.0[l] = m.z_axis.z;
+    }
+
+    #[inline(always)]
+    fn mul(&self, v: V3) -> V3 {
+        V3 {
+            x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
+            y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
+            z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
+        }
+    }
+}
+
+/// Four manifolds.
+#[derive(Debug, Clone, Copy, Default)]
+struct Block {
+    a: [u32; LANES],
+    b: [u32; LANES],
+    write_a: [bool; LANES],
+    write_b: [bool; LANES],
+    ma: F4,
+    mb: F4,
+    ia: Sym3,
+    ib: Sym3,
+    n: V3,
+    t: [V3; 2],
+    friction: F4,
+    bias_rate: F4,
+    gamma_ratio: F4,
+    /// Lanes whose manifold has exactly two points (the block LCP).
+    two: M4,
+    /// The Delassus matrix `K_ij` of the normal rows.
+    k: [[F4; MAX_POINTS]; MAX_POINTS],
+    p: [Point4; MAX_POINTS],
+    ids: [u32; LANES],
+}
+
+/// A side's bodies in lanes.
+#[derive(Debug, Clone, Copy, Default)]
+struct Side {
+    v: V3,
+    w: V3,
+    dp: V3,
+    /// The rotation since the step began: vector part and scalar.
+    q: V3,
+    qw: F4,
+}
+
+impl Side {
+    /// The bodies of the lanes (a still, fixed body in empty ones). Each
+    /// lane vector is built from four scalars in registers: writing the
+    /// lanes one by one into memory and reading the vector back would
+    /// stall on store forwarding.
+    #[inline(always)]
+    fn gather(bodies: &[SolverBody<Dim3>], idx: &[u32; LANES], idle: &SolverBody<Dim3>) -> Side {
+        let b = idx.map(|k| if k == NONE { idle } else { &bodies[k as usize] });
+        let f = |g: &dyn Fn(&SolverBody<Dim3>) -> f32| F4([g(b[0]), g(b[1]), g(b[2]), g(b[3])]);
+        Side {
+            v: V3 {
+                x: f(&|s| s.v.x),
+                y: f(&|s| s.v.y),
+                z: f(&|s| s.v.z),
+            },
+            w: V3 {
+                x: f(&|s| s.w.x),
+                y: f(&|s| s.w.y),
+                z: f(&|s| s.w.z),
+            },
+            dp: V3 {
+                x: f(&|s| s.dp.x),
+                y: f(&|s| s.dp.y),
+                z: f(&|s| s.dp.z),
+            },
+            q: V3 {
+                x: f(&|s| s.dq.x),
+                y: f(&|s| s.dq.y),
+                z: f(&|s| s.dq.z),
+            },
+            qw: f(&|s| s.dq.w),
+        }
+    }
+
+    #[inline(always)]
+    fn scatter(&self, bodies: &mut [SolverBody<Dim3>], idx: &[u32; LANES], write: &[bool; LANES]) {
+        for l in 0..LANES {
+            if write[l] {
+                let b = &mut bodies[idx[l] as usize];
+                b.v = self.v.get(l);
+                b.w = self.w.get(l);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn velocity_at(&self, r: V3) -> V3 {
+        self.v + self.w.cross(r)
+    }
+
+    /// `Δp + ΔR r`, with `ΔR r = r + q_w t + q × t`, `t = 2 q × r`.
+    #[inline(always)]
+    fn moved(&self, r: V3) -> V3 {
+        let t = self.q.cross(r) * F4::splat(2.0);
+        self.dp + r + t * self.qw + self.q.cross(t)
+    }
+
+    /// Applies impulse `p` at `r` (inverse mass `m`, inverse inertia `i`,
+    /// negated for body A by `sign`).
+    #[inline(always)]
+    fn apply(&mut self, m: F4, i: &Sym3, r: V3, p: V3, sign: F4) {
+        self.v += p * (m * sign);
+        self.w += i.mul(r.cross(p)) * sign;
+    }
+}
+
+/// The 3D contact constraints of one step in lanes.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct WideContacts3 {
+    blocks: Vec<Block>,
+}
+
+impl WideContacts3 {
+    /// Packs the contacts into blocks of lanes that share no dynamic body.
+    pub fn load(
+        &mut self,
+        bodies: &[SolverBody<Dim3>],
+        contacts: &[ContactC<Dim3>],
+        params: &ContactParams,
+    ) {
+        self.blocks.clear();
+        let mut packer = Packer::default();
+        let mut emit = |ids: [u32; LANES]| {
+            self.blocks.push(Block::default());
+            if let Some(block) = self.blocks.last_mut() {
+                pack(block, bodies, contacts, &ids, params);
+            }
+        };
+        for (i, c) in contacts.iter().enumerate() {
+            let a = bodies[c.a as usize].dynamic.then_some(c.a);
+            let b = bodies[c.b as usize].dynamic.then_some(c.b);
+            packer.add(i as u32, a, b, &mut emit);
+        }
+        packer.finish(&mut emit);
+    }
+
+    /// The contacts in the order the lanes solve them.
+    #[cfg(test)]
+    fn order(&self) -> Vec<u32> {
+        self.blocks
+            .iter()
+            .flat_map(|b| b.ids.into_iter().filter(|&id| id != NONE))
+            .collect()
+    }
+
+    /// Applies the accumulated impulses (warm starting).
+    pub fn warm_start(&self, bodies: &mut [SolverBody<Dim3>]) {
+        let (plus, minus) = (F4::splat(1.0), F4::splat(-1.0));
+        let idle = SolverBody::fixed();
+        for c in &self.blocks {
+            let mut a = Side::gather(bodies, &c.a, &idle);
+            let mut b = Side::gather(bodies, &c.b, &idle);
+            for p in &c.p {
+                let imp = c.n * p.normal_impulse
+                    + c.t[0] * p.tangent_impulse[0]
+                    + c.t[1] * p.tangent_impulse[1];
+                a.apply(c.ma, &c.ia, p.ra, imp, minus);
+                b.apply(c.mb, &c.ib, p.rb, imp, plus);
+            }
+            a.scatter(bodies, &c.a, &c.write_a);
+            b.scatter(bodies, &c.b, &c.write_b);
+        }
+    }
+
+    /// One pass: soft with the position error when `use_bias`, else the
+    /// relax pass.
+    pub fn solve(&mut self, bodies: &mut [SolverBody<Dim3>], k: &ContactParams, use_bias: bool) {
+        let inv_h = F4::splat(k.inv_h);
+        let max_push = F4::splat(-k.max_push);
+        let slop = F4::splat(k.slop);
+        let zero = F4::ZERO;
+        let (plus, minus) = (F4::splat(1.0), F4::splat(-1.0));
+        let idle = SolverBody::fixed();
+        for c in self.blocks.iter_mut() {
+            let mut a = Side::gather(bodies, &c.a, &idle);
+            let mut b = Side::gather(bodies, &c.b, &idle);
+            let mut r = [zero; MAX_POINTS];
+            let mut gamma = [zero; MAX_POINTS];
+            let mut active = [M4::default(); MAX_POINTS];
+            for (i, p) in c.p.iter().enumerate() {
+                let s = (b.moved(p.rb) - a.moved(p.ra)).dot(c.n) + p.base_sep;
+                let open = s.gt(zero);
+                let bias = if use_bias {
+                    let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
+                    gamma[i] = F4::select(open, zero, c.k[i][i] * c.gamma_ratio);
+                    active[i] = p.exists;
+                    F4::select(open, s * inv_h, soft)
+                } else {
+                    active[i] = p.exists.and_not(open);
+                    zero
+                };
+                let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(c.n);
+                r[i] = vn + bias + gamma[i] * p.normal_impulse;
+            }
+            let delta = normal_deltas(c, &r, &gamma, &active);
+            for (p, d) in c.p.iter_mut().zip(delta) {
+                p.normal_impulse += d;
+                p.max_normal_impulse = p.max_normal_impulse.max(d);
+                let imp = c.n * d;
+                a.apply(c.ma, &c.ia, p.ra, imp, minus);
+                b.apply(c.mb, &c.ib, p.rb, imp, plus);
+            }
+            // Friction: both tangents at once, clamped to the disc.
+            for p in c.p.iter_mut() {
+                let limit = c.friction * p.normal_impulse;
+                let dv = b.velocity_at(p.rb) - a.velocity_at(p.ra);
+                let new0 = p.tangent_impulse[0] - p.tangent_mass * dv.dot(c.t[0]);
+                let new1 = p.tangent_impulse[1] - p.tangent_mass * dv.dot(c.t[1]);
+                let m2 = new0 * new0 + new1 * new1;
+                let over = m2.gt(limit * limit);
+                let mut scale = F4::splat(1.0);
+                for l in 0..LANES {
+                    if over.0[l] {
+                        let m = m2.0[l];
+                        scale.0[l] = if m > 0.0 { limit.0[l] / m.sqrt() } else { 0.0 };
+                    }
+                }
+                let (new0, new1) = (new0 * scale, new1 * scale);
+                let imp =
+                    c.t[0] * (new0 - p.tangent_impulse[0]) + c.t[1] * (new1 - p.tangent_impulse[1]);
+                p.tangent_impulse = [new0, new1];
+                a.apply(c.ma, &c.ia, p.ra, imp, minus);
+                b.apply(c.mb, &c.ib, p.rb, imp, plus);
+            }
+            a.scatter(bodies, &c.a, &c.write_a);
+            b.scatter(bodies, &c.b, &c.write_b);
+        }
+    }
+
+    /// Writes the accumulated impulses back into the contacts.
+    pub fn store(&self, contacts: &mut [ContactC<Dim3>]) {
+        for c in &self.blocks {
+            for (lane, &id) in c.ids.iter().enumerate() {
+                if id == NONE {
+                    break;
+                }
+                let con = &mut contacts[id as usize];
+                for (q, p) in con.points[..con.len as usize].iter_mut().zip(&c.p) {
+                    q.normal_impulse = p.normal_impulse.0[lane];
+                    q.tangent_impulse =
+                        [p.tangent_impulse[0].0[lane], p.tangent_impulse[1].0[lane]];
+                    q.max_normal_impulse = p.max_normal_impulse.0[lane];
+                }
+            }
+        }
+    }
+}
+
+/// The normal impulse changes of four manifolds: [`SWEEPS`] projected
+/// Gauss-Seidel sweeps on `K + diag(γ)` (absent and inactive rows have no
+/// diagonal inverse and stay put), replaced by the exact 2x2 solution in
+/// two-point lanes where both points are active and it exists.
+#[inline(always)]
+fn normal_deltas(
+    c: &Block,
+    r: &[F4; MAX_POINTS],
+    gamma: &[F4; MAX_POINTS],
+    active: &[M4; MAX_POINTS],
+) -> [F4; MAX_POINTS] {
+    let zero = F4::ZERO;
+    let mut inv = [zero; MAX_POINTS];
+    let mut lambda = [zero; MAX_POINTS];
+    for i in 0..MAX_POINTS {
+        let d = c.k[i][i] + gamma[i];
+        inv[i] = d.recip_or_zero(active[i].and(d.gt(zero)));
+        lambda[i] = c.p[i].normal_impulse;
+    }
+    let mut delta = [zero; MAX_POINTS];
+    for _ in 0..SWEEPS {
+        for i in 0..MAX_POINTS {
+            let mut res = r[i] + gamma[i] * delta[i];
+            for (kij, dj) in c.k[i].iter().zip(&delta) {
+                res += *kij * *dj;
+            }
+            delta[i] = (lambda[i] + delta[i] - res * inv[i]).max(zero) - lambda[i];
+        }
+    }
+    let both = c.two.and(active[0]).and(active[1]);
+    if both.any() {
+        let (x1, x2, ok) = super::wide2::block_lcp2(
+            c.k[0][0] + gamma[0],
+            c.k[0][1],
+            c.k[1][1] + gamma[1],
+            [r[0], r[1]],
+            [lambda[0], lambda[1]],
+        );
+        let use_block = both.and(ok);
+        delta[0] = F4::select(use_block, x1 - lambda[0], delta[0]);
+        delta[1] = F4::select(use_block, x2 - lambda[1], delta[1]);
+    }
+    delta
+}
+
+/// Fills the lanes of an empty block with the contacts `ids` (up to the
+/// first `NONE`).
+fn pack(
+    c: &mut Block,
+    bodies: &[SolverBody<Dim3>],
+    contacts: &[ContactC<Dim3>],
+    ids: &[u32],
+    k: &ContactParams,
+) {
+    c.a = [NONE; LANES];
+    c.b = [NONE; LANES];
+    c.ids = [NONE; LANES];
+    for (l, &id) in ids.iter().enumerate().take_while(|(_, &id)| id != NONE) {
+        let con = &contacts[id as usize];
+        c.ids[l] = id;
+        let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
+        c.a[l] = con.a;
+        c.b[l] = con.b;
+        c.write_a[l] = sa.dynamic;
+        c.write_b[l] = sb.dynamic;
+        c.ma.0[l] = sa.inv_m;
+        c.mb.0[l] = sb.inv_m;
+        c.ia.set(l, &sa.inv_i);
+        c.ib.set(l, &sb.inv_i);
+        c.n.set(l, con.normal);
+        c.t[0].set(l, con.tangents[0]);
+        c.t[1].set(l, con.tangents[1]);
+        c.friction.0[l] = con.friction;
+        let sf = if con.against_fixed {
+            k.fixed_soft
+        } else {
+            k.soft
+        };
+        c.bias_rate.0[l] = sf.bias_rate;
+        c.gamma_ratio.0[l] = sf.impulse_scale / sf.mass_scale;
+        c.two.0[l] = con.len == 2;
+        let len = con.len as usize;
+        for i in 0..len {
+            for j in 0..len {
+                c.k[i][j].0[l] = con.k[i][j];
+            }
+        }
+        for (q, p) in con.points[..len].iter().zip(c.p.iter_mut()) {
+            p.exists.0[l] = true;
+            p.ra.set(l, q.ra);
+            p.rb.set(l, q.rb);
+            p.base_sep.0[l] = q.base_sep;
+            p.tangent_mass.0[l] = q.tangent_mass[0].min(q.tangent_mass[1]);
+            p.normal_impulse.0[l] = q.normal_impulse;
+            p.tangent_impulse[0].0[l] = q.tangent_impulse[0];
+            p.tangent_impulse[1].0[l] = q.tangent_impulse[1];
+            p.max_normal_impulse.0[l] = q.max_normal_impulse;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dim::DynDim;
+    use crate::solver::contact::{self, effective_mass, ContactPointC};
+    use crate::solver::soft::Softness;
+    use glam::{Quat, Vec3};
+    use peng::query::types::ContactId;
+
+    struct Rng(u32);
+    impl Rng {
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
+            lo + (hi - lo) * ((self.0 >> 8) as f32 / (1u32 << 24) as f32)
+        }
+        fn v(&mut self, r: f32) -> Vec3 {
+            Vec3::new(self.range(-r, r), self.range(-r, r), self.range(-r, r))
+        }
+    }
+
+    fn body(rng: &mut Rng) -> SolverBody<Dim3> {
+        // A world inverse inertia R D Rᵀ: symmetric positive definite.
+        let rot = Mat3::from_quat(Quat::from_scaled_axis(rng.v(3.0)));
+        let d = Mat3::from_diagonal(Vec3::new(
+            rng.range(0.5, 3.0),
+            rng.range(0.5, 3.0),
+            rng.range(0.5, 3.0),
+        ));
+        SolverBody {
+            v: rng.v(1.0),
+            w: rng.v(2.0),
+            dp: rng.v(0.02),
+            dq: Quat::from_scaled_axis(rng.v(0.05)),
+            inv_m: rng.range(0.5, 2.0),
+            inv_i: rot * d * rot.transpose(),
+            moves: true,
+            dynamic: true,
+            ..SolverBody::fixed()
+        }
+    }
+
+    /// Manifolds of one to four points between body pairs (some against a
+    /// moving kinematic body, some sharing a body), open and overlapping
+    /// gaps, warm impulses, and two-point manifolds with both points on
+    /// one spot (a singular `K`, without friction).
+    fn scene(seed: u32) -> (Vec<SolverBody<Dim3>>, Vec<ContactC<Dim3>>) {
+        let mut rng = Rng(seed);
+        let mut bodies = Vec::new();
+        let mut contacts = Vec::new();
+        for i in 0..40usize {
+            let a = bodies.len();
+            bodies.push(body(&mut rng));
+            let b = if i % 3 == 0 {
+                bodies.push(SolverBody {
+                    v: rng.v(0.5),
+                    dp: rng.v(0.01),
+                    moves: true,
+                    ..SolverBody::fixed()
+                });
+                bodies.len() - 1
+            } else if i % 3 == 1 && i > 1 {
+                a - 1
+            } else {
+                bodies.push(body(&mut rng));
+                bodies.len() - 1
+            };
+            let (sa, sb) = (&bodies[a], &bodies[b]);
+            let n = rng.v(1.0).normalize_or(Vec3::Y);
+            let (tangents, _) = Dim3::tangents(n);
+            let len = 1 + (i % 4) as u8;
+            let singular = len == 2 && i % 8 == 1;
+            let mut c = ContactC {
+                a: a as u32,
+                b: b as u32,
+                normal: n,
+                tangents,
+                n_tangents: 2,
+                len,
+                friction: if singular { 0.0 } else { rng.range(0.0, 1.0) },
+                restitution: 0.0,
+                against_fixed: !(sa.dynamic && sb.dynamic),
+                points: [ContactPointC::EMPTY; MAX_POINTS],
+                k: [[0.0; MAX_POINTS]; MAX_POINTS],
+            };
+            for k in 0..len as usize {
+                let (ra, rb) = if k == 1 && singular {
+                    (c.points[0].ra, c.points[0].rb)
+                } else {
+                    (rng.v(1.0), rng.v(1.0))
+                };
+                c.points[k] = ContactPointC {
+                    ra,
+                    rb,
+                    base_sep: rng.range(-0.05, 0.05),
+                    normal_mass: effective_mass(sa, sb, ra, rb, n),
+                    tangent_mass: [
+                        effective_mass(sa, sb, ra, rb, tangents[0]),
+                        effective_mass(sa, sb, ra, rb, tangents[1]),
+                    ],
+                    normal_impulse: rng.range(0.0, 1.0),
+                    tangent_impulse: [rng.range(-0.2, 0.2), rng.range(-0.2, 0.2)],
+                    id: ContactId(k as u32),
+                    ..ContactPointC::EMPTY
+                };
+            }
+            c.compute_k(sa, sb);
+            contacts.push(c);
+        }
+        (bodies, contacts)
+    }
+
+    fn close(x: f32, y: f32) -> bool {
+        (x - y).abs() <= 2e-4 * (1.0 + x.abs().max(y.abs()))
+    }
+
+    fn close3(x: Vec3, y: Vec3) -> bool {
+        close(x.x, y.x) && close(x.y, y.y) && close(x.z, y.z)
+    }
+
+    /// The lanes give the scalar solver's velocities and impulses after a
+    /// warm start, a soft solve and a relax pass.
+    #[test]
+    fn lanes_agree_with_the_scalar_solver() {
+        let h = 1.0 / 240.0;
+        let params = ContactParams {
+            soft: Softness::new(30.0, 10.0, h),
+            fixed_soft: Softness::new(60.0, 10.0, h),
+            inv_h: 1.0 / h,
+            max_push: 3.0,
+            slop: 0.005,
+        };
+        let mut singular = 0;
+        for seed in 0..20 {
+            let (bodies, contacts) = scene(seed);
+            let (mut bs, mut cs) = (bodies.clone(), contacts.clone());
+            let (mut bw, mut cw) = (bodies, contacts);
+            let mut wide = WideContacts3::default();
+            wide.load(&bw, &cw, &params);
+            let order = wide.order();
+            let mut seen = order.clone();
+            seen.sort_unstable();
+            assert!(
+                seen.iter().copied().eq(0..cw.len() as u32),
+                "each contact in one lane"
+            );
+            let mut ordered: Vec<ContactC<Dim3>> = order.iter().map(|&i| cs[i as usize]).collect();
+            contact::warm_start(&mut bs, &ordered);
+            wide.warm_start(&mut bw);
+            for use_bias in [true, false] {
+                contact::solve(&mut bs, &mut ordered, &params, use_bias);
+                wide.solve(&mut bw, &params, use_bias);
+            }
+            wide.store(&mut cw);
+            for (&i, c) in order.iter().zip(&ordered) {
+                cs[i as usize] = *c;
+            }
+            for (s, w) in bs.iter().zip(&bw) {
+                assert!(
+                    close3(s.v, w.v) && close3(s.w, w.w),
+                    "seed {seed}: {} {} vs {} {}",
+                    s.v,
+                    s.w,
+                    w.v,
+                    w.w
+                );
+            }
+            for (s, w) in cs.iter().zip(&cw) {
+                let (ps, pw) = (&s.points[..s.len as usize], &w.points[..w.len as usize]);
+                if s.len == 2 && ps[0].ra == ps[1].ra {
+                    // Two points on one spot: only the total is unique.
+                    singular += 1;
+                    let total =
+                        |p: &[ContactPointC<Dim3>]| p[0].normal_impulse + p[1].normal_impulse;
+                    assert!(close(total(ps), total(pw)), "seed {seed}");
+                    continue;
+                }
+                for (p, q) in ps.iter().zip(pw) {
+                    assert!(
+                        close(p.normal_impulse, q.normal_impulse),
+                        "seed {seed}: {} vs {}",
+                        p.normal_impulse,
+                        q.normal_impulse
+                    );
+                    assert!(close(p.tangent_impulse[0], q.tangent_impulse[0]));
+                    assert!(close(p.tangent_impulse[1], q.tangent_impulse[1]));
+                    assert!(close(p.max_normal_impulse, q.max_normal_impulse));
+                }
+            }
+        }
+        assert!(singular > 0, "the singular case was exercised");
+    }
+}
