@@ -85,7 +85,9 @@ impl Side {
     /// `wide3::Side::gather`).
     #[inline(always)]
     fn gather(bodies: &[SolverBody<Dim2>], idx: &[u32; LANES], idle: &SolverBody<Dim2>) -> Side {
-        let b = idx.map(|k| if k == NONE { idle } else { &bodies[k as usize] });
+        // Written out: `array::map` is not always inlined here.
+        let pick = |k: u32| if k == NONE { idle } else { &bodies[k as usize] };
+        let b = [pick(idx[0]), pick(idx[1]), pick(idx[2]), pick(idx[3])];
         let f = |g: &dyn Fn(&SolverBody<Dim2>) -> f32| F4([g(b[0]), g(b[1]), g(b[2]), g(b[3])]);
         Side {
             vx: f(&|s| s.v.x),

@@ -108,7 +108,9 @@ impl Side {
     /// stall on store forwarding.
     #[inline(always)]
     fn gather(bodies: &[SolverBody<Dim3>], idx: &[u32; LANES], idle: &SolverBody<Dim3>) -> Side {
-        let b = idx.map(|k| if k == NONE { idle } else { &bodies[k as usize] });
+        // Written out: `array::map` is not always inlined here.
+        let pick = |k: u32| if k == NONE { idle } else { &bodies[k as usize] };
+        let b = [pick(idx[0]), pick(idx[1]), pick(idx[2]), pick(idx[3])];
         let f = |g: &dyn Fn(&SolverBody<Dim3>) -> f32| F4([g(b[0]), g(b[1]), g(b[2]), g(b[3])]);
         Side {
             v: V3 {

@@ -95,6 +95,8 @@ pub struct PhysicsWorld<D: DynDim> {
     solver_bodies: Vec<SolverBody<D>>,
     contacts: Vec<ContactC<D>>,
     contact_keys: Vec<(ColliderHandle, ColliderHandle, u32, u32)>,
+    /// The bodies' centres of mass in the world, for the contact anchors.
+    coms: Vec<D::V>,
     wide2: crate::solver::wide2::WideContacts2,
     wide3: crate::solver::wide3::WideContacts3,
     joints: crate::joint::JointSet<D>,
@@ -145,6 +147,7 @@ impl<D: DynDim> PhysicsWorld<D> {
             solver_bodies: Vec::new(),
             contacts: Vec::new(),
             contact_keys: Vec::new(),
+            coms: Vec::new(),
             wide2: Default::default(),
             wide3: Default::default(),
             joints: Default::default(),

@@ -95,12 +95,13 @@ impl<D: DynDim> PhysicsWorld<D> {
     fn build_contacts(&mut self, h: f32) {
         self.contacts.clear();
         self.contact_keys.clear();
-
-        let coms: Vec<D::V> = self
-            .bodies
-            .iter()
-            .map(|s| s.body.as_ref().map_or(D::V::ZERO, |b| b.world_com()))
-            .collect();
+        let mut coms = core::mem::take(&mut self.coms);
+        coms.clear();
+        coms.extend(
+            self.bodies
+                .iter()
+                .map(|s| s.body.as_ref().map_or(D::V::ZERO, |b| b.world_com())),
+        );
         // The cache and the touching pairs are both sorted by pair: one
         // cursor walks the cache alongside, and each pair's entries (a few)
         // are searched in place.
@@ -188,6 +189,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                 self.contact_keys.push(key);
             }
         }
+        self.coms = coms;
     }
 
     /// Writes the solver's velocities and motions back into the bodies.
