@@ -16,7 +16,7 @@
 //! the substep (`bias = s / h`). A negative gap (overlap beyond the slop)
 //! is pushed out by a soft spring, at most `max_push_speed`.
 //!
-//! The world solves contacts in lanes, four manifolds at a time
+//! The world solves contacts in lanes, eight manifolds at a time
 //! ([`super::wide2`], [`super::wide3`]); the scalar [`warm_start`] and
 //! [`solve`] here state the same arithmetic one manifold at a time and are
 //! the reference the lanes are tested against.

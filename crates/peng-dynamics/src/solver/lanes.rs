@@ -1,8 +1,9 @@
-//! Four `f32` lanes, one constraint each, for the wide contact solver.
+//! Eight `f32` lanes, one constraint each, for the wide contact solvers.
 //!
 //! Plain arrays with element-wise operators: the compiler turns each
-//! operator into one SSE (or NEON) instruction, and branches become lane
-//! selects ([`F4::select`]).
+//! operator into one AVX instruction where the solver is compiled for AVX2
+//! (see `wide2::WideContacts2::solve`), two SSE (or NEON) instructions
+//! otherwise; branches become lane selects ([`F8::select`]).
 
 // Lane loops index several arrays in step, the form the compiler
 // vectorises.
@@ -11,28 +12,28 @@
 use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 /// Lanes per block.
-pub(crate) const LANES: usize = 4;
+pub(crate) const LANES: usize = 8;
 
-/// Four `f32` lanes.
+/// Eight `f32` lanes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-#[repr(C, align(16))]
-pub(crate) struct F4(pub [f32; LANES]);
+#[repr(C, align(32))]
+pub(crate) struct F8(pub [f32; LANES]);
 
-/// Four lane conditions.
+/// Eight lane conditions.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct M4(pub [bool; LANES]);
+pub(crate) struct M8(pub [bool; LANES]);
 
 macro_rules! lanewise {
     ($trait:ident, $f:ident, $op:tt) => {
-        impl $trait for F4 {
-            type Output = F4;
+        impl $trait for F8 {
+            type Output = F8;
             #[inline(always)]
-            fn $f(self, o: F4) -> F4 {
+            fn $f(self, o: F8) -> F8 {
                 let mut r = [0.0; LANES];
                 for i in 0..LANES {
                     r[i] = self.0[i] $op o.0[i];
                 }
-                F4(r)
+                F8(r)
             }
         }
     };
@@ -41,24 +42,24 @@ lanewise!(Add, add, +);
 lanewise!(Sub, sub, -);
 lanewise!(Mul, mul, *);
 
-impl Neg for F4 {
-    type Output = F4;
+impl Neg for F8 {
+    type Output = F8;
     #[inline(always)]
-    fn neg(self) -> F4 {
-        F4(self.0.map(|x| -x))
+    fn neg(self) -> F8 {
+        F8(self.0.map(|x| -x))
     }
 }
 
-impl AddAssign for F4 {
+impl AddAssign for F8 {
     #[inline(always)]
-    fn add_assign(&mut self, o: F4) {
+    fn add_assign(&mut self, o: F8) {
         *self = *self + o;
     }
 }
 
-impl SubAssign for F4 {
+impl SubAssign for F8 {
     #[inline(always)]
-    fn sub_assign(&mut self, o: F4) {
+    fn sub_assign(&mut self, o: F8) {
         *self = *self - o;
     }
 }
@@ -67,29 +68,29 @@ macro_rules! compare {
     ($f:ident, $op:tt) => {
         /// Lane-wise comparison.
         #[inline(always)]
-        pub fn $f(self, o: F4) -> M4 {
+        pub fn $f(self, o: F8) -> M8 {
             let mut r = [false; LANES];
             for i in 0..LANES {
                 r[i] = self.0[i] $op o.0[i];
             }
-            M4(r)
+            M8(r)
         }
     };
 }
 
-impl F4 {
+impl F8 {
     /// All lanes zero.
-    pub const ZERO: F4 = F4([0.0; LANES]);
+    pub const ZERO: F8 = F8([0.0; LANES]);
 
     /// `x` in every lane.
     #[inline(always)]
-    pub fn splat(x: f32) -> F4 {
-        F4([x; LANES])
+    pub fn splat(x: f32) -> F8 {
+        F8([x; LANES])
     }
 
     /// Lane-wise minimum.
     #[inline(always)]
-    pub fn min(self, o: F4) -> F4 {
+    pub fn min(self, o: F8) -> F8 {
         let mut r = [0.0; LANES];
         for i in 0..LANES {
             r[i] = if self.0[i] < o.0[i] {
@@ -98,12 +99,12 @@ impl F4 {
                 o.0[i]
             };
         }
-        F4(r)
+        F8(r)
     }
 
     /// Lane-wise maximum.
     #[inline(always)]
-    pub fn max(self, o: F4) -> F4 {
+    pub fn max(self, o: F8) -> F8 {
         let mut r = [0.0; LANES];
         for i in 0..LANES {
             r[i] = if self.0[i] > o.0[i] {
@@ -112,81 +113,78 @@ impl F4 {
                 o.0[i]
             };
         }
-        F4(r)
+        F8(r)
     }
 
     /// `1 / self` where `keep`, else 0.
     #[inline(always)]
-    pub fn recip_or_zero(self, keep: M4) -> F4 {
+    pub fn recip_or_zero(self, keep: M8) -> F8 {
         let mut r = [0.0; LANES];
         for i in 0..LANES {
             let d = if keep.0[i] { self.0[i] } else { 1.0 };
             r[i] = if keep.0[i] { 1.0 / d } else { 0.0 };
         }
-        F4(r)
+        F8(r)
     }
 
     /// `a` where `m`, else `b`.
     #[inline(always)]
-    pub fn select(m: M4, a: F4, b: F4) -> F4 {
+    pub fn select(m: M8, a: F8, b: F8) -> F8 {
         let mut r = [0.0; LANES];
         for i in 0..LANES {
             r[i] = if m.0[i] { a.0[i] } else { b.0[i] };
         }
-        F4(r)
+        F8(r)
     }
 
     compare!(gt, >);
     compare!(ge, >=);
 }
 
-impl M4 {
+impl M8 {
     /// Lane-wise and.
     #[inline(always)]
-    pub fn and(self, o: M4) -> M4 {
-        M4([
-            self.0[0] & o.0[0],
-            self.0[1] & o.0[1],
-            self.0[2] & o.0[2],
-            self.0[3] & o.0[3],
-        ])
+    pub fn and(self, o: M8) -> M8 {
+        let mut r = [false; LANES];
+        for i in 0..LANES {
+            r[i] = self.0[i] & o.0[i];
+        }
+        M8(r)
     }
 
     /// Lane-wise and-not (`self` and not `o`).
     #[inline(always)]
-    pub fn and_not(self, o: M4) -> M4 {
-        M4([
-            self.0[0] & !o.0[0],
-            self.0[1] & !o.0[1],
-            self.0[2] & !o.0[2],
-            self.0[3] & !o.0[3],
-        ])
+    pub fn and_not(self, o: M8) -> M8 {
+        let mut r = [false; LANES];
+        for i in 0..LANES {
+            r[i] = self.0[i] & !o.0[i];
+        }
+        M8(r)
     }
 
     /// Lane-wise or.
     #[inline(always)]
-    pub fn or(self, o: M4) -> M4 {
-        M4([
-            self.0[0] | o.0[0],
-            self.0[1] | o.0[1],
-            self.0[2] | o.0[2],
-            self.0[3] | o.0[3],
-        ])
+    pub fn or(self, o: M8) -> M8 {
+        let mut r = [false; LANES];
+        for i in 0..LANES {
+            r[i] = self.0[i] | o.0[i];
+        }
+        M8(r)
     }
 
     /// Whether any lane holds.
     #[inline(always)]
     pub fn any(self) -> bool {
-        self.0[0] | self.0[1] | self.0[2] | self.0[3]
+        self.0.iter().any(|&x| x)
     }
 }
 
-/// A 3D vector in each of four lanes.
+/// A 3D vector in each lane.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct V3 {
-    pub x: F4,
-    pub y: F4,
-    pub z: F4,
+    pub x: F8,
+    pub y: F8,
+    pub z: F8,
 }
 
 impl Add for V3 {
@@ -213,10 +211,10 @@ impl Sub for V3 {
     }
 }
 
-impl Mul<F4> for V3 {
+impl Mul<F8> for V3 {
     type Output = V3;
     #[inline(always)]
-    fn mul(self, s: F4) -> V3 {
+    fn mul(self, s: F8) -> V3 {
         V3 {
             x: self.x * s,
             y: self.y * s,
@@ -242,7 +240,7 @@ impl SubAssign for V3 {
 impl V3 {
     /// Lane-wise dot product.
     #[inline(always)]
-    pub fn dot(self, o: V3) -> F4 {
+    pub fn dot(self, o: V3) -> F8 {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
 
@@ -275,27 +273,38 @@ impl V3 {
 mod tests {
     use super::*;
 
+    /// Lanes 0-3 of an eight-lane value from four numbers, the rest
+    /// from `fill`.
+    fn f(x: [f32; 4], fill: f32) -> F8 {
+        F8([x[0], x[1], x[2], x[3], fill, fill, fill, fill])
+    }
+
+    fn m(x: [bool; 4], fill: bool) -> M8 {
+        M8([x[0], x[1], x[2], x[3], fill, fill, fill, fill])
+    }
+
     #[test]
     fn operators_act_lane_by_lane() {
-        let a = F4([1.0, -2.0, 3.0, 0.5]);
-        let b = F4([2.0, 2.0, -1.0, 0.5]);
-        assert_eq!(a + b, F4([3.0, 0.0, 2.0, 1.0]));
-        assert_eq!(a - b, F4([-1.0, -4.0, 4.0, 0.0]));
-        assert_eq!(a * b, F4([2.0, -4.0, -3.0, 0.25]));
-        assert_eq!(-a, F4([-1.0, 2.0, -3.0, -0.5]));
-        assert_eq!(a.min(b), F4([1.0, -2.0, -1.0, 0.5]));
-        assert_eq!(a.max(b), F4([2.0, 2.0, 3.0, 0.5]));
-        let m = a.gt(b);
-        assert_eq!(m, M4([false, false, true, false]));
-        assert_eq!(a.ge(b), M4([false, false, true, true]));
-        assert_eq!(F4::select(m, a, b), F4([2.0, 2.0, 3.0, 0.5]));
+        let a = f([1.0, -2.0, 3.0, 0.5], 1.0);
+        let b = f([2.0, 2.0, -1.0, 0.5], 1.0);
+        assert_eq!(a + b, f([3.0, 0.0, 2.0, 1.0], 2.0));
+        assert_eq!(a - b, f([-1.0, -4.0, 4.0, 0.0], 0.0));
+        assert_eq!(a * b, f([2.0, -4.0, -3.0, 0.25], 1.0));
+        assert_eq!(-a, f([-1.0, 2.0, -3.0, -0.5], -1.0));
+        assert_eq!(a.min(b), f([1.0, -2.0, -1.0, 0.5], 1.0));
+        assert_eq!(a.max(b), f([2.0, 2.0, 3.0, 0.5], 1.0));
+        let gt = a.gt(b);
+        assert_eq!(gt, m([false, false, true, false], false));
+        assert_eq!(a.ge(b), m([false, false, true, true], true));
+        assert_eq!(F8::select(gt, a, b), f([2.0, 2.0, 3.0, 0.5], 1.0));
         assert_eq!(
-            a.recip_or_zero(M4([true, true, false, true])),
-            F4([1.0, -0.5, 0.0, 2.0])
+            a.recip_or_zero(m([true, true, false, true], false)),
+            f([1.0, -0.5, 0.0, 2.0], 0.0)
         );
-        assert!(m.any() && !M4::default().any());
-        assert_eq!(m.or(b.ge(a)), M4([true, true, true, true]));
-        assert_eq!(m.and_not(m), M4::default());
+        assert!(gt.any() && !M8::default().any());
+        assert_eq!(gt.or(b.ge(a)), M8([true; LANES]));
+        assert_eq!(gt.and(a.ge(b)), gt);
+        assert_eq!(gt.and_not(gt), M8::default());
     }
 
     #[test]
@@ -310,7 +319,7 @@ mod tests {
         assert_eq!(a.cross(b).get(2), p.cross(q));
         assert_eq!(a.dot(b).0[2], p.dot(q));
         assert_eq!((a + b).get(2), p + q);
-        assert_eq!((a - b * F4::splat(2.0)).get(2), p - q * 2.0);
+        assert_eq!((a - b * F8::splat(2.0)).get(2), p - q * 2.0);
         assert_eq!(a.cross(b).get(0), glam::Vec3::ZERO);
     }
 }

@@ -1,10 +1,10 @@
-//! The 2D contact solver on four lanes: four manifolds at a time (after
+//! The 2D contact solver on lanes: eight manifolds at a time (after
 //! Box2D v3's wide contact solver, `contact_solver.c`, in the soft step
 //! scheme of [`super`]).
 //!
 //! The contacts are packed into blocks of [`LANES`] manifolds that share
 //! no dynamic body ([`Packer`]). A pass gathers a block's bodies into
-//! lanes, solves its four manifolds at once with the same arithmetic as
+//! lanes, solves its manifolds at once with the same arithmetic as
 //! the scalar solver ([`super::contact::solve`]), branches turned into lane
 //! selects, and writes the dynamic bodies back. Empty lanes and fixed
 //! bodies are gathered (a kinematic body's motion matters) but never
@@ -14,32 +14,32 @@ use glam::Vec2;
 
 use super::body::SolverBody;
 use super::contact::{ContactC, ContactParams};
-use super::lanes::{F4, LANES, M4};
+use super::lanes::{F8, LANES, M8};
 use peng::world::Dim2;
 
 /// A lane with no body or contact.
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// One point of four manifolds.
+/// One point of a block's manifolds.
 #[derive(Debug, Clone, Copy, Default)]
-struct Point4 {
+struct PointLanes {
     /// Whether the manifold has this point.
-    exists: M4,
-    rax: F4,
-    ray: F4,
-    rbx: F4,
-    rby: F4,
+    exists: M8,
+    rax: F8,
+    ray: F8,
+    rbx: F8,
+    rby: F8,
     /// The gap at the start of the step minus `n · (rb − ra)`.
-    base_sep: F4,
+    base_sep: F8,
     /// `K_ii`, the normal row's Delassus diagonal.
-    k: F4,
-    tangent_mass: F4,
-    normal_impulse: F4,
-    tangent_impulse: F4,
-    max_normal_impulse: F4,
+    k: F8,
+    tangent_mass: F8,
+    normal_impulse: F8,
+    tangent_impulse: F8,
+    max_normal_impulse: F8,
 }
 
-/// Four manifolds of one colour.
+/// A block: one manifold per lane.
 #[derive(Debug, Clone, Copy)]
 struct Block {
     a: [u32; LANES],
@@ -47,22 +47,22 @@ struct Block {
     /// Whether A (B) is dynamic: only those are written back.
     write_a: [bool; LANES],
     write_b: [bool; LANES],
-    ma: F4,
-    ia: F4,
-    mb: F4,
-    ib: F4,
-    nx: F4,
-    ny: F4,
-    tx: F4,
-    ty: F4,
-    friction: F4,
+    ma: F8,
+    ia: F8,
+    mb: F8,
+    ib: F8,
+    nx: F8,
+    ny: F8,
+    tx: F8,
+    ty: F8,
+    friction: F8,
     /// The soft spring's bias rate, and `impulse_scale / mass_scale`
     /// (`γ = K_ii` times it), per lane (stiffer against fixed bodies).
-    bias_rate: F4,
-    gamma_ratio: F4,
+    bias_rate: F8,
+    gamma_ratio: F8,
     /// `K_12`, the coupling of the two normal rows.
-    k12: F4,
-    p: [Point4; 2],
+    k12: F8,
+    p: [PointLanes; 2],
     /// The lanes' contacts (`NONE` for an empty lane).
     ids: [u32; LANES],
 }
@@ -70,25 +70,24 @@ struct Block {
 /// The bodies of a block's side, in lanes.
 #[derive(Debug, Clone, Copy, Default)]
 struct Side {
-    vx: F4,
-    vy: F4,
-    w: F4,
-    dpx: F4,
-    dpy: F4,
-    qc: F4,
-    qs: F4,
+    vx: F8,
+    vy: F8,
+    w: F8,
+    dpx: F8,
+    dpy: F8,
+    qc: F8,
+    qs: F8,
 }
 
 impl Side {
     /// The bodies of the lanes (a still, fixed body in empty ones), each
-    /// lane vector built from four scalars in registers (see
+    /// lane vector built from scalars in registers (see
     /// `wide3::Side::gather`).
     #[inline(always)]
     fn gather(bodies: &[SolverBody<Dim2>], idx: &[u32; LANES], idle: &SolverBody<Dim2>) -> Side {
-        // Written out: `array::map` is not always inlined here.
         let pick = |k: u32| if k == NONE { idle } else { &bodies[k as usize] };
-        let b = [pick(idx[0]), pick(idx[1]), pick(idx[2]), pick(idx[3])];
-        let f = |g: &dyn Fn(&SolverBody<Dim2>) -> f32| F4([g(b[0]), g(b[1]), g(b[2]), g(b[3])]);
+        let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
+        let f = |g: &dyn Fn(&SolverBody<Dim2>) -> f32| F8(core::array::from_fn(|l| g(b[l])));
         Side {
             vx: f(&|s| s.v.x),
             vy: f(&|s| s.v.y),
@@ -113,14 +112,14 @@ impl Side {
 
     /// Velocity of the material point at `r` (`v + ω × r`).
     #[inline(always)]
-    fn velocity_at(&self, rx: F4, ry: F4) -> (F4, F4) {
+    fn velocity_at(&self, rx: F8, ry: F8) -> (F8, F8) {
         (self.vx - self.w * ry, self.vy + self.w * rx)
     }
 
     /// Displacement of the material point at `r` since the step began
     /// (`Δp + ΔR r`).
     #[inline(always)]
-    fn moved(&self, rx: F4, ry: F4) -> (F4, F4) {
+    fn moved(&self, rx: F8, ry: F8) -> (F8, F8) {
         (
             self.dpx + self.qc * rx - self.qs * ry,
             self.dpy + self.qs * rx + self.qc * ry,
@@ -130,7 +129,7 @@ impl Side {
     /// Applies the impulse `(px, py)` at `r`, for inverse mass `m` and
     /// inertia `i`.
     #[inline(always)]
-    fn apply(&mut self, m: F4, i: F4, rx: F4, ry: F4, px: F4, py: F4) {
+    fn apply(&mut self, m: F8, i: F8, rx: F8, ry: F8, px: F8, py: F8) {
         self.vx += m * px;
         self.vy += m * py;
         self.w += i * (rx * py - ry * px);
@@ -179,6 +178,24 @@ impl WideContacts2 {
 
     /// Applies the accumulated impulses (warm starting).
     pub fn warm_start(&self, bodies: &mut [SolverBody<Dim2>]) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            return unsafe { self.warm_start_avx2(bodies) };
+        }
+        self.warm_start_lanes(bodies);
+    }
+
+    /// [`Self::warm_start`] compiled for AVX2: one instruction per lane
+    /// operation.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn warm_start_avx2(&self, bodies: &mut [SolverBody<Dim2>]) {
+        self.warm_start_lanes(bodies);
+    }
+
+    #[inline(always)]
+    fn warm_start_lanes(&self, bodies: &mut [SolverBody<Dim2>]) {
         let idle = SolverBody::fixed();
         for c in &self.blocks {
             let mut a = Side::gather(bodies, &c.a, &idle);
@@ -197,10 +214,27 @@ impl WideContacts2 {
     /// One pass: soft with the position error when `use_bias`, else the
     /// relax pass (see [`super::contact::solve`], whose steps these are).
     pub fn solve(&mut self, bodies: &mut [SolverBody<Dim2>], k: &ContactParams, use_bias: bool) {
-        let inv_h = F4::splat(k.inv_h);
-        let max_push = F4::splat(-k.max_push);
-        let slop = F4::splat(k.slop);
-        let zero = F4::ZERO;
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            return unsafe { self.solve_avx2(bodies, k, use_bias) };
+        }
+        self.solve_lanes(bodies, k, use_bias);
+    }
+
+    /// [`Self::solve`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn solve_avx2(&mut self, bodies: &mut [SolverBody<Dim2>], k: &ContactParams, use_bias: bool) {
+        self.solve_lanes(bodies, k, use_bias);
+    }
+
+    #[inline(always)]
+    fn solve_lanes(&mut self, bodies: &mut [SolverBody<Dim2>], k: &ContactParams, use_bias: bool) {
+        let inv_h = F8::splat(k.inv_h);
+        let max_push = F8::splat(-k.max_push);
+        let slop = F8::splat(k.slop);
+        let zero = F8::ZERO;
         let idle = SolverBody::fixed();
         for c in self.blocks.iter_mut() {
             let mut a = Side::gather(bodies, &c.a, &idle);
@@ -209,7 +243,7 @@ impl WideContacts2 {
             // each normal row.
             let mut r = [zero; 2];
             let mut gamma = [zero; 2];
-            let mut active = [M4::default(); 2];
+            let mut active = [M8::default(); 2];
             for (i, p) in c.p.iter().enumerate() {
                 let (dax, day) = a.moved(p.rax, p.ray);
                 let (dbx, dby) = b.moved(p.rbx, p.rby);
@@ -217,8 +251,8 @@ impl WideContacts2 {
                 let open = s.gt(zero);
                 let (bias, act) = if use_bias {
                     let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
-                    gamma[i] = F4::select(open, zero, p.k * c.gamma_ratio);
-                    (F4::select(open, s * inv_h, soft), p.exists)
+                    gamma[i] = F8::select(open, zero, p.k * c.gamma_ratio);
+                    (F8::select(open, s * inv_h, soft), p.exists)
                 } else {
                     // Relaxing: open gaps are left to the next solve.
                     (zero, p.exists.and_not(open))
@@ -288,8 +322,8 @@ impl WideContacts2 {
 /// is, and projected Gauss-Seidel where the block has no solution (nearly
 /// singular `K`).
 #[inline(always)]
-fn normal_deltas(c: &Block, r: &[F4; 2], gamma: &[F4; 2], active: &[M4; 2]) -> [F4; 2] {
-    let zero = F4::ZERO;
+fn normal_deltas(c: &Block, r: &[F8; 2], gamma: &[F8; 2], active: &[M8; 2]) -> [F8; 2] {
+    let zero = F8::ZERO;
     let (l1, l2) = (c.p[0].normal_impulse, c.p[1].normal_impulse);
     let a11 = c.p[0].k + gamma[0];
     let a22 = c.p[1].k + gamma[1];
@@ -301,8 +335,8 @@ fn normal_deltas(c: &Block, r: &[F4; 2], gamma: &[F4; 2], active: &[M4; 2]) -> [
     let single2 = (l2 - r[1] * inv2).max(zero) - l2;
     let (x1, x2, solved) = block_lcp2(a11, a12, a22, [r[0], r[1]], [l1, l2]);
     let both = active[0].and(active[1]);
-    let mut d1 = F4::select(both, x1 - l1, single1);
-    let mut d2 = F4::select(both, x2 - l2, single2);
+    let mut d1 = F8::select(both, x1 - l1, single1);
+    let mut d2 = F8::select(both, x2 - l2, single2);
     let unsolved = both.and_not(solved);
     if unsolved.any() {
         let (mut g1, mut g2) = (zero, zero);
@@ -310,8 +344,8 @@ fn normal_deltas(c: &Block, r: &[F4; 2], gamma: &[F4; 2], active: &[M4; 2]) -> [
             g1 = (l1 + g1 - (r[0] + a11 * g1 + a12 * g2) * inv1).max(zero) - l1;
             g2 = (l2 + g2 - (r[1] + a12 * g1 + a22 * g2) * inv2).max(zero) - l2;
         }
-        d1 = F4::select(unsolved, g1, d1);
-        d2 = F4::select(unsolved, g2, d2);
+        d1 = F8::select(unsolved, g1, d1);
+        d2 = F8::select(unsolved, g2, d2);
     }
     [d1, d2]
 }
@@ -322,14 +356,14 @@ fn normal_deltas(c: &Block, r: &[F4; 2], gamma: &[F4; 2], active: &[M4; 2]) -> [
 /// `x ≥ 0` with `w = A (x − λ) + r ≥ 0`, `x·w = 0`, and the lanes where one
 /// of the cases holds.
 #[inline(always)]
-pub(crate) fn block_lcp2(a11: F4, a12: F4, a22: F4, r: [F4; 2], lambda: [F4; 2]) -> (F4, F4, M4) {
-    let zero = F4::ZERO;
+pub(crate) fn block_lcp2(a11: F8, a12: F8, a22: F8, r: [F8; 2], lambda: [F8; 2]) -> (F8, F8, M8) {
+    let zero = F8::ZERO;
     let (l1, l2) = (lambda[0], lambda[1]);
     // Unknowns are the new totals x with w = A x + b ≥ 0.
     let b1 = r[0] - a11 * l1 - a12 * l2;
     let b2 = r[1] - a12 * l1 - a22 * l2;
     let det = a11 * a22 - a12 * a12;
-    let det_ok = det.gt(F4::splat(1e-6) * a11 * a22);
+    let det_ok = det.gt(F8::splat(1e-6) * a11 * a22);
     let inv_det = det.recip_or_zero(det_ok);
     let both_x1 = (a12 * b2 - a22 * b1) * inv_det;
     let both_x2 = (a12 * b1 - a11 * b2) * inv_det;
@@ -350,12 +384,12 @@ pub(crate) fn block_lcp2(a11: F4, a12: F4, a22: F4, r: [F4; 2], lambda: [F4; 2])
     // Later selects take precedence: both, first, second, none.
     let mut x1 = zero;
     let mut x2 = zero;
-    x1 = F4::select(second_ok, zero, x1);
-    x2 = F4::select(second_ok, second_x2, x2);
-    x1 = F4::select(first_ok, first_x1, x1);
-    x2 = F4::select(first_ok, zero, x2);
-    x1 = F4::select(both_ok, both_x1, x1);
-    x2 = F4::select(both_ok, both_x2, x2);
+    x1 = F8::select(second_ok, zero, x1);
+    x2 = F8::select(second_ok, second_x2, x2);
+    x1 = F8::select(first_ok, first_x1, x1);
+    x2 = F8::select(first_ok, zero, x2);
+    x1 = F8::select(both_ok, both_x1, x1);
+    x2 = F8::select(both_ok, both_x2, x2);
     (x1, x2, both_ok.or(first_ok).or(second_ok).or(none_ok))
 }
 
@@ -423,41 +457,41 @@ impl Packer {
     }
 }
 
-/// A block with four empty lanes.
+/// A block of empty lanes.
 const EMPTY_BLOCK: Block = Block {
     a: [NONE; LANES],
     b: [NONE; LANES],
     write_a: [false; LANES],
     write_b: [false; LANES],
-    ma: F4::ZERO,
-    ia: F4::ZERO,
-    mb: F4::ZERO,
-    ib: F4::ZERO,
-    nx: F4::ZERO,
-    ny: F4::ZERO,
-    tx: F4::ZERO,
-    ty: F4::ZERO,
-    friction: F4::ZERO,
-    bias_rate: F4::ZERO,
-    gamma_ratio: F4::ZERO,
-    k12: F4::ZERO,
+    ma: F8::ZERO,
+    ia: F8::ZERO,
+    mb: F8::ZERO,
+    ib: F8::ZERO,
+    nx: F8::ZERO,
+    ny: F8::ZERO,
+    tx: F8::ZERO,
+    ty: F8::ZERO,
+    friction: F8::ZERO,
+    bias_rate: F8::ZERO,
+    gamma_ratio: F8::ZERO,
+    k12: F8::ZERO,
     p: [EMPTY_POINT; 2],
     ids: [NONE; LANES],
 };
 
-/// A point absent from all four lanes.
-const EMPTY_POINT: Point4 = Point4 {
-    exists: M4([false; LANES]),
-    rax: F4::ZERO,
-    ray: F4::ZERO,
-    rbx: F4::ZERO,
-    rby: F4::ZERO,
-    base_sep: F4::ZERO,
-    k: F4::ZERO,
-    tangent_mass: F4::ZERO,
-    normal_impulse: F4::ZERO,
-    tangent_impulse: F4::ZERO,
-    max_normal_impulse: F4::ZERO,
+/// A point absent from every lane.
+const EMPTY_POINT: PointLanes = PointLanes {
+    exists: M8([false; LANES]),
+    rax: F8::ZERO,
+    ray: F8::ZERO,
+    rbx: F8::ZERO,
+    rby: F8::ZERO,
+    base_sep: F8::ZERO,
+    k: F8::ZERO,
+    tangent_mass: F8::ZERO,
+    normal_impulse: F8::ZERO,
+    tangent_impulse: F8::ZERO,
+    max_normal_impulse: F8::ZERO,
 };
 
 /// Fills the lanes of an empty block with the contacts `ids` (up to the

@@ -1,4 +1,4 @@
-//! The 3D contact solver on four lanes: four manifolds at a time, each of
+//! The 3D contact solver on lanes: eight manifolds at a time, each of
 //! up to four points, with the arithmetic of the scalar solver
 //! ([`super::contact::solve`]) turned into lane operations; the blocks are
 //! packed as in 2D ([`super::wide2::Packer`]).
@@ -12,7 +12,7 @@ use glam::Mat3;
 
 use super::body::SolverBody;
 use super::contact::{ContactC, ContactParams, MAX_POINTS};
-use super::lanes::{F4, LANES, M4, V3};
+use super::lanes::{F8, LANES, M8, V3};
 use super::wide2::{Packer, NONE};
 use peng::world::Dim3;
 
@@ -20,30 +20,30 @@ use peng::world::Dim3;
 /// solver's `BLOCK_SWEEPS`).
 const SWEEPS: usize = 4;
 
-/// One point of four manifolds.
+/// One point of a block's manifolds.
 #[derive(Debug, Clone, Copy, Default)]
-struct Point4 {
-    exists: M4,
+struct PointLanes {
+    exists: M8,
     ra: V3,
     rb: V3,
     /// The gap at the start of the step minus `n · (rb − ra)`.
-    base_sep: F4,
+    base_sep: F8,
     /// The friction mass (the smaller of the two tangents').
-    tangent_mass: F4,
-    normal_impulse: F4,
-    tangent_impulse: [F4; 2],
-    max_normal_impulse: F4,
+    tangent_mass: F8,
+    normal_impulse: F8,
+    tangent_impulse: [F8; 2],
+    max_normal_impulse: F8,
 }
 
 /// A symmetric 3x3 matrix (an inverse inertia) in lanes.
 #[derive(Debug, Clone, Copy, Default)]
 struct Sym3 {
-    xx: F4,
-    xy: F4,
-    xz: F4,
-    yy: F4,
-    yz: F4,
-    zz: F4,
+    xx: F8,
+    xy: F8,
+    xz: F8,
+    yy: F8,
+    yz: F8,
+    zz: F8,
 }
 
 impl Sym3 {
@@ -66,27 +66,27 @@ impl Sym3 {
     }
 }
 
-/// Four manifolds.
+/// A block: one manifold per lane.
 #[derive(Debug, Clone, Copy, Default)]
 struct Block {
     a: [u32; LANES],
     b: [u32; LANES],
     write_a: [bool; LANES],
     write_b: [bool; LANES],
-    ma: F4,
-    mb: F4,
+    ma: F8,
+    mb: F8,
     ia: Sym3,
     ib: Sym3,
     n: V3,
     t: [V3; 2],
-    friction: F4,
-    bias_rate: F4,
-    gamma_ratio: F4,
+    friction: F8,
+    bias_rate: F8,
+    gamma_ratio: F8,
     /// Lanes whose manifold has exactly two points (the block LCP).
-    two: M4,
+    two: M8,
     /// The Delassus matrix `K_ij` of the normal rows.
-    k: [[F4; MAX_POINTS]; MAX_POINTS],
-    p: [Point4; MAX_POINTS],
+    k: [[F8; MAX_POINTS]; MAX_POINTS],
+    p: [PointLanes; MAX_POINTS],
     ids: [u32; LANES],
 }
 
@@ -98,20 +98,19 @@ struct Side {
     dp: V3,
     /// The rotation since the step began: vector part and scalar.
     q: V3,
-    qw: F4,
+    qw: F8,
 }
 
 impl Side {
     /// The bodies of the lanes (a still, fixed body in empty ones). Each
-    /// lane vector is built from four scalars in registers: writing the
+    /// lane vector is built from scalars in registers: writing the
     /// lanes one by one into memory and reading the vector back would
     /// stall on store forwarding.
     #[inline(always)]
     fn gather(bodies: &[SolverBody<Dim3>], idx: &[u32; LANES], idle: &SolverBody<Dim3>) -> Side {
-        // Written out: `array::map` is not always inlined here.
         let pick = |k: u32| if k == NONE { idle } else { &bodies[k as usize] };
-        let b = [pick(idx[0]), pick(idx[1]), pick(idx[2]), pick(idx[3])];
-        let f = |g: &dyn Fn(&SolverBody<Dim3>) -> f32| F4([g(b[0]), g(b[1]), g(b[2]), g(b[3])]);
+        let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
+        let f = |g: &dyn Fn(&SolverBody<Dim3>) -> f32| F8(core::array::from_fn(|l| g(b[l])));
         Side {
             v: V3 {
                 x: f(&|s| s.v.x),
@@ -156,14 +155,14 @@ impl Side {
     /// `Δp + ΔR r`, with `ΔR r = r + q_w t + q × t`, `t = 2 q × r`.
     #[inline(always)]
     fn moved(&self, r: V3) -> V3 {
-        let t = self.q.cross(r) * F4::splat(2.0);
+        let t = self.q.cross(r) * F8::splat(2.0);
         self.dp + r + t * self.qw + self.q.cross(t)
     }
 
     /// Applies impulse `p` at `r` (inverse mass `m`, inverse inertia `i`,
     /// negated for body A by `sign`).
     #[inline(always)]
-    fn apply(&mut self, m: F4, i: &Sym3, r: V3, p: V3, sign: F4) {
+    fn apply(&mut self, m: F8, i: &Sym3, r: V3, p: V3, sign: F8) {
         self.v += p * (m * sign);
         self.w += i.mul(r.cross(p)) * sign;
     }
@@ -210,7 +209,25 @@ impl WideContacts3 {
 
     /// Applies the accumulated impulses (warm starting).
     pub fn warm_start(&self, bodies: &mut [SolverBody<Dim3>]) {
-        let (plus, minus) = (F4::splat(1.0), F4::splat(-1.0));
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            return unsafe { self.warm_start_avx2(bodies) };
+        }
+        self.warm_start_lanes(bodies);
+    }
+
+    /// [`Self::warm_start`] compiled for AVX2: one instruction per lane
+    /// operation.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn warm_start_avx2(&self, bodies: &mut [SolverBody<Dim3>]) {
+        self.warm_start_lanes(bodies);
+    }
+
+    #[inline(always)]
+    fn warm_start_lanes(&self, bodies: &mut [SolverBody<Dim3>]) {
+        let (plus, minus) = (F8::splat(1.0), F8::splat(-1.0));
         let idle = SolverBody::fixed();
         for c in &self.blocks {
             let mut a = Side::gather(bodies, &c.a, &idle);
@@ -230,26 +247,43 @@ impl WideContacts3 {
     /// One pass: soft with the position error when `use_bias`, else the
     /// relax pass.
     pub fn solve(&mut self, bodies: &mut [SolverBody<Dim3>], k: &ContactParams, use_bias: bool) {
-        let inv_h = F4::splat(k.inv_h);
-        let max_push = F4::splat(-k.max_push);
-        let slop = F4::splat(k.slop);
-        let zero = F4::ZERO;
-        let (plus, minus) = (F4::splat(1.0), F4::splat(-1.0));
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            return unsafe { self.solve_avx2(bodies, k, use_bias) };
+        }
+        self.solve_lanes(bodies, k, use_bias);
+    }
+
+    /// [`Self::solve`] compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn solve_avx2(&mut self, bodies: &mut [SolverBody<Dim3>], k: &ContactParams, use_bias: bool) {
+        self.solve_lanes(bodies, k, use_bias);
+    }
+
+    #[inline(always)]
+    fn solve_lanes(&mut self, bodies: &mut [SolverBody<Dim3>], k: &ContactParams, use_bias: bool) {
+        let inv_h = F8::splat(k.inv_h);
+        let max_push = F8::splat(-k.max_push);
+        let slop = F8::splat(k.slop);
+        let zero = F8::ZERO;
+        let (plus, minus) = (F8::splat(1.0), F8::splat(-1.0));
         let idle = SolverBody::fixed();
         for c in self.blocks.iter_mut() {
             let mut a = Side::gather(bodies, &c.a, &idle);
             let mut b = Side::gather(bodies, &c.b, &idle);
             let mut r = [zero; MAX_POINTS];
             let mut gamma = [zero; MAX_POINTS];
-            let mut active = [M4::default(); MAX_POINTS];
+            let mut active = [M8::default(); MAX_POINTS];
             for (i, p) in c.p.iter().enumerate() {
                 let s = (b.moved(p.rb) - a.moved(p.ra)).dot(c.n) + p.base_sep;
                 let open = s.gt(zero);
                 let bias = if use_bias {
                     let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
-                    gamma[i] = F4::select(open, zero, c.k[i][i] * c.gamma_ratio);
+                    gamma[i] = F8::select(open, zero, c.k[i][i] * c.gamma_ratio);
                     active[i] = p.exists;
-                    F4::select(open, s * inv_h, soft)
+                    F8::select(open, s * inv_h, soft)
                 } else {
                     active[i] = p.exists.and_not(open);
                     zero
@@ -273,7 +307,7 @@ impl WideContacts3 {
                 let new1 = p.tangent_impulse[1] - p.tangent_mass * dv.dot(c.t[1]);
                 let m2 = new0 * new0 + new1 * new1;
                 let over = m2.gt(limit * limit);
-                let mut scale = F4::splat(1.0);
+                let mut scale = F8::splat(1.0);
                 for l in 0..LANES {
                     if over.0[l] {
                         let m = m2.0[l];
@@ -311,18 +345,18 @@ impl WideContacts3 {
     }
 }
 
-/// The normal impulse changes of four manifolds: [`SWEEPS`] projected
+/// The normal impulse changes of a block's manifolds: [`SWEEPS`] projected
 /// Gauss-Seidel sweeps on `K + diag(γ)` (absent and inactive rows have no
 /// diagonal inverse and stay put), replaced by the exact 2x2 solution in
 /// two-point lanes where both points are active and it exists.
 #[inline(always)]
 fn normal_deltas(
     c: &Block,
-    r: &[F4; MAX_POINTS],
-    gamma: &[F4; MAX_POINTS],
-    active: &[M4; MAX_POINTS],
-) -> [F4; MAX_POINTS] {
-    let zero = F4::ZERO;
+    r: &[F8; MAX_POINTS],
+    gamma: &[F8; MAX_POINTS],
+    active: &[M8; MAX_POINTS],
+) -> [F8; MAX_POINTS] {
+    let zero = F8::ZERO;
     let mut inv = [zero; MAX_POINTS];
     let mut lambda = [zero; MAX_POINTS];
     for i in 0..MAX_POINTS {
@@ -350,8 +384,8 @@ fn normal_deltas(
             [lambda[0], lambda[1]],
         );
         let use_block = both.and(ok);
-        delta[0] = F4::select(use_block, x1 - lambda[0], delta[0]);
-        delta[1] = F4::select(use_block, x2 - lambda[1], delta[1]);
+        delta[0] = F8::select(use_block, x1 - lambda[0], delta[0]);
+        delta[1] = F8::select(use_block, x2 - lambda[1], delta[1]);
     }
     delta
 }
