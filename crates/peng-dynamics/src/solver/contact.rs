@@ -422,34 +422,6 @@ pub(crate) fn impact_velocity(s: f32, u: f32, a: f32, h: f32) -> f32 {
     -w2.max(0.0).sqrt()
 }
 
-/// Restitution, once after the substeps: points that pushed and were
-/// approaching faster than `threshold` leave at `e` times their impact
-/// speed (see [`impact_velocity`]).
-pub(crate) fn restitution<D: DynDim>(
-    bodies: &mut [SolverBody<D>],
-    contacts: &mut [ContactC<D>],
-    threshold: f32,
-) {
-    for c in contacts.iter_mut().filter(|c| c.restitution > 0.0) {
-        let (a, b) = pair_mut(bodies, c.a as usize, c.b as usize);
-        let n = c.normal;
-        for p in c.points[..c.len as usize].iter_mut() {
-            if p.relative_velocity > -threshold || p.max_normal_impulse == 0.0 {
-                continue;
-            }
-            let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(n);
-            let target = -c.restitution * p.relative_velocity + p.restitution_bias;
-            let imp = -p.normal_mass * (vn - target);
-            let new = (p.normal_impulse + imp).max(0.0);
-            let imp = new - p.normal_impulse;
-            p.normal_impulse = new;
-            let j = n * imp;
-            a.apply(-j, p.ra);
-            b.apply(j, p.rb);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -238,6 +238,13 @@ impl SubAssign for V3 {
 }
 
 impl V3 {
+    /// All lanes zero.
+    pub const ZERO: V3 = V3 {
+        x: F8::ZERO,
+        y: F8::ZERO,
+        z: F8::ZERO,
+    };
+
     /// Lane-wise dot product.
     #[inline(always)]
     pub fn dot(self, o: V3) -> F8 {

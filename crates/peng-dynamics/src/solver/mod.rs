@@ -22,6 +22,7 @@
 pub(crate) mod body;
 pub(crate) mod contact;
 pub(crate) mod lanes;
+pub(crate) mod pack;
 pub(crate) mod soft;
 pub(crate) mod wide2;
 pub(crate) mod wide3;
@@ -39,74 +40,105 @@ use crate::joint::constraint::{self as joint, JointC, JointParams};
 use crate::world::StepSettings;
 use peng::world::{Dim2, Dim3};
 
-/// The solver bodies as those of dimension `E`, when `D` is `E`: the lane
-/// solvers are written per dimension ([`wide2`], [`wide3`]).
-// A `Vec`, not a slice: `Any` takes sized types only.
-#[allow(clippy::ptr_arg)]
-fn bodies_as<D: DynDim, E: DynDim>(
-    bodies: &mut Vec<SolverBody<D>>,
-) -> Option<&mut Vec<SolverBody<E>>> {
-    (bodies as &mut dyn Any).downcast_mut()
+/// One contact point's impulses at the end of a step, for warm starting
+/// the next: feature id, normal impulse, friction impulse as a world
+/// vector.
+pub(crate) type PointImpulse<V> = (u32, f32, V);
+
+/// `x` as a value of type `T`, when it is one: the lane solvers are
+/// written per dimension ([`wide2`], [`wide3`]) and the world generically.
+fn cast<X: Any, T: Any>(x: &X) -> Option<&T> {
+    (x as &dyn Any).downcast_ref()
 }
 
-/// The contacts as those of dimension `E`, when `D` is `E`.
-#[allow(clippy::ptr_arg)]
-fn contacts_as<D: DynDim, E: DynDim>(
-    contacts: &mut Vec<ContactC<D>>,
-) -> Option<&mut Vec<ContactC<E>>> {
-    (contacts as &mut dyn Any).downcast_mut()
+/// Mutable [`cast`].
+fn cast_mut<X: Any, T: Any>(x: &mut X) -> Option<&mut T> {
+    (x as &mut dyn Any).downcast_mut()
 }
 
-/// The contacts and the lane solver of their dimension, which takes them
-/// all; the scalar solver ([`contact`]) is the reference the lanes are
-/// tested against.
-pub(crate) struct ContactSet<'a, D: DynDim> {
-    /// All contacts.
-    pub contacts: &'a mut Vec<ContactC<D>>,
-    /// The lanes of the 2D solver (unused in 3D).
-    pub wide2: &'a mut WideContacts2,
-    /// The lanes of the 3D solver (unused in 2D).
-    pub wide3: &'a mut WideContacts3,
+/// The step's contact constraints in lanes, for the world's dimension.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Lanes {
+    wide2: WideContacts2,
+    wide3: WideContacts3,
 }
 
-impl<D: DynDim> ContactSet<'_, D> {
-    /// Packs the contacts into lanes.
-    fn load(&mut self, bodies: &mut Vec<SolverBody<D>>, params: &ContactParams) {
-        if let (Some(b), Some(c)) = (
-            bodies_as::<D, Dim2>(bodies),
-            contacts_as::<D, Dim2>(self.contacts),
-        ) {
-            self.wide2.load(b, c, params);
-        } else if let (Some(b), Some(c)) = (
-            bodies_as::<D, Dim3>(bodies),
-            contacts_as::<D, Dim3>(self.contacts),
-        ) {
-            self.wide3.load(b, c, params);
+impl Lanes {
+    /// Removes every constraint (the start of a step).
+    pub fn clear(&mut self) {
+        self.wide2.clear();
+        self.wide3.clear();
+    }
+
+    /// Adds contact `id`, whose points' impulses go to `slot` on in the
+    /// step's impulse list.
+    pub fn add<D: DynDim>(
+        &mut self,
+        bodies: &Vec<SolverBody<D>>,
+        c: &ContactC<D>,
+        id: u32,
+        slot: u32,
+        params: &ContactParams,
+    ) {
+        if let (Some(b), Some(c)) = (cast::<_, Vec<SolverBody<Dim2>>>(bodies), cast(c)) {
+            self.wide2.add(b, c, id, slot, params);
+        } else if let (Some(b), Some(c)) = (cast::<_, Vec<SolverBody<Dim3>>>(bodies), cast(c)) {
+            self.wide3.add(b, c, id, slot, params);
         }
     }
 
-    fn warm_start(&mut self, bodies: &mut Vec<SolverBody<D>>) {
-        if let Some(b) = bodies_as::<D, Dim2>(bodies) {
+    fn warm_start<D: DynDim>(&self, bodies: &mut Vec<SolverBody<D>>) {
+        if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim2>>>(bodies) {
             self.wide2.warm_start(b);
-        } else if let Some(b) = bodies_as::<D, Dim3>(bodies) {
+        } else if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim3>>>(bodies) {
             self.wide3.warm_start(b);
         }
     }
 
-    fn solve(&mut self, bodies: &mut Vec<SolverBody<D>>, params: &ContactParams, use_bias: bool) {
-        if let Some(b) = bodies_as::<D, Dim2>(bodies) {
+    fn solve<D: DynDim>(
+        &mut self,
+        bodies: &mut Vec<SolverBody<D>>,
+        params: &ContactParams,
+        use_bias: bool,
+    ) {
+        if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim2>>>(bodies) {
             self.wide2.solve(b, params, use_bias);
-        } else if let Some(b) = bodies_as::<D, Dim3>(bodies) {
+        } else if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim3>>>(bodies) {
             self.wide3.solve(b, params, use_bias);
         }
     }
 
-    /// Writes the lanes' impulses back into the contacts.
-    fn store(&mut self) {
-        if let Some(c) = contacts_as::<D, Dim2>(self.contacts) {
-            self.wide2.store(c);
-        } else if let Some(c) = contacts_as::<D, Dim3>(self.contacts) {
-            self.wide3.store(c);
+    fn restitution<D: DynDim>(&mut self, bodies: &mut Vec<SolverBody<D>>, threshold: f32) {
+        if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim2>>>(bodies) {
+            self.wide2.restitution(b, threshold);
+        } else if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim3>>>(bodies) {
+            self.wide3.restitution(b, threshold);
+        }
+    }
+
+    /// Writes every point's impulses into its slot of `out`.
+    pub fn impulses<D: DynDim>(&self, out: &mut Vec<PointImpulse<D::V>>) {
+        if let Some(o) = cast_mut::<_, Vec<PointImpulse<glam::Vec2>>>(out) {
+            self.wide2.impulses(o);
+        } else if let Some(o) = cast_mut::<_, Vec<PointImpulse<glam::Vec3>>>(out) {
+            self.wide3.impulses(o);
+        }
+    }
+}
+
+impl ContactParams {
+    /// The contact coefficients for a step of `settings`.
+    pub fn for_step<D: DynDim>(settings: &StepSettings<D>) -> Self {
+        let h = settings.dt / settings.substeps.max(1) as f32;
+        let inv_h = 1.0 / h;
+        // The contact spring must stay well below the substep rate.
+        let hertz = settings.contact_hertz.min(0.25 * inv_h);
+        ContactParams {
+            soft: Softness::new(hertz, settings.contact_damping_ratio, h),
+            fixed_soft: Softness::new(2.0 * hertz, settings.contact_damping_ratio, h),
+            inv_h,
+            max_push: settings.max_push_speed,
+            slop: settings.linear_slop,
         }
     }
 }
@@ -115,22 +147,14 @@ impl<D: DynDim> ContactSet<'_, D> {
 /// contacts.
 pub(crate) fn run_step<D: DynDim>(
     bodies: &mut Vec<SolverBody<D>>,
-    mut contacts: ContactSet<'_, D>,
+    contacts: &mut Lanes,
+    params: &ContactParams,
     joints: &mut [JointC<D>],
     settings: &StepSettings<D>,
 ) {
     let n = settings.substeps.max(1);
     let h = settings.dt / n as f32;
     let inv_h = 1.0 / h;
-    // The contact spring must stay well below the substep rate.
-    let hertz = settings.contact_hertz.min(0.25 * inv_h);
-    let params = ContactParams {
-        soft: Softness::new(hertz, settings.contact_damping_ratio, h),
-        fixed_soft: Softness::new(2.0 * hertz, settings.contact_damping_ratio, h),
-        inv_h,
-        max_push: settings.max_push_speed,
-        slop: settings.linear_slop,
-    };
     // The joint spring, capped like the contact spring at a quarter of the
     // substep rate (Box2D v3's default joint spring, twice its 30 Hz
     // contact spring, is that cap at 60 Hz and 4 substeps): at half the
@@ -144,18 +168,16 @@ pub(crate) fn run_step<D: DynDim>(
         h,
         inv_h,
     };
-    contacts.load(bodies, &params);
     for _ in 0..n {
         integrate_velocities(bodies, h);
         joint::warm_start(bodies, joints);
         contacts.warm_start(bodies);
         joint::solve(bodies, joints, &joint_params, true);
-        contacts.solve(bodies, &params, true);
+        contacts.solve(bodies, params, true);
         integrate_positions(bodies, h);
         joint::solve(bodies, joints, &joint_params, false);
-        contacts.solve(bodies, &params, false);
+        contacts.solve(bodies, params, false);
     }
-    contacts.store();
-    contact::restitution(bodies, contacts.contacts, settings.restitution_threshold);
+    contacts.restitution(bodies, settings.restitution_threshold);
     joint::store(bodies, joints, inv_h);
 }

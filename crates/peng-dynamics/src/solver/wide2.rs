@@ -3,7 +3,7 @@
 //! scheme of [`super`]).
 //!
 //! The contacts are packed into blocks of [`LANES`] manifolds that share
-//! no dynamic body ([`Packer`]). A pass gathers a block's bodies into
+//! no dynamic body ([`super::pack::Packer`]). A pass gathers a block's bodies into
 //! lanes, solves its manifolds at once with the same arithmetic as
 //! the scalar solver ([`super::contact::solve`]), branches turned into lane
 //! selects, and writes the dynamic bodies back. Empty lanes and fixed
@@ -15,10 +15,9 @@ use glam::Vec2;
 use super::body::SolverBody;
 use super::contact::{ContactC, ContactParams};
 use super::lanes::{F8, LANES, M8};
+use super::pack::{Cold, Packer, NONE};
+use super::PointImpulse;
 use peng::world::Dim2;
-
-/// A lane with no body or contact.
-pub(crate) const NONE: u32 = u32::MAX;
 
 /// One point of a block's manifolds.
 #[derive(Debug, Clone, Copy, Default)]
@@ -63,8 +62,6 @@ struct Block {
     /// `K_12`, the coupling of the two normal rows.
     k12: F8,
     p: [PointLanes; 2],
-    /// The lanes' contacts (`NONE` for an empty lane).
-    ids: [u32; LANES],
 }
 
 /// The bodies of a block's side, in lanes.
@@ -140,37 +137,72 @@ impl Side {
 #[derive(Debug, Default, Clone)]
 pub(crate) struct WideContacts2 {
     blocks: Vec<Block>,
+    cold: Vec<Cold<2>>,
+    packer: Packer,
 }
 
 impl WideContacts2 {
-    /// Packs the contacts into blocks of lanes that share no dynamic
-    /// body, keeping close to the contacts' own order (see [`Packer`]).
-    pub fn load(
+    /// Removes every constraint (the start of a step).
+    pub fn clear(&mut self) {
+        self.blocks.clear();
+        self.cold.clear();
+        self.packer.clear();
+    }
+
+    /// Adds contact `id` (whose points' impulses go to `slot` on in the
+    /// step's impulse list) to a lane.
+    pub fn add(
+        &mut self,
+        bodies: &[SolverBody<Dim2>],
+        con: &ContactC<Dim2>,
+        id: u32,
+        slot: u32,
+        params: &ContactParams,
+    ) {
+        let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
+        let (blocks, cold) = (&mut self.blocks, &mut self.cold);
+        let (k, lane) = self.packer.place(
+            sa.dynamic.then_some(con.a),
+            sb.dynamic.then_some(con.b),
+            || {
+                blocks.push(EMPTY_BLOCK);
+                cold.push(Cold::EMPTY);
+                blocks.len() - 1
+            },
+        );
+        pack(&mut self.blocks[k], lane, sa, sb, con, params);
+        let c = &mut self.cold[k];
+        c.ids[lane] = id;
+        c.slot[lane] = slot;
+        c.restitution.0[lane] = con.restitution;
+        for (i, q) in con.points[..(con.len as usize).min(2)].iter().enumerate() {
+            c.point_ids[i][lane] = q.id.0;
+            c.relative_velocity[i].0[lane] = q.relative_velocity;
+            c.restitution_bias[i].0[lane] = q.restitution_bias;
+            c.normal_mass[i].0[lane] = q.normal_mass;
+        }
+    }
+
+    /// Puts the contacts into lanes (their impulses to consecutive slots).
+    #[cfg(test)]
+    fn load(
         &mut self,
         bodies: &[SolverBody<Dim2>],
         contacts: &[ContactC<Dim2>],
         params: &ContactParams,
     ) {
-        self.blocks.clear();
-        let mut packer = Packer::default();
-        let mut emit = |ids: [u32; LANES]| {
-            self.blocks.push(EMPTY_BLOCK);
-            if let Some(block) = self.blocks.last_mut() {
-                pack(block, bodies, contacts, &ids, params);
-            }
-        };
+        self.clear();
+        let mut slot = 0;
         for (i, c) in contacts.iter().enumerate() {
-            let a = bodies[c.a as usize].dynamic.then_some(c.a);
-            let b = bodies[c.b as usize].dynamic.then_some(c.b);
-            packer.add(i as u32, a, b, &mut emit);
+            self.add(bodies, c, i as u32, slot, params);
+            slot += c.len as u32;
         }
-        packer.finish(&mut emit);
     }
 
     /// The contacts in the order the lanes solve them (block after block).
     #[cfg(test)]
     fn order(&self) -> Vec<u32> {
-        self.blocks
+        self.cold
             .iter()
             .flat_map(|b| b.ids.into_iter().filter(|&id| id != NONE))
             .collect()
@@ -297,12 +329,69 @@ impl WideContacts2 {
         }
     }
 
+    /// Restitution, once after the substeps: points that pushed and were
+    /// approaching faster than `threshold` leave at `e` times their impact
+    /// speed (see `contact::impact_velocity`).
+    pub fn restitution(&mut self, bodies: &mut [SolverBody<Dim2>], threshold: f32) {
+        let zero = F8::ZERO;
+        let fast = F8::splat(-threshold);
+        let idle = SolverBody::fixed();
+        for (c, cold) in self.blocks.iter_mut().zip(&self.cold) {
+            let bouncy = cold.restitution.gt(zero);
+            if !bouncy.any() {
+                continue;
+            }
+            let mut a = Side::gather(bodies, &c.a, &idle);
+            let mut b = Side::gather(bodies, &c.b, &idle);
+            for (i, p) in c.p.iter_mut().enumerate() {
+                let impact = cold.relative_velocity[i];
+                let pushed = p.max_normal_impulse.gt(zero);
+                let on = p.exists.and(bouncy).and(fast.ge(impact)).and(pushed);
+                let (vax, vay) = a.velocity_at(p.rax, p.ray);
+                let (vbx, vby) = b.velocity_at(p.rbx, p.rby);
+                let vn = (vbx - vax) * c.nx + (vby - vay) * c.ny;
+                let target = -cold.restitution * impact + cold.restitution_bias[i];
+                let new = (p.normal_impulse - cold.normal_mass[i] * (vn - target)).max(zero);
+                let d = F8::select(on, new - p.normal_impulse, zero);
+                p.normal_impulse += d;
+                let (px, py) = (c.nx * d, c.ny * d);
+                a.apply(-c.ma, -c.ia, p.rax, p.ray, px, py);
+                b.apply(c.mb, c.ib, p.rbx, p.rby, px, py);
+            }
+            a.scatter(bodies, &c.a, &c.write_a);
+            b.scatter(bodies, &c.b, &c.write_b);
+        }
+    }
+
+    /// Writes each point's feature id and impulses (normal; friction as a
+    /// world vector) into its slot of `out`.
+    pub fn impulses(&self, out: &mut [PointImpulse<Vec2>]) {
+        for (c, cold) in self.blocks.iter().zip(&self.cold) {
+            for lane in 0..LANES {
+                if cold.ids[lane] == NONE {
+                    continue;
+                }
+                let t = Vec2::new(c.tx.0[lane], c.ty.0[lane]);
+                for (i, p) in c.p.iter().enumerate() {
+                    if p.exists.0[lane] {
+                        out[(cold.slot[lane] as usize) + i] = (
+                            cold.point_ids[i][lane],
+                            p.normal_impulse.0[lane],
+                            t * p.tangent_impulse.0[lane],
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Writes the accumulated impulses back into the contacts.
-    pub fn store(&self, contacts: &mut [ContactC<Dim2>]) {
-        for c in &self.blocks {
-            for (lane, &id) in c.ids.iter().enumerate() {
+    #[cfg(test)]
+    fn store(&self, contacts: &mut [ContactC<Dim2>]) {
+        for (c, cold) in self.blocks.iter().zip(&self.cold) {
+            for (lane, &id) in cold.ids.iter().enumerate() {
                 if id == NONE {
-                    break;
+                    continue;
                 }
                 let con = &mut contacts[id as usize];
                 for (i, q) in con.points[..con.len as usize].iter_mut().enumerate() {
@@ -393,70 +482,6 @@ pub(crate) fn block_lcp2(a11: F8, a12: F8, a22: F8, r: [F8; 2], lambda: [F8; 2])
     (x1, x2, both_ok.or(first_ok).or(second_ok).or(none_ok))
 }
 
-/// Open blocks [`Packer`] fills at once.
-const WINDOW: usize = 8;
-
-/// Fills blocks from contacts taken in order: each contact goes to the
-/// oldest open block whose lanes hold neither of its dynamic bodies; a
-/// block leaves when full, or, partly filled, when all [`WINDOW`] blocks
-/// are open and none takes the next contact.
-///
-/// A block's lanes are independent, and blocks are solved one after
-/// another (Gauss-Seidel), so no colouring of the whole contact graph is
-/// needed; and the contacts are read nearly in memory order, which a
-/// colour order (Box2D v3's) scatters.
-#[derive(Debug, Default)]
-pub(crate) struct Packer {
-    /// Open blocks: contact ids and the dynamic bodies of their lanes
-    /// (`NONE` where there is none).
-    open: Vec<([u32; LANES], [u32; 2 * LANES], usize)>,
-}
-
-impl Packer {
-    /// Adds contact `id` between the dynamic bodies `a` and `b` (`None`:
-    /// a body that takes no impulse); `emit` takes each block that leaves.
-    pub fn add(
-        &mut self,
-        id: u32,
-        a: Option<u32>,
-        b: Option<u32>,
-        emit: &mut impl FnMut([u32; LANES]),
-    ) {
-        let clash = |bodies: &[u32; 2 * LANES]| {
-            bodies
-                .iter()
-                .any(|&x| x != NONE && (Some(x) == a || Some(x) == b))
-        };
-        let slot = match self.open.iter().position(|(_, bodies, _)| !clash(bodies)) {
-            Some(k) => k,
-            None => {
-                if self.open.len() == WINDOW {
-                    let (ids, _, _) = self.open.remove(0);
-                    emit(ids);
-                }
-                self.open.push(([NONE; LANES], [NONE; 2 * LANES], 0));
-                self.open.len() - 1
-            }
-        };
-        let (ids, bodies, len) = &mut self.open[slot];
-        ids[*len] = id;
-        bodies[2 * *len] = a.unwrap_or(NONE);
-        bodies[2 * *len + 1] = b.unwrap_or(NONE);
-        *len += 1;
-        if *len == LANES {
-            let (ids, _, _) = self.open.remove(slot);
-            emit(ids);
-        }
-    }
-
-    /// Emits the blocks still open.
-    pub fn finish(&mut self, emit: &mut impl FnMut([u32; LANES])) {
-        for (ids, _, _) in self.open.drain(..) {
-            emit(ids);
-        }
-    }
-}
-
 /// A block of empty lanes.
 const EMPTY_BLOCK: Block = Block {
     a: [NONE; LANES],
@@ -476,7 +501,6 @@ const EMPTY_BLOCK: Block = Block {
     gamma_ratio: F8::ZERO,
     k12: F8::ZERO,
     p: [EMPTY_POINT; 2],
-    ids: [NONE; LANES],
 };
 
 /// A point absent from every lane.
@@ -494,54 +518,49 @@ const EMPTY_POINT: PointLanes = PointLanes {
     max_normal_impulse: F8::ZERO,
 };
 
-/// Fills the lanes of an empty block with the contacts `ids` (up to the
-/// first `NONE`).
+/// Fills lane `l` of a block with a contact between `sa` and `sb`.
 fn pack(
     c: &mut Block,
-    bodies: &[SolverBody<Dim2>],
-    contacts: &[ContactC<Dim2>],
-    ids: &[u32],
+    l: usize,
+    sa: &SolverBody<Dim2>,
+    sb: &SolverBody<Dim2>,
+    con: &ContactC<Dim2>,
     k: &ContactParams,
 ) {
-    for (l, &id) in ids.iter().enumerate().take_while(|(_, &id)| id != NONE) {
-        let con = &contacts[id as usize];
-        c.ids[l] = id;
-        let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
-        c.a[l] = con.a;
-        c.b[l] = con.b;
-        c.write_a[l] = sa.dynamic;
-        c.write_b[l] = sb.dynamic;
-        c.ma.0[l] = sa.inv_m;
-        c.ia.0[l] = sa.inv_i;
-        c.mb.0[l] = sb.inv_m;
-        c.ib.0[l] = sb.inv_i;
-        c.nx.0[l] = con.normal.x;
-        c.ny.0[l] = con.normal.y;
-        c.tx.0[l] = con.tangents[0].x;
-        c.ty.0[l] = con.tangents[0].y;
-        c.friction.0[l] = con.friction;
-        let sf = if con.against_fixed {
-            k.fixed_soft
-        } else {
-            k.soft
-        };
-        c.bias_rate.0[l] = sf.bias_rate;
-        c.gamma_ratio.0[l] = sf.impulse_scale / sf.mass_scale;
-        c.k12.0[l] = con.k[0][1];
-        for (i, q) in con.points[..(con.len as usize).min(2)].iter().enumerate() {
-            let p = &mut c.p[i];
-            p.exists.0[l] = true;
-            p.rax.0[l] = q.ra.x;
-            p.ray.0[l] = q.ra.y;
-            p.rbx.0[l] = q.rb.x;
-            p.rby.0[l] = q.rb.y;
-            p.base_sep.0[l] = q.base_sep;
-            p.k.0[l] = con.k[i][i];
-            p.tangent_mass.0[l] = q.tangent_mass[0];
-            p.normal_impulse.0[l] = q.normal_impulse;
-            p.tangent_impulse.0[l] = q.tangent_impulse[0];
-            p.max_normal_impulse.0[l] = q.max_normal_impulse;
-        }
+    c.a[l] = con.a;
+    c.b[l] = con.b;
+    c.write_a[l] = sa.dynamic;
+    c.write_b[l] = sb.dynamic;
+    c.ma.0[l] = sa.inv_m;
+    c.ia.0[l] = sa.inv_i;
+    c.mb.0[l] = sb.inv_m;
+    c.ib.0[l] = sb.inv_i;
+    c.nx.0[l] = con.normal.x;
+    c.ny.0[l] = con.normal.y;
+    c.tx.0[l] = con.tangents[0].x;
+    c.ty.0[l] = con.tangents[0].y;
+    c.friction.0[l] = con.friction;
+    let sf = if con.against_fixed {
+        k.fixed_soft
+    } else {
+        k.soft
+    };
+    c.bias_rate.0[l] = sf.bias_rate;
+    c.gamma_ratio.0[l] = sf.impulse_scale / sf.mass_scale;
+    c.k12.0[l] = con.k[0][1];
+    for (i, q) in con.points[..(con.len as usize).min(2)].iter().enumerate() {
+        let p = &mut c.p[i];
+        p.exists.0[l] = true;
+        p.rax.0[l] = q.ra.x;
+        p.ray.0[l] = q.ra.y;
+        p.rbx.0[l] = q.rb.x;
+        p.rby.0[l] = q.rb.y;
+        p.base_sep.0[l] = q.base_sep;
+        p.k.0[l] = con.k[i][i];
+        p.tangent_mass.0[l] = q.tangent_mass[0];
+        p.normal_impulse.0[l] = q.normal_impulse;
+        p.tangent_impulse.0[l] = q.tangent_impulse[0];
+        p.max_normal_impulse.0[l] = q.max_normal_impulse;
     }
 }
 

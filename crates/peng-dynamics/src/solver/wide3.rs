@@ -1,7 +1,7 @@
 //! The 3D contact solver on lanes: eight manifolds at a time, each of
 //! up to four points, with the arithmetic of the scalar solver
 //! ([`super::contact::solve`]) turned into lane operations; the blocks are
-//! packed as in 2D ([`super::wide2::Packer`]).
+//! packed as in 2D ([`super::pack::Packer`]).
 //!
 //! A manifold's normal impulses: projected Gauss-Seidel on its Delassus
 //! matrix, and for two-point manifolds the exact 2x2 complementarity
@@ -13,7 +13,8 @@ use glam::Mat3;
 use super::body::SolverBody;
 use super::contact::{ContactC, ContactParams, MAX_POINTS};
 use super::lanes::{F8, LANES, M8, V3};
-use super::wide2::{Packer, NONE};
+use super::pack::{Cold, Packer, NONE};
+use super::PointImpulse;
 use peng::world::Dim3;
 
 /// Projected Gauss-Seidel sweeps on a manifold's normal rows (the scalar
@@ -35,6 +36,19 @@ struct PointLanes {
     max_normal_impulse: F8,
 }
 
+impl PointLanes {
+    const EMPTY: PointLanes = PointLanes {
+        exists: M8([false; LANES]),
+        ra: V3::ZERO,
+        rb: V3::ZERO,
+        base_sep: F8::ZERO,
+        tangent_mass: F8::ZERO,
+        normal_impulse: F8::ZERO,
+        tangent_impulse: [F8::ZERO; 2],
+        max_normal_impulse: F8::ZERO,
+    };
+}
+
 /// A symmetric 3x3 matrix (an inverse inertia) in lanes.
 #[derive(Debug, Clone, Copy, Default)]
 struct Sym3 {
@@ -47,6 +61,15 @@ struct Sym3 {
 }
 
 impl Sym3 {
+    const ZERO: Sym3 = Sym3 {
+        xx: F8::ZERO,
+        xy: F8::ZERO,
+        xz: F8::ZERO,
+        yy: F8::ZERO,
+        yz: F8::ZERO,
+        zz: F8::ZERO,
+    };
+
     fn set(&mut self, l: usize, m: &Mat3) {
         self.xx.0[l] = m.x_axis.x;
         self.xy.0[l] = m.y_axis.x;
@@ -87,7 +110,28 @@ struct Block {
     /// The Delassus matrix `K_ij` of the normal rows.
     k: [[F8; MAX_POINTS]; MAX_POINTS],
     p: [PointLanes; MAX_POINTS],
-    ids: [u32; LANES],
+}
+
+impl Block {
+    /// A block of empty lanes (no bodies: `NONE`).
+    const EMPTY: Block = Block {
+        a: [NONE; LANES],
+        b: [NONE; LANES],
+        write_a: [false; LANES],
+        write_b: [false; LANES],
+        ma: F8::ZERO,
+        mb: F8::ZERO,
+        ia: Sym3::ZERO,
+        ib: Sym3::ZERO,
+        n: V3::ZERO,
+        t: [V3::ZERO; 2],
+        friction: F8::ZERO,
+        bias_rate: F8::ZERO,
+        gamma_ratio: F8::ZERO,
+        two: M8([false; LANES]),
+        k: [[F8::ZERO; MAX_POINTS]; MAX_POINTS],
+        p: [PointLanes::EMPTY; MAX_POINTS],
+    };
 }
 
 /// A side's bodies in lanes.
@@ -172,36 +216,72 @@ impl Side {
 #[derive(Debug, Default, Clone)]
 pub(crate) struct WideContacts3 {
     blocks: Vec<Block>,
+    cold: Vec<Cold<MAX_POINTS>>,
+    packer: Packer,
 }
 
 impl WideContacts3 {
-    /// Packs the contacts into blocks of lanes that share no dynamic body.
-    pub fn load(
+    /// Removes every constraint (the start of a step).
+    pub fn clear(&mut self) {
+        self.blocks.clear();
+        self.cold.clear();
+        self.packer.clear();
+    }
+
+    /// Adds contact `id` (whose points' impulses go to `slot` on in the
+    /// step's impulse list) to a lane.
+    pub fn add(
+        &mut self,
+        bodies: &[SolverBody<Dim3>],
+        con: &ContactC<Dim3>,
+        id: u32,
+        slot: u32,
+        params: &ContactParams,
+    ) {
+        let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
+        let (blocks, cold) = (&mut self.blocks, &mut self.cold);
+        let (k, lane) = self.packer.place(
+            sa.dynamic.then_some(con.a),
+            sb.dynamic.then_some(con.b),
+            || {
+                blocks.push(Block::EMPTY);
+                cold.push(Cold::EMPTY);
+                blocks.len() - 1
+            },
+        );
+        pack(&mut self.blocks[k], lane, sa, sb, con, params);
+        let c = &mut self.cold[k];
+        c.ids[lane] = id;
+        c.slot[lane] = slot;
+        c.restitution.0[lane] = con.restitution;
+        for (i, q) in con.points[..con.len as usize].iter().enumerate() {
+            c.point_ids[i][lane] = q.id.0;
+            c.relative_velocity[i].0[lane] = q.relative_velocity;
+            c.restitution_bias[i].0[lane] = q.restitution_bias;
+            c.normal_mass[i].0[lane] = q.normal_mass;
+        }
+    }
+
+    /// Puts the contacts into lanes (their impulses to consecutive slots).
+    #[cfg(test)]
+    fn load(
         &mut self,
         bodies: &[SolverBody<Dim3>],
         contacts: &[ContactC<Dim3>],
         params: &ContactParams,
     ) {
-        self.blocks.clear();
-        let mut packer = Packer::default();
-        let mut emit = |ids: [u32; LANES]| {
-            self.blocks.push(Block::default());
-            if let Some(block) = self.blocks.last_mut() {
-                pack(block, bodies, contacts, &ids, params);
-            }
-        };
+        self.clear();
+        let mut slot = 0;
         for (i, c) in contacts.iter().enumerate() {
-            let a = bodies[c.a as usize].dynamic.then_some(c.a);
-            let b = bodies[c.b as usize].dynamic.then_some(c.b);
-            packer.add(i as u32, a, b, &mut emit);
+            self.add(bodies, c, i as u32, slot, params);
+            slot += c.len as u32;
         }
-        packer.finish(&mut emit);
     }
 
     /// The contacts in the order the lanes solve them.
     #[cfg(test)]
     fn order(&self) -> Vec<u32> {
-        self.blocks
+        self.cold
             .iter()
             .flat_map(|b| b.ids.into_iter().filter(|&id| id != NONE))
             .collect()
@@ -326,12 +406,67 @@ impl WideContacts3 {
         }
     }
 
+    /// Restitution, once after the substeps (see
+    /// `WideContacts2::restitution`).
+    pub fn restitution(&mut self, bodies: &mut [SolverBody<Dim3>], threshold: f32) {
+        let zero = F8::ZERO;
+        let fast = F8::splat(-threshold);
+        let (plus, minus) = (F8::splat(1.0), F8::splat(-1.0));
+        let idle = SolverBody::fixed();
+        for (c, cold) in self.blocks.iter_mut().zip(&self.cold) {
+            let bouncy = cold.restitution.gt(zero);
+            if !bouncy.any() {
+                continue;
+            }
+            let mut a = Side::gather(bodies, &c.a, &idle);
+            let mut b = Side::gather(bodies, &c.b, &idle);
+            for (i, p) in c.p.iter_mut().enumerate() {
+                let impact = cold.relative_velocity[i];
+                let pushed = p.max_normal_impulse.gt(zero);
+                let on = p.exists.and(bouncy).and(fast.ge(impact)).and(pushed);
+                let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(c.n);
+                let target = -cold.restitution * impact + cold.restitution_bias[i];
+                let new = (p.normal_impulse - cold.normal_mass[i] * (vn - target)).max(zero);
+                let d = F8::select(on, new - p.normal_impulse, zero);
+                p.normal_impulse += d;
+                let imp = c.n * d;
+                a.apply(c.ma, &c.ia, p.ra, imp, minus);
+                b.apply(c.mb, &c.ib, p.rb, imp, plus);
+            }
+            a.scatter(bodies, &c.a, &c.write_a);
+            b.scatter(bodies, &c.b, &c.write_b);
+        }
+    }
+
+    /// Writes each point's feature id and impulses (normal; friction as a
+    /// world vector) into its slot of `out`.
+    pub fn impulses(&self, out: &mut [PointImpulse<glam::Vec3>]) {
+        for (c, cold) in self.blocks.iter().zip(&self.cold) {
+            for lane in 0..LANES {
+                if cold.ids[lane] == NONE {
+                    continue;
+                }
+                let (t0, t1) = (c.t[0].get(lane), c.t[1].get(lane));
+                for (i, p) in c.p.iter().enumerate() {
+                    if p.exists.0[lane] {
+                        out[(cold.slot[lane] as usize) + i] = (
+                            cold.point_ids[i][lane],
+                            p.normal_impulse.0[lane],
+                            t0 * p.tangent_impulse[0].0[lane] + t1 * p.tangent_impulse[1].0[lane],
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Writes the accumulated impulses back into the contacts.
-    pub fn store(&self, contacts: &mut [ContactC<Dim3>]) {
-        for c in &self.blocks {
-            for (lane, &id) in c.ids.iter().enumerate() {
+    #[cfg(test)]
+    fn store(&self, contacts: &mut [ContactC<Dim3>]) {
+        for (c, cold) in self.blocks.iter().zip(&self.cold) {
+            for (lane, &id) in cold.ids.iter().enumerate() {
                 if id == NONE {
-                    break;
+                    continue;
                 }
                 let con = &mut contacts[id as usize];
                 for (q, p) in con.points[..con.len as usize].iter_mut().zip(&c.p) {
@@ -390,59 +525,51 @@ fn normal_deltas(
     delta
 }
 
-/// Fills the lanes of an empty block with the contacts `ids` (up to the
-/// first `NONE`).
+/// Fills lane `l` of a block with a contact between `sa` and `sb`.
 fn pack(
     c: &mut Block,
-    bodies: &[SolverBody<Dim3>],
-    contacts: &[ContactC<Dim3>],
-    ids: &[u32],
+    l: usize,
+    sa: &SolverBody<Dim3>,
+    sb: &SolverBody<Dim3>,
+    con: &ContactC<Dim3>,
     k: &ContactParams,
 ) {
-    c.a = [NONE; LANES];
-    c.b = [NONE; LANES];
-    c.ids = [NONE; LANES];
-    for (l, &id) in ids.iter().enumerate().take_while(|(_, &id)| id != NONE) {
-        let con = &contacts[id as usize];
-        c.ids[l] = id;
-        let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
-        c.a[l] = con.a;
-        c.b[l] = con.b;
-        c.write_a[l] = sa.dynamic;
-        c.write_b[l] = sb.dynamic;
-        c.ma.0[l] = sa.inv_m;
-        c.mb.0[l] = sb.inv_m;
-        c.ia.set(l, &sa.inv_i);
-        c.ib.set(l, &sb.inv_i);
-        c.n.set(l, con.normal);
-        c.t[0].set(l, con.tangents[0]);
-        c.t[1].set(l, con.tangents[1]);
-        c.friction.0[l] = con.friction;
-        let sf = if con.against_fixed {
-            k.fixed_soft
-        } else {
-            k.soft
-        };
-        c.bias_rate.0[l] = sf.bias_rate;
-        c.gamma_ratio.0[l] = sf.impulse_scale / sf.mass_scale;
-        c.two.0[l] = con.len == 2;
-        let len = con.len as usize;
-        for i in 0..len {
-            for j in 0..len {
-                c.k[i][j].0[l] = con.k[i][j];
-            }
+    c.a[l] = con.a;
+    c.b[l] = con.b;
+    c.write_a[l] = sa.dynamic;
+    c.write_b[l] = sb.dynamic;
+    c.ma.0[l] = sa.inv_m;
+    c.mb.0[l] = sb.inv_m;
+    c.ia.set(l, &sa.inv_i);
+    c.ib.set(l, &sb.inv_i);
+    c.n.set(l, con.normal);
+    c.t[0].set(l, con.tangents[0]);
+    c.t[1].set(l, con.tangents[1]);
+    c.friction.0[l] = con.friction;
+    let sf = if con.against_fixed {
+        k.fixed_soft
+    } else {
+        k.soft
+    };
+    c.bias_rate.0[l] = sf.bias_rate;
+    c.gamma_ratio.0[l] = sf.impulse_scale / sf.mass_scale;
+    c.two.0[l] = con.len == 2;
+    let len = con.len as usize;
+    for i in 0..len {
+        for j in 0..len {
+            c.k[i][j].0[l] = con.k[i][j];
         }
-        for (q, p) in con.points[..len].iter().zip(c.p.iter_mut()) {
-            p.exists.0[l] = true;
-            p.ra.set(l, q.ra);
-            p.rb.set(l, q.rb);
-            p.base_sep.0[l] = q.base_sep;
-            p.tangent_mass.0[l] = q.tangent_mass[0].min(q.tangent_mass[1]);
-            p.normal_impulse.0[l] = q.normal_impulse;
-            p.tangent_impulse[0].0[l] = q.tangent_impulse[0];
-            p.tangent_impulse[1].0[l] = q.tangent_impulse[1];
-            p.max_normal_impulse.0[l] = q.max_normal_impulse;
-        }
+    }
+    for (q, p) in con.points[..len].iter().zip(c.p.iter_mut()) {
+        p.exists.0[l] = true;
+        p.ra.set(l, q.ra);
+        p.rb.set(l, q.rb);
+        p.base_sep.0[l] = q.base_sep;
+        p.tangent_mass.0[l] = q.tangent_mass[0].min(q.tangent_mass[1]);
+        p.normal_impulse.0[l] = q.normal_impulse;
+        p.tangent_impulse[0].0[l] = q.tangent_impulse[0];
+        p.tangent_impulse[1].0[l] = q.tangent_impulse[1];
+        p.max_normal_impulse.0[l] = q.max_normal_impulse;
     }
 }
 

@@ -33,7 +33,6 @@ use peng::world::{Collider, ColliderHandle, ContactEvent, Margin, World};
 use crate::body::{Body, BodyKind};
 use crate::dim::DynDim;
 use crate::solver::body::SolverBody;
-use crate::solver::contact::ContactC;
 use crate::DynamicsError;
 
 /// A physics world in 2D.
@@ -93,12 +92,15 @@ pub struct PhysicsWorld<D: DynDim> {
     cache: Vec<CachedImpulse<D::V>>,
     // Buffers reused from step to step.
     solver_bodies: Vec<SolverBody<D>>,
-    contacts: Vec<ContactC<D>>,
+    /// The step's contacts: bodies, collider-pair keys, and each one's
+    /// first point in `impulses` (then the total).
+    contact_pairs: Vec<(u32, u32)>,
     contact_keys: Vec<(ColliderHandle, ColliderHandle, u32, u32)>,
+    contact_points: Vec<u32>,
+    impulses: Vec<crate::solver::PointImpulse<D::V>>,
+    lanes: crate::solver::Lanes,
     /// The bodies' centres of mass in the world, for the contact anchors.
     coms: Vec<D::V>,
-    wide2: crate::solver::wide2::WideContacts2,
-    wide3: crate::solver::wide3::WideContacts3,
     joints: crate::joint::JointSet<D>,
     steps: u64,
 }
@@ -145,11 +147,12 @@ impl<D: DynDim> PhysicsWorld<D> {
             colliders: Vec::new(),
             cache: Vec::new(),
             solver_bodies: Vec::new(),
-            contacts: Vec::new(),
+            contact_pairs: Vec::new(),
             contact_keys: Vec::new(),
+            contact_points: Vec::new(),
+            impulses: Vec::new(),
+            lanes: Default::default(),
             coms: Vec::new(),
-            wide2: Default::default(),
-            wide3: Default::default(),
             joints: Default::default(),
             steps: 0,
         }

@@ -130,8 +130,8 @@ impl<D: DynDim> PhysicsWorld<D> {
         let mut parent: Vec<u32> = (0..n as u32).collect();
         // Islands that may not sleep: touching a moving kinematic body.
         let mut blocked = vec![false; n];
-        for c in &self.contacts {
-            let (a, b) = (c.a as usize, c.b as usize);
+        for &(a, b) in &self.contact_pairs {
+            let (a, b) = (a as usize, b as usize);
             let dyn_a = self.is_dynamic(a);
             let dyn_b = self.is_dynamic(b);
             if dyn_a && dyn_b {
@@ -191,6 +191,6 @@ impl<D: DynDim> PhysicsWorld<D> {
 
     /// Number of contact constraints the last step solved.
     pub fn solved_contact_count(&self) -> usize {
-        self.contacts.len()
+        self.contact_pairs.len()
     }
 }

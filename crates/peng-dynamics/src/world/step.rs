@@ -8,10 +8,11 @@ use super::PhysicsWorld;
 use crate::body::BodyKind;
 use crate::dim::{Angular, DynDim};
 use crate::solver::body::SolverBody;
+use crate::solver::contact::ContactParams;
 use crate::solver::contact::{
     effective_mass, impact_velocity, ContactC, ContactPointC, MAX_POINTS,
 };
-use crate::solver::{run_step, ContactSet};
+use crate::solver::run_step;
 use crate::DynamicsError;
 
 impl<D: DynDim> PhysicsWorld<D> {
@@ -40,15 +41,13 @@ impl<D: DynDim> PhysicsWorld<D> {
                 Some(b) => SolverBody::from_body(b, gravity, h),
                 None => SolverBody::fixed(),
             }));
-        self.build_contacts(h);
+        let params = ContactParams::for_step(&self.settings);
+        self.build_contacts(h, &params);
         self.prepare_joints(h);
         run_step(
             &mut self.solver_bodies,
-            ContactSet {
-                contacts: &mut self.contacts,
-                wide2: &mut self.wide2,
-                wide3: &mut self.wide3,
-            },
+            &mut self.lanes,
+            &params,
             &mut self.joints.constraints,
             &self.settings,
         );
@@ -92,9 +91,12 @@ impl<D: DynDim> PhysicsWorld<D> {
 
     /// One contact constraint per manifold of every touching pair with a
     /// dynamic body, warm-started from the cache.
-    fn build_contacts(&mut self, h: f32) {
-        self.contacts.clear();
+    fn build_contacts(&mut self, h: f32, params: &ContactParams) {
+        self.lanes.clear();
+        self.contact_pairs.clear();
         self.contact_keys.clear();
+        self.contact_points.clear();
+        let mut points = 0u32;
         let mut coms = core::mem::take(&mut self.coms);
         coms.clear();
         coms.extend(
@@ -185,10 +187,15 @@ impl<D: DynDim> PhysicsWorld<D> {
                     c.len += 1;
                 }
                 c.compute_k(sa, sb);
-                self.contacts.push(c);
+                let id = self.contact_pairs.len() as u32;
+                self.lanes.add(&self.solver_bodies, &c, id, points, params);
+                self.contact_pairs.push((a as u32, b as u32));
                 self.contact_keys.push(key);
+                self.contact_points.push(points);
+                points += c.len as u32;
             }
         }
+        self.contact_points.push(points);
         self.coms = coms;
     }
 
@@ -213,15 +220,17 @@ impl<D: DynDim> PhysicsWorld<D> {
 
     /// Keeps the impulses of this step's contact points for warm starting.
     fn store_impulses(&mut self) {
+        let total = self.contact_points.last().copied().unwrap_or(0) as usize;
+        self.impulses.clear();
+        self.impulses.resize(total, (0, 0.0, D::V::ZERO));
+        self.lanes.impulses::<D>(&mut self.impulses);
         self.cache.clear();
-        for (c, k) in self.contacts.iter().zip(&self.contact_keys) {
-            for p in &c.points[..c.len as usize] {
-                let key = (k.0, k.1, k.2, k.3, p.id.0);
-                let t = c.tangents[0] * p.tangent_impulse[0] + c.tangents[1] * p.tangent_impulse[1];
-                self.cache.push((key, p.normal_impulse, t));
+        // In pair order (the contacts were built in the touching pairs'
+        // order), which is all the lookup needs.
+        for (k, span) in self.contact_keys.iter().zip(self.contact_points.windows(2)) {
+            for &(id, normal, tangent) in &self.impulses[span[0] as usize..span[1] as usize] {
+                self.cache.push(((k.0, k.1, k.2, k.3, id), normal, tangent));
             }
         }
-        // Already grouped by pair in pair order (the contacts were built in
-        // the touching pairs' order), which is all the lookup needs.
     }
 }
