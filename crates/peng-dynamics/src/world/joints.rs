@@ -133,37 +133,6 @@ impl<D: DynDim> PhysicsWorld<D> {
         }
     }
 
-    /// Joins the islands of bodies linked by joints (union-find `parent`,
-    /// the smaller root wins, as for contacts), and marks as `blocked` the
-    /// dynamic bodies jointed to a moving kinematic body (they may not
-    /// sleep).
-    pub(super) fn union_joints(&self, parent: &mut [u32], blocked: &mut [bool]) {
-        fn find(parent: &mut [u32], mut i: u32) -> u32 {
-            while parent[i as usize] != i {
-                let p = parent[parent[i as usize] as usize];
-                parent[i as usize] = p;
-                i = p;
-            }
-            i
-        }
-        for (_, j) in self.joints.iter() {
-            let (a, b) = (j.body_a.index() as usize, j.body_b.index() as usize);
-            let (dyn_a, dyn_b) = (self.is_dynamic(a), self.is_dynamic(b));
-            if dyn_a && dyn_b {
-                let (ra, rb) = (find(parent, a as u32), find(parent, b as u32));
-                if ra != rb {
-                    parent[ra.max(rb) as usize] = ra.min(rb);
-                }
-            } else {
-                for (d, other) in [(a, b), (b, a)] {
-                    if self.is_dynamic(d) && self.is_active(other) {
-                        blocked[d] = true;
-                    }
-                }
-            }
-        }
-    }
-
     /// The live joints with their handles, in slot order.
     pub fn joints(&self) -> impl Iterator<Item = (JointHandle, &Joint<D>)> {
         self.joints.iter()

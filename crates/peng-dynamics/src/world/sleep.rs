@@ -29,6 +29,25 @@ fn find(parent: &mut [u32], mut i: u32) -> u32 {
 }
 
 impl<D: DynDim> PhysicsWorld<D> {
+    /// Joins the islands of bodies `a` and `b` (union-find `parent`; the
+    /// smaller root wins, so islands are named the same way whatever the
+    /// order), or, when one is not dynamic, marks the dynamic one as
+    /// `blocked` (it may not sleep) if the other moves by itself.
+    fn link(&self, parent: &mut [u32], blocked: &mut [bool], a: usize, b: usize) {
+        if self.is_dynamic(a) && self.is_dynamic(b) {
+            let (ra, rb) = (find(parent, a as u32), find(parent, b as u32));
+            if ra != rb {
+                parent[ra.max(rb) as usize] = ra.min(rb);
+            }
+        } else {
+            for (d, other) in [(a, b), (b, a)] {
+                if self.is_dynamic(d) && self.is_active(other) {
+                    blocked[d] = true;
+                }
+            }
+        }
+    }
+
     /// Whether body slot `i` moves by itself: awake and dynamic, or
     /// kinematic with a velocity.
     pub(super) fn is_active(&self, i: usize) -> bool {
@@ -130,28 +149,15 @@ impl<D: DynDim> PhysicsWorld<D> {
         let mut parent: Vec<u32> = (0..n as u32).collect();
         // Islands that may not sleep: touching a moving kinematic body.
         let mut blocked = vec![false; n];
-        for &(a, b) in &self.contact_pairs {
-            let (a, b) = (a as usize, b as usize);
-            let dyn_a = self.is_dynamic(a);
-            let dyn_b = self.is_dynamic(b);
-            if dyn_a && dyn_b {
-                let (ra, rb) = (find(&mut parent, a as u32), find(&mut parent, b as u32));
-                if ra != rb {
-                    // The smaller root wins: islands are named the same way
-                    // whatever the contact order.
-                    let (lo, hi) = (ra.min(rb), ra.max(rb));
-                    parent[hi as usize] = lo;
-                }
-            } else {
-                for (d, other) in [(a, b), (b, a)] {
-                    if self.is_dynamic(d) && self.is_active(other) {
-                        blocked[d] = true;
-                    }
-                }
-            }
+        // Bodies in contact, or jointed, share an island.
+        let joined = self.contact_pairs.iter().copied().chain(
+            self.joints
+                .iter()
+                .map(|(_, j)| (j.body_a.index(), j.body_b.index())),
+        );
+        for (a, b) in joined {
+            self.link(&mut parent, &mut blocked, a as usize, b as usize);
         }
-        // Jointed bodies share an island.
-        self.union_joints(&mut parent, &mut blocked);
         // An island sleeps when every body in it is ready.
         let mut ready = vec![true; n];
         for (i, (slot, &stuck)) in self.bodies.iter().zip(&blocked).enumerate() {
