@@ -2,7 +2,9 @@
 //! solver passes do not touch ([`Cold`]), shared by [`super::wide2`] and
 //! [`super::wide3`].
 
+use super::contact::ContactC;
 use super::lanes::{F8, LANES};
+use crate::dim::DynDim;
 
 /// A lane with no body or contact.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -77,6 +79,23 @@ impl Packer {
         }
         (block, lane)
     }
+
+    /// [`place`](Self::place) for a solver's `blocks` and their `cold`
+    /// data: a block that opens starts as `empty` with empty cold data.
+    pub fn place_in<B: Copy, const P: usize>(
+        &mut self,
+        blocks: &mut Vec<B>,
+        cold: &mut Vec<Cold<P>>,
+        empty: B,
+        a: Option<u32>,
+        b: Option<u32>,
+    ) -> (usize, usize) {
+        self.place(a, b, || {
+            blocks.push(empty);
+            cold.push(Cold::EMPTY);
+            blocks.len() - 1
+        })
+    }
 }
 
 /// A block's data read once or twice a step, kept apart from the data
@@ -112,6 +131,20 @@ impl<const P: usize> Cold<P> {
         restitution_bias: [F8::ZERO; P],
         normal_mass: [F8::ZERO; P],
     };
+
+    /// Fills `lane` with contact `id` (its points' impulses from `slot`
+    /// on).
+    pub fn set<D: DynDim>(&mut self, lane: usize, con: &ContactC<D>, id: u32, slot: u32) {
+        self.ids[lane] = id;
+        self.slot[lane] = slot;
+        self.restitution.0[lane] = con.restitution;
+        for (i, q) in con.points[..(con.len as usize).min(P)].iter().enumerate() {
+            self.point_ids[i][lane] = q.id.0;
+            self.relative_velocity[i].0[lane] = q.relative_velocity;
+            self.restitution_bias[i].0[lane] = q.restitution_bias;
+            self.normal_mass[i].0[lane] = q.normal_mass;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -160,27 +160,15 @@ impl WideContacts2 {
         params: &ContactParams,
     ) {
         let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
-        let (blocks, cold) = (&mut self.blocks, &mut self.cold);
-        let (k, lane) = self.packer.place(
+        let (k, lane) = self.packer.place_in(
+            &mut self.blocks,
+            &mut self.cold,
+            EMPTY_BLOCK,
             sa.dynamic.then_some(con.a),
             sb.dynamic.then_some(con.b),
-            || {
-                blocks.push(EMPTY_BLOCK);
-                cold.push(Cold::EMPTY);
-                blocks.len() - 1
-            },
         );
         pack(&mut self.blocks[k], lane, sa, sb, con, params);
-        let c = &mut self.cold[k];
-        c.ids[lane] = id;
-        c.slot[lane] = slot;
-        c.restitution.0[lane] = con.restitution;
-        for (i, q) in con.points[..(con.len as usize).min(2)].iter().enumerate() {
-            c.point_ids[i][lane] = q.id.0;
-            c.relative_velocity[i].0[lane] = q.relative_velocity;
-            c.restitution_bias[i].0[lane] = q.restitution_bias;
-            c.normal_mass[i].0[lane] = q.normal_mass;
-        }
+        self.cold[k].set(lane, con, id, slot);
     }
 
     /// Puts the contacts into lanes (their impulses to consecutive slots).

@@ -155,27 +155,16 @@ impl Side {
         let pick = |k: u32| if k == NONE { idle } else { &bodies[k as usize] };
         let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
         let f = |g: &dyn Fn(&SolverBody<Dim3>) -> f32| F8(core::array::from_fn(|l| g(b[l])));
+        let f3 = |g: &dyn Fn(&SolverBody<Dim3>) -> glam::Vec3| V3 {
+            x: f(&|s| g(s).x),
+            y: f(&|s| g(s).y),
+            z: f(&|s| g(s).z),
+        };
         Side {
-            v: V3 {
-                x: f(&|s| s.v.x),
-                y: f(&|s| s.v.y),
-                z: f(&|s| s.v.z),
-            },
-            w: V3 {
-                x: f(&|s| s.w.x),
-                y: f(&|s| s.w.y),
-                z: f(&|s| s.w.z),
-            },
-            dp: V3 {
-                x: f(&|s| s.dp.x),
-                y: f(&|s| s.dp.y),
-                z: f(&|s| s.dp.z),
-            },
-            q: V3 {
-                x: f(&|s| s.dq.x),
-                y: f(&|s| s.dq.y),
-                z: f(&|s| s.dq.z),
-            },
+            v: f3(&|s| s.v),
+            w: f3(&|s| s.w),
+            dp: f3(&|s| s.dp),
+            q: f3(&|s| glam::Vec3::new(s.dq.x, s.dq.y, s.dq.z)),
             qw: f(&|s| s.dq.w),
         }
     }
@@ -239,27 +228,15 @@ impl WideContacts3 {
         params: &ContactParams,
     ) {
         let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
-        let (blocks, cold) = (&mut self.blocks, &mut self.cold);
-        let (k, lane) = self.packer.place(
+        let (k, lane) = self.packer.place_in(
+            &mut self.blocks,
+            &mut self.cold,
+            Block::EMPTY,
             sa.dynamic.then_some(con.a),
             sb.dynamic.then_some(con.b),
-            || {
-                blocks.push(Block::EMPTY);
-                cold.push(Cold::EMPTY);
-                blocks.len() - 1
-            },
         );
         pack(&mut self.blocks[k], lane, sa, sb, con, params);
-        let c = &mut self.cold[k];
-        c.ids[lane] = id;
-        c.slot[lane] = slot;
-        c.restitution.0[lane] = con.restitution;
-        for (i, q) in con.points[..con.len as usize].iter().enumerate() {
-            c.point_ids[i][lane] = q.id.0;
-            c.relative_velocity[i].0[lane] = q.relative_velocity;
-            c.restitution_bias[i].0[lane] = q.restitution_bias;
-            c.normal_mass[i].0[lane] = q.normal_mass;
-        }
+        self.cold[k].set(lane, con, id, slot);
     }
 
     /// Puts the contacts into lanes (their impulses to consecutive slots).
