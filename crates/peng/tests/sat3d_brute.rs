@@ -228,3 +228,152 @@ fn edge_contact_is_found() {
     .unwrap();
     assert!(matches!(r.axis, SatAxis::Edges(..)), "{r:?}");
 }
+
+/// A triangle as a flat polytope (faces `±n`, edge `k` from vertex `k` to
+/// `k + 1`), announcing itself so that the test picks its edge pairs on the
+/// Gauss map.
+struct Tri {
+    v: [Vec3; 3],
+    n: Vec3,
+}
+
+impl Polytope for Tri {
+    fn face_count(&self) -> usize {
+        2
+    }
+    fn face_plane(&self, f: usize) -> (Vec3, f32) {
+        let n = if f == 0 { self.n } else { -self.n };
+        (n, n.dot(self.v[0]))
+    }
+    fn face_polygon(&self, _f: usize, out: &mut Polygon) {
+        out.clear();
+    }
+    fn edge_count(&self) -> usize {
+        3
+    }
+    fn edge(&self, e: usize) -> (Vec3, Vec3) {
+        (self.v[e], self.v[(e + 1) % 3])
+    }
+    fn edge_normals(&self, _e: usize) -> Option<(Vec3, Vec3)> {
+        None
+    }
+    fn support(&self, dir: Vec3) -> Vec3 {
+        self.support_vertex(dir).0
+    }
+    fn support_vertex(&self, dir: Vec3) -> (Vec3, Feature) {
+        let i = (0..3)
+            .max_by(|&i, &j| self.v[i].dot(dir).total_cmp(&self.v[j].dot(dir)))
+            .unwrap();
+        (self.v[i], Feature::vertex(i))
+    }
+    fn interior_point(&self) -> Vec3 {
+        (self.v[0] + self.v[1] + self.v[2]) / 3.0
+    }
+    fn scale(&self) -> f32 {
+        self.v.iter().map(|p| p.length()).fold(0.0, f32::max)
+    }
+    fn triangle(&self) -> Option<([Vec3; 3], Vec3)> {
+        Some((self.v, self.n))
+    }
+}
+
+/// The largest interval separation of a triangle and a hull (both in the
+/// triangle's frame) over every candidate axis.
+fn brute_triangle(t: &Tri, hull: &[Vec3], hull_faces: &[Vec3], hull_edges: &[(Vec3, Vec3)]) -> f32 {
+    let mut best = interval(&t.v, hull, t.n);
+    for &n in hull_faces {
+        best = best.max(interval(&t.v, hull, n));
+    }
+    for k in 0..3 {
+        let da = t.v[(k + 1) % 3] - t.v[k];
+        for &(p, q) in hull_edges {
+            let db = q - p;
+            let axis = da.cross(db);
+            let len2 = axis.length_squared();
+            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
+                continue;
+            }
+            best = best.max(interval(&t.v, hull, axis / len2.sqrt()));
+        }
+    }
+    best
+}
+
+#[test]
+fn triangles_against_hulls_agree_with_brute_force() {
+    // A triangle (A) and a hull (B) placed around touching, and the same pair
+    // in the other order: the Gauss-map choice of edge pairs finds the
+    // brute-force separation when they overlap, and a separating axis when
+    // they are apart; the normal realises the separation either way.
+    let mut rng = Rng(0x7a1a_0003);
+    let mut edge_axes = 0;
+    for i in 0..400 {
+        let h = hull(&mut rng, [5, 8, 12, 16, 30][i % 5]);
+        let size = rng.range(0.2, 3.0);
+        let v = [rng.unit() * size, rng.unit() * size, rng.unit() * size];
+        let Some(n) = (v[1] - v[0]).cross(v[2] - v[0]).try_normalize() else {
+            continue;
+        };
+        let t = Tri { v, n };
+        let rot = Pose3::from_axis_angle(Vec3::ZERO, rng.unit() * rng.range(0.0, 3.1));
+        let u = rng.unit();
+        let reach = t.support(u).dot(u)
+            + rot
+                .transform_point(h.support(rot.inverse_transform_vector(-u)))
+                .dot(-u);
+        let pose = Pose3::new(u * reach * rng.range(0.5, 1.1), rot.rotation);
+        let hb = Hull {
+            p: &h,
+            buffered: true,
+        };
+        let vb: Vec<Vec3> = h
+            .vertices()
+            .iter()
+            .map(|&p| pose.transform_point(p))
+            .collect();
+        let faces: Vec<Vec3> = h
+            .faces()
+            .iter()
+            .map(|f| pose.transform_vector(f.normal))
+            .collect();
+        let edges: Vec<(Vec3, Vec3)> = h
+            .edges()
+            .iter()
+            .map(|e| (vb[e.vertices[0] as usize], vb[e.vertices[1] as usize]))
+            .collect();
+        let exact = brute_triangle(&t, &vb, &faces, &edges);
+        let scale = 1e-5 * size.max(h.vertex_radius()).max(pose.translation.length());
+        let inverse = pose.inverse();
+        for tri_first in [true, false] {
+            // Results in the triangle's frame, normal from triangle to hull.
+            let (r, normal) = if tri_first {
+                let r = sat(&t, &hb, &pose, f32::INFINITY).expect("an axis");
+                (r, r.normal)
+            } else {
+                let r = sat(&hb, &t, &inverse, f32::INFINITY).expect("an axis");
+                (r, -pose.transform_vector(r.normal))
+            };
+            edge_axes += matches!(r.axis, SatAxis::Edges(..)) as usize;
+            let along = interval(&t.v, &vb, normal);
+            assert!(
+                (along - r.separation).abs() <= 10.0 * scale,
+                "pair {i} tri_first={tri_first}: {r:?} but {along} along its normal"
+            );
+            if exact < 0.0 || r.separation < 0.0 {
+                assert!(
+                    (r.separation - exact).abs() <= 10.0 * scale,
+                    "pair {i} tri_first={tri_first}: sat {r:?}, brute force {exact}"
+                );
+            } else {
+                assert!(
+                    r.separation > 0.0 || exact <= 10.0 * scale,
+                    "pair {i}: {r:?} {exact}"
+                );
+            }
+        }
+    }
+    assert!(
+        edge_axes > 40,
+        "only {edge_axes} edge-pair axes: the test misses the edge walk"
+    );
+}

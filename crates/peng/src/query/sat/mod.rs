@@ -13,6 +13,8 @@
 //! - [`reduce`]: reduction of a contact set to four points.
 //! - [`manifold`]: the polytope-polytope manifold (face or edge contact).
 //! - [`closest`]: closest points of segments.
+//! - `triangle`: the separating-axis test of a triangle and a solid, edge
+//!   pairs chosen on the Gauss map.
 
 pub mod clip;
 pub mod closest;
@@ -21,6 +23,7 @@ pub mod polytope;
 pub mod prepared;
 pub mod reduce;
 pub mod separation;
+mod triangle;
 
 pub use manifold::{face_contact, manifold_from_axis, polytope_manifold};
 pub use polytope::{Polygon, PolygonVertex, Polytope, MAX_POLYGON};

@@ -157,6 +157,13 @@ pub trait Polytope {
         let _ = (pose, out);
         false
     }
+    /// The vertices and unit normal of a triangle (a flat polytope whose
+    /// faces `0` and `1` are `±normal` and whose edge `k` joins vertices `k`
+    /// and `k + 1`); `None` for every other polytope. The separating-axis test
+    /// then picks a triangle's edge pairs against a solid on the Gauss map.
+    fn triangle(&self) -> Option<([Vec3; 3], Vec3)> {
+        None
+    }
     /// The convex polyhedron behind this polytope, if it is one: the
     /// separating-axis test then reads its cached data (vertex blocks, face
     /// planes, edges) directly instead of copying them.

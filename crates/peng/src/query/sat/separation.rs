@@ -17,6 +17,7 @@
 
 use super::polytope::Polytope;
 use super::prepared::{HullView, Mapped, PlacedHull, Prepared, SolidView, MAX_FACES};
+use super::triangle::{sat_triangle_solid, FlatTriangle};
 use crate::math::{Pose3, Vec3};
 
 /// Which axis realised the largest separation.
@@ -163,12 +164,43 @@ fn sat_impl<A: Polytope, B: Polytope>(
         let (ma, mb) = (Mapped::new(a, None), Mapped::new(b, Some(b_in_a)));
         return sat_solid(&ma, &mb, centre_a, tol, cutoff);
     }
+    // A triangle against a solid with Gauss-map arcs: in the solid's frame.
+    if let Some((v, n)) = a.triangle() {
+        if has_arcs(b) {
+            let tri = FlatTriangle {
+                v: v.map(|p| b_in_a.inverse_transform_point(p)),
+                n: b_in_a.inverse_transform_vector(n),
+            };
+            return sat_triangle_solid(&tri, b, true, tol, cutoff).map(|mut r| {
+                r.normal = b_in_a.transform_vector(r.normal);
+                r
+            });
+        }
+    }
+    if let Some((v, n)) = b.triangle() {
+        if has_arcs(a) {
+            let tri = FlatTriangle {
+                v: v.map(|p| b_in_a.transform_point(p)),
+                n: b_in_a.transform_vector(n),
+            };
+            return sat_triangle_solid(&tri, a, false, tol, cutoff);
+        }
+    }
     sat_flat(a, b, b_in_a, scale, tol, cutoff)
+}
+
+/// Whether `p` is a solid whose edges have Gauss-map arcs.
+fn has_arcs<P: Polytope>(p: &P) -> bool {
+    p.is_solid() && p.edge_count() > 0 && p.edge_normals(0).is_some()
 }
 
 /// Keeps `face` over `other` unless `other` separates by more than `tol`.
 #[inline]
-fn prefer(face: Option<SatResult>, other: Option<SatResult>, tol: f32) -> Option<SatResult> {
+pub(super) fn prefer(
+    face: Option<SatResult>,
+    other: Option<SatResult>,
+    tol: f32,
+) -> Option<SatResult> {
     match (face, other) {
         (Some(f), Some(o)) => Some(if o.separation > f.separation + tol {
             o

@@ -260,6 +260,9 @@ impl Polytope for TriPoly {
     fn edge_normals(&self, _e: usize) -> Option<(Vec3, Vec3)> {
         None
     }
+    fn triangle(&self) -> Option<([Vec3; 3], Vec3)> {
+        Some((self.v, self.n))
+    }
     fn support(&self, dir: Vec3) -> Vec3 {
         self.support_vertex(dir).0
     }
@@ -583,6 +586,9 @@ impl Polytope for AnyPoly<'_> {
     }
     fn prepare<'s>(&'s self, pose: Option<&Pose3>, out: &mut Prepared<'s>) -> bool {
         each!(self, p => p.prepare(pose, out))
+    }
+    fn triangle(&self) -> Option<([Vec3; 3], Vec3)> {
+        each!(self, p => p.triangle())
     }
     fn hull(&self) -> Option<&ConvexPolyhedron> {
         match self {
