@@ -322,10 +322,6 @@ fn triangles_against_hulls_agree_with_brute_force() {
                 .transform_point(h.support(rot.inverse_transform_vector(-u)))
                 .dot(-u);
         let pose = Pose3::new(u * reach * rng.range(0.5, 1.1), rot.rotation);
-        let hb = Hull {
-            p: &h,
-            buffered: true,
-        };
         let vb: Vec<Vec3> = h
             .vertices()
             .iter()
@@ -344,8 +340,10 @@ fn triangles_against_hulls_agree_with_brute_force() {
         let exact = brute_triangle(&t, &vb, &faces, &edges);
         let scale = 1e-5 * size.max(h.vertex_radius()).max(pose.translation.length());
         let inverse = pose.inverse();
-        for tri_first in [true, false] {
-            // Results in the triangle's frame, normal from triangle to hull.
+        for (tri_first, buffered) in [(true, true), (false, true), (true, false), (false, false)] {
+            // Results in the triangle's frame, normal from triangle to hull;
+            // the hull read from a stack copy or mapped on access.
+            let hb = Hull { p: &h, buffered };
             let (r, normal) = if tri_first {
                 let r = sat(&t, &hb, &pose, f32::INFINITY).expect("an axis");
                 (r, r.normal)

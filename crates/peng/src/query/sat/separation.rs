@@ -164,34 +164,44 @@ fn sat_impl<A: Polytope, B: Polytope>(
         let (ma, mb) = (Mapped::new(a, None), Mapped::new(b, Some(b_in_a)));
         return sat_solid(&ma, &mb, centre_a, tol, cutoff);
     }
-    // A triangle against a solid with Gauss-map arcs: in the solid's frame.
-    if let Some((v, n)) = a.triangle() {
-        if has_arcs(b) {
-            let tri = FlatTriangle {
-                v: v.map(|p| b_in_a.inverse_transform_point(p)),
-                n: b_in_a.inverse_transform_vector(n),
-            };
-            return sat_triangle_solid(&tri, b, true, tol, cutoff).map(|mut r| {
-                r.normal = b_in_a.transform_vector(r.normal);
-                r
-            });
-        }
+    // A triangle against a solid: in the solid's frame.
+    if let (Some((v, n)), true) = (a.triangle(), b.is_solid()) {
+        let tri = FlatTriangle {
+            v: v.map(|p| b_in_a.inverse_transform_point(p)),
+            n: b_in_a.inverse_transform_vector(n),
+        };
+        let mut r = triangle_solid(&tri, b, true, tol, cutoff);
+        r.normal = b_in_a.transform_vector(r.normal);
+        return Some(r);
     }
-    if let Some((v, n)) = b.triangle() {
-        if has_arcs(a) {
-            let tri = FlatTriangle {
-                v: v.map(|p| b_in_a.transform_point(p)),
-                n: b_in_a.transform_vector(n),
-            };
-            return sat_triangle_solid(&tri, a, false, tol, cutoff);
-        }
+    if let (Some((v, n)), true) = (b.triangle(), a.is_solid()) {
+        let tri = FlatTriangle {
+            v: v.map(|p| b_in_a.transform_point(p)),
+            n: b_in_a.transform_vector(n),
+        };
+        return Some(triangle_solid(&tri, a, false, tol, cutoff));
     }
     sat_flat(a, b, b_in_a, scale, tol, cutoff)
 }
 
-/// Whether `p` is a solid whose edges have Gauss-map arcs.
-fn has_arcs<P: Polytope>(p: &P) -> bool {
-    p.is_solid() && p.edge_count() > 0 && p.edge_normals(0).is_some()
+/// [`sat_triangle_solid`] through the fastest view of the solid `s` in its
+/// own frame: a convex polyhedron's cached data, a small solid's stack copy,
+/// or the solid mapped on access.
+fn triangle_solid<S: Polytope>(
+    tri: &FlatTriangle,
+    s: &S,
+    tri_is_a: bool,
+    tol: f32,
+    cutoff: f32,
+) -> SatResult {
+    if let Some(h) = s.hull() {
+        return sat_triangle_solid(tri, &HullView::new(h), tri_is_a, tol, cutoff);
+    }
+    let mut p = Prepared::default();
+    if s.prepare(None, &mut p) {
+        return sat_triangle_solid(tri, &p, tri_is_a, tol, cutoff);
+    }
+    sat_triangle_solid(tri, &Mapped::new(s, None), tri_is_a, tol, cutoff)
 }
 
 /// Keeps `face` over `other` unless `other` separates by more than `tol`.

@@ -12,7 +12,7 @@
 //! where a projection test costs four support scans; on a mesh floor under
 //! convex hulls it was most of the step.
 
-use super::polytope::Polytope;
+use super::prepared::SolidView;
 use super::separation::{prefer, SatAxis, SatResult};
 use crate::math::Vec3;
 
@@ -33,15 +33,14 @@ pub(super) struct FlatTriangle {
 /// normal points from A to B, in the solid's frame. Returns early with any
 /// axis separating by more than `cutoff`; ties go as in the general test
 /// (A's face over B's, a face over an edge pair unless the pair separates by
-/// more than `tol`, the lower edge pair on exact ties). `None` when the
-/// solid has no Gauss-map arcs.
-pub(super) fn sat_triangle_solid<S: Polytope>(
+/// more than `tol`, the lower edge pair on exact ties).
+pub(super) fn sat_triangle_solid<S: SolidView>(
     tri: &FlatTriangle,
     s: &S,
     tri_is_a: bool,
     tol: f32,
     cutoff: f32,
-) -> Option<SatResult> {
+) -> SatResult {
     // Normals are computed from the triangle to the solid; from A to B they
     // flip when the solid is A.
     let flip = if tri_is_a { 1.0 } else { -1.0 };
@@ -61,25 +60,27 @@ pub(super) fn sat_triangle_solid<S: Polytope>(
     // The triangle's faces: the solid's deepest point below each plane.
     let mut face_t: Option<SatResult> = None;
     for (f, n) in [(0, tri.n), (1, -tri.n)] {
-        let sep = n.dot(s.support(-n)) - n.dot(tri.v[0]);
+        let sep = s.min_dot(n) - n.dot(tri.v[0]);
         if face_t.is_none_or(|r| sep > r.separation) {
-            face_t = Some(make(label(true, f), sep, n));
+            let r = make(label(true, f), sep, n);
             if sep > cutoff {
-                return face_t;
+                return r;
             }
+            face_t = Some(r);
         }
     }
     // The solid's faces: the triangle's deepest vertex below each plane.
     let mut face_s: Option<SatResult> = None;
     for f in 0..s.face_count() {
-        let (n, d) = s.face_plane(f);
+        let (n, d) = s.plane(f);
         let low = n.dot(tri.v[0]).min(n.dot(tri.v[1])).min(n.dot(tri.v[2]));
         let sep = low - d;
         if face_s.is_none_or(|r| sep > r.separation) {
-            face_s = Some(make(label(false, f), sep, -n));
+            let r = make(label(false, f), sep, -n);
             if sep > cutoff {
-                return face_s;
+                return r;
             }
+            face_s = Some(r);
         }
     }
     let best_face = if tri_is_a {
@@ -100,7 +101,8 @@ pub(super) fn sat_triangle_solid<S: Polytope>(
             m = -m;
         }
         for j in 0..s.edge_count() {
-            let (c0, c1) = s.edge_normals(j)?;
+            let [v0, v1, f0, f1] = s.edge(j);
+            let (c0, c1) = (s.plane(f0).0, s.plane(f1).0);
             // The solid's arc on the negated Gauss map runs from `-c0` to
             // `-c1`; the triangle's half circle lies in the plane `e·x = 0`
             // on the side `m·x > 0`. The arc meets the plane when its ends
@@ -115,8 +117,8 @@ pub(super) fn sat_triangle_solid<S: Polytope>(
             if m.dot(x) <= 0.0 {
                 continue;
             }
-            let (ps, qs) = s.edge(j);
-            let ds = qs - ps;
+            let ps = s.vertex(v0);
+            let ds = s.vertex(v1) - ps;
             let axis = e.cross(ds);
             let len2 = axis.length_squared();
             // Parallel edges give no axis (as for two solids).
@@ -132,11 +134,12 @@ pub(super) fn sat_triangle_solid<S: Polytope>(
             if best_edge.is_none_or(|(bs, bp, _)| sep > bs || (sep == bs && pair < bp)) {
                 best_edge = Some((sep, pair, n));
                 if sep > cutoff {
-                    return Some(make(SatAxis::Edges(pair.0, pair.1), sep, n));
+                    return make(SatAxis::Edges(pair.0, pair.1), sep, n);
                 }
             }
         }
     }
     let best_edge = best_edge.map(|(sep, (ia, ib), n)| make(SatAxis::Edges(ia, ib), sep, n));
-    prefer(best_face, best_edge, tol)
+    // The triangle's faces always give an axis.
+    prefer(best_face, best_edge, tol).unwrap_or(make(label(true, 0), f32::NAN, tri.n))
 }
