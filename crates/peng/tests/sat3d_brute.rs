@@ -308,7 +308,7 @@ fn triangles_against_hulls_agree_with_brute_force() {
     let mut rng = Rng(0x7a1a_0003);
     let mut edge_axes = 0;
     for i in 0..400 {
-        let h = hull(&mut rng, [5, 8, 12, 16, 30][i % 5]);
+        let h = hull(&mut rng, [5, 8, 12, 16, 30, 80][i % 6]);
         let size = rng.range(0.2, 3.0);
         let v = [rng.unit() * size, rng.unit() * size, rng.unit() * size];
         let Some(n) = (v[1] - v[0]).cross(v[2] - v[0]).try_normalize() else {

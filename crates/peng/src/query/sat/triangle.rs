@@ -16,6 +16,10 @@ use super::prepared::SolidView;
 use super::separation::{prefer, SatAxis, SatResult};
 use crate::math::Vec3;
 
+/// Faces of the solid whose products with the triangle's vertices are kept
+/// on the stack (larger solids recompute the rest).
+const TABLE: usize = 64;
+
 /// A triangle in the solid's frame: its vertices and unit normal (face `0`
 /// is `+normal`, face `1` is `-normal`, edge `k` joins vertices `k` and
 /// `k + 1`, as for the triangle polytope).
@@ -69,12 +73,19 @@ pub(super) fn sat_triangle_solid<S: SolidView>(
             face_t = Some(r);
         }
     }
-    // The solid's faces: the triangle's deepest vertex below each plane.
+    // The solid's faces: the triangle's deepest vertex below each plane,
+    // keeping each face normal's products with the three vertices (their
+    // differences are the products with the edges, which the arc test
+    // below needs).
+    let mut rows = [[0.0f32; 3]; TABLE];
     let mut face_s: Option<SatResult> = None;
     for f in 0..s.face_count() {
         let (n, d) = s.plane(f);
-        let low = n.dot(tri.v[0]).min(n.dot(tri.v[1])).min(n.dot(tri.v[2]));
-        let sep = low - d;
+        let row = tri.v.map(|v| n.dot(v));
+        if let Some(r) = rows.get_mut(f) {
+            *r = row;
+        }
+        let sep = row[0].min(row[1]).min(row[2]) - d;
         if face_s.is_none_or(|r| sep > r.separation) {
             let r = make(label(false, f), sep, -n);
             if sep > cutoff {
@@ -88,35 +99,47 @@ pub(super) fn sat_triangle_solid<S: SolidView>(
     } else {
         prefer(face_s, face_t, tol)
     };
+    let row = |f: usize| match rows.get(f) {
+        Some(r) => *r,
+        None => tri.v.map(|v| s.plane(f).0.dot(v)),
+    };
 
-    // Edge pairs whose Gauss-map arcs cross.
+    // Edge pairs whose Gauss-map arcs cross. Triangle edge `k` runs from
+    // vertex `k` to `k + 1`, with `m[k]` its outward normal in the plane.
     let centre = (tri.v[0] + tri.v[1] + tri.v[2]) / 3.0;
-    let mut best_edge: Option<(f32, (usize, usize), Vec3)> = None;
-    for k in 0..3 {
-        let p = tri.v[k];
-        let e = tri.v[(k + 1) % 3] - p;
-        // The edge's outward normal in the triangle's plane.
-        let mut m = e.cross(tri.n);
-        if m.dot(centre - p) > 0.0 {
-            m = -m;
+    let edges = [0, 1, 2].map(|k| tri.v[(k + 1) % 3] - tri.v[k]);
+    let m = [0, 1, 2].map(|k| {
+        let m = edges[k].cross(tri.n);
+        if m.dot(centre - tri.v[k]) > 0.0 {
+            -m
+        } else {
+            m
         }
-        for j in 0..s.edge_count() {
-            let [v0, v1, f0, f1] = s.edge(j);
-            let (c0, c1) = (s.plane(f0).0, s.plane(f1).0);
+    });
+    let mut best_edge: Option<(f32, (usize, usize), Vec3)> = None;
+    for j in 0..s.edge_count() {
+        let [v0, v1, f0, f1] = s.edge(j);
+        let (r0, r1) = (row(f0), row(f1));
+        for k in 0..3 {
             // The solid's arc on the negated Gauss map runs from `-c0` to
-            // `-c1`; the triangle's half circle lies in the plane `e·x = 0`
-            // on the side `m·x > 0`. The arc meets the plane when its ends
-            // lie on opposite sides (`g0 g1 < 0`), at
-            // `x = g0 (-c1) - g1 (-c0)` up to sign, the sign taken so that
-            // both weights are positive (`x` on the short arc).
-            let (g0, g1) = (-e.dot(c0), -e.dot(c1));
+            // `-c1` (`c0`, `c1` the normals of faces `f0`, `f1`); the
+            // triangle's half circle lies in the plane `e·x = 0` on the side
+            // `m·x > 0`. The arc meets the plane when its ends lie on
+            // opposite sides, `g0 g1 < 0` with `g = e·(-c)` (from the
+            // table: `c·v_k - c·v_(k+1)`), at `x = g0 (-c1) - g1 (-c0)` up
+            // to sign, the sign taken so that both weights are positive (`x`
+            // on the short arc).
+            let k1 = (k + 1) % 3;
+            let (g0, g1) = (r0[k] - r0[k1], r1[k] - r1[k1]);
             if g0 * g1 >= 0.0 {
                 continue;
             }
+            let (c0, c1) = (s.plane(f0).0, s.plane(f1).0);
             let x = (c0 * g1 - c1 * g0) * g0.signum();
-            if m.dot(x) <= 0.0 {
+            if m[k].dot(x) <= 0.0 {
                 continue;
             }
+            let (p, e) = (tri.v[k], edges[k]);
             let ps = s.vertex(v0);
             let ds = s.vertex(v1) - ps;
             let axis = e.cross(ds);
