@@ -24,6 +24,8 @@
 use peng::math::Vector;
 use peng::query::types::ContactId;
 
+#[cfg(test)]
+use super::block4::{ldlt4, REGULARISATION};
 use super::body::SolverBody;
 use super::soft::Softness;
 use crate::dim::{Angular, DynDim};
@@ -335,6 +337,28 @@ pub(crate) fn solve<D: DynDim>(
             }
             x.is_some()
         };
+        let solved = solved
+            || (len >= 3 && active[..len].iter().all(|&x| x) && {
+                // Three or four points all pushing: the unclamped solution when
+                // it keeps every impulse non-negative (see `block4`).
+                let mut a = [[0.0f32; MAX_POINTS]; MAX_POINTS];
+                let mut rhs = [0.0f32; MAX_POINTS];
+                for i in 0..MAX_POINTS {
+                    if i < len {
+                        a[i][..len].copy_from_slice(&c.k[i][..len]);
+                        a[i][i] = c.k[i][i] + gamma[i].max(REGULARISATION * c.k[i][i]);
+                        rhs[i] = -vn[i];
+                    } else {
+                        a[i][i] = 1.0;
+                    }
+                }
+                let (x, d) = ldlt4(&a, rhs, |d| if d > 0.0 { 1.0 / d } else { 0.0 });
+                let ok = (0..len).all(|i| d[i] > 0.0 && lambda[i] + x[i] >= 0.0);
+                if ok {
+                    delta[..len].copy_from_slice(&x[..len]);
+                }
+                ok
+            });
         let sweeps = if solved {
             0
         } else if len == 1 {

@@ -162,6 +162,12 @@ impl M8 {
         M8(r)
     }
 
+    /// Lane-wise not.
+    #[inline(always)]
+    pub fn not(self) -> M8 {
+        M8(self.0.map(|x| !x))
+    }
+
     /// Lane-wise or.
     #[inline(always)]
     pub fn or(self, o: M8) -> M8 {

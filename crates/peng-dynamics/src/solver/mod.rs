@@ -19,6 +19,7 @@
 //! Collision detection runs once per step, before the solver; within the
 //! step each contact's gap follows the bodies' motion from fixed anchors.
 
+pub(crate) mod block4;
 pub(crate) mod body;
 pub(crate) mod contact;
 pub(crate) mod lanes;

@@ -486,6 +486,39 @@ fn normal_deltas(
             delta[i] = (lambda[i] + delta[i] - res * inv[i]).max(zero) - lambda[i];
         }
     }
+    // Three or four points, all pushing: the exact solution where it keeps
+    // every impulse non-negative (see `block4`); absent points are rows of
+    // the identity.
+    let used: [M8; MAX_POINTS] = core::array::from_fn(|i| c.p[i].exists);
+    let mut all = c.p[2].exists;
+    for i in 0..MAX_POINTS {
+        all = all.and(active[i].or(used[i].not()));
+    }
+    if all.any() {
+        let one = F8::splat(1.0);
+        let reg = F8::splat(super::block4::REGULARISATION);
+        let a: [[F8; MAX_POINTS]; MAX_POINTS] = core::array::from_fn(|i| {
+            core::array::from_fn(|j| {
+                let both = used[i].and(used[j]);
+                if i == j {
+                    let d = c.k[i][i] + gamma[i].max(reg * c.k[i][i]);
+                    F8::select(both, d, one)
+                } else {
+                    F8::select(both, c.k[i][j], zero)
+                }
+            })
+        });
+        let rhs = core::array::from_fn(|i| F8::select(used[i], zero - r[i], zero));
+        let (x, d) = super::block4::ldlt4(&a, rhs, |d| d.recip_or_zero(d.gt(zero)));
+        let mut ok = all;
+        for i in 0..MAX_POINTS {
+            let fine = d[i].gt(zero).and((lambda[i] + x[i]).ge(zero));
+            ok = ok.and(fine.or(used[i].not()));
+        }
+        for i in 0..MAX_POINTS {
+            delta[i] = F8::select(ok.and(used[i]), x[i], delta[i]);
+        }
+    }
     let both = c.two.and(active[0]).and(active[1]);
     if both.any() {
         let (x1, x2, ok) = super::wide2::block_lcp2(
