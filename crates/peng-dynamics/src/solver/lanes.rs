@@ -183,6 +183,12 @@ impl M8 {
     pub fn any(self) -> bool {
         self.0.iter().any(|&x| x)
     }
+
+    /// Whether every lane holds.
+    #[inline(always)]
+    pub fn all(self) -> bool {
+        self.0.iter().all(|&x| x)
+    }
 }
 
 /// A 3D vector in each lane.

@@ -476,24 +476,15 @@ fn normal_deltas(
         inv[i] = d.recip_or_zero(active[i].and(d.gt(zero)));
         lambda[i] = c.p[i].normal_impulse;
     }
-    let mut delta = [zero; MAX_POINTS];
-    for _ in 0..SWEEPS {
-        for i in 0..MAX_POINTS {
-            let mut res = r[i] + gamma[i] * delta[i];
-            for (kij, dj) in c.k[i].iter().zip(&delta) {
-                res += *kij * *dj;
-            }
-            delta[i] = (lambda[i] + delta[i] - res * inv[i]).max(zero) - lambda[i];
-        }
-    }
     // Three or four points, all pushing: the exact solution where it keeps
     // every impulse non-negative (see `block4`); absent points are rows of
-    // the identity.
+    // the identity. The sweeps run only when some lane with points is left.
     let used: [M8; MAX_POINTS] = core::array::from_fn(|i| c.p[i].exists);
     let mut all = c.p[2].exists;
     for i in 0..MAX_POINTS {
         all = all.and(active[i].or(used[i].not()));
     }
+    let mut exact = None;
     if all.any() {
         let one = F8::splat(1.0);
         let reg = F8::splat(super::block4::REGULARISATION);
@@ -515,6 +506,22 @@ fn normal_deltas(
             let fine = d[i].gt(zero).and((lambda[i] + x[i]).ge(zero));
             ok = ok.and(fine.or(used[i].not()));
         }
+        exact = Some((x, ok));
+    }
+    let mut delta = [zero; MAX_POINTS];
+    let settled = exact.is_some_and(|(_, ok)| ok.or(used[0].not()).all());
+    if !settled {
+        for _ in 0..SWEEPS {
+            for i in 0..MAX_POINTS {
+                let mut res = r[i] + gamma[i] * delta[i];
+                for (kij, dj) in c.k[i].iter().zip(&delta) {
+                    res += *kij * *dj;
+                }
+                delta[i] = (lambda[i] + delta[i] - res * inv[i]).max(zero) - lambda[i];
+            }
+        }
+    }
+    if let Some((x, ok)) = exact {
         for i in 0..MAX_POINTS {
             delta[i] = F8::select(ok.and(used[i]), x[i], delta[i]);
         }
