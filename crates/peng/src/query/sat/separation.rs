@@ -17,7 +17,7 @@
 
 use super::polytope::Polytope;
 use super::prepared::{HullView, Mapped, PlacedHull, Prepared, SolidView, MAX_FACES};
-use super::triangle::{sat_triangle_solid, FlatTriangle};
+use super::triangle::{triangle_solid, FlatTriangle};
 use crate::math::{Pose3, Vec3};
 
 /// Which axis realised the largest separation.
@@ -183,69 +183,6 @@ fn sat_impl<A: Polytope, B: Polytope>(
         return triangle_solid(&tri, a, false, tol, cutoff, reject);
     }
     sat_flat(a, b, b_in_a, scale, tol, cutoff)
-}
-
-/// [`sat_triangle_solid`] through the fastest view of the solid `s` in its
-/// own frame: a convex polyhedron's cached data, a small solid's stack copy,
-/// or the solid mapped on access. With `reject`, `None` when a convex
-/// polyhedron's bounding ball (about its vertex mean) is already farther
-/// than `cutoff` from the triangle's plane or beyond one of its edges: under
-/// a polyhedron lying on a mesh, most of the triangles its box overlaps.
-fn triangle_solid<S: Polytope>(
-    tri: &FlatTriangle,
-    s: &S,
-    tri_is_a: bool,
-    tol: f32,
-    cutoff: f32,
-    reject: bool,
-) -> Option<SatResult> {
-    if let Some(h) = s.hull() {
-        if reject && ball_clear_of(tri, h.vertex_mean(), h.vertex_radius(), cutoff) {
-            return None;
-        }
-        return Some(sat_triangle_solid(
-            tri,
-            &HullView::new(h),
-            tri_is_a,
-            tol,
-            cutoff,
-        ));
-    }
-    let mut p = Prepared::default();
-    if s.prepare(None, &mut p) {
-        return Some(sat_triangle_solid(tri, &p, tri_is_a, tol, cutoff));
-    }
-    Some(sat_triangle_solid(
-        tri,
-        &Mapped::new(s, None),
-        tri_is_a,
-        tol,
-        cutoff,
-    ))
-}
-
-/// Whether the ball of centre `c` and radius `r` is separated from the
-/// triangle by more than `cutoff` along the triangle's normal or along one of
-/// its edges' outward normals in its plane (the triangle's extent along that
-/// normal ends at the edge). Any axis bounds the distance from below, so
-/// `true` means every shape inside the ball is that far.
-fn ball_clear_of(tri: &FlatTriangle, c: Vec3, r: f32, cutoff: f32) -> bool {
-    let reach = r + cutoff;
-    if tri.n.dot(c - tri.v[0]).abs() > reach {
-        return true;
-    }
-    let centre = (tri.v[0] + tri.v[1] + tri.v[2]) / 3.0;
-    (0..3).any(|k| {
-        let p = tri.v[k];
-        let e = tri.v[(k + 1) % 3] - p;
-        let m = e.cross(tri.n);
-        let len = m.length();
-        // Outward: away from the centroid.
-        let side = m.dot(c - p);
-        let inward = m.dot(centre - p) > 0.0;
-        let out = if inward { -side } else { side };
-        len > 0.0 && out > reach * len
-    })
 }
 
 /// Keeps `face` over `other` unless `other` separates by more than `tol`.
@@ -567,53 +504,6 @@ fn sat_flat<A: Polytope, B: Polytope>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Distance from `c` to the triangle: to its projection on the plane
-    /// when that lies inside, else to the nearest edge.
-    fn distance(v: &[Vec3; 3], n: Vec3, c: Vec3) -> f32 {
-        let q = c - n * n.dot(c - v[0]);
-        let inside = (0..3).all(|k| (v[(k + 1) % 3] - v[k]).cross(q - v[k]).dot(n) >= 0.0);
-        if inside {
-            return (c - q).length();
-        }
-        (0..3)
-            .map(|k| {
-                let (p, e) = (v[k], v[(k + 1) % 3] - v[k]);
-                let t = ((c - p).dot(e) / e.length_squared()).clamp(0.0, 1.0);
-                (c - (p + e * t)).length()
-            })
-            .fold(f32::INFINITY, f32::min)
-    }
-
-    #[test]
-    fn a_ball_clear_of_a_triangle_is_farther_than_the_cutoff() {
-        // Random triangles and balls: whenever the cheap test rejects, the
-        // exact distance from the centre to the triangle exceeds the radius
-        // plus the cutoff; and it does reject balls well beside the triangle.
-        let mut seed = 0x9e37_79b9_u32;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            seed as f32 / u32::MAX as f32 * 4.0 - 2.0
-        };
-        let mut rejected = 0;
-        for _ in 0..2000 {
-            let mut p = || Vec3::new(next(), next(), next());
-            let v = [p(), p(), p()];
-            let Some(n) = (v[1] - v[0]).cross(v[2] - v[0]).try_normalize() else {
-                continue;
-            };
-            let tri = FlatTriangle { v, n };
-            let c = p() * 1.5;
-            let (r, cutoff) = (next().abs() * 0.5, next().abs() * 0.05);
-            if ball_clear_of(&tri, c, r, cutoff) {
-                rejected += 1;
-                assert!(distance(&v, n, c) > r + cutoff - 1e-5, "{v:?} {c} {r}");
-            }
-        }
-        assert!(rejected > 500, "only {rejected} rejected");
-    }
 
     #[test]
     fn arcs() {

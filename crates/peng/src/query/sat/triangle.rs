@@ -10,9 +10,11 @@
 //! negated Gauss map of `S` (Gregorius, "The Separating Axis Test between
 //! Convex Polyhedra", GDC 2013). That test costs a few products per pair,
 //! where a projection test costs four support scans; on a mesh floor under
-//! convex hulls it was most of the step.
+//! convex hulls it was most of the step. Before any of it, a convex
+//! polyhedron's bounding ball rejects the triangles clearly beside it.
 
-use super::prepared::SolidView;
+use super::polytope::Polytope;
+use super::prepared::{HullView, Mapped, Prepared, SolidView};
 use super::separation::{prefer, SatAxis, SatResult};
 use crate::math::Vec3;
 
@@ -31,6 +33,84 @@ pub(super) struct FlatTriangle {
     pub n: Vec3,
 }
 
+impl FlatTriangle {
+    /// Edge `k` as the vector from vertex `k` to vertex `k + 1`.
+    fn edges(&self) -> [Vec3; 3] {
+        [0, 1, 2].map(|k| self.v[(k + 1) % 3] - self.v[k])
+    }
+
+    /// Each edge's normal in the triangle's plane, pointing away from the
+    /// centroid (not normalised; zero for a zero-length edge).
+    fn outward_normals(&self) -> [Vec3; 3] {
+        let centre = (self.v[0] + self.v[1] + self.v[2]) / 3.0;
+        let edges = self.edges();
+        [0, 1, 2].map(|k| {
+            let m = edges[k].cross(self.n);
+            if m.dot(centre - self.v[k]) > 0.0 {
+                -m
+            } else {
+                m
+            }
+        })
+    }
+}
+
+/// [`sat_triangle_solid`] through the fastest view of the solid `s` in its
+/// own frame: a convex polyhedron's cached data, a small solid's stack copy,
+/// or the solid mapped on access. With `reject`, `None` when a convex
+/// polyhedron's bounding ball (about its vertex mean) is already farther
+/// than `cutoff` from the triangle's plane or beyond one of its edges: under
+/// a polyhedron lying on a mesh, most of the triangles its box overlaps.
+pub(super) fn triangle_solid<S: Polytope>(
+    tri: &FlatTriangle,
+    s: &S,
+    tri_is_a: bool,
+    tol: f32,
+    cutoff: f32,
+    reject: bool,
+) -> Option<SatResult> {
+    if let Some(h) = s.hull() {
+        if reject && ball_clear_of(tri, h.vertex_mean(), h.vertex_radius(), cutoff) {
+            return None;
+        }
+        return Some(sat_triangle_solid(
+            tri,
+            &HullView::new(h),
+            tri_is_a,
+            tol,
+            cutoff,
+        ));
+    }
+    let mut p = Prepared::default();
+    if s.prepare(None, &mut p) {
+        return Some(sat_triangle_solid(tri, &p, tri_is_a, tol, cutoff));
+    }
+    Some(sat_triangle_solid(
+        tri,
+        &Mapped::new(s, None),
+        tri_is_a,
+        tol,
+        cutoff,
+    ))
+}
+
+/// Whether the ball of centre `c` and radius `r` is separated from the
+/// triangle by more than `cutoff` along the triangle's normal or along one of
+/// its edges' outward normals in its plane (the triangle's extent along that
+/// normal ends at the edge). Any axis bounds the distance from below, so
+/// `true` means every shape inside the ball is that far.
+fn ball_clear_of(tri: &FlatTriangle, c: Vec3, r: f32, cutoff: f32) -> bool {
+    let reach = r + cutoff;
+    if tri.n.dot(c - tri.v[0]).abs() > reach {
+        return true;
+    }
+    let m = tri.outward_normals();
+    (0..3).any(|k| {
+        let len = m[k].length();
+        len > 0.0 && m[k].dot(c - tri.v[k]) > reach * len
+    })
+}
+
 /// The separating-axis test of `tri` and the solid `s` (both in the solid's
 /// frame), with the axes labelled and the normal oriented for the pair
 /// (A, B) = (triangle, solid) when `tri_is_a`, else (solid, triangle): the
@@ -38,7 +118,7 @@ pub(super) struct FlatTriangle {
 /// axis separating by more than `cutoff`; ties go as in the general test
 /// (A's face over B's, a face over an edge pair unless the pair separates by
 /// more than `tol`, the lower edge pair on exact ties).
-pub(super) fn sat_triangle_solid<S: SolidView>(
+fn sat_triangle_solid<S: SolidView>(
     tri: &FlatTriangle,
     s: &S,
     tri_is_a: bool,
@@ -106,16 +186,8 @@ pub(super) fn sat_triangle_solid<S: SolidView>(
 
     // Edge pairs whose Gauss-map arcs cross. Triangle edge `k` runs from
     // vertex `k` to `k + 1`, with `m[k]` its outward normal in the plane.
-    let centre = (tri.v[0] + tri.v[1] + tri.v[2]) / 3.0;
-    let edges = [0, 1, 2].map(|k| tri.v[(k + 1) % 3] - tri.v[k]);
-    let m = [0, 1, 2].map(|k| {
-        let m = edges[k].cross(tri.n);
-        if m.dot(centre - tri.v[k]) > 0.0 {
-            -m
-        } else {
-            m
-        }
-    });
+    let edges = tri.edges();
+    let m = tri.outward_normals();
     let mut best_edge: Option<(f32, (usize, usize), Vec3)> = None;
     for j in 0..s.edge_count() {
         let [v0, v1, f0, f1] = s.edge(j);
@@ -165,4 +237,56 @@ pub(super) fn sat_triangle_solid<S: SolidView>(
     let best_edge = best_edge.map(|(sep, (ia, ib), n)| make(SatAxis::Edges(ia, ib), sep, n));
     // The triangle's faces always give an axis.
     prefer(best_face, best_edge, tol).unwrap_or(make(label(true, 0), f32::NAN, tri.n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Distance from `c` to the triangle: to its projection on the plane
+    /// when that lies inside, else to the nearest edge.
+    fn distance(v: &[Vec3; 3], n: Vec3, c: Vec3) -> f32 {
+        let q = c - n * n.dot(c - v[0]);
+        let inside = (0..3).all(|k| (v[(k + 1) % 3] - v[k]).cross(q - v[k]).dot(n) >= 0.0);
+        if inside {
+            return (c - q).length();
+        }
+        (0..3)
+            .map(|k| {
+                let (p, e) = (v[k], v[(k + 1) % 3] - v[k]);
+                let t = ((c - p).dot(e) / e.length_squared()).clamp(0.0, 1.0);
+                (c - (p + e * t)).length()
+            })
+            .fold(f32::INFINITY, f32::min)
+    }
+
+    #[test]
+    fn a_ball_clear_of_a_triangle_is_farther_than_the_cutoff() {
+        // Random triangles and balls: whenever the cheap test rejects, the
+        // exact distance from the centre to the triangle exceeds the radius
+        // plus the cutoff; and it does reject balls well beside the triangle.
+        let mut seed = 0x9e37_79b9_u32;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed as f32 / u32::MAX as f32 * 4.0 - 2.0
+        };
+        let mut rejected = 0;
+        for _ in 0..2000 {
+            let mut p = || Vec3::new(next(), next(), next());
+            let v = [p(), p(), p()];
+            let Some(n) = (v[1] - v[0]).cross(v[2] - v[0]).try_normalize() else {
+                continue;
+            };
+            let tri = FlatTriangle { v, n };
+            let c = p() * 1.5;
+            let (r, cutoff) = (next().abs() * 0.5, next().abs() * 0.05);
+            if ball_clear_of(&tri, c, r, cutoff) {
+                rejected += 1;
+                assert!(distance(&v, n, c) > r + cutoff - 1e-5, "{v:?} {c} {r}");
+            }
+        }
+        assert!(rejected > 500, "only {rejected} rejected");
+    }
 }
