@@ -18,7 +18,7 @@
 //! one bin per primitive, so the fixed per-node cost stays in proportion.
 //!
 //! Measured (dated note, 2026-11, opt-level 3 test profile on the shared
-//! 2-core machine, `tests/mesh_timing.rs`): 1.31M-triangle icosphere, BVH build
+//! 2-core machine, `tests/it/mesh_timing.rs`): 1.31M-triangle icosphere, BVH build
 //! about 0.9 s CPU, tree depth 23. Binning all axes at every node cost about
 //! 1.5x that; clearing and sweeping 16 bins at every small node 2x.
 //!
@@ -26,7 +26,7 @@
 //! run): after moving the work boxes to `Vec3A`, exact splits for nodes of at
 //! most `EXACT_MAX` items and two-way binning, the 1M-triangle BVH build took
 //! 400 ms against parry's 495 ms, the same tree as before (SAH cost and node
-//! count unchanged in `tests/meshbuild_timing.rs`).
+//! count unchanged in `tests/it/meshbuild_timing.rs`).
 //!
 //! Work is `O(n)` per level and the tree has `O(log n)` levels for any
 //! reasonable input, so `O(n log n)` in all; the only allocations are the node,

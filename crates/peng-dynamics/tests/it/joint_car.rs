@@ -3,7 +3,7 @@
 //! motor, and a distance spring from the chassis to the wheel) drops onto
 //! the ground, settles on its springs and drives.
 
-mod common;
+use crate::common;
 
 use glam::Vec2;
 use peng::d2::{Circle, Pose2, Rect};

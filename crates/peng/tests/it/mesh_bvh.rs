@@ -1,6 +1,6 @@
 //! Static BVH: structural invariants and every traversal against brute force.
 
-mod mesh_common;
+use crate::mesh_common;
 
 use mesh_common::Rng;
 use peng::bound::Aabb;

@@ -1,7 +1,7 @@
 //! Box and ray queries of every broad-phase structure against brute force,
 //! category/mask filtering, stale handles and invalid input.
 
-mod broad_common;
+use crate::broad_common;
 
 use broad_common::*;
 use peng::bound::{Aabb, Aabb2, Aabb3};

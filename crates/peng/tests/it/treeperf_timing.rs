@@ -1,10 +1,10 @@
 //! Timing harness for the DynamicTree's bulk paths (ignored: run with
-//! `cargo test --profile bench -p peng --test treeperf_timing -- --ignored
+//! `cargo test --profile bench -p peng --test it treeperf_timing:: -- --ignored
 //! --nocapture`; `TREEPERF_REPS` repeats for a profiler). The MSVC `rand()`
 //! vector of issue 3 from scratch, and a moving-boxes frame loop like the
 //! bench's; the pair counts are checked against the known totals.
 
-mod broad_common;
+use crate::broad_common;
 
 use broad_common::msvc_boxes;
 use peng::bound::Aabb3;

@@ -1,7 +1,7 @@
 //! HeightField: construction, and ray casts and point projections against the
 //! same surface built as a TriMesh.
 
-mod mesh_common;
+use crate::mesh_common;
 
 use mesh_common::Rng;
 use peng::math::{Pose3, Quat, Vec2, Vec3};

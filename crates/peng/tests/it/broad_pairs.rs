@@ -2,7 +2,7 @@
 //! fixed MSVC-`rand()` box vector, and on random scenes of moving boxes over
 //! many frames (with exactly touching boxes, large boxes, filters, removals).
 
-mod broad_common;
+use crate::broad_common;
 
 use broad_common::*;
 use peng::bound::Aabb;

@@ -2,7 +2,7 @@
 //! CPU time of the test thread is read from `/proc/thread-self/schedstat`, so
 //! the figures hold on a loaded machine (Linux only; wall time otherwise).
 
-mod mesh_common;
+use crate::mesh_common;
 
 use mesh_common::{icosphere, Rng};
 use peng::mesh::TriMesh;

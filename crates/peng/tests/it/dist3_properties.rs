@@ -1,7 +1,7 @@
 //! Property tests of the 3D distance queries over all shape pairs with random
 //! sizes and poses.
 
-mod dist3_common;
+use crate::dist3_common;
 
 use dist3_common::*;
 use peng::d3::*;

@@ -5,7 +5,7 @@
 //! every candidate axis; and `sat_within`'s early rejection against GJK
 //! distances.
 
-mod sat_common;
+use crate::sat_common;
 use peng::math::{Pose3, Vec3};
 use peng::query::d3::distance;
 use peng::query::sat::separation::{arcs_cross, sat_within};

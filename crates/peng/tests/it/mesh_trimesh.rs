@@ -1,7 +1,7 @@
 //! TriMesh: construction, ray casts, point projection, inside test, topology,
 //! against brute force over all triangles.
 
-mod mesh_common;
+use crate::mesh_common;
 
 use glam::DVec3;
 use mesh_common::{icosphere, soup, torus, torus_signed, Rng};

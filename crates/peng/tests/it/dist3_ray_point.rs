@@ -1,7 +1,7 @@
 //! Ray casts and point queries in 3D: hand-computed hits and projections, and
 //! properties over random shapes and poses.
 
-mod dist3_common;
+use crate::dist3_common;
 
 use dist3_common::*;
 use peng::d3::*;

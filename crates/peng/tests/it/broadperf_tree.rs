@@ -3,7 +3,7 @@
 //! insertions) give exactly the brute-force pairs and events, frame after
 //! frame, whatever fraction of the proxies moves.
 
-mod broad_common;
+use crate::broad_common;
 
 use broad_common::{lcg_box3, update_tree_against_brute, Lcg};
 use peng::bound::Aabb3;
@@ -35,7 +35,7 @@ fn batch_paths_match_brute_force_at_every_moving_fraction() {
     // Fractions: all (self traversal, refit), 1/3, 1/10, 1/50 (refit: at
     // least 1/128 of the leaves are stale), 1/500 (reinsertion, per-proxy
     // queries; 1,200 proxies is below the neighbour-list threshold, which
-    // tests/treeperf_adjacency.rs covers).
+    // tests/it/treeperf_adjacency.rs covers).
     let strides = [1usize, 3, 10, 50, 500, 10, 3, 1, 50];
     let mut total_began = 0;
     for (frame, &stride) in strides.iter().enumerate() {

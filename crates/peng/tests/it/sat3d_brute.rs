@@ -5,7 +5,7 @@
 //! through both views of a solid: stack buffers (`Prepared`) and mapped on
 //! access (`Mapped`).
 
-mod sat_common;
+use crate::sat_common;
 use peng::math::{Pose3, Vec3};
 use peng::query::sat::prepared::{Prepared, PreparedEdge, VertexGraph};
 use peng::query::sat::{sat, Polygon, Polytope, SatAxis};

@@ -1,7 +1,7 @@
 //! Bouncing balls on a triangle-mesh floor: restitution keeps (e = 1) or
 //! quarters (e = 0.5) the bounce height.
 
-mod common;
+use crate::common;
 
 use glam::Vec3;
 use peng_dynamics::PhysicsWorld3;

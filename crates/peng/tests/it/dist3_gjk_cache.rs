@@ -2,7 +2,7 @@
 //! iterations; plus the exactness of EPA on box pairs against a brute-force
 //! separating-axis computation.
 
-mod dist3_common;
+use crate::dist3_common;
 
 use dist3_common::*;
 use peng::d3::*;

@@ -5,7 +5,7 @@
 //! frame's pairs and events are compared with brute force, and the tree's
 //! invariants (which include the neighbour lists' completeness) are checked.
 
-mod broad_common;
+use crate::broad_common;
 
 use broad_common::{lcg_box3, msvc_boxes, overlap_ref, update_tree_against_brute, Lcg};
 use peng::bound::{Aabb2, Aabb3};

@@ -1,7 +1,7 @@
 //! Regression cases of the 3D distance queries, each once found failing by a
 //! property test (`dist3_properties`).
 
-mod dist3_common;
+use crate::dist3_common;
 
 use dist3_common::*;
 use peng::d3::*;

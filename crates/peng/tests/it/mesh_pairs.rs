@@ -1,7 +1,7 @@
 //! Mesh against mesh: intersecting triangle pairs and distance, against brute
 //! force over all triangle pairs with independent reference tests.
 
-mod mesh_common;
+use crate::mesh_common;
 
 use glam::DVec3;
 use mesh_common::{icosphere, soup, torus, Rng};

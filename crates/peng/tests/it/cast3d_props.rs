@@ -6,7 +6,7 @@
 //! missed), and the distance at a reported hit must be the target within the
 //! tolerance.
 
-mod dist3_common;
+use crate::dist3_common;
 
 use dist3_common::*;
 use peng::d3::*;

@@ -1,7 +1,7 @@
 //! Dynamic AABB tree specifics: structural invariants under random edits,
 //! fat-box rules, refit, rebuild and tree quality.
 
-mod broad_common;
+use crate::broad_common;
 
 use broad_common::*;
 use peng::bound::{Aabb, Aabb2, Aabb3};

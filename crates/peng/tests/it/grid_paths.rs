@@ -3,7 +3,7 @@
 //! events as brute force, frame after frame; queries between moves and the
 //! next pair update see the boxes as last given.
 
-mod broad_common;
+use crate::broad_common;
 
 use broad_common::*;
 use peng::bound::Aabb;

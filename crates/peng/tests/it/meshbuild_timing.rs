@@ -1,9 +1,9 @@
 //! Rough build and projection timings for the mesh BVH (ignored by default;
-//! run with `cargo test -p peng --test meshbuild_timing -- --ignored --nocapture`).
+//! run with `cargo test -p peng --test it meshbuild_timing:: -- --ignored --nocapture`).
 //! Prints CPU seconds of the test thread and the tree's SAH cost, so a faster
 //! build can be checked not to have bought its speed with a worse tree.
 
-mod mesh_common;
+use crate::mesh_common;
 
 use mesh_common::{icosphere, Rng};
 use peng::bound::Aabb3;

@@ -5,7 +5,7 @@
 //! and back, lattices of exactly touching boxes on cell boundaries, and the
 //! MSVC box vector for several cell sizes.
 
-mod broad_common;
+use crate::broad_common;
 
 use broad_common::*;
 use peng::bound::Aabb;

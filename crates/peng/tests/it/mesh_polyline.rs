@@ -1,6 +1,6 @@
 //! Polyline: construction, ray casts and point projection against brute force.
 
-mod mesh_common;
+use crate::mesh_common;
 
 use mesh_common::Rng;
 use peng::math::{Pose2, Vec2};
