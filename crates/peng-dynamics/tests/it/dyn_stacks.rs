@@ -99,3 +99,59 @@ fn a_20_box_tower_stands_upright_at_the_default_spring() {
         assert!((0.08..0.16).contains(&down), "{what}: sank {down} m");
     }
 }
+
+/// The largest move of any box from its start, and the top box's largest
+/// sideways and downward moves, over [`STEPS`] steps of Box2D's large
+/// pyramid (`base` boxes in the bottom row, one fewer in each row above)
+/// at the default settings.
+fn pyramid2(base: usize) -> (f32, f32, f32) {
+    let mut w = PhysicsWorld2::new();
+    let ground = w.add_body(BodyDesc::fixed(Pose2::from_translation(Vec2::new(
+        0.0, -0.5,
+    ))));
+    let slab = Rect::new(Vec2::new(2.0 * base as f32, 0.5)).unwrap();
+    w.add_collider(ground, ColliderDesc::new(slab)).unwrap();
+    let square = Rect::new(Vec2::splat(0.5)).unwrap();
+    let mut boxes = Vec::new();
+    for row in 0..base {
+        let n = base - row;
+        for i in 0..n {
+            let x = i as f32 - 0.5 * (n - 1) as f32;
+            let p = Vec2::new(x, 0.5 + row as f32);
+            let b = w.add_body(BodyDesc::dynamic(Pose2::from_translation(p)));
+            w.add_collider(b, ColliderDesc::new(square)).unwrap();
+            boxes.push((b, p));
+        }
+    }
+    let (top, start) = *boxes.last().unwrap();
+    let (mut side, mut down) = (0.0f32, 0.0f32);
+    for _ in 0..STEPS {
+        w.step().unwrap();
+        let d = w.body(top).unwrap().pose.translation - start;
+        side = side.max(d.x.abs());
+        down = down.max(-d.y);
+    }
+    let drift = boxes
+        .iter()
+        .map(|&(b, p)| (w.body(b).unwrap().pose.translation - p).length())
+        .fold(0.0f32, f32::max);
+    (drift, side, down)
+}
+
+#[test]
+fn the_100_base_pyramid_stands_at_the_defaults() {
+    // Box2D's large pyramid, 5,050 boxes, 10 s at the defaults (it falls
+    // asleep after about 3 s). It stands: the top box stays within 3 cm
+    // sideways. Each row's contacts overlap by their static deflection
+    // under the boxes above, so the top sinks by their sum: about 0.94 m at
+    // the worst, 0.72 m at rest (rapier 0.36 at its defaults sinks as far,
+    // 0.75 m, and its top box moves 0.28 m sideways in 500 steps: the sanity
+    // column of `dyn_steps`, BENCHMARKS.md).
+    // The 1 % of the box size is not met; see the tower tests for
+    // where it is.
+    let (drift, side, down) = pyramid2(100);
+    println!("pyramid: drift {drift} m, top sideways {side} m, sank {down} m");
+    assert!(side < 0.03, "the top box swayed {side} m");
+    assert!(down < 1.0, "the top box sank {down} m");
+    assert!(drift < 1.0, "a box moved {drift} m from its start");
+}
