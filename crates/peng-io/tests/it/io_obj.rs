@@ -1,6 +1,6 @@
 //! OBJ reader: the cube fixture and every error case.
 
-mod io_support;
+use crate::io_support;
 
 use glam::Vec3;
 use io_support::*;

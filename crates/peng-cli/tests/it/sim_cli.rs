@@ -2,7 +2,7 @@
 //! its errors (located scene errors, joints the physics world lacks, bad
 //! options).
 
-mod common;
+use crate::common;
 
 use common::gif_frames;
 use std::path::{Path, PathBuf};

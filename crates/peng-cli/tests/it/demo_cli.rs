@@ -1,7 +1,7 @@
 //! `peng demo`: the events it prints, the GIF and PNGs it writes, and its
 //! errors.
 
-mod common;
+use crate::common;
 
 use common::gif_frames;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! satisfy the `MeshData` contract (finite positions, indices in range,
 //! non-empty, group ranges inside the triangle list).
 
-mod io_support;
+use crate::io_support;
 
 use io_support::*;
 use peng_io::{

@@ -1,7 +1,7 @@
 //! STL reader: ASCII and binary tetrahedra, the `solid` header ambiguity, and
 //! every error case.
 
-mod io_support;
+use crate::io_support;
 
 use glam::Vec3;
 use io_support::*;

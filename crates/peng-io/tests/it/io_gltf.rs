@@ -2,7 +2,7 @@
 //! bytes exercising strides, offsets, sparse data, strips, fans, mirrors and
 //! the node hierarchy, and every error case.
 
-mod io_support;
+use crate::io_support;
 
 use glam::Vec3;
 use io_support::*;
