@@ -108,6 +108,9 @@ pub struct World<D: Dim> {
     retest_all: bool,
     /// A collider was removed since the last update (its pairs end).
     removed_any: bool,
+    /// Live colliders with a [`Margin::CenterRadius`]: while there are any,
+    /// every broad-phase box holds its collider's centre (see [`broad_box`]).
+    centre_radii: usize,
 }
 
 impl<D: Dim> Default for World<D> {
@@ -139,12 +142,21 @@ fn check_margin(m: Margin) -> Result<(), WorldError> {
 }
 
 /// The broad-phase box of a collider: its shape's box, grown by a boundary
-/// offset, and holding its centre (and the ball of a centre radius around
-/// it), so that two colliders whose margins make them touch always have
-/// overlapping boxes.
-pub(crate) fn broad_box<D: Dim>(c: &Collider<D>) -> Aabb<D::V> {
+/// offset (or holding the ball of a centre radius), so that two colliders
+/// whose margins make them touch always have overlapping boxes.
+///
+/// A centre-radius pair touches when the centres are close, whatever the
+/// shapes, so while any collider has a centre radius (`centres`) every box
+/// also holds its collider's centre. Only then: a shape far from its
+/// collider's origin (a ground segment placed by its vertices, on a body at
+/// the origin) would otherwise get a box reaching back to the origin, and be
+/// paired with everything in between.
+pub(crate) fn broad_box<D: Dim>(c: &Collider<D>, centres: bool) -> Aabb<D::V> {
     let centre = D::translation(&c.pose);
-    let mut b = D::aabb(&c.shape, &c.pose).merged(&Aabb::new(centre, centre));
+    let mut b = D::aabb(&c.shape, &c.pose);
+    if centres {
+        b = b.merged(&Aabb::new(centre, centre));
+    }
     match c.margin {
         Margin::None => {}
         Margin::Offset(d) => b = b.loosened(d),
@@ -160,7 +172,7 @@ pub(crate) fn broad_box<D: Dim>(c: &Collider<D>) -> Aabb<D::V> {
 /// whose translation is within [`COORD_LIMIT`], and a valid margin. The shape
 /// itself may be unbounded (a half-space): the broad phase clamps infinite
 /// box bounds to the coordinate limit.
-fn check_collider<D: Dim>(c: &Collider<D>) -> Result<Aabb<D::V>, WorldError> {
+fn check_collider<D: Dim>(c: &Collider<D>, centres: bool) -> Result<Aabb<D::V>, WorldError> {
     if !D::pose_is_finite(&c.pose) {
         return Err(WorldError::NonFinitePose);
     }
@@ -170,7 +182,12 @@ fn check_collider<D: Dim>(c: &Collider<D>) -> Result<Aabb<D::V>, WorldError> {
     if far > COORD_LIMIT {
         return Err(WorldError::TooFar(far, COORD_LIMIT));
     }
-    Ok(broad_box(c))
+    Ok(broad_box(c, centres))
+}
+
+/// Whether the collider's margin is a centre radius.
+fn has_centre_radius<D: Dim>(c: &Collider<D>) -> bool {
+    matches!(c.margin, Margin::CenterRadius(_))
 }
 
 impl<D: Dim> World<D> {
@@ -189,13 +206,18 @@ impl<D: Dim> World<D> {
             pair_filter: None,
             retest_all: false,
             removed_any: false,
+            centre_radii: 0,
         }
     }
 
     /// Adds a collider and returns its handle. Rejects a non-finite pose, an
     /// invalid margin or a box past [`COORD_LIMIT`].
     pub fn insert(&mut self, collider: Collider<D>) -> Result<ColliderHandle, WorldError> {
-        let b = check_collider(&collider)?;
+        let centre_radius = has_centre_radius(&collider);
+        let b = check_collider(&collider, self.centre_radii > 0 || centre_radius)?;
+        if centre_radius {
+            self.add_centre_radius();
+        }
         let h = self.colliders.insert(collider);
         let proxy = match self.broad.insert(b, h.index() as u64, Filter::ALL) {
             Ok(p) => p,
@@ -222,6 +244,11 @@ impl<D: Dim> World<D> {
     /// update (their events keep its handle).
     pub fn remove(&mut self, h: ColliderHandle) -> Result<Collider<D>, WorldError> {
         let c = self.colliders.remove(h).ok_or(WorldError::StaleHandle(h))?;
+        if has_centre_radius(&c) {
+            // The other boxes keep their centres (still bounding) until they
+            // next change.
+            self.centre_radii -= 1;
+        }
         let i = h.index() as usize;
         let _ = self.broad.remove(self.proxies[i]);
         self.removed_any = true;
@@ -277,26 +304,54 @@ impl<D: Dim> World<D> {
             .ok_or(WorldError::StaleHandle(h))?;
         let before = c.clone();
         f(c);
-        let b = match check_collider(c) {
-            Ok(b) => b,
-            Err(e) => {
-                *c = before;
-                return Err(e);
-            }
-        };
-        // A bullet's box covers its whole motion since the last update.
-        let i = h.index() as usize;
-        let b = if sweep::is_bullet(c) {
-            sweep::swept_broad_box(c, &self.prev_poses[i], b)
+        let (was, is) = (has_centre_radius(&before), has_centre_radius(c));
+        let centres = self.centre_radii > 0 || is;
+        if let Err(e) = check_collider(c, centres) {
+            *c = before;
+            return Err(e);
+        }
+        let moved_by = D::translation(&c.pose) - D::translation(&before.pose);
+        match (was, is) {
+            (false, true) => self.add_centre_radius(),
+            (true, false) => self.centre_radii -= 1,
+            _ => {}
+        }
+        self.place(h, moved_by);
+        Ok(())
+    }
+
+    /// The broad-phase box of live collider `h` (a bullet's covers its whole
+    /// motion since the last update).
+    fn proxy_box(&self, h: ColliderHandle, c: &Collider<D>) -> Aabb<D::V> {
+        let b = broad_box(c, self.centre_radii > 0);
+        if sweep::is_bullet(c) {
+            sweep::swept_broad_box(c, &self.prev_poses[h.index() as usize], b)
         } else {
             b
-        };
-        let moved_by = D::translation(&c.pose) - D::translation(&before.pose);
-        let _ = self
-            .broad
-            .move_proxy(self.proxies[h.index() as usize], b, moved_by);
-        self.mark_changed(h);
-        Ok(())
+        }
+    }
+
+    /// Gives live collider `h`'s proxy its current box and marks it changed.
+    fn place(&mut self, h: ColliderHandle, moved_by: D::V) {
+        if let Some(c) = self.colliders.get(h) {
+            let b = self.proxy_box(h, c);
+            let _ = self
+                .broad
+                .move_proxy(self.proxies[h.index() as usize], b, moved_by);
+            self.mark_changed(h);
+        }
+    }
+
+    /// Counts a new centre-radius collider; the first one puts every
+    /// collider's centre into its box (see [`broad_box`]).
+    fn add_centre_radius(&mut self) {
+        self.centre_radii += 1;
+        if self.centre_radii == 1 {
+            let live: Vec<ColliderHandle> = self.colliders.iter().map(|(h, _)| h).collect();
+            for h in live {
+                self.place(h, D::V::ZERO);
+            }
+        }
     }
 
     fn mark_changed(&mut self, h: ColliderHandle) {
@@ -397,10 +452,71 @@ mod tests {
     fn broad_boxes_cover_margins_and_centres() {
         let c: Collider<Dim3> = Collider::new(ball(1.0), Pose3::from_translation(Vec3::X))
             .with_margin(Margin::Offset(0.5));
-        let b = broad_box(&c);
+        let b = broad_box(&c, true);
         assert!((b.min - Vec3::new(-0.5, -1.5, -1.5)).length() < 1e-6);
         let c = c.with_margin(Margin::CenterRadius(3.0));
-        let b = broad_box(&c);
+        let b = broad_box(&c, true);
         assert!((b.max - Vec3::new(4.0, 3.0, 3.0)).length() < 1e-6);
+    }
+
+    /// A segment placed by its vertices 66 m above its collider's origin,
+    /// and a box 27.5 m above that origin, 38 m below the segment.
+    fn far_segment_and_box(w: &mut World2) -> (ColliderHandle, ColliderHandle) {
+        use crate::math::{Pose2, Vec2};
+        use crate::shape::d2::{Rect, Segment};
+        let seg = Segment::new(Vec2::new(-110.0, 66.0), Vec2::new(110.0, 66.0)).unwrap();
+        let s = w
+            .insert(Collider::new(
+                crate::shape::d2::Shape::from(seg),
+                Pose2::IDENTITY,
+            ))
+            .unwrap();
+        let rect = Rect::new(Vec2::splat(0.5)).unwrap();
+        let at = Pose2::from_translation(Vec2::new(-91.5, 27.5));
+        let b = w
+            .insert(Collider::new(crate::shape::d2::Shape::from(rect), at))
+            .unwrap();
+        (s, b)
+    }
+
+    #[test]
+    fn a_shape_far_from_its_origin_is_not_paired_with_what_lies_between() {
+        // Its box used to reach back to the origin: the box below the
+        // segment was a broad-phase pair and went to the narrow phase at
+        // every update (Box2D's "many pyramids" ground: 20 such segments).
+        let mut w = World2::new();
+        far_segment_and_box(&mut w);
+        w.update();
+        assert!(w.broad_phase().pairs().is_empty());
+    }
+
+    #[test]
+    fn a_centre_radius_still_pairs_by_centres_when_the_shape_is_far() {
+        // The segment's centre (its collider's origin) lies within 1 m of a
+        // ball's centre that has a centre radius of 1 m: they touch, whatever
+        // the shapes, so the segment's box must hold its centre once a centre
+        // radius is in the world, in either order of insertion.
+        use crate::math::{Pose2, Vec2};
+        use crate::shape::d2::Circle;
+        for radius_first in [false, true] {
+            let mut w = World2::new();
+            let ball = |w: &mut World2| {
+                let c = Collider::new(
+                    crate::shape::d2::Shape::from(Circle::new(0.1).unwrap()),
+                    Pose2::from_translation(Vec2::new(0.5, 0.0)),
+                )
+                .with_margin(Margin::CenterRadius(1.0));
+                w.insert(c).unwrap()
+            };
+            let first = radius_first.then(|| ball(&mut w));
+            let (s, _) = far_segment_and_box(&mut w);
+            let c = first.unwrap_or_else(|| ball(&mut w));
+            w.update();
+            let key = if s < c { (s, c) } else { (c, s) };
+            assert!(
+                w.touching_pairs().any(|p| p == key),
+                "radius first: {radius_first}"
+            );
+        }
     }
 }
