@@ -88,6 +88,14 @@ impl F8 {
         F8([x; LANES])
     }
 
+    /// `g` of each lane's item. Generic (not `&dyn Fn`), so that the reads
+    /// inline: through a trait object the solvers' gather of body fields was
+    /// an indirect call per lane and scalar.
+    #[inline(always)]
+    pub fn gather<T>(items: &[&T; LANES], g: impl Fn(&T) -> f32) -> F8 {
+        F8(core::array::from_fn(|l| g(items[l])))
+    }
+
     /// Lane-wise minimum.
     #[inline(always)]
     pub fn min(self, o: F8) -> F8 {
@@ -256,6 +264,16 @@ impl V3 {
         y: F8::ZERO,
         z: F8::ZERO,
     };
+
+    /// [`F8::gather`] for a vector.
+    #[inline(always)]
+    pub fn gather<T>(items: &[&T; LANES], g: impl Fn(&T) -> glam::Vec3) -> V3 {
+        V3 {
+            x: F8::gather(items, |t| g(t).x),
+            y: F8::gather(items, |t| g(t).y),
+            z: F8::gather(items, |t| g(t).z),
+        }
+    }
 
     /// Lane-wise dot product.
     #[inline(always)]

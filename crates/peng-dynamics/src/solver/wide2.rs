@@ -84,19 +84,14 @@ impl Side {
     fn gather(bodies: &[SolverBody<Dim2>], idx: &[u32; LANES], idle: &SolverBody<Dim2>) -> Side {
         let pick = |k: u32| if k == NONE { idle } else { &bodies[k as usize] };
         let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
-        // Generic, not `&dyn Fn`: the field reads inline.
-        #[inline(always)]
-        fn f(b: &[&SolverBody<Dim2>; LANES], g: impl Fn(&SolverBody<Dim2>) -> f32) -> F8 {
-            F8(core::array::from_fn(|l| g(b[l])))
-        }
         Side {
-            vx: f(&b, |s| s.v.x),
-            vy: f(&b, |s| s.v.y),
-            w: f(&b, |s| s.w),
-            dpx: f(&b, |s| s.dp.x),
-            dpy: f(&b, |s| s.dp.y),
-            qc: f(&b, |s| s.dq.cos),
-            qs: f(&b, |s| s.dq.sin),
+            vx: F8::gather(&b, |s| s.v.x),
+            vy: F8::gather(&b, |s| s.v.y),
+            w: F8::gather(&b, |s| s.w),
+            dpx: F8::gather(&b, |s| s.dp.x),
+            dpy: F8::gather(&b, |s| s.dp.y),
+            qc: F8::gather(&b, |s| s.dq.cos),
+            qs: F8::gather(&b, |s| s.dq.sin),
         }
     }
 

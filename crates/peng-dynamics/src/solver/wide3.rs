@@ -145,24 +145,6 @@ struct Side {
     qw: F8,
 }
 
-/// One scalar of each lane's body. Generic (not `&dyn Fn`), so that the
-/// field reads inline: through a trait object the 3D gather was an indirect
-/// call per lane and scalar, a tenth of the 3D pyramid's step.
-#[inline(always)]
-fn lanes(b: &[&SolverBody<Dim3>; LANES], g: impl Fn(&SolverBody<Dim3>) -> f32) -> F8 {
-    F8(core::array::from_fn(|l| g(b[l])))
-}
-
-/// [`lanes`] for a vector.
-#[inline(always)]
-fn lanes3(b: &[&SolverBody<Dim3>; LANES], g: impl Fn(&SolverBody<Dim3>) -> glam::Vec3) -> V3 {
-    V3 {
-        x: lanes(b, |s| g(s).x),
-        y: lanes(b, |s| g(s).y),
-        z: lanes(b, |s| g(s).z),
-    }
-}
-
 impl Side {
     /// The bodies of the lanes (a still, fixed body in empty ones). Each
     /// lane vector is built from scalars in registers: writing the
@@ -173,11 +155,11 @@ impl Side {
         let pick = |k: u32| if k == NONE { idle } else { &bodies[k as usize] };
         let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
         Side {
-            v: lanes3(&b, |s| s.v),
-            w: lanes3(&b, |s| s.w),
-            dp: lanes3(&b, |s| s.dp),
-            q: lanes3(&b, |s| glam::Vec3::new(s.dq.x, s.dq.y, s.dq.z)),
-            qw: lanes(&b, |s| s.dq.w),
+            v: V3::gather(&b, |s| s.v),
+            w: V3::gather(&b, |s| s.w),
+            dp: V3::gather(&b, |s| s.dp),
+            q: V3::gather(&b, |s| glam::Vec3::new(s.dq.x, s.dq.y, s.dq.z)),
+            qw: F8::gather(&b, |s| s.dq.w),
         }
     }
 

@@ -172,7 +172,7 @@ pub(crate) fn broad_box<D: Dim>(c: &Collider<D>, centres: bool) -> Aabb<D::V> {
 /// whose translation is within [`COORD_LIMIT`], and a valid margin. The shape
 /// itself may be unbounded (a half-space): the broad phase clamps infinite
 /// box bounds to the coordinate limit.
-fn check_collider<D: Dim>(c: &Collider<D>, centres: bool) -> Result<Aabb<D::V>, WorldError> {
+fn check_collider<D: Dim>(c: &Collider<D>) -> Result<(), WorldError> {
     if !D::pose_is_finite(&c.pose) {
         return Err(WorldError::NonFinitePose);
     }
@@ -182,7 +182,7 @@ fn check_collider<D: Dim>(c: &Collider<D>, centres: bool) -> Result<Aabb<D::V>, 
     if far > COORD_LIMIT {
         return Err(WorldError::TooFar(far, COORD_LIMIT));
     }
-    Ok(broad_box(c, centres))
+    Ok(())
 }
 
 /// Whether the collider's margin is a centre radius.
@@ -213,11 +213,11 @@ impl<D: Dim> World<D> {
     /// Adds a collider and returns its handle. Rejects a non-finite pose, an
     /// invalid margin or a box past [`COORD_LIMIT`].
     pub fn insert(&mut self, collider: Collider<D>) -> Result<ColliderHandle, WorldError> {
-        let centre_radius = has_centre_radius(&collider);
-        let b = check_collider(&collider, self.centre_radii > 0 || centre_radius)?;
-        if centre_radius {
+        check_collider(&collider)?;
+        if has_centre_radius(&collider) {
             self.add_centre_radius();
         }
+        let b = self.broad_box(&collider);
         let h = self.colliders.insert(collider);
         let proxy = match self.broad.insert(b, h.index() as u64, Filter::ALL) {
             Ok(p) => p,
@@ -304,14 +304,12 @@ impl<D: Dim> World<D> {
             .ok_or(WorldError::StaleHandle(h))?;
         let before = c.clone();
         f(c);
-        let (was, is) = (has_centre_radius(&before), has_centre_radius(c));
-        let centres = self.centre_radii > 0 || is;
-        if let Err(e) = check_collider(c, centres) {
+        if let Err(e) = check_collider(c) {
             *c = before;
             return Err(e);
         }
         let moved_by = D::translation(&c.pose) - D::translation(&before.pose);
-        match (was, is) {
+        match (has_centre_radius(&before), has_centre_radius(c)) {
             (false, true) => self.add_centre_radius(),
             (true, false) => self.centre_radii -= 1,
             _ => {}
@@ -323,12 +321,18 @@ impl<D: Dim> World<D> {
     /// The broad-phase box of live collider `h` (a bullet's covers its whole
     /// motion since the last update).
     fn proxy_box(&self, h: ColliderHandle, c: &Collider<D>) -> Aabb<D::V> {
-        let b = broad_box(c, self.centre_radii > 0);
+        let b = self.broad_box(c);
         if sweep::is_bullet(c) {
             sweep::swept_broad_box(c, &self.prev_poses[h.index() as usize], b)
         } else {
             b
         }
+    }
+
+    /// [`broad_box`] of `c` in this world (with its centre while any
+    /// collider has a centre radius).
+    pub(crate) fn broad_box(&self, c: &Collider<D>) -> Aabb<D::V> {
+        broad_box(c, self.centre_radii > 0)
     }
 
     /// Gives live collider `h`'s proxy its current box and marks it changed.

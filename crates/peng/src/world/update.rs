@@ -262,7 +262,7 @@ impl<D: Dim> World<D> {
             let moved = self.prev_poses[i] != c.pose;
             self.prev_poses[i] = c.pose;
             if moved && is_bullet(c) {
-                bullets.push((h, super::broad_box(c, self.centre_radii > 0)));
+                bullets.push((h, self.broad_box(c)));
             }
         }
         for (h, b) in bullets {

@@ -69,50 +69,41 @@ pub(super) fn triangle_solid<S: Polytope>(
     cutoff: f32,
     reject: bool,
 ) -> Option<SatResult> {
+    // The edges' outward normals serve both the ball reject and the test.
+    let m = tri.outward_normals();
     if let Some(h) = s.hull() {
-        if reject && ball_clear_of(tri, h.vertex_mean(), h.vertex_radius(), cutoff) {
+        if reject && ball_clear_of(tri, &m, h.vertex_mean(), h.vertex_radius(), cutoff) {
             return None;
         }
-        return Some(sat_triangle_solid(
-            tri,
-            &HullView::new(h),
-            tri_is_a,
-            tol,
-            cutoff,
-        ));
+        let view = HullView::new(h);
+        return Some(sat_triangle_solid(tri, &m, &view, tri_is_a, tol, cutoff));
     }
     let mut p = Prepared::default();
     if s.prepare(None, &mut p) {
-        return Some(sat_triangle_solid(tri, &p, tri_is_a, tol, cutoff));
+        return Some(sat_triangle_solid(tri, &m, &p, tri_is_a, tol, cutoff));
     }
-    Some(sat_triangle_solid(
-        tri,
-        &Mapped::new(s, None),
-        tri_is_a,
-        tol,
-        cutoff,
-    ))
+    let view = Mapped::new(s, None);
+    Some(sat_triangle_solid(tri, &m, &view, tri_is_a, tol, cutoff))
 }
 
 /// Whether the ball of centre `c` and radius `r` is separated from the
 /// triangle by more than `cutoff` along the triangle's normal or along one of
-/// its edges' outward normals in its plane (the triangle's extent along that
-/// normal ends at the edge). Any axis bounds the distance from below, so
+/// its edges' outward normals `m` in its plane (the triangle's extent along
+/// that normal ends at the edge). Any axis bounds the distance from below, so
 /// `true` means every shape inside the ball is that far.
-fn ball_clear_of(tri: &FlatTriangle, c: Vec3, r: f32, cutoff: f32) -> bool {
+fn ball_clear_of(tri: &FlatTriangle, m: &[Vec3; 3], c: Vec3, r: f32, cutoff: f32) -> bool {
     let reach = r + cutoff;
     if tri.n.dot(c - tri.v[0]).abs() > reach {
         return true;
     }
-    let m = tri.outward_normals();
     (0..3).any(|k| {
         let len = m[k].length();
         len > 0.0 && m[k].dot(c - tri.v[k]) > reach * len
     })
 }
 
-/// The separating-axis test of `tri` and the solid `s` (both in the solid's
-/// frame), with the axes labelled and the normal oriented for the pair
+/// The separating-axis test of `tri` (with its edges' outward normals `m`)
+/// and the solid `s` (both in the solid's frame), with the axes labelled and the normal oriented for the pair
 /// (A, B) = (triangle, solid) when `tri_is_a`, else (solid, triangle): the
 /// normal points from A to B, in the solid's frame. Returns early with any
 /// axis separating by more than `cutoff`; ties go as in the general test
@@ -120,6 +111,7 @@ fn ball_clear_of(tri: &FlatTriangle, c: Vec3, r: f32, cutoff: f32) -> bool {
 /// more than `tol`, the lower edge pair on exact ties).
 fn sat_triangle_solid<S: SolidView>(
     tri: &FlatTriangle,
+    m: &[Vec3; 3],
     s: &S,
     tri_is_a: bool,
     tol: f32,
@@ -187,7 +179,6 @@ fn sat_triangle_solid<S: SolidView>(
     // Edge pairs whose Gauss-map arcs cross. Triangle edge `k` runs from
     // vertex `k` to `k + 1`, with `m[k]` its outward normal in the plane.
     let edges = tri.edges();
-    let m = tri.outward_normals();
     let mut best_edge: Option<(f32, (usize, usize), Vec3)> = None;
     for j in 0..s.edge_count() {
         let [v0, v1, f0, f1] = s.edge(j);
@@ -282,7 +273,7 @@ mod tests {
             let tri = FlatTriangle { v, n };
             let c = p() * 1.5;
             let (r, cutoff) = (next().abs() * 0.5, next().abs() * 0.05);
-            if ball_clear_of(&tri, c, r, cutoff) {
+            if ball_clear_of(&tri, &tri.outward_normals(), c, r, cutoff) {
                 rejected += 1;
                 assert!(distance(&v, n, c) > r + cutoff - 1e-5, "{v:?} {c} {r}");
             }
