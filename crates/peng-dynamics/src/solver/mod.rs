@@ -18,9 +18,16 @@
 //!
 //! Collision detection runs once per step, before the solver; within the
 //! step each contact's gap follows the bodies' motion from fixed anchors.
+//!
+//! The contacts are solved eight at a time in blocks of lanes, and the
+//! blocks in colours whose blocks share no dynamic body
+//! ([`pack::Packer`]): the warm start and solve passes run colour after
+//! colour, each colour's blocks on rayon's threads ([`colour::run`]), with
+//! the same result on any number of threads.
 
 pub(crate) mod block4;
 pub(crate) mod body;
+pub(crate) mod colour;
 pub(crate) mod contact;
 pub(crate) mod lanes;
 pub(crate) mod pack;
@@ -88,7 +95,7 @@ impl Lanes {
         }
     }
 
-    fn warm_start<D: DynDim>(&self, bodies: &mut Vec<SolverBody<D>>) {
+    fn warm_start<D: DynDim>(&mut self, bodies: &mut Vec<SolverBody<D>>) {
         if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim2>>>(bodies) {
             self.wide2.warm_start(b);
         } else if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim3>>>(bodies) {

@@ -10,12 +10,15 @@
 //! bodies are gathered (a kinematic body's motion matters) but never
 //! written.
 
+use core::ops::Range;
+
 use glam::Vec2;
 
 use super::body::SolverBody;
+use super::colour::{self, Shared};
 use super::contact::{ContactC, ContactParams};
 use super::lanes::{F8, LANES, M8};
-use super::pack::{Cold, Packer, NONE};
+use super::pack::{Coloured, NONE, OVERFLOW};
 use super::PointImpulse;
 use peng::world::Dim2;
 
@@ -80,9 +83,23 @@ impl Side {
     /// The bodies of the lanes (a still, fixed body in empty ones), each
     /// lane vector built from scalars in registers (see
     /// `wide3::Side::gather`).
+    ///
+    /// # Safety
+    /// No other thread writes these bodies meanwhile (see [`Shared`]).
     #[inline(always)]
-    fn gather(bodies: &[SolverBody<Dim2>], idx: &[u32; LANES], idle: &SolverBody<Dim2>) -> Side {
-        let pick = |k: u32| if k == NONE { idle } else { &bodies[k as usize] };
+    unsafe fn gather(
+        bodies: &Shared<SolverBody<Dim2>>,
+        idx: &[u32; LANES],
+        idle: &SolverBody<Dim2>,
+    ) -> Side {
+        // SAFETY: the caller's.
+        let pick = |k: u32| {
+            if k == NONE {
+                idle
+            } else {
+                unsafe { bodies.get(k as usize) }
+            }
+        };
         let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
         Side {
             vx: F8::gather(&b, |s| s.v.x),
@@ -95,11 +112,21 @@ impl Side {
         }
     }
 
+    /// Writes the velocities of the lanes marked in `write` back.
+    ///
+    /// # Safety
+    /// No other thread reads or writes these bodies meanwhile.
     #[inline(always)]
-    fn scatter(&self, bodies: &mut [SolverBody<Dim2>], idx: &[u32; LANES], write: &[bool; LANES]) {
+    unsafe fn scatter(
+        &self,
+        bodies: &Shared<SolverBody<Dim2>>,
+        idx: &[u32; LANES],
+        write: &[bool; LANES],
+    ) {
         for i in 0..LANES {
             if write[i] {
-                let b = &mut bodies[idx[i] as usize];
+                // SAFETY: the caller's.
+                let b = unsafe { bodies.get_mut(idx[i] as usize) };
                 b.v = Vec2::new(self.vx.0[i], self.vy.0[i]);
                 b.w = self.w.0[i];
             }
@@ -135,17 +162,13 @@ impl Side {
 /// The 2D contact constraints of one step in lanes.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct WideContacts2 {
-    blocks: Vec<Block>,
-    cold: Vec<Cold<2>>,
-    packer: Packer,
+    lanes: Coloured<Block, 2>,
 }
 
 impl WideContacts2 {
     /// Removes every constraint (the start of a step).
     pub fn clear(&mut self) {
-        self.blocks.clear();
-        self.cold.clear();
-        self.packer.clear();
+        self.lanes.clear();
     }
 
     /// Adds contact `id` (whose points' impulses go to `slot` on in the
@@ -159,15 +182,13 @@ impl WideContacts2 {
         params: &ContactParams,
     ) {
         let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
-        let (k, lane) = self.packer.place_in(
-            &mut self.blocks,
-            &mut self.cold,
+        let (block, cold, lane) = self.lanes.place(
             EMPTY_BLOCK,
             sa.dynamic.then_some(con.a),
             sb.dynamic.then_some(con.b),
         );
-        pack(&mut self.blocks[k], lane, sa, sb, con, params);
-        self.cold[k].set(lane, con, id, slot);
+        pack(block, lane, sa, sb, con, params);
+        cold.set(lane, con, id, slot);
     }
 
     /// Puts the contacts into lanes (their impulses to consecutive slots).
@@ -186,136 +207,41 @@ impl WideContacts2 {
         }
     }
 
-    /// The contacts in the order the lanes solve them (block after block).
+    /// The contacts in the order the lanes solve them (colour after
+    /// colour, block after block).
     #[cfg(test)]
     fn order(&self) -> Vec<u32> {
-        self.cold
+        self.lanes
             .iter()
-            .flat_map(|b| b.ids.into_iter().filter(|&id| id != NONE))
+            .flat_map(|(_, cold)| cold.ids.into_iter().filter(|&id| id != NONE))
             .collect()
     }
 
     /// Applies the accumulated impulses (warm starting).
-    pub fn warm_start(&self, bodies: &mut [SolverBody<Dim2>]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { self.warm_start_avx2(bodies) };
-        }
-        self.warm_start_lanes(bodies);
-    }
-
-    /// [`Self::warm_start`] compiled for AVX2: one instruction per lane
-    /// operation.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn warm_start_avx2(&self, bodies: &mut [SolverBody<Dim2>]) {
-        self.warm_start_lanes(bodies);
-    }
-
-    #[inline(always)]
-    fn warm_start_lanes(&self, bodies: &mut [SolverBody<Dim2>]) {
-        let idle = SolverBody::fixed();
-        for c in &self.blocks {
-            let mut a = Side::gather(bodies, &c.a, &idle);
-            let mut b = Side::gather(bodies, &c.b, &idle);
-            for p in &c.p {
-                let px = c.nx * p.normal_impulse + c.tx * p.tangent_impulse;
-                let py = c.ny * p.normal_impulse + c.ty * p.tangent_impulse;
-                a.apply(-c.ma, -c.ia, p.rax, p.ray, px, py);
-                b.apply(c.mb, c.ib, p.rbx, p.rby, px, py);
-            }
-            a.scatter(bodies, &c.a, &c.write_a);
-            b.scatter(bodies, &c.b, &c.write_b);
+    pub fn warm_start(&mut self, bodies: &mut [SolverBody<Dim2>]) {
+        let bodies = Shared::new(bodies);
+        for (colour, (blocks, _)) in self.lanes.colours.iter().enumerate() {
+            colour::run(blocks.len(), colour != OVERFLOW, |run| {
+                // SAFETY: the blocks of a colour share no dynamic body
+                // (`Packer`), or run on one thread (the overflow); the
+                // colours run one after another.
+                unsafe { warm_start_run(blocks, &bodies, run) }
+            });
         }
     }
 
     /// One pass: soft with the position error when `use_bias`, else the
     /// relax pass (see [`super::contact::solve`], whose steps these are).
     pub fn solve(&mut self, bodies: &mut [SolverBody<Dim2>], k: &ContactParams, use_bias: bool) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { self.solve_avx2(bodies, k, use_bias) };
-        }
-        self.solve_lanes(bodies, k, use_bias);
-    }
-
-    /// [`Self::solve`] compiled for AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn solve_avx2(&mut self, bodies: &mut [SolverBody<Dim2>], k: &ContactParams, use_bias: bool) {
-        self.solve_lanes(bodies, k, use_bias);
-    }
-
-    #[inline(always)]
-    fn solve_lanes(&mut self, bodies: &mut [SolverBody<Dim2>], k: &ContactParams, use_bias: bool) {
-        let inv_h = F8::splat(k.inv_h);
-        let max_push = F8::splat(-k.max_push);
-        let slop = F8::splat(k.slop);
-        let zero = F8::ZERO;
-        let idle = SolverBody::fixed();
-        for c in self.blocks.iter_mut() {
-            let mut a = Side::gather(bodies, &c.a, &idle);
-            let mut b = Side::gather(bodies, &c.b, &idle);
-            // Residuals `v + bias + γλ`, the soft terms and activity of
-            // each normal row.
-            let mut r = [zero; 2];
-            let mut gamma = [zero; 2];
-            let mut active = [M8::default(); 2];
-            for (i, p) in c.p.iter().enumerate() {
-                let (dax, day) = a.moved(p.rax, p.ray);
-                let (dbx, dby) = b.moved(p.rbx, p.rby);
-                let s = (dbx - dax) * c.nx + (dby - day) * c.ny + p.base_sep;
-                let open = s.gt(zero);
-                let (bias, act) = if use_bias {
-                    let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
-                    gamma[i] = F8::select(open, zero, p.k * c.gamma_ratio);
-                    (F8::select(open, s * inv_h, soft), p.exists)
-                } else {
-                    // Relaxing: open gaps are left to the next solve.
-                    (zero, p.exists.and_not(open))
-                };
-                let (vax, vay) = a.velocity_at(p.rax, p.ray);
-                let (vbx, vby) = b.velocity_at(p.rbx, p.rby);
-                let vn = (vbx - vax) * c.nx + (vby - vay) * c.ny;
-                r[i] = vn + bias + gamma[i] * p.normal_impulse;
-                active[i] = act;
-            }
-            let delta = normal_deltas(c, &r, &gamma, &active);
-            let (mut pnx, mut pny) = (zero, zero);
-            for (p, d) in c.p.iter_mut().zip(delta) {
-                p.normal_impulse += d;
-                p.max_normal_impulse = p.max_normal_impulse.max(d);
-                pnx += c.nx * d;
-                pny += c.ny * d;
-                a.w -= c.ia * (p.rax * (c.ny * d) - p.ray * (c.nx * d));
-                b.w += c.ib * (p.rbx * (c.ny * d) - p.rby * (c.nx * d));
-            }
-            a.vx -= c.ma * pnx;
-            a.vy -= c.ma * pny;
-            b.vx += c.mb * pnx;
-            b.vy += c.mb * pny;
-            // Friction, point after point, within the Coulomb bound.
-            for p in c.p.iter_mut() {
-                let limit = c.friction * p.normal_impulse;
-                let (vax, vay) = a.velocity_at(p.rax, p.ray);
-                let (vbx, vby) = b.velocity_at(p.rbx, p.rby);
-                let vt = (vbx - vax) * c.tx + (vby - vay) * c.ty;
-                let new = (p.tangent_impulse - p.tangent_mass * vt)
-                    .max(-limit)
-                    .min(limit);
-                let d = new - p.tangent_impulse;
-                p.tangent_impulse = new;
-                let (px, py) = (c.tx * d, c.ty * d);
-                a.apply(-c.ma, -c.ia, p.rax, p.ray, px, py);
-                b.apply(c.mb, c.ib, p.rbx, p.rby, px, py);
-            }
-            a.scatter(bodies, &c.a, &c.write_a);
-            b.scatter(bodies, &c.b, &c.write_b);
+        let bodies = Shared::new(bodies);
+        for (colour, (blocks, _)) in self.lanes.colours.iter_mut().enumerate() {
+            let blocks = Shared::new(blocks);
+            colour::run(blocks.len(), colour != OVERFLOW, |run| {
+                // SAFETY: as in `warm_start`; each block is in one run.
+                unsafe { solve_run(&blocks, &bodies, run, k, use_bias) }
+            });
         }
     }
-
     /// Restitution, once after the substeps: points that pushed and were
     /// approaching faster than `threshold` leave at `e` times their impact
     /// speed (see `contact::impact_velocity`).
@@ -323,13 +249,15 @@ impl WideContacts2 {
         let zero = F8::ZERO;
         let fast = F8::splat(-threshold);
         let idle = SolverBody::fixed();
-        for (c, cold) in self.blocks.iter_mut().zip(&self.cold) {
+        let bodies = Shared::new(bodies);
+        for (c, cold) in self.lanes.iter_mut() {
             let bouncy = cold.restitution.gt(zero);
             if !bouncy.any() {
                 continue;
             }
-            let mut a = Side::gather(bodies, &c.a, &idle);
-            let mut b = Side::gather(bodies, &c.b, &idle);
+            // SAFETY (gather, scatter): one thread.
+            let mut a = unsafe { Side::gather(&bodies, &c.a, &idle) };
+            let mut b = unsafe { Side::gather(&bodies, &c.b, &idle) };
             for (i, p) in c.p.iter_mut().enumerate() {
                 let impact = cold.relative_velocity[i];
                 let pushed = p.max_normal_impulse.gt(zero);
@@ -345,15 +273,17 @@ impl WideContacts2 {
                 a.apply(-c.ma, -c.ia, p.rax, p.ray, px, py);
                 b.apply(c.mb, c.ib, p.rbx, p.rby, px, py);
             }
-            a.scatter(bodies, &c.a, &c.write_a);
-            b.scatter(bodies, &c.b, &c.write_b);
+            unsafe {
+                a.scatter(&bodies, &c.a, &c.write_a);
+                b.scatter(&bodies, &c.b, &c.write_b);
+            }
         }
     }
 
     /// Writes each point's feature id and impulses (normal; friction as a
     /// world vector) into its slot of `out`.
     pub fn impulses(&self, out: &mut [PointImpulse<Vec2>]) {
-        for (c, cold) in self.blocks.iter().zip(&self.cold) {
+        for (c, cold) in self.lanes.iter() {
             for lane in 0..LANES {
                 if cold.ids[lane] == NONE {
                     continue;
@@ -375,7 +305,7 @@ impl WideContacts2 {
     /// Writes the accumulated impulses back into the contacts.
     #[cfg(test)]
     fn store(&self, contacts: &mut [ContactC<Dim2>]) {
-        for (c, cold) in self.blocks.iter().zip(&self.cold) {
+        for (c, cold) in self.lanes.iter() {
             for (lane, &id) in cold.ids.iter().enumerate() {
                 if id == NONE {
                     continue;
@@ -388,6 +318,164 @@ impl WideContacts2 {
                     q.max_normal_impulse = p.max_normal_impulse.0[lane];
                 }
             }
+        }
+    }
+}
+
+/// [`WideContacts2::warm_start`] on the blocks `run`, compiled for AVX2
+/// where the processor has it (one instruction per lane operation).
+///
+/// # Safety
+/// No other thread reaches the dynamic bodies of these blocks meanwhile.
+unsafe fn warm_start_run(blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2; the bodies as the caller's.
+        return unsafe { warm_start_avx2(blocks, bodies, run) };
+    }
+    // SAFETY: the caller's.
+    unsafe { warm_start_lanes(blocks, bodies, run) }
+}
+
+/// [`warm_start_run`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn warm_start_avx2(blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>) {
+    // SAFETY: the caller's.
+    unsafe { warm_start_lanes(blocks, bodies, run) }
+}
+
+#[inline(always)]
+unsafe fn warm_start_lanes(blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>) {
+    let idle = SolverBody::fixed();
+    for i in run {
+        let c = &blocks[i];
+        // SAFETY (gather, scatter): the caller's.
+        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
+        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
+        for p in &c.p {
+            let px = c.nx * p.normal_impulse + c.tx * p.tangent_impulse;
+            let py = c.ny * p.normal_impulse + c.ty * p.tangent_impulse;
+            a.apply(-c.ma, -c.ia, p.rax, p.ray, px, py);
+            b.apply(c.mb, c.ib, p.rbx, p.rby, px, py);
+        }
+        unsafe {
+            a.scatter(bodies, &c.a, &c.write_a);
+            b.scatter(bodies, &c.b, &c.write_b);
+        }
+    }
+}
+
+/// [`WideContacts2::solve`] on the blocks `run`, compiled for AVX2 where
+/// the processor has it.
+///
+/// # Safety
+/// No other thread reaches these blocks or their dynamic bodies
+/// meanwhile.
+unsafe fn solve_run(
+    blocks: &Shared<Block>,
+    bodies: &Shared<SolverBody<Dim2>>,
+    run: Range<usize>,
+    k: &ContactParams,
+    use_bias: bool,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2; the rest as the caller's.
+        return unsafe { solve_avx2(blocks, bodies, run, k, use_bias) };
+    }
+    // SAFETY: the caller's.
+    unsafe { solve_lanes(blocks, bodies, run, k, use_bias) }
+}
+
+/// [`solve_run`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn solve_avx2(
+    blocks: &Shared<Block>,
+    bodies: &Shared<SolverBody<Dim2>>,
+    run: Range<usize>,
+    k: &ContactParams,
+    use_bias: bool,
+) {
+    // SAFETY: the caller's.
+    unsafe { solve_lanes(blocks, bodies, run, k, use_bias) }
+}
+
+#[inline(always)]
+unsafe fn solve_lanes(
+    blocks: &Shared<Block>,
+    bodies: &Shared<SolverBody<Dim2>>,
+    run: Range<usize>,
+    k: &ContactParams,
+    use_bias: bool,
+) {
+    let inv_h = F8::splat(k.inv_h);
+    let max_push = F8::splat(-k.max_push);
+    let slop = F8::splat(k.slop);
+    let zero = F8::ZERO;
+    let idle = SolverBody::fixed();
+    for i in run {
+        // SAFETY (block, gather, scatter): the caller's.
+        let c = unsafe { blocks.get_mut(i) };
+        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
+        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
+        // Residuals `v + bias + γλ`, the soft terms and activity of
+        // each normal row.
+        let mut r = [zero; 2];
+        let mut gamma = [zero; 2];
+        let mut active = [M8::default(); 2];
+        for (i, p) in c.p.iter().enumerate() {
+            let (dax, day) = a.moved(p.rax, p.ray);
+            let (dbx, dby) = b.moved(p.rbx, p.rby);
+            let s = (dbx - dax) * c.nx + (dby - day) * c.ny + p.base_sep;
+            let open = s.gt(zero);
+            let (bias, act) = if use_bias {
+                let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
+                gamma[i] = F8::select(open, zero, p.k * c.gamma_ratio);
+                (F8::select(open, s * inv_h, soft), p.exists)
+            } else {
+                // Relaxing: open gaps are left to the next solve.
+                (zero, p.exists.and_not(open))
+            };
+            let (vax, vay) = a.velocity_at(p.rax, p.ray);
+            let (vbx, vby) = b.velocity_at(p.rbx, p.rby);
+            let vn = (vbx - vax) * c.nx + (vby - vay) * c.ny;
+            r[i] = vn + bias + gamma[i] * p.normal_impulse;
+            active[i] = act;
+        }
+        let delta = normal_deltas(c, &r, &gamma, &active);
+        let (mut pnx, mut pny) = (zero, zero);
+        for (p, d) in c.p.iter_mut().zip(delta) {
+            p.normal_impulse += d;
+            p.max_normal_impulse = p.max_normal_impulse.max(d);
+            pnx += c.nx * d;
+            pny += c.ny * d;
+            a.w -= c.ia * (p.rax * (c.ny * d) - p.ray * (c.nx * d));
+            b.w += c.ib * (p.rbx * (c.ny * d) - p.rby * (c.nx * d));
+        }
+        a.vx -= c.ma * pnx;
+        a.vy -= c.ma * pny;
+        b.vx += c.mb * pnx;
+        b.vy += c.mb * pny;
+        // Friction, point after point, within the Coulomb bound.
+        for p in c.p.iter_mut() {
+            let limit = c.friction * p.normal_impulse;
+            let (vax, vay) = a.velocity_at(p.rax, p.ray);
+            let (vbx, vby) = b.velocity_at(p.rbx, p.rby);
+            let vt = (vbx - vax) * c.tx + (vby - vay) * c.ty;
+            let new = (p.tangent_impulse - p.tangent_mass * vt)
+                .max(-limit)
+                .min(limit);
+            let d = new - p.tangent_impulse;
+            p.tangent_impulse = new;
+            let (px, py) = (c.tx * d, c.ty * d);
+            a.apply(-c.ma, -c.ia, p.rax, p.ray, px, py);
+            b.apply(c.mb, c.ib, p.rbx, p.rby, px, py);
+        }
+        unsafe {
+            a.scatter(bodies, &c.a, &c.write_a);
+            b.scatter(bodies, &c.b, &c.write_b);
         }
     }
 }
@@ -691,7 +779,7 @@ mod tests {
                 seen.iter().copied().eq(0..cw.len() as u32),
                 "each contact in one lane"
             );
-            for block in &wide.blocks {
+            for (block, _) in wide.lanes.iter() {
                 let mut written: Vec<u32> = (0..LANES)
                     .flat_map(|l| {
                         [

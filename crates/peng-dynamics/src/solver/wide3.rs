@@ -10,10 +10,13 @@
 
 use glam::Mat3;
 
+use core::ops::Range;
+
 use super::body::SolverBody;
+use super::colour::{self, Shared};
 use super::contact::{ContactC, ContactParams, MAX_POINTS};
 use super::lanes::{F8, LANES, M8, V3};
-use super::pack::{Cold, Packer, NONE};
+use super::pack::{Coloured, NONE, OVERFLOW};
 use super::PointImpulse;
 use peng::world::Dim3;
 
@@ -150,9 +153,23 @@ impl Side {
     /// lane vector is built from scalars in registers: writing the
     /// lanes one by one into memory and reading the vector back would
     /// stall on store forwarding.
+    ///
+    /// # Safety
+    /// No other thread writes these bodies meanwhile (see [`Shared`]).
     #[inline(always)]
-    fn gather(bodies: &[SolverBody<Dim3>], idx: &[u32; LANES], idle: &SolverBody<Dim3>) -> Side {
-        let pick = |k: u32| if k == NONE { idle } else { &bodies[k as usize] };
+    unsafe fn gather(
+        bodies: &Shared<SolverBody<Dim3>>,
+        idx: &[u32; LANES],
+        idle: &SolverBody<Dim3>,
+    ) -> Side {
+        // SAFETY: the caller's.
+        let pick = |k: u32| {
+            if k == NONE {
+                idle
+            } else {
+                unsafe { bodies.get(k as usize) }
+            }
+        };
         let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
         Side {
             v: V3::gather(&b, |s| s.v),
@@ -163,11 +180,21 @@ impl Side {
         }
     }
 
+    /// Writes the velocities of the lanes marked in `write` back.
+    ///
+    /// # Safety
+    /// No other thread reads or writes these bodies meanwhile.
     #[inline(always)]
-    fn scatter(&self, bodies: &mut [SolverBody<Dim3>], idx: &[u32; LANES], write: &[bool; LANES]) {
+    unsafe fn scatter(
+        &self,
+        bodies: &Shared<SolverBody<Dim3>>,
+        idx: &[u32; LANES],
+        write: &[bool; LANES],
+    ) {
         for l in 0..LANES {
             if write[l] {
-                let b = &mut bodies[idx[l] as usize];
+                // SAFETY: the caller's.
+                let b = unsafe { bodies.get_mut(idx[l] as usize) };
                 b.v = self.v.get(l);
                 b.w = self.w.get(l);
             }
@@ -198,17 +225,13 @@ impl Side {
 /// The 3D contact constraints of one step in lanes.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct WideContacts3 {
-    blocks: Vec<Block>,
-    cold: Vec<Cold<MAX_POINTS>>,
-    packer: Packer,
+    lanes: Coloured<Block, MAX_POINTS>,
 }
 
 impl WideContacts3 {
     /// Removes every constraint (the start of a step).
     pub fn clear(&mut self) {
-        self.blocks.clear();
-        self.cold.clear();
-        self.packer.clear();
+        self.lanes.clear();
     }
 
     /// Adds contact `id` (whose points' impulses go to `slot` on in the
@@ -222,15 +245,13 @@ impl WideContacts3 {
         params: &ContactParams,
     ) {
         let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
-        let (k, lane) = self.packer.place_in(
-            &mut self.blocks,
-            &mut self.cold,
+        let (block, cold, lane) = self.lanes.place(
             Block::EMPTY,
             sa.dynamic.then_some(con.a),
             sb.dynamic.then_some(con.b),
         );
-        pack(&mut self.blocks[k], lane, sa, sb, con, params);
-        self.cold[k].set(lane, con, id, slot);
+        pack(block, lane, sa, sb, con, params);
+        cold.set(lane, con, id, slot);
     }
 
     /// Puts the contacts into lanes (their impulses to consecutive slots).
@@ -252,128 +273,35 @@ impl WideContacts3 {
     /// The contacts in the order the lanes solve them.
     #[cfg(test)]
     fn order(&self) -> Vec<u32> {
-        self.cold
+        self.lanes
             .iter()
-            .flat_map(|b| b.ids.into_iter().filter(|&id| id != NONE))
+            .flat_map(|(_, cold)| cold.ids.into_iter().filter(|&id| id != NONE))
             .collect()
     }
 
     /// Applies the accumulated impulses (warm starting).
-    pub fn warm_start(&self, bodies: &mut [SolverBody<Dim3>]) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { self.warm_start_avx2(bodies) };
-        }
-        self.warm_start_lanes(bodies);
-    }
-
-    /// [`Self::warm_start`] compiled for AVX2: one instruction per lane
-    /// operation.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn warm_start_avx2(&self, bodies: &mut [SolverBody<Dim3>]) {
-        self.warm_start_lanes(bodies);
-    }
-
-    #[inline(always)]
-    fn warm_start_lanes(&self, bodies: &mut [SolverBody<Dim3>]) {
-        let (plus, minus) = (F8::splat(1.0), F8::splat(-1.0));
-        let idle = SolverBody::fixed();
-        for c in &self.blocks {
-            let mut a = Side::gather(bodies, &c.a, &idle);
-            let mut b = Side::gather(bodies, &c.b, &idle);
-            for p in &c.p {
-                let imp = c.n * p.normal_impulse
-                    + c.t[0] * p.tangent_impulse[0]
-                    + c.t[1] * p.tangent_impulse[1];
-                a.apply(c.ma, &c.ia, p.ra, imp, minus);
-                b.apply(c.mb, &c.ib, p.rb, imp, plus);
-            }
-            a.scatter(bodies, &c.a, &c.write_a);
-            b.scatter(bodies, &c.b, &c.write_b);
+    pub fn warm_start(&mut self, bodies: &mut [SolverBody<Dim3>]) {
+        let bodies = Shared::new(bodies);
+        for (colour, (blocks, _)) in self.lanes.colours.iter().enumerate() {
+            colour::run(blocks.len(), colour != OVERFLOW, |run| {
+                // SAFETY: the blocks of a colour share no dynamic body
+                // (`Packer`), or run on one thread (the overflow); the
+                // colours run one after another.
+                unsafe { warm_start_run(blocks, &bodies, run) }
+            });
         }
     }
 
     /// One pass: soft with the position error when `use_bias`, else the
     /// relax pass.
     pub fn solve(&mut self, bodies: &mut [SolverBody<Dim3>], k: &ContactParams, use_bias: bool) {
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { self.solve_avx2(bodies, k, use_bias) };
-        }
-        self.solve_lanes(bodies, k, use_bias);
-    }
-
-    /// [`Self::solve`] compiled for AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    fn solve_avx2(&mut self, bodies: &mut [SolverBody<Dim3>], k: &ContactParams, use_bias: bool) {
-        self.solve_lanes(bodies, k, use_bias);
-    }
-
-    #[inline(always)]
-    fn solve_lanes(&mut self, bodies: &mut [SolverBody<Dim3>], k: &ContactParams, use_bias: bool) {
-        let inv_h = F8::splat(k.inv_h);
-        let max_push = F8::splat(-k.max_push);
-        let slop = F8::splat(k.slop);
-        let zero = F8::ZERO;
-        let (plus, minus) = (F8::splat(1.0), F8::splat(-1.0));
-        let idle = SolverBody::fixed();
-        for c in self.blocks.iter_mut() {
-            let mut a = Side::gather(bodies, &c.a, &idle);
-            let mut b = Side::gather(bodies, &c.b, &idle);
-            let mut r = [zero; MAX_POINTS];
-            let mut gamma = [zero; MAX_POINTS];
-            let mut active = [M8::default(); MAX_POINTS];
-            for (i, p) in c.p.iter().enumerate() {
-                let s = (b.moved(p.rb) - a.moved(p.ra)).dot(c.n) + p.base_sep;
-                let open = s.gt(zero);
-                let bias = if use_bias {
-                    let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
-                    gamma[i] = F8::select(open, zero, c.k[i][i] * c.gamma_ratio);
-                    active[i] = p.exists;
-                    F8::select(open, s * inv_h, soft)
-                } else {
-                    active[i] = p.exists.and_not(open);
-                    zero
-                };
-                let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(c.n);
-                r[i] = vn + bias + gamma[i] * p.normal_impulse;
-            }
-            let delta = normal_deltas(c, &r, &gamma, &active);
-            for (p, d) in c.p.iter_mut().zip(delta) {
-                p.normal_impulse += d;
-                p.max_normal_impulse = p.max_normal_impulse.max(d);
-                let imp = c.n * d;
-                a.apply(c.ma, &c.ia, p.ra, imp, minus);
-                b.apply(c.mb, &c.ib, p.rb, imp, plus);
-            }
-            // Friction: both tangents at once, clamped to the disc.
-            for p in c.p.iter_mut() {
-                let limit = c.friction * p.normal_impulse;
-                let dv = b.velocity_at(p.rb) - a.velocity_at(p.ra);
-                let new0 = p.tangent_impulse[0] - p.tangent_mass * dv.dot(c.t[0]);
-                let new1 = p.tangent_impulse[1] - p.tangent_mass * dv.dot(c.t[1]);
-                let m2 = new0 * new0 + new1 * new1;
-                let over = m2.gt(limit * limit);
-                let mut scale = F8::splat(1.0);
-                for l in 0..LANES {
-                    if over.0[l] {
-                        let m = m2.0[l];
-                        scale.0[l] = if m > 0.0 { limit.0[l] / m.sqrt() } else { 0.0 };
-                    }
-                }
-                let (new0, new1) = (new0 * scale, new1 * scale);
-                let imp =
-                    c.t[0] * (new0 - p.tangent_impulse[0]) + c.t[1] * (new1 - p.tangent_impulse[1]);
-                p.tangent_impulse = [new0, new1];
-                a.apply(c.ma, &c.ia, p.ra, imp, minus);
-                b.apply(c.mb, &c.ib, p.rb, imp, plus);
-            }
-            a.scatter(bodies, &c.a, &c.write_a);
-            b.scatter(bodies, &c.b, &c.write_b);
+        let bodies = Shared::new(bodies);
+        for (colour, (blocks, _)) in self.lanes.colours.iter_mut().enumerate() {
+            let blocks = Shared::new(blocks);
+            colour::run(blocks.len(), colour != OVERFLOW, |run| {
+                // SAFETY: as in `warm_start`; each block is in one run.
+                unsafe { solve_run(&blocks, &bodies, run, k, use_bias) }
+            });
         }
     }
 
@@ -384,13 +312,15 @@ impl WideContacts3 {
         let fast = F8::splat(-threshold);
         let (plus, minus) = (F8::splat(1.0), F8::splat(-1.0));
         let idle = SolverBody::fixed();
-        for (c, cold) in self.blocks.iter_mut().zip(&self.cold) {
+        let bodies = Shared::new(bodies);
+        for (c, cold) in self.lanes.iter_mut() {
             let bouncy = cold.restitution.gt(zero);
             if !bouncy.any() {
                 continue;
             }
-            let mut a = Side::gather(bodies, &c.a, &idle);
-            let mut b = Side::gather(bodies, &c.b, &idle);
+            // SAFETY (gather, scatter): one thread.
+            let mut a = unsafe { Side::gather(&bodies, &c.a, &idle) };
+            let mut b = unsafe { Side::gather(&bodies, &c.b, &idle) };
             for (i, p) in c.p.iter_mut().enumerate() {
                 let impact = cold.relative_velocity[i];
                 let pushed = p.max_normal_impulse.gt(zero);
@@ -404,15 +334,17 @@ impl WideContacts3 {
                 a.apply(c.ma, &c.ia, p.ra, imp, minus);
                 b.apply(c.mb, &c.ib, p.rb, imp, plus);
             }
-            a.scatter(bodies, &c.a, &c.write_a);
-            b.scatter(bodies, &c.b, &c.write_b);
+            unsafe {
+                a.scatter(&bodies, &c.a, &c.write_a);
+                b.scatter(&bodies, &c.b, &c.write_b);
+            }
         }
     }
 
     /// Writes each point's feature id and impulses (normal; friction as a
     /// world vector) into its slot of `out`.
     pub fn impulses(&self, out: &mut [PointImpulse<glam::Vec3>]) {
-        for (c, cold) in self.blocks.iter().zip(&self.cold) {
+        for (c, cold) in self.lanes.iter() {
             for lane in 0..LANES {
                 if cold.ids[lane] == NONE {
                     continue;
@@ -434,7 +366,7 @@ impl WideContacts3 {
     /// Writes the accumulated impulses back into the contacts.
     #[cfg(test)]
     fn store(&self, contacts: &mut [ContactC<Dim3>]) {
-        for (c, cold) in self.blocks.iter().zip(&self.cold) {
+        for (c, cold) in self.lanes.iter() {
             for (lane, &id) in cold.ids.iter().enumerate() {
                 if id == NONE {
                     continue;
@@ -447,6 +379,163 @@ impl WideContacts3 {
                     q.max_normal_impulse = p.max_normal_impulse.0[lane];
                 }
             }
+        }
+    }
+}
+
+/// [`WideContacts3::warm_start`] on the blocks `run`, compiled for AVX2
+/// where the processor has it (one instruction per lane operation).
+///
+/// # Safety
+/// No other thread reaches the dynamic bodies of these blocks meanwhile.
+unsafe fn warm_start_run(blocks: &[Block], bodies: &Shared<SolverBody<Dim3>>, run: Range<usize>) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2; the bodies as the caller's.
+        return unsafe { warm_start_avx2(blocks, bodies, run) };
+    }
+    // SAFETY: the caller's.
+    unsafe { warm_start_lanes(blocks, bodies, run) }
+}
+
+/// [`warm_start_run`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn warm_start_avx2(blocks: &[Block], bodies: &Shared<SolverBody<Dim3>>, run: Range<usize>) {
+    // SAFETY: the caller's.
+    unsafe { warm_start_lanes(blocks, bodies, run) }
+}
+
+#[inline(always)]
+unsafe fn warm_start_lanes(blocks: &[Block], bodies: &Shared<SolverBody<Dim3>>, run: Range<usize>) {
+    let (plus, minus) = (F8::splat(1.0), F8::splat(-1.0));
+    let idle = SolverBody::fixed();
+    for i in run {
+        let c = &blocks[i];
+        // SAFETY (gather, scatter): the caller's.
+        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
+        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
+        for p in &c.p {
+            let imp = c.n * p.normal_impulse
+                + c.t[0] * p.tangent_impulse[0]
+                + c.t[1] * p.tangent_impulse[1];
+            a.apply(c.ma, &c.ia, p.ra, imp, minus);
+            b.apply(c.mb, &c.ib, p.rb, imp, plus);
+        }
+        unsafe {
+            a.scatter(bodies, &c.a, &c.write_a);
+            b.scatter(bodies, &c.b, &c.write_b);
+        }
+    }
+}
+
+/// [`WideContacts3::solve`] on the blocks `run`, compiled for AVX2 where
+/// the processor has it.
+///
+/// # Safety
+/// No other thread reaches these blocks or their dynamic bodies
+/// meanwhile.
+unsafe fn solve_run(
+    blocks: &Shared<Block>,
+    bodies: &Shared<SolverBody<Dim3>>,
+    run: Range<usize>,
+    k: &ContactParams,
+    use_bias: bool,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the processor has AVX2; the rest as the caller's.
+        return unsafe { solve_avx2(blocks, bodies, run, k, use_bias) };
+    }
+    // SAFETY: the caller's.
+    unsafe { solve_lanes(blocks, bodies, run, k, use_bias) }
+}
+
+/// [`solve_run`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn solve_avx2(
+    blocks: &Shared<Block>,
+    bodies: &Shared<SolverBody<Dim3>>,
+    run: Range<usize>,
+    k: &ContactParams,
+    use_bias: bool,
+) {
+    // SAFETY: the caller's.
+    unsafe { solve_lanes(blocks, bodies, run, k, use_bias) }
+}
+
+#[inline(always)]
+unsafe fn solve_lanes(
+    blocks: &Shared<Block>,
+    bodies: &Shared<SolverBody<Dim3>>,
+    run: Range<usize>,
+    k: &ContactParams,
+    use_bias: bool,
+) {
+    let inv_h = F8::splat(k.inv_h);
+    let max_push = F8::splat(-k.max_push);
+    let slop = F8::splat(k.slop);
+    let zero = F8::ZERO;
+    let (plus, minus) = (F8::splat(1.0), F8::splat(-1.0));
+    let idle = SolverBody::fixed();
+    for i in run {
+        // SAFETY: the caller's.
+        let c = unsafe { blocks.get_mut(i) };
+        // SAFETY (gather, scatter): the caller's.
+        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
+        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
+        let mut r = [zero; MAX_POINTS];
+        let mut gamma = [zero; MAX_POINTS];
+        let mut active = [M8::default(); MAX_POINTS];
+        for (i, p) in c.p.iter().enumerate() {
+            let s = (b.moved(p.rb) - a.moved(p.ra)).dot(c.n) + p.base_sep;
+            let open = s.gt(zero);
+            let bias = if use_bias {
+                let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
+                gamma[i] = F8::select(open, zero, c.k[i][i] * c.gamma_ratio);
+                active[i] = p.exists;
+                F8::select(open, s * inv_h, soft)
+            } else {
+                active[i] = p.exists.and_not(open);
+                zero
+            };
+            let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(c.n);
+            r[i] = vn + bias + gamma[i] * p.normal_impulse;
+        }
+        let delta = normal_deltas(c, &r, &gamma, &active);
+        for (p, d) in c.p.iter_mut().zip(delta) {
+            p.normal_impulse += d;
+            p.max_normal_impulse = p.max_normal_impulse.max(d);
+            let imp = c.n * d;
+            a.apply(c.ma, &c.ia, p.ra, imp, minus);
+            b.apply(c.mb, &c.ib, p.rb, imp, plus);
+        }
+        // Friction: both tangents at once, clamped to the disc.
+        for p in c.p.iter_mut() {
+            let limit = c.friction * p.normal_impulse;
+            let dv = b.velocity_at(p.rb) - a.velocity_at(p.ra);
+            let new0 = p.tangent_impulse[0] - p.tangent_mass * dv.dot(c.t[0]);
+            let new1 = p.tangent_impulse[1] - p.tangent_mass * dv.dot(c.t[1]);
+            let m2 = new0 * new0 + new1 * new1;
+            let over = m2.gt(limit * limit);
+            let mut scale = F8::splat(1.0);
+            for l in 0..LANES {
+                if over.0[l] {
+                    let m = m2.0[l];
+                    scale.0[l] = if m > 0.0 { limit.0[l] / m.sqrt() } else { 0.0 };
+                }
+            }
+            let (new0, new1) = (new0 * scale, new1 * scale);
+            let imp =
+                c.t[0] * (new0 - p.tangent_impulse[0]) + c.t[1] * (new1 - p.tangent_impulse[1]);
+            p.tangent_impulse = [new0, new1];
+            a.apply(c.ma, &c.ia, p.ra, imp, minus);
+            b.apply(c.mb, &c.ib, p.rb, imp, plus);
+        }
+        unsafe {
+            a.scatter(bodies, &c.a, &c.write_a);
+            b.scatter(bodies, &c.b, &c.write_b);
         }
     }
 }

@@ -1,9 +1,11 @@
 //! Determinism: the same scene gives bit-identical states after 1,000
-//! steps on 1, 2 and 4 threads, and from run to run.
+//! steps on 1, 2 and 4 threads, and from run to run; and a scene large
+//! enough that the contact solver splits its colours over the threads.
 
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec2, Vec3};
+use peng::d2::{Circle, Pose2, Rect};
 use peng::d3::{Ball, Capsule, Cuboid, Pose3};
-use peng_dynamics::{BodyDesc, ColliderDesc, PhysicsWorld3};
+use peng_dynamics::{BodyDesc, ColliderDesc, PhysicsWorld2, PhysicsWorld3};
 
 /// A heap of boxes, balls and capsules dropped into a box-walled pit.
 fn scene() -> PhysicsWorld3 {
@@ -95,4 +97,87 @@ fn same_state_hash_on_1_2_and_4_threads_and_across_runs() {
     assert_eq!(one, run(2), "2 threads differ from 1");
     assert_eq!(one, run(4), "4 threads differ from 1");
     assert_eq!(one, run(1), "a second run differs");
+}
+
+/// A pyramid of 820 boxes (base 40) hit by 60 balls. Its 2,400-odd
+/// contacts fill colours of some 50 blocks each, which the solver hands to
+/// the threads in runs of at least 16 (`solver::colour`).
+fn pyramid_scene() -> PhysicsWorld2 {
+    let mut w = PhysicsWorld2::new();
+    let ground = w.add_body(BodyDesc::fixed(Pose2::from_translation(Vec2::new(
+        0.0, -0.5,
+    ))));
+    w.add_collider(
+        ground,
+        ColliderDesc::new(Rect::new(Vec2::new(80.0, 0.5)).unwrap()),
+    )
+    .unwrap();
+    let square = Rect::new(Vec2::splat(0.5)).unwrap();
+    let base = 40;
+    for row in 0..base {
+        let n = base - row;
+        for i in 0..n {
+            let x = i as f32 - 0.5 * (n - 1) as f32;
+            let b = w.add_body(BodyDesc::dynamic(Pose2::from_translation(Vec2::new(
+                x,
+                0.5 + row as f32,
+            ))));
+            w.add_collider(b, ColliderDesc::new(square)).unwrap();
+        }
+    }
+    let mut seed = 777u32;
+    let mut rnd = move || {
+        seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+        (seed >> 8) as f32 / (1u32 << 24) as f32
+    };
+    for i in 0..60 {
+        let p = Vec2::new(rnd() * 30.0 - 15.0, 45.0 + i as f32);
+        let b = w.add_body(BodyDesc::dynamic(Pose2::from_translation(p)));
+        w.add_collider(
+            b,
+            ColliderDesc::new(Circle::new(0.4 + 0.3 * rnd()).unwrap()).with_restitution(0.3),
+        )
+        .unwrap();
+    }
+    w
+}
+
+fn run_pyramid(threads: usize) -> u64 {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    pool.install(|| {
+        let mut w = pyramid_scene();
+        for _ in 0..240 {
+            w.step().expect("step");
+        }
+        let mut h = 0xcbf29ce484222325u64;
+        for (_, b) in w.bodies() {
+            assert!(b.is_finite());
+            let p = b.pose;
+            let xs = [
+                p.translation.x,
+                p.translation.y,
+                p.rotation.cos,
+                p.rotation.sin,
+                b.linvel.x,
+                b.linvel.y,
+                b.angvel,
+            ];
+            for x in xs {
+                for byte in x.to_bits().to_le_bytes() {
+                    h = (h ^ byte as u64).wrapping_mul(0x100000001b3);
+                }
+            }
+        }
+        h
+    })
+}
+
+#[test]
+fn a_pyramid_solved_on_several_threads_gives_the_same_states() {
+    let one = run_pyramid(1);
+    assert_eq!(one, run_pyramid(2), "2 threads differ from 1");
+    assert_eq!(one, run_pyramid(4), "4 threads differ from 1");
 }

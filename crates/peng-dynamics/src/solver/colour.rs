@@ -1,0 +1,119 @@
+//! Running a pass over the blocks of a colour on several threads.
+//!
+//! The blocks of a colour share no dynamic body ([`super::pack::Packer`]),
+//! so they can be solved in any order, or at once, with the same result:
+//! each reads and writes only its own dynamic bodies, and reads fixed
+//! bodies that no block writes. A pass solves the colours one after
+//! another, so the result does not depend on the number of threads.
+
+use core::ops::Range;
+
+use rayon::prelude::*;
+
+/// The fewest blocks a thread is handed at once: below that, waking
+/// another thread costs more than the blocks.
+const MIN_CHUNK: usize = 16;
+
+/// Runs `f` on the blocks `0..len` of a colour, handed over in runs: on
+/// rayon's threads when `parallel` (the blocks share no dynamic body) and
+/// there are several threads and enough blocks, else at once.
+pub(crate) fn run(len: usize, parallel: bool, f: impl Fn(Range<usize>) + Sync) {
+    if len == 0 {
+        return;
+    }
+    let threads = rayon::current_num_threads();
+    if !parallel || threads == 1 || len < 2 * MIN_CHUNK {
+        return f(0..len);
+    }
+    let chunk = len.div_ceil(4 * threads).max(MIN_CHUNK);
+    (0..len.div_ceil(chunk)).into_par_iter().for_each(|r| {
+        let start = r * chunk;
+        f(start..(start + chunk).min(len))
+    });
+}
+
+/// A slice that the threads of a coloured pass share: each item is
+/// reached through a raw pointer, and the caller promises that no two
+/// threads reach the same item while one of them writes it.
+pub(crate) struct Shared<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _slice: core::marker::PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: `Shared` hands out items only through its unsafe getters, whose
+// callers keep the threads on disjoint items; `T: Send` lets an item be
+// written from another thread.
+unsafe impl<T: Send> Send for Shared<'_, T> {}
+// SAFETY: as for `Send`.
+unsafe impl<T: Send> Sync for Shared<'_, T> {}
+
+impl<'a, T> Shared<'a, T> {
+    /// Shares `items` for the lifetime of the borrow.
+    pub fn new(items: &'a mut [T]) -> Self {
+        Shared {
+            ptr: items.as_mut_ptr(),
+            len: items.len(),
+            _slice: core::marker::PhantomData,
+        }
+    }
+
+    /// The number of items.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Item `k`.
+    ///
+    /// # Safety
+    /// No other thread writes item `k` while the reference lives.
+    #[inline(always)]
+    pub unsafe fn get(&self, k: usize) -> &T {
+        assert!(k < self.len);
+        // SAFETY: in bounds (checked); no concurrent writer (the caller).
+        unsafe { &*self.ptr.add(k) }
+    }
+
+    /// Item `k`, to write.
+    ///
+    /// # Safety
+    /// No other thread reads or writes item `k` while the reference
+    /// lives, and no other reference to it is held.
+    #[inline(always)]
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn get_mut(&self, k: usize) -> &mut T {
+        assert!(k < self.len);
+        // SAFETY: in bounds (checked); exclusive (the caller).
+        unsafe { &mut *self.ptr.add(k) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `run` reaches every block once, on one thread or several.
+    #[test]
+    fn run_reaches_every_block_once() {
+        for threads in [1, 2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for (len, parallel) in [(0, true), (5, true), (1000, true), (1000, false)] {
+                let hits: Vec<std::sync::atomic::AtomicU32> =
+                    (0..len).map(|_| Default::default()).collect();
+                pool.install(|| {
+                    run(len, parallel, |r| {
+                        for i in r {
+                            hits[i].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                    })
+                });
+                assert!(hits
+                    .iter()
+                    .all(|h| h.load(std::sync::atomic::Ordering::Relaxed) == 1));
+            }
+        }
+    }
+}
