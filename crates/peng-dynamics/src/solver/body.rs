@@ -114,20 +114,25 @@ pub(crate) const MAX_TURN_PER_SUBSTEP: f32 = 0.25 * core::f32::consts::PI;
 /// Integrates velocities over a substep: forces, gravity, damping.
 pub(crate) fn integrate_velocities<D: DynDim>(bodies: &mut [SolverBody<D>], h: f32) {
     let max_w2 = (MAX_TURN_PER_SUBSTEP / h) * (MAX_TURN_PER_SUBSTEP / h);
-    for b in bodies.iter_mut().filter(|b| b.dynamic) {
+    super::colour::for_each(bodies, |b| {
+        if !b.dynamic {
+            return;
+        }
         b.v = (b.v + b.accel * h) * b.lin_damp;
         b.w = (b.w + b.ang_accel * h) * b.ang_damp;
         let w2 = b.w.dot(b.w);
         if w2 > max_w2 {
             b.w = b.w * (max_w2 / w2).sqrt();
         }
-    }
+    });
 }
 
 /// Integrates positions over a substep.
 pub(crate) fn integrate_positions<D: DynDim>(bodies: &mut [SolverBody<D>], h: f32) {
-    for b in bodies.iter_mut().filter(|b| b.moves) {
-        b.dp = b.dp + b.v * h;
-        b.dq = D::integrate_rotation(b.dq, b.w, h);
-    }
+    super::colour::for_each(bodies, |b| {
+        if b.moves {
+            b.dp = b.dp + b.v * h;
+            b.dq = D::integrate_rotation(b.dq, b.w, h);
+        }
+    });
 }

@@ -32,6 +32,22 @@ pub(crate) fn run(len: usize, parallel: bool, f: impl Fn(Range<usize>) + Sync) {
     });
 }
 
+/// Items per run of [`for_each`].
+const ITEM_CHUNK: usize = 256;
+
+/// Runs `f` on every item, in runs of [`ITEM_CHUNK`] on rayon's threads
+/// when there are several and enough items: for per-body updates, which
+/// do not depend on each other.
+pub(crate) fn for_each<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
+    if rayon::current_num_threads() == 1 || items.len() < 2 * ITEM_CHUNK {
+        items.iter_mut().for_each(f);
+    } else {
+        items
+            .par_chunks_mut(ITEM_CHUNK)
+            .for_each(|run| run.iter_mut().for_each(&f));
+    }
+}
+
 /// A slice that the threads of a coloured pass share: each item is
 /// reached through a raw pointer, and the caller promises that no two
 /// threads reach the same item while one of them writes it.
@@ -91,6 +107,25 @@ impl<'a, T> Shared<'a, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `for_each` reaches every item once, on one thread or several.
+    #[test]
+    fn for_each_reaches_every_item_once() {
+        for threads in [1, 2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for len in [0, 3, 5000] {
+                let mut items: Vec<(usize, u32)> = (0..len).map(|i| (i, 0)).collect();
+                pool.install(|| for_each(&mut items, |x| x.1 += 1));
+                assert!(items
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &(j, n))| i == j && n == 1));
+            }
+        }
+    }
 
     /// `run` reaches every block once, on one thread or several.
     #[test]
