@@ -128,11 +128,18 @@ fn sanity2(name: &str, scene: &Scene2, w: &dyn Engine2) -> String {
 fn sanity3(name: &str, scene: &Scene3, w: &dyn Engine3) -> String {
     let n = scene.bodies.len();
     if name == "dyn3d/convex_pile" {
-        let ys: Vec<f32> = (1..n).map(|i| w.position(i).y).collect();
-        let lowest = ys.iter().copied().fold(f32::MAX, f32::min);
-        let mean = ys.iter().sum::<f32>() / ys.len().max(1) as f32;
-        let through = ys.iter().filter(|&&y| y < -1.0).count();
-        return format!("lowest y {lowest:.2}, mean y {mean:.2}, {through} fell through");
+        let ps: Vec<glam::Vec3> = (1..n).map(|i| w.position(i)).collect();
+        let low =
+            ps.iter().copied().fold(
+                glam::Vec3::splat(f32::MAX),
+                |a, p| if p.y < a.y { p } else { a },
+            );
+        let mean = ps.iter().map(|p| p.y).sum::<f32>() / ps.len().max(1) as f32;
+        let through = ps.iter().filter(|p| p.y < -1.0).count();
+        return format!(
+            "lowest y {:.2} (at x {:.1}, z {:.1}), mean y {mean:.2}, {through} fell through",
+            low.y, low.x, low.z
+        );
     }
     let mut worst = 0.0f32;
     for (i, b) in scene.bodies.iter().enumerate() {

@@ -18,6 +18,10 @@ const OPEN_OVERFLOW: usize = 8;
 /// Colours a body can be in (the bits of a `u64`).
 pub(crate) const COLOURS: usize = 64;
 
+/// The first colour of contacts with a fixed body (40), as a bit: the
+/// colours below are for contacts between two dynamic bodies.
+const FIXED_COLOURS: u64 = 1 << 40;
+
 /// The colour of contacts that found every colour taken by one of their
 /// bodies: its blocks may share bodies, so it is solved on one thread,
 /// after the others.
@@ -80,7 +84,19 @@ impl Packer {
         b: Option<u32>,
         open_block: impl FnOnce(usize) -> usize,
     ) -> (usize, usize, usize) {
-        let taken = self.colours_of(a) | self.colours_of(b);
+        // Contacts with a fixed body take the upper colours, so each pass
+        // solves them after the contacts between dynamic bodies: the
+        // ground has the last word. (Solved in among the others, a hull
+        // of the 1,000-hull pile was pressed through the one-sided mesh
+        // floor by the hulls above it.)
+        let half = FIXED_COLOURS;
+        let taken = self.colours_of(a)
+            | self.colours_of(b)
+            | if a.is_none() || b.is_none() {
+                half - 1
+            } else {
+                !(half - 1)
+            };
         let k = self
             .window
             .iter()
@@ -333,13 +349,16 @@ mod tests {
         );
     }
 
-    /// A body in more than [`COLOURS`] contacts sends the rest to the
-    /// overflow, one block per contact there (they all share the body).
+    /// A body in contacts with 100 other dynamic bodies fills the 40
+    /// colours of such contacts and sends the rest to the overflow, one
+    /// block per contact there (they all share the body); its contacts
+    /// with fixed bodies take colours from 40 on.
     #[test]
     fn a_body_in_every_contact_overflows() {
         let mut packer = Packer::default();
         let mut per_colour = vec![0usize; OVERFLOW + 1];
         let mut blocks = 0usize;
+        let dynamic = FIXED_COLOURS.trailing_zeros();
         for i in 0..100u32 {
             let (c, _, lane) = packer.place(Some(0), Some(1 + i), |c| {
                 per_colour[c] += 1;
@@ -347,9 +366,20 @@ mod tests {
                 0
             });
             assert_eq!(lane, 0, "the shared body keeps each contact alone");
-            assert_eq!(c, (i as usize).min(OVERFLOW));
+            assert_eq!(c, if i < dynamic { i as usize } else { OVERFLOW });
         }
         assert_eq!(blocks, 100);
-        assert_eq!(per_colour[OVERFLOW], 36);
+        assert_eq!(per_colour[OVERFLOW], 100 - dynamic as usize);
+        let (c, _, _) = packer.place(Some(0), None, |_| 0);
+        assert_eq!(
+            c, dynamic as usize,
+            "a fixed contact after the dynamic ones"
+        );
+        let (c, _, lane) = packer.place(None, Some(200), |_| 0);
+        assert_eq!(
+            (c, lane),
+            (dynamic as usize, 1),
+            "the next lane of that block"
+        );
     }
 }

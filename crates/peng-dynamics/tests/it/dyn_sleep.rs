@@ -74,14 +74,16 @@ fn a_falling_ball_wakes_a_sleeping_stack_which_then_reacts() {
         w.step().unwrap();
     }
     assert!(w.body(lower).unwrap().is_sleeping() && w.body(upper).unwrap().is_sleeping());
-    // A heavy ball lands on the stack's corner, off centre.
+    // A heavy ball lands on the stack's corner, off centre. (At density 20
+    // it can knock the upper box off, which is fair, and then the last
+    // check below has no stack to wake.)
     let ball = w.add_body(
         BodyDesc::dynamic(Pose3::from_translation(Vec3::new(0.4, 4.0, 0.4)))
             .with_linvel(Vec3::new(0.0, -5.0, 0.0)),
     );
     w.add_collider(
         ball,
-        ColliderDesc::new(Ball::new(0.3).unwrap()).with_density(20.0),
+        ColliderDesc::new(Ball::new(0.3).unwrap()).with_density(5.0),
     )
     .unwrap();
     let mut woke = false;
