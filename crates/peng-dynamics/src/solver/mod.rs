@@ -95,7 +95,7 @@ impl Lanes {
         }
     }
 
-    fn warm_start<D: DynDim>(&mut self, bodies: &mut Vec<SolverBody<D>>) {
+    fn warm_start<D: DynDim>(&self, bodies: &mut Vec<SolverBody<D>>) {
         if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim2>>>(bodies) {
             self.wide2.warm_start(b);
         } else if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim3>>>(bodies) {

@@ -2,6 +2,9 @@
 //! solver passes do not touch ([`Cold`]), shared by [`super::wide2`] and
 //! [`super::wide3`].
 
+use core::ops::Range;
+
+use super::colour::Shared;
 use super::contact::ContactC;
 use super::lanes::{F8, LANES};
 use crate::dim::DynDim;
@@ -89,13 +92,13 @@ impl Packer {
         // ground has the last word. (Solved in among the others, a hull
         // of the 1,000-hull pile was pressed through the one-sided mesh
         // floor by the hulls above it.)
-        let half = FIXED_COLOURS;
+        let below_fixed = FIXED_COLOURS - 1;
         let taken = self.colours_of(a)
             | self.colours_of(b)
             | if a.is_none() || b.is_none() {
-                half - 1
+                below_fixed
             } else {
-                !(half - 1)
+                !below_fixed
             };
         let k = self
             .window
@@ -213,6 +216,31 @@ impl<B: Copy, const P: usize> Coloured<B, P> {
         });
         let (blocks, cold) = &mut self.colours[colour];
         (&mut blocks[block], &mut cold[block], lane)
+    }
+
+    /// Runs `f` on every block, colour after colour, handing it the
+    /// colour's blocks and a run of them; the runs of a colour other than
+    /// the overflow may run at once on rayon's threads
+    /// ([`super::colour::run`]), and their blocks share no dynamic body.
+    pub fn run(&self, f: impl Fn(&[B], Range<usize>) + Sync)
+    where
+        B: Sync,
+    {
+        for (colour, (blocks, _)) in self.colours.iter().enumerate() {
+            super::colour::run(blocks.len(), colour != OVERFLOW, |run| f(blocks, run));
+        }
+    }
+
+    /// [`run`](Self::run) for passes that write the blocks: `f` may write
+    /// the blocks of its run, which no other run holds.
+    pub fn run_mut(&mut self, f: impl Fn(&Shared<B>, Range<usize>) + Sync)
+    where
+        B: Send,
+    {
+        for (colour, (blocks, _)) in self.colours.iter_mut().enumerate() {
+            let blocks = Shared::new(blocks);
+            super::colour::run(blocks.len(), colour != OVERFLOW, |run| f(&blocks, run));
+        }
     }
 
     /// Every block with its cold data, colour after colour (the order the

@@ -13,10 +13,10 @@ use glam::Mat3;
 use core::ops::Range;
 
 use super::body::SolverBody;
-use super::colour::{self, Shared};
+use super::colour::Shared;
 use super::contact::{ContactC, ContactParams, MAX_POINTS};
 use super::lanes::{F8, LANES, M8, V3};
-use super::pack::{Coloured, NONE, OVERFLOW};
+use super::pack::{Coloured, NONE};
 use super::PointImpulse;
 use peng::world::Dim3;
 
@@ -280,29 +280,21 @@ impl WideContacts3 {
     }
 
     /// Applies the accumulated impulses (warm starting).
-    pub fn warm_start(&mut self, bodies: &mut [SolverBody<Dim3>]) {
+    pub fn warm_start(&self, bodies: &mut [SolverBody<Dim3>]) {
         let bodies = Shared::new(bodies);
-        for (colour, (blocks, _)) in self.lanes.colours.iter().enumerate() {
-            colour::run(blocks.len(), colour != OVERFLOW, |run| {
-                // SAFETY: the blocks of a colour share no dynamic body
-                // (`Packer`), or run on one thread (the overflow); the
-                // colours run one after another.
-                unsafe { warm_start_run(blocks, &bodies, run) }
-            });
-        }
+        // SAFETY: runs that go at once share no dynamic body (`run`).
+        self.lanes
+            .run(|blocks, run| unsafe { warm_start_run(blocks, &bodies, run) });
     }
 
     /// One pass: soft with the position error when `use_bias`, else the
     /// relax pass.
     pub fn solve(&mut self, bodies: &mut [SolverBody<Dim3>], k: &ContactParams, use_bias: bool) {
         let bodies = Shared::new(bodies);
-        for (colour, (blocks, _)) in self.lanes.colours.iter_mut().enumerate() {
-            let blocks = Shared::new(blocks);
-            colour::run(blocks.len(), colour != OVERFLOW, |run| {
-                // SAFETY: as in `warm_start`; each block is in one run.
-                unsafe { solve_run(&blocks, &bodies, run, k, use_bias) }
-            });
-        }
+        // SAFETY: runs that go at once share no block and no dynamic body
+        // (`run_mut`).
+        self.lanes
+            .run_mut(|blocks, run| unsafe { solve_run(blocks, &bodies, run, k, use_bias) });
     }
 
     /// Restitution, once after the substeps (see

@@ -51,29 +51,26 @@ fn scene() -> PhysicsWorld3 {
     w
 }
 
-/// FNV-1a over the bits of every body's pose and velocities.
-fn state_hash(w: &PhysicsWorld3) -> u64 {
+/// FNV-1a over the bits of `xs`.
+fn fnv(xs: impl IntoIterator<Item = f32>) -> u64 {
     let mut h = 0xcbf29ce484222325u64;
-    let mut eat = |x: f32| {
+    for x in xs {
         for byte in x.to_bits().to_le_bytes() {
             h = (h ^ byte as u64).wrapping_mul(0x100000001b3);
         }
-    };
-    for (_, b) in w.bodies() {
-        let p = b.pose;
-        for x in p
-            .translation
-            .to_array()
-            .into_iter()
-            .chain(p.rotation.to_array())
-        {
-            eat(x);
-        }
-        for x in b.linvel.to_array().into_iter().chain(b.angvel.to_array()) {
-            eat(x);
-        }
     }
     h
+}
+
+/// FNV-1a over the bits of every body's pose and velocities.
+fn state_hash(w: &PhysicsWorld3) -> u64 {
+    fnv(w.bodies().flat_map(|(_, b)| {
+        let (p, q) = (b.pose.translation, b.pose.rotation);
+        [p.to_array(), b.linvel.to_array(), b.angvel.to_array()]
+            .into_iter()
+            .flatten()
+            .chain(q.to_array())
+    }))
 }
 
 fn run(threads: usize) -> u64 {
@@ -153,11 +150,10 @@ fn run_pyramid(threads: usize) -> u64 {
         for _ in 0..240 {
             w.step().expect("step");
         }
-        let mut h = 0xcbf29ce484222325u64;
-        for (_, b) in w.bodies() {
-            assert!(b.is_finite());
+        assert!(w.bodies().all(|(_, b)| b.is_finite()));
+        fnv(w.bodies().flat_map(|(_, b)| {
             let p = b.pose;
-            let xs = [
+            [
                 p.translation.x,
                 p.translation.y,
                 p.rotation.cos,
@@ -165,14 +161,8 @@ fn run_pyramid(threads: usize) -> u64 {
                 b.linvel.x,
                 b.linvel.y,
                 b.angvel,
-            ];
-            for x in xs {
-                for byte in x.to_bits().to_le_bytes() {
-                    h = (h ^ byte as u64).wrapping_mul(0x100000001b3);
-                }
-            }
-        }
-        h
+            ]
+        }))
     })
 }
 
