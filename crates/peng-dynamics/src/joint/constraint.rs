@@ -9,10 +9,10 @@
 
 use peng::math::Vector;
 
+use super::graph::ColouredJoints;
 use super::{distance, prismatic, revolute, weld, JointImpulses, JointType, Motor};
 use crate::dim::{Angular, DynDim};
 use crate::solver::body::SolverBody;
-use crate::solver::contact::pair_mut;
 use crate::solver::soft::Softness;
 
 /// What the distance joint holds.
@@ -36,7 +36,7 @@ pub(crate) enum LengthMode {
 }
 
 /// A joint for one step.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub(crate) struct JointC<D: DynDim> {
     /// The joint's slot in the world (to store the impulses back).
     pub slot: u32,
@@ -75,6 +75,14 @@ pub(crate) struct JointC<D: DynDim> {
     /// The motor's force or torque.
     pub motor_force: f32,
 }
+
+// By hand: a derive would ask `D: Copy` of the dimension marker.
+impl<D: DynDim> Clone for JointC<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<D: DynDim> Copy for JointC<D> {}
 
 /// The joint solver's coefficients for one step.
 #[derive(Debug, Clone, Copy)]
@@ -127,9 +135,8 @@ pub(crate) fn frame_axis<D: DynDim>(f: D::Rot, i: usize) -> D::V {
 }
 
 /// Applies every joint's accumulated impulses (each substep).
-pub(crate) fn warm_start<D: DynDim>(bodies: &mut [SolverBody<D>], joints: &[JointC<D>]) {
-    for j in joints {
-        let (a, b) = pair_mut(bodies, j.a as usize, j.b as usize);
+pub(crate) fn warm_start<D: DynDim>(bodies: &mut [SolverBody<D>], joints: &mut ColouredJoints<D>) {
+    joints.run(bodies, |j, a, b| {
         let g = j.geo(a, b);
         let (f, t) = parts(j, &g);
         a.apply(-f.0, g.ra);
@@ -137,7 +144,7 @@ pub(crate) fn warm_start<D: DynDim>(bodies: &mut [SolverBody<D>], joints: &[Join
         b.apply(f.0, g.rb);
         b.apply(f.1, g.rb);
         super::row::apply_torque(a, b, t);
-    }
+    });
 }
 
 /// The impulses of a joint as (impulse at the anchors, impulse with A's
@@ -182,12 +189,11 @@ fn parts<D: DynDim>(j: &JointC<D>, g: &Geo<D>) -> ((D::V, D::V, D::V), D::Ang) {
 /// `use_bias`, rigid when relaxing).
 pub(crate) fn solve<D: DynDim>(
     bodies: &mut [SolverBody<D>],
-    joints: &mut [JointC<D>],
+    joints: &mut ColouredJoints<D>,
     p: &JointParams,
     use_bias: bool,
 ) {
-    for j in joints.iter_mut() {
-        let (a, b) = pair_mut(bodies, j.a as usize, j.b as usize);
+    joints.run(bodies, |j, a, b| {
         let g = j.geo(a, b);
         match j.kind {
             JointType::Revolute => revolute::solve(j, a, b, &g, p, use_bias),
@@ -195,12 +201,16 @@ pub(crate) fn solve<D: DynDim>(
             JointType::Distance => distance::solve(j, a, b, &g, p, use_bias),
             JointType::Weld => weld::solve(j, a, b, &g, p, use_bias),
         }
-    }
+    });
 }
 
 /// Fills each joint's force and torque on B (impulse per substep over `h`).
-pub(crate) fn store<D: DynDim>(bodies: &[SolverBody<D>], joints: &mut [JointC<D>], inv_h: f32) {
-    for j in joints.iter_mut() {
+pub(crate) fn store<D: DynDim>(
+    bodies: &[SolverBody<D>],
+    joints: &mut ColouredJoints<D>,
+    inv_h: f32,
+) {
+    for j in joints.list_mut() {
         let (a, b) = (&bodies[j.a as usize], &bodies[j.b as usize]);
         let g = j.geo(a, b);
         let ((p, q, _), t) = parts(j, &g);

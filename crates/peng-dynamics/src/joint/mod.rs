@@ -44,6 +44,7 @@
 
 pub(crate) mod constraint;
 mod distance;
+pub(crate) mod graph;
 mod point;
 mod prismatic;
 mod revolute;
@@ -59,7 +60,7 @@ use peng::world::{Dim2, Dim3};
 
 use crate::dim::{Angular, DynDim};
 use crate::world::BodyHandle;
-use constraint::JointC;
+use graph::ColouredJoints;
 
 /// A joint of a [`PhysicsWorld`](crate::PhysicsWorld), generation-checked
 /// like [`BodyHandle`].
@@ -442,8 +443,11 @@ struct JointSlot<D: DynDim> {
 pub(crate) struct JointSet<D: DynDim> {
     slots: Vec<JointSlot<D>>,
     free: Vec<u32>,
-    /// This step's constraints.
-    pub constraints: Vec<JointC<D>>,
+    /// This step's constraints, in colours.
+    pub constraints: ColouredJoints<D>,
+    /// Joints added and removed so far (the colours hold while it and the
+    /// bodies' kinds stay).
+    pub edits: u64,
     /// Body slot pairs (smaller first) linked by a joint that does not
     /// collide connected, with the number of such joints; shared with the
     /// collision world's pair filter.
@@ -456,7 +460,8 @@ impl<D: DynDim> Default for JointSet<D> {
         JointSet {
             slots: Vec::new(),
             free: Vec::new(),
-            constraints: Vec::new(),
+            constraints: ColouredJoints::default(),
+            edits: 0,
             no_collide: Arc::new(RwLock::new(HashSet::new())),
             no_collide_count: HashMap::new(),
         }
@@ -472,6 +477,7 @@ impl<D: DynDim> JointSet<D> {
     /// Adds a joint; returns its handle and whether the no-collide set
     /// changed.
     pub fn insert(&mut self, joint: Joint<D>) -> (JointHandle, bool) {
+        self.edits += 1;
         let changed = if joint.collide_connected {
             false
         } else {
@@ -535,6 +541,11 @@ impl<D: DynDim> JointSet<D> {
             .and_then(|s| s.joint.as_mut())
     }
 
+    /// The joint in slot `i`.
+    pub fn at(&self, i: usize) -> Option<&Joint<D>> {
+        self.slots.get(i).and_then(|s| s.joint.as_ref())
+    }
+
     /// The joint in slot `i`, mutably.
     pub fn at_mut(&mut self, i: usize) -> Option<&mut Joint<D>> {
         self.slots.get_mut(i).and_then(|s| s.joint.as_mut())
@@ -547,6 +558,7 @@ impl<D: DynDim> JointSet<D> {
             .get_mut(h.index as usize)
             .filter(|s| s.generation == h.generation)?;
         let joint = slot.joint.take()?;
+        self.edits += 1;
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(h.index);
         let changed = if joint.collide_connected {

@@ -7,7 +7,7 @@ use crate::body::{Body, BodyKind};
 use crate::dim::{Angular, DynDim};
 
 /// A body as the solver sees it.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub(crate) struct SolverBody<D: DynDim> {
     /// Velocity of the centre of mass.
     pub v: D::V,
@@ -34,6 +34,14 @@ pub(crate) struct SolverBody<D: DynDim> {
     /// Whether it is dynamic (velocities change under forces).
     pub dynamic: bool,
 }
+
+// By hand: a derive would ask `D: Copy` of the dimension marker.
+impl<D: DynDim> Clone for SolverBody<D> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<D: DynDim> Copy for SolverBody<D> {}
 
 impl<D: DynDim> SolverBody<D> {
     /// A body that never moves and takes no impulse.

@@ -18,14 +18,25 @@ const MIN_CHUNK: usize = 16;
 /// rayon's threads when `parallel` (the blocks share no dynamic body) and
 /// there are several threads and enough blocks, else at once.
 pub(crate) fn run(len: usize, parallel: bool, f: impl Fn(Range<usize>) + Sync) {
+    run_chunked(len, MIN_CHUNK, parallel, f)
+}
+
+/// [`run`] for items of another cost: each thread is handed at least
+/// `min_chunk` of them at once.
+pub(crate) fn run_chunked(
+    len: usize,
+    min_chunk: usize,
+    parallel: bool,
+    f: impl Fn(Range<usize>) + Sync,
+) {
     if len == 0 {
         return;
     }
     let threads = rayon::current_num_threads();
-    if !parallel || threads == 1 || len < 2 * MIN_CHUNK {
+    if !parallel || threads == 1 || len < 2 * min_chunk {
         return f(0..len);
     }
-    let chunk = len.div_ceil(4 * threads).max(MIN_CHUNK);
+    let chunk = len.div_ceil(4 * threads).max(min_chunk);
     (0..len.div_ceil(chunk)).into_par_iter().for_each(|r| {
         let start = r * chunk;
         f(start..(start + chunk).min(len))
@@ -77,6 +88,28 @@ impl<'a, T> Shared<'a, T> {
     /// The number of items.
     pub fn len(&self) -> usize {
         self.len
+    }
+
+    /// The same items, shared again for a shorter borrow (a copy of the
+    /// pointer and length, which the compiler can keep in registers).
+    pub fn reborrow(&self) -> Shared<'_, T> {
+        Shared {
+            ptr: self.ptr,
+            len: self.len,
+            _slice: core::marker::PhantomData,
+        }
+    }
+
+    /// Items `range`, to write.
+    ///
+    /// # Safety
+    /// No other thread reads or writes these items while the slice lives,
+    /// and no other reference to them is held.
+    #[allow(clippy::mut_from_ref)]
+    pub unsafe fn slice_mut(&self, range: Range<usize>) -> &mut [T] {
+        assert!(range.start <= range.end && range.end <= self.len);
+        // SAFETY: in bounds (checked); exclusive (the caller).
+        unsafe { core::slice::from_raw_parts_mut(self.ptr.add(range.start), range.len()) }
     }
 
     /// Item `k`.

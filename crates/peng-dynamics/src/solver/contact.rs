@@ -175,6 +175,7 @@ pub(crate) fn effective_mass<D: DynDim>(
 }
 
 /// Two distinct bodies of the slice, mutably (`i != j`).
+#[cfg(test)]
 #[inline(always)]
 pub(crate) fn pair_mut<T>(s: &mut [T], i: usize, j: usize) -> (&mut T, &mut T) {
     debug_assert_ne!(i, j);

@@ -23,7 +23,8 @@
 //! blocks in colours whose blocks share no dynamic body
 //! ([`pack::Packer`]): the warm start and solve passes run colour after
 //! colour, each colour's blocks on rayon's threads ([`colour::run`]), with
-//! the same result on any number of threads.
+//! the same result on any number of threads. The joints are coloured the
+//! same way, one joint at a time ([`crate::joint::graph`]).
 
 pub(crate) mod block4;
 pub(crate) mod body;
@@ -44,7 +45,8 @@ use wide2::WideContacts2;
 use wide3::WideContacts3;
 
 use crate::dim::DynDim;
-use crate::joint::constraint::{self as joint, JointC, JointParams};
+use crate::joint::constraint::{self as joint, JointParams};
+use crate::joint::graph::ColouredJoints;
 use crate::world::StepSettings;
 use peng::world::{Dim2, Dim3};
 
@@ -157,7 +159,7 @@ pub(crate) fn run_step<D: DynDim>(
     bodies: &mut Vec<SolverBody<D>>,
     contacts: &mut Lanes,
     params: &ContactParams,
-    joints: &mut [JointC<D>],
+    joints: &mut ColouredJoints<D>,
     settings: &StepSettings<D>,
 ) {
     let n = settings.substeps.max(1);

@@ -192,20 +192,32 @@ impl<D: DynDim> PhysicsWorld<D> {
         )));
     }
 
-    /// Builds this step's joint constraints (after the solver bodies).
+    /// Builds this step's joint constraints (after the solver bodies), in
+    /// the colours the solver runs them in.
     pub(super) fn prepare_joints(&mut self, h: f32) {
-        let mut out = core::mem::take(&mut self.joints.constraints);
-        out.clear();
-        for (handle, j) in self.joints.iter() {
-            let (Some(ba), Some(bb)) = (self.body(j.body_a), self.body(j.body_b)) else {
-                continue;
-            };
+        let mut cs = core::mem::take(&mut self.joints.constraints);
+        // Nothing to solve without an awake dynamic body.
+        let (bodies, solver) = (&self.bodies, &self.solver_bodies);
+        let live = |b: BodyHandle| {
+            let s = bodies.get(b.index() as usize)?;
+            (s.generation == b.generation && s.body.is_some()).then_some(b.index())
+        };
+        cs.colour(self.joints.edits, solver, || {
+            self.joints.iter().filter_map(|(handle, j)| {
+                let (a, b) = (live(j.body_a)?, live(j.body_b)?);
+                let awake = solver[a as usize].dynamic || solver[b as usize].dynamic;
+                awake.then_some((handle.index(), a, b))
+            })
+        });
+        let joints = &self.joints;
+        cs.fill(|slot| {
+            let j = joints.at(slot as usize).expect("a live joint");
             let (ia, ib) = (j.body_a.index() as usize, j.body_b.index() as usize);
-            let (sa, sb) = (&self.solver_bodies[ia], &self.solver_bodies[ib]);
-            // Nothing to solve without an awake dynamic body.
-            if !(sa.dynamic || sb.dynamic) {
-                continue;
-            }
+            let (ba, bb) = (
+                bodies[ia].body.as_ref().expect("a live body"),
+                bodies[ib].body.as_ref().expect("a live body"),
+            );
+            let (sa, sb) = (&solver[ia], &solver[ib]);
             let (qa, qb) = (D::rotation(&ba.pose), D::rotation(&bb.pose));
             let length_mode = match (j.spring, j.limits) {
                 (Some(s), _) if s.hertz > 0.0 => LengthMode::Spring {
@@ -216,8 +228,8 @@ impl<D: DynDim> PhysicsWorld<D> {
                 (None, None) => LengthMode::Rigid,
                 _ => LengthMode::Free,
             };
-            out.push(JointC {
-                slot: handle.index(),
+            JointC {
+                slot,
                 kind: j.kind,
                 a: ia as u32,
                 b: ib as u32,
@@ -235,16 +247,16 @@ impl<D: DynDim> PhysicsWorld<D> {
                 force: D::V::ZERO,
                 torque: D::Ang::ZERO,
                 motor_force: 0.0,
-            });
-        }
-        self.joints.constraints = out;
+            }
+        });
+        self.joints.constraints = cs;
     }
 
     /// Keeps the joints' impulses for the next step and their force and
     /// torque for reading.
     pub(super) fn store_joints(&mut self) {
         let cs = core::mem::take(&mut self.joints.constraints);
-        for c in &cs {
+        for c in cs.list() {
             if let Some(j) = self.joints.at_mut(c.slot as usize) {
                 j.impulses = c.imp;
                 j.force = c.force;

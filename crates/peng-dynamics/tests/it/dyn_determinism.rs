@@ -5,7 +5,7 @@
 use glam::{Quat, Vec2, Vec3};
 use peng::d2::{Circle, Pose2, Rect};
 use peng::d3::{Ball, Capsule, Cuboid, Pose3};
-use peng_dynamics::{BodyDesc, ColliderDesc, PhysicsWorld2, PhysicsWorld3};
+use peng_dynamics::{BodyDesc, ColliderDesc, JointDesc2, PhysicsWorld2, PhysicsWorld3};
 
 /// A heap of boxes, balls and capsules dropped into a box-walled pit.
 fn scene() -> PhysicsWorld3 {
@@ -171,4 +171,81 @@ fn a_pyramid_solved_on_several_threads_gives_the_same_states() {
     let one = run_pyramid(1);
     assert_eq!(one, run_pyramid(2), "2 threads differ from 1");
     assert_eq!(one, run_pyramid(4), "4 threads differ from 1");
+}
+
+/// A hanging net of 40 x 40 balls, each linked to its right and lower
+/// neighbours by revolute joints (3,081 of them), the top row fixed. Its
+/// joints fill colours of several hundred each, which the solver hands to
+/// the threads in runs of at least 64 (`joint::graph`).
+fn net_scene() -> PhysicsWorld2 {
+    let mut w = PhysicsWorld2::new();
+    let n = 40;
+    let mut ids = Vec::new();
+    for row in 0..n {
+        for col in 0..n {
+            let p = Vec2::new(col as f32, -(row as f32));
+            let desc = if row == 0 {
+                BodyDesc::fixed(Pose2::from_translation(p))
+            } else {
+                BodyDesc::dynamic(Pose2::from_translation(p))
+            };
+            let b = w.add_body(desc);
+            w.add_collider(b, ColliderDesc::new(Circle::new(0.4).unwrap()))
+                .unwrap();
+            ids.push((b, p));
+        }
+    }
+    for row in 0..n {
+        for col in 0..n {
+            let (b, p) = ids[row * n + col];
+            if col + 1 < n && row > 0 {
+                let (r, q) = ids[row * n + col + 1];
+                w.add_joint(JointDesc2::revolute(b, r, (p + q) * 0.5))
+                    .unwrap();
+            }
+            if row + 1 < n {
+                let (d, q) = ids[(row + 1) * n + col];
+                w.add_joint(JointDesc2::revolute(b, d, (p + q) * 0.5))
+                    .unwrap();
+            }
+        }
+    }
+    // Swing it: a push on the lower left corner.
+    let (corner, _) = ids[(n - 1) * n];
+    w.body_mut(corner).unwrap().linvel = Vec2::new(30.0, 0.0);
+    w
+}
+
+fn run_net(threads: usize) -> u64 {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    pool.install(|| {
+        let mut w = net_scene();
+        assert_eq!(w.joint_count(), 39 * 39 + 39 * 40);
+        for _ in 0..120 {
+            w.step().expect("step");
+        }
+        assert!(w.bodies().all(|(_, b)| b.is_finite()));
+        fnv(w.bodies().flat_map(|(_, b)| {
+            let p = b.pose;
+            [
+                p.translation.x,
+                p.translation.y,
+                p.rotation.cos,
+                p.rotation.sin,
+                b.linvel.x,
+                b.linvel.y,
+                b.angvel,
+            ]
+        }))
+    })
+}
+
+#[test]
+fn a_net_of_joints_solved_on_several_threads_gives_the_same_states() {
+    let one = run_net(1);
+    assert_eq!(one, run_net(2), "2 threads differ from 1");
+    assert_eq!(one, run_net(4), "4 threads differ from 1");
 }
