@@ -198,10 +198,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         let mut cs = core::mem::take(&mut self.joints.constraints);
         // Nothing to solve without an awake dynamic body.
         let (bodies, solver) = (&self.bodies, &self.solver_bodies);
-        let live = |b: BodyHandle| {
-            let s = bodies.get(b.index() as usize)?;
-            (s.generation == b.generation && s.body.is_some()).then_some(b.index())
-        };
+        let live = |b: BodyHandle| self.body(b).map(|_| b.index());
         cs.colour(self.joints.edits, solver, || {
             self.joints.iter().filter_map(|(handle, j)| {
                 let (a, b) = (live(j.body_a)?, live(j.body_b)?);

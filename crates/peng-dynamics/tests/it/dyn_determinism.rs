@@ -140,14 +140,16 @@ fn pyramid_scene() -> PhysicsWorld2 {
     w
 }
 
-fn run_pyramid(threads: usize) -> u64 {
+/// The hash of every body's pose and velocities after `steps` steps of
+/// `scene()` on a pool of `threads`.
+fn run2(threads: usize, scene: fn() -> PhysicsWorld2, steps: usize) -> u64 {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("thread pool");
     pool.install(|| {
-        let mut w = pyramid_scene();
-        for _ in 0..240 {
+        let mut w = scene();
+        for _ in 0..steps {
             w.step().expect("step");
         }
         assert!(w.bodies().all(|(_, b)| b.is_finite()));
@@ -164,6 +166,10 @@ fn run_pyramid(threads: usize) -> u64 {
             ]
         }))
     })
+}
+
+fn run_pyramid(threads: usize) -> u64 {
+    run2(threads, pyramid_scene, 240)
 }
 
 #[test]
@@ -210,6 +216,7 @@ fn net_scene() -> PhysicsWorld2 {
             }
         }
     }
+    assert_eq!(w.joint_count(), 39 * 39 + 39 * 40);
     // Swing it: a push on the lower left corner.
     let (corner, _) = ids[(n - 1) * n];
     w.body_mut(corner).unwrap().linvel = Vec2::new(30.0, 0.0);
@@ -217,30 +224,7 @@ fn net_scene() -> PhysicsWorld2 {
 }
 
 fn run_net(threads: usize) -> u64 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool");
-    pool.install(|| {
-        let mut w = net_scene();
-        assert_eq!(w.joint_count(), 39 * 39 + 39 * 40);
-        for _ in 0..120 {
-            w.step().expect("step");
-        }
-        assert!(w.bodies().all(|(_, b)| b.is_finite()));
-        fnv(w.bodies().flat_map(|(_, b)| {
-            let p = b.pose;
-            [
-                p.translation.x,
-                p.translation.y,
-                p.rotation.cos,
-                p.rotation.sin,
-                b.linvel.x,
-                b.linvel.y,
-                b.angvel,
-            ]
-        }))
-    })
+    run2(threads, net_scene, 120)
 }
 
 #[test]
