@@ -42,6 +42,14 @@ pub struct StepSettings<D: DynDim> {
     /// Gap (m) within which contacts are kept before they touch
     /// (speculative contacts); each body adds how far it moves in a step.
     pub speculative_distance: f32,
+    /// Manifold reuse (m): a touching pair keeps its contact manifolds,
+    /// carried with its bodies, until some point of either body has moved
+    /// this far relative to the other (or the pair's speculative gap grew)
+    /// since they were found (`peng::world::World::set_manifold_reuse`).
+    /// Keep it below the speculative distance: then a contact the carried
+    /// manifold misses is never an overlap. 0 finds every moving pair's
+    /// manifolds again at every step.
+    pub manifold_reuse: f32,
     /// Whether resting bodies fall asleep.
     pub sleep: bool,
     /// A body is at rest below this speed (m/s)...
@@ -67,6 +75,7 @@ impl<D: DynDim> Default for StepSettings<D> {
             restitution_threshold: 1.0,
             linear_slop: 0.0,
             speculative_distance: 0.02,
+            manifold_reuse: 0.005,
             sleep: true,
             sleep_linear_speed: 0.05,
             sleep_angular_speed: 2f32.to_radians(),
@@ -113,6 +122,11 @@ impl<D: DynDim> StepSettings<D> {
                 "speculative_distance",
                 self.speculative_distance,
                 non_neg(self.speculative_distance),
+            ),
+            (
+                "manifold_reuse",
+                self.manifold_reuse,
+                non_neg(self.manifold_reuse),
             ),
             (
                 "sleep_linear_speed",

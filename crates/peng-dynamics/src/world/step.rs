@@ -31,6 +31,11 @@ impl<D: DynDim> PhysicsWorld<D> {
             return Err(DynamicsError::NonFiniteBody);
         }
         self.sync_colliders()?;
+        let tol = self.settings.manifold_reuse;
+        let reuse = (tol > 0.0).then_some(tol);
+        if self.collision.manifold_reuse() != reuse {
+            self.collision.set_manifold_reuse(reuse)?;
+        }
         self.collision.update();
         self.wake_linked();
         let h = self.settings.dt / self.settings.substeps as f32;

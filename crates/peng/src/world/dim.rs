@@ -11,6 +11,7 @@ use crate::query::types::{
 };
 use crate::query::{d2, d3};
 use crate::shape;
+use std::sync::Arc;
 
 /// A dimension: the types and pair queries a [`World`](super::World) uses.
 pub trait Dim: 'static + Send + Sync + Sized {
@@ -129,6 +130,32 @@ pub trait Dim: 'static + Send + Sync + Sized {
     ) -> Option<CastHit<Self::V>>;
     /// A one-point manifold from a cast hit (the contact at impact).
     fn manifold_from_hit(hit: &CastHit<Self::V>) -> Self::Manifold;
+
+    /// Whether two shapes are known to be the same: equal inline values or
+    /// the same shared data (one `Arc`). `false` when unsure (two copies of
+    /// one mesh), which only costs a full narrow-phase test.
+    fn same_shape(a: &Self::Shape, b: &Self::Shape) -> bool;
+    /// Whether the shape is bounded by flat faces only (no ball, capsule,
+    /// cylinder or cone surface, no compound): its contact points sit on
+    /// its corners and edges and move with it, so that its manifolds may be
+    /// carried (see `reuse.rs`). A rolling ball's contact point does not:
+    /// carried, it would drift up the ball and push it on.
+    fn flat_faced(shape: &Self::Shape) -> bool;
+    /// `q` in `p`'s frame: `p⁻¹ q`.
+    fn inv_mul(p: &Self::Pose, q: &Self::Pose) -> Self::Pose;
+    /// The angle, in `[0, π]`, of the rotation from `p`'s orientation to
+    /// `q`'s.
+    fn turn_between(p: &Self::Pose, q: &Self::Pose) -> f32;
+    /// `m`, found with its colliders at `from_a` and `from_b`, carried
+    /// rigidly with them to `to_a` and `to_b`: each point with its collider,
+    /// the normal with A, each depth measured again along the new normal.
+    fn carry(
+        m: &Self::Manifold,
+        from_a: &Self::Pose,
+        to_a: &Self::Pose,
+        from_b: &Self::Pose,
+        to_b: &Self::Pose,
+    ) -> Self::Manifold;
 }
 
 /// The one-point manifold of a cast hit, in either dimension.
@@ -142,6 +169,26 @@ fn hit_manifold<V: Vector, const N: usize>(hit: &CastHit<V>) -> Manifold<V, N> {
         id: ContactId::default(),
     });
     m
+}
+
+/// `m` with its points moved by `move_a` and `move_b`, its normal turned by
+/// `turn_a`, and each depth measured again along the turned normal (the
+/// shared body of [`Dim::carry`]).
+fn carry_manifold<V: Vector, const N: usize>(
+    m: &Manifold<V, N>,
+    move_a: impl Fn(V) -> V,
+    move_b: impl Fn(V) -> V,
+    turn_a: impl Fn(V) -> V,
+) -> Manifold<V, N> {
+    let mut out = *m;
+    let n = turn_a(m.normal);
+    out.normal = n;
+    for p in out.points_mut() {
+        p.point_a = move_a(p.point_a);
+        p.point_b = move_b(p.point_b);
+        p.depth = (p.point_a - p.point_b).dot(n);
+    }
+    out
 }
 
 /// The 2D dimension: [`Pose2`] and [`shape::d2::Shape`].
@@ -276,6 +323,44 @@ impl Dim for Dim2 {
     fn manifold_from_hit(hit: &CastHit<Vec2>) -> Self::Manifold {
         hit_manifold(hit)
     }
+    fn same_shape(a: &Self::Shape, b: &Self::Shape) -> bool {
+        use shape::d2::Shape as S;
+        match (a, b) {
+            (S::Polygon(x), S::Polygon(y)) => Arc::ptr_eq(x, y),
+            (S::Compound(x), S::Compound(y)) => Arc::ptr_eq(x, y),
+            (S::Polyline(x), S::Polyline(y)) => Arc::ptr_eq(x, y),
+            (S::Polygon(_) | S::Compound(_) | S::Polyline(_), _) => false,
+            _ => a == b,
+        }
+    }
+    fn flat_faced(shape: &Self::Shape) -> bool {
+        use shape::d2::Shape as S;
+        matches!(
+            shape,
+            S::Rect(_) | S::Segment(_) | S::Triangle(_) | S::Polygon(_) | S::Polyline(_)
+        )
+    }
+    fn inv_mul(p: &Pose2, q: &Pose2) -> Pose2 {
+        p.inv_mul(q)
+    }
+    fn turn_between(p: &Pose2, q: &Pose2) -> f32 {
+        q.rotation.mul(p.rotation.inverse()).angle().abs()
+    }
+    fn carry(
+        m: &Self::Manifold,
+        from_a: &Pose2,
+        to_a: &Pose2,
+        from_b: &Pose2,
+        to_b: &Pose2,
+    ) -> Self::Manifold {
+        let (da, db) = (to_a.mul(&from_a.inverse()), to_b.mul(&from_b.inverse()));
+        carry_manifold(
+            m,
+            |p| da.transform_point(p),
+            |p| db.transform_point(p),
+            |v| da.transform_vector(v),
+        )
+    }
 }
 
 impl Dim for Dim3 {
@@ -404,5 +489,54 @@ impl Dim for Dim3 {
     }
     fn manifold_from_hit(hit: &CastHit<Vec3>) -> Self::Manifold {
         hit_manifold(hit)
+    }
+    fn same_shape(a: &Self::Shape, b: &Self::Shape) -> bool {
+        use shape::d3::Shape as S;
+        match (a, b) {
+            (S::Polyhedron(x), S::Polyhedron(y)) => Arc::ptr_eq(x, y),
+            (S::Compound(x), S::Compound(y)) => Arc::ptr_eq(x, y),
+            (S::TriMesh(x), S::TriMesh(y)) => Arc::ptr_eq(x, y),
+            (S::HeightField(x), S::HeightField(y)) => Arc::ptr_eq(x, y),
+            (S::Polyhedron(_) | S::Compound(_) | S::TriMesh(_) | S::HeightField(_), _) => false,
+            _ => a == b,
+        }
+    }
+    fn flat_faced(shape: &Self::Shape) -> bool {
+        use shape::d3::Shape as S;
+        matches!(
+            shape,
+            S::Cuboid(_)
+                | S::Segment(_)
+                | S::Triangle(_)
+                | S::Polyhedron(_)
+                | S::HalfSpace(_)
+                | S::TriMesh(_)
+                | S::HeightField(_)
+        )
+    }
+    fn inv_mul(p: &Pose3, q: &Pose3) -> Pose3 {
+        p.inv_mul(q)
+    }
+    fn turn_between(p: &Pose3, q: &Pose3) -> f32 {
+        // The relative rotation's half angle from its vector part and its
+        // scalar part (atan2 stays accurate for small angles, where acos of
+        // the scalar part loses half the digits).
+        let r = p.rotation.inverse() * q.rotation;
+        2.0 * Vec3::new(r.x, r.y, r.z).length().atan2(r.w.abs())
+    }
+    fn carry(
+        m: &Self::Manifold,
+        from_a: &Pose3,
+        to_a: &Pose3,
+        from_b: &Pose3,
+        to_b: &Pose3,
+    ) -> Self::Manifold {
+        let (da, db) = (to_a.mul(&from_a.inverse()), to_b.mul(&from_b.inverse()));
+        carry_manifold(
+            m,
+            |p| da.transform_point(p),
+            |p| db.transform_point(p),
+            |v| da.transform_vector(v),
+        )
     }
 }

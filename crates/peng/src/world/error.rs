@@ -17,6 +17,9 @@ pub enum WorldError {
     /// A margin is negative, NaN or infinite.
     #[error("margin must be finite and non-negative, got {0}")]
     InvalidMargin(f32),
+    /// A manifold reuse tolerance is negative, NaN or infinite.
+    #[error("manifold reuse tolerance must be finite and non-negative, got {0}")]
+    InvalidReuseTolerance(f32),
     /// A scene-query input (point, ray, box or pose) has a NaN or infinite
     /// component where a finite value is needed; names the input.
     #[error("query {0} is not finite (NaN or infinite component)")]

@@ -57,6 +57,7 @@ mod filter;
 mod handle;
 mod pairs;
 mod query;
+mod reuse;
 mod sweep;
 mod update;
 mod watch;
@@ -111,6 +112,15 @@ pub struct World<D: Dim> {
     /// Live colliders with a [`Margin::CenterRadius`]: while there are any,
     /// every broad-phase box holds its collider's centre (see [`broad_box`]).
     centre_radii: usize,
+    /// The manifold reuse tolerance (`None`: off); see `reuse.rs`.
+    reuse: Option<f32>,
+    /// Arena slots whose shape (or sensor flag) may have changed since the
+    /// last update, or that were inserted: their pairs are tested in full.
+    reshaped: Vec<bool>,
+    /// Each slot's shape reach (largest distance from its local origin).
+    reach: Vec<f32>,
+    /// Touching pairs the last update carried (see `reuse.rs`).
+    carried: usize,
 }
 
 impl<D: Dim> Default for World<D> {
@@ -207,6 +217,10 @@ impl<D: Dim> World<D> {
             retest_all: false,
             removed_any: false,
             centre_radii: 0,
+            reuse: None,
+            reshaped: Vec::new(),
+            reach: Vec::new(),
+            carried: 0,
         }
     }
 
@@ -232,7 +246,14 @@ impl<D: Dim> World<D> {
             self.proxies.resize(i + 1, proxy);
             self.changed.resize(i + 1, false);
             self.prev_poses.resize(i + 1, D::IDENTITY);
+            self.reshaped.resize(i + 1, false);
+            self.reach.resize(i + 1, f32::INFINITY);
         }
+        self.reshaped[i] = true;
+        self.reach[i] = self
+            .colliders
+            .get(h)
+            .map_or(f32::INFINITY, |c| reuse::reach::<D>(&c.shape));
         self.proxies[i] = proxy;
         // A new collider starts where it is: its first update sweeps nothing.
         self.prev_poses[i] = self.colliders.get(h).map_or(D::IDENTITY, |c| c.pose);
@@ -307,6 +328,11 @@ impl<D: Dim> World<D> {
         if let Err(e) = check_collider(c) {
             *c = before;
             return Err(e);
+        }
+        if c.sensor != before.sensor || !D::same_shape(&c.shape, &before.shape) {
+            let i = h.index() as usize;
+            self.reshaped[i] = true;
+            self.reach[i] = reuse::reach::<D>(&c.shape);
         }
         let moved_by = D::translation(&c.pose) - D::translation(&before.pose);
         match (has_centre_radius(&before), has_centre_radius(c)) {

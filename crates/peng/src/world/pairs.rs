@@ -25,6 +25,7 @@ pub(crate) type PairKey = (ColliderHandle, ColliderHandle);
 
 /// The manifolds of a pair: most pairs have none or one, kept inline so the
 /// narrow phase allocates only for compounds and meshes.
+#[derive(Clone)]
 pub(crate) enum Manifolds<M> {
     /// At most one manifold.
     One(Option<M>),
@@ -54,6 +55,13 @@ pub(crate) struct PairState<D: Dim> {
     /// The time of impact when the pair touched only during the update's
     /// motion (continuous detection), not at its end.
     pub toi: Option<f32>,
+    /// With manifold reuse on: the poses and manifolds of the last full
+    /// test, from which the manifolds are carried while the colliders
+    /// barely move (see `reuse.rs`).
+    pub anchor: Option<super::reuse::Anchor<D>>,
+    /// This update's manifolds were carried from the anchor rather than
+    /// tested again (cleared by the merge).
+    pub carried: bool,
 }
 
 /// The larger centre radius of the two colliders, if either has one.
@@ -123,6 +131,8 @@ pub(crate) fn touch<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<PairStat
         continuous,
         manifolds,
         toi: None,
+        anchor: None,
+        carried: false,
     })
 }
 

@@ -96,5 +96,7 @@ pub(crate) fn sweep<D: Dim>(
         continuous: a.events == EventMode::Continuous || b.events == EventMode::Continuous,
         manifolds,
         toi: Some(hit.time),
+        anchor: None,
+        carried: false,
     })
 }

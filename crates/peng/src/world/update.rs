@@ -20,6 +20,7 @@ use super::dim::Dim;
 use super::events::{emit, ContactEvent, EventKind, Transition};
 use super::handle::ColliderHandle;
 use super::pairs::{touch, PairKey, PairState};
+use super::reuse::anchor;
 use super::sweep::{is_bullet, sweep, sweep_hit};
 use super::World;
 use crate::broad::{BroadPhase, ProxyPair};
@@ -92,6 +93,7 @@ impl<D: Dim> World<D> {
     ///   `removed: true`, and its pairs that were already touching end now.
     pub fn update(&mut self) -> &[ContactEvent] {
         self.events.clear();
+        self.carried = 0;
         let quiet = self.changed_list.is_empty() && !self.removed_any && !self.retest_all;
         if quiet {
             // Nothing changed: every touching pair persists as it was. The
@@ -105,7 +107,8 @@ impl<D: Dim> World<D> {
             return &self.events;
         }
         self.broad.update_pairs();
-        let work = self.candidate_pairs();
+        let mut work = self.candidate_pairs();
+        self.carry_pairs(&mut work);
         let fresh = self.narrow_phase(&work);
         let mut transitions = self.merge(work, fresh);
         self.remove_on_contact(&mut transitions);
@@ -168,10 +171,14 @@ impl<D: Dim> World<D> {
     fn narrow_phase(&self, work: &[PairKey]) -> Vec<Option<PairState<D>>> {
         let colliders = &self.colliders;
         let from = &self.prev_poses;
+        let reuse = self.reuse.is_some();
         let one = |&(a, b): &PairKey| match (colliders.get(a), colliders.get(b)) {
             (Some(ca), Some(cb)) => {
-                let ended = touch(ca, cb);
+                let mut ended = touch(ca, cb);
                 if !(ca.ccd || cb.ccd) {
+                    if let (Some(s), true) = (ended.as_mut(), reuse) {
+                        s.anchor = anchor(ca, cb, s);
+                    }
                     return ended;
                 }
                 let fa = from.get(a.index() as usize).unwrap_or(&ca.pose);
@@ -206,7 +213,7 @@ impl<D: Dim> World<D> {
             .zip(fresh)
             .filter_map(|(k, s)| s.map(|s| (k, s)))
             .peekable();
-        for (k, s) in old {
+        for (k, mut s) in old {
             // Retested pairs ordered before this old one are new contacts.
             while let Some((fk, _)) = fresh.peek() {
                 if *fk >= k {
@@ -229,7 +236,8 @@ impl<D: Dim> World<D> {
             // cache misses per pair in a large world, when there was none.
             let alive =
                 !self.removed_any || (self.colliders.contains(k.0) && self.colliders.contains(k.1));
-            if alive && !self.retested(k) {
+            if alive && (s.carried || !self.retested(k)) {
+                s.carried = false;
                 out.push(transition(k, EventKind::Persisted, &s));
                 now.push((k, s));
             } else {
@@ -256,6 +264,7 @@ impl<D: Dim> World<D> {
         for h in list {
             let i = h.index() as usize;
             self.changed[i] = false;
+            self.reshaped[i] = false;
             let Some(c) = self.colliders.get(h) else {
                 continue;
             };

@@ -70,3 +70,4 @@ mod world_ccd;
 mod world_determinism;
 mod world_events;
 mod world_queries;
+mod world_reuse;

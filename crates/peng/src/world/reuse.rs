@@ -1,0 +1,257 @@
+//! Manifold reuse: while two touching colliders barely move relative to each
+//! other, their manifolds are carried along with them instead of being found
+//! again.
+//!
+//! Off by default: every changed pair gets exact manifolds. With a tolerance
+//! `tol` ([`World::set_manifold_reuse`]), a touching pair whose colliders
+//! changed only their poses or margins keeps the manifolds of its last full
+//! test (its anchor), each point carried rigidly with its collider and each
+//! depth measured again along the normal carried with A, while
+//!
+//! `drift + max(0, offset_now - offset_then) <= tol`.
+//!
+//! `drift` bounds how far any point of one collider moved relative to the
+//! other since the anchor. With B placed in A's frame by `A0⁻¹B0 = (R0, t0)`
+//! then and `A⁻¹B = (R, t)` now, a point `p` of B's shape moved in A's frame
+//! by `(R - R0)p + (t - t0)`, and `|(R - R0)p| = |(R0ᵀR - I)p| <= θ|p|` with
+//! `θ` the angle of `R0ᵀR` (the chord of a turn is shorter than its arc). So
+//! every point of B, within `reach_B` of B's origin, moved by at most
+//! `|t - t0| + θ·reach_B`; the same holds in B's frame with A's reach, and the
+//! smaller bound is kept (a ball on a large mesh: the ball's reach).
+//!
+//! What it can miss: contact between features the full test did not report,
+//! which were then farther apart than the pair's offset (except for points
+//! the manifold's reduction dropped), are now farther than
+//! `offset_then - drift >= offset_now - tol`. With `tol` below the pair's
+//! offset, a missed pair of features never overlaps. A pair whose carried
+//! points all leave the offset is tested again, so a pair never ends on a
+//! carried manifold.
+//!
+//! Like PhysX's contact cache and parry's manifold update under small
+//! relative motion; the bound and the offset rule here are this crate's.
+
+use rayon::prelude::*;
+
+use super::collider::Collider;
+use super::dim::Dim;
+use super::pairs::{centre_radius, offset, Manifolds, PairKey, PairState};
+use super::{World, WorldError};
+use crate::math::Vector;
+
+/// Below this many pairs to carry, the calling thread does it alone.
+const PARALLEL_MIN: usize = 64;
+
+/// The state of a pair's last full test, from which its manifolds are
+/// carried.
+#[derive(Clone)]
+pub(crate) struct Anchor<D: Dim> {
+    /// A's pose at the test.
+    pose_a: D::Pose,
+    /// B's pose at the test.
+    pose_b: D::Pose,
+    /// The pair's offset at the test (0 without one).
+    offset: f32,
+    /// The manifolds found.
+    manifolds: Manifolds<D::Manifold>,
+}
+
+/// The largest distance of the shape from its local origin, bounded through
+/// its local box (infinite for an unbounded shape).
+pub(crate) fn reach<D: Dim>(shape: &D::Shape) -> f32 {
+    let b = D::aabb(shape, &D::IDENTITY);
+    let r = b.min.abs().max(b.max.abs()).length();
+    if r.is_finite() {
+        r
+    } else {
+        f32::INFINITY
+    }
+}
+
+/// Whether a pair may carry its manifolds: a solid pair of flat-faced
+/// shapes ([`Dim::flat_faced`]) without a centre radius or continuous
+/// detection (those have rules of their own).
+fn reusable<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> bool {
+    !(a.sensor || b.sensor || a.ccd || b.ccd)
+        && D::flat_faced(&a.shape)
+        && D::flat_faced(&b.shape)
+        && centre_radius(a, b).is_none()
+}
+
+/// The anchor of a freshly tested touching pair, when it may carry its
+/// manifolds.
+pub(crate) fn anchor<D: Dim>(
+    a: &Collider<D>,
+    b: &Collider<D>,
+    s: &PairState<D>,
+) -> Option<Anchor<D>> {
+    (reusable(a, b) && s.toi.is_none()).then(|| Anchor {
+        pose_a: a.pose,
+        pose_b: b.pose,
+        offset: offset(a, b).unwrap_or(0.0),
+        manifolds: s.manifolds.clone(),
+    })
+}
+
+/// The bound on how far any point of either collider moved relative to the
+/// other between the anchor poses and the current ones (module docs).
+fn drift<D: Dim>(
+    a0: &D::Pose,
+    b0: &D::Pose,
+    a: &D::Pose,
+    b: &D::Pose,
+    reach_a: f32,
+    reach_b: f32,
+) -> f32 {
+    let (b_in_a0, b_in_a) = (D::inv_mul(a0, b0), D::inv_mul(a, b));
+    let (a_in_b0, a_in_b) = (D::inv_mul(b0, a0), D::inv_mul(b, a));
+    let theta = D::turn_between(&b_in_a0, &b_in_a);
+    // `θ·reach`, with no turn counting as no motion even for an unbounded
+    // shape (where `0·∞` would be NaN).
+    let turned = |r: f32| if theta == 0.0 { 0.0 } else { theta * r };
+    let moved = |p0: &D::Pose, p: &D::Pose| (D::translation(p) - D::translation(p0)).length();
+    let of_b = moved(&b_in_a0, &b_in_a) + turned(reach_b);
+    let of_a = moved(&a_in_b0, &a_in_b) + turned(reach_a);
+    of_b.min(of_a)
+}
+
+/// Carries `s`'s anchored manifolds to the colliders' current poses when the
+/// reuse rule allows it and a carried point still touches; `false` (the pair
+/// must be tested) otherwise.
+fn try_carry<D: Dim>(
+    s: &mut PairState<D>,
+    a: &Collider<D>,
+    b: &Collider<D>,
+    reach_a: f32,
+    reach_b: f32,
+    tol: f32,
+) -> bool {
+    let Some(anchor) = &s.anchor else {
+        return false;
+    };
+    if !reusable(a, b) {
+        return false;
+    }
+    let off = offset(a, b).unwrap_or(0.0);
+    let slack = tol - (off - anchor.offset).max(0.0);
+    let drift = drift::<D>(
+        &anchor.pose_a,
+        &anchor.pose_b,
+        &a.pose,
+        &b.pose,
+        reach_a,
+        reach_b,
+    );
+    // NaN anywhere fails the test: the pair is tested.
+    if drift.partial_cmp(&slack).is_none_or(|o| o.is_gt()) {
+        return false;
+    }
+    let carry = |m: &D::Manifold| D::carry(m, &anchor.pose_a, &a.pose, &anchor.pose_b, &b.pose);
+    let touches = |m: &D::Manifold| D::manifold_depth(m) >= -off;
+    match (&anchor.manifolds, &mut s.manifolds) {
+        (Manifolds::One(src), Manifolds::One(dst)) => {
+            let m = src.as_ref().map(carry);
+            if !m.as_ref().is_some_and(touches) {
+                return false;
+            }
+            *dst = m;
+        }
+        (Manifolds::Many(src), Manifolds::Many(dst)) => {
+            dst.clear();
+            dst.extend(src.iter().map(carry));
+            if !dst.iter().any(touches) {
+                return false;
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+impl<D: Dim> World<D> {
+    /// Turns manifold reuse on with this tolerance (a distance), or off with
+    /// `None` (the default). While on, a touching pair whose colliders only
+    /// moved (or changed margins) keeps the manifolds of its last full test,
+    /// carried rigidly with the colliders, while no point of either moved
+    /// relative to the other by more than the tolerance, less however much
+    /// the pair's offset grew (see `reuse.rs` for the bound and what it may
+    /// miss: with a tolerance below the pair's offset, never an overlap).
+    /// Rejects a negative, NaN or infinite tolerance.
+    pub fn set_manifold_reuse(&mut self, tolerance: Option<f32>) -> Result<(), WorldError> {
+        if let Some(t) = tolerance {
+            if !(t.is_finite() && t >= 0.0) {
+                return Err(WorldError::InvalidReuseTolerance(t));
+            }
+        }
+        if tolerance.is_none() {
+            for (_, s) in &mut self.touching {
+                s.anchor = None;
+            }
+        }
+        self.reuse = tolerance;
+        Ok(())
+    }
+
+    /// The manifold reuse tolerance, `None` when off.
+    pub fn manifold_reuse(&self) -> Option<f32> {
+        self.reuse
+    }
+
+    /// How many touching pairs the last update carried instead of testing
+    /// (0 with manifold reuse off).
+    pub fn carried_pairs(&self) -> usize {
+        self.carried
+    }
+
+    /// Carries the manifolds of each touching pair of `work` that the reuse
+    /// rule allows (in parallel), and takes those pairs out of `work` (both
+    /// lists sorted by pair).
+    pub(super) fn carry_pairs(&mut self, work: &mut Vec<PairKey>) {
+        self.carried = 0;
+        let Some(tol) = self.reuse else {
+            return;
+        };
+        if self.retest_all || self.touching.is_empty() || work.is_empty() {
+            return;
+        }
+        let mut listed = vec![false; self.touching.len()];
+        let mut j = 0;
+        for (i, (k, _)) in self.touching.iter().enumerate() {
+            while work.get(j).is_some_and(|w| w < k) {
+                j += 1;
+            }
+            listed[i] = work.get(j) == Some(k);
+        }
+        let (colliders, reshaped, reaches) = (&self.colliders, &self.reshaped, &self.reach);
+        let fresh_shape =
+            |h: super::ColliderHandle| reshaped.get(h.index() as usize).copied().unwrap_or(true);
+        let carry = |((k, s), &on): (&mut (PairKey, PairState<D>), &bool)| {
+            if !on || fresh_shape(k.0) || fresh_shape(k.1) {
+                return;
+            }
+            if let (Some(a), Some(b)) = (colliders.get(k.0), colliders.get(k.1)) {
+                let r = |h: super::ColliderHandle| reaches[h.index() as usize];
+                s.carried = try_carry(s, a, b, r(k.0), r(k.1), tol);
+            }
+        };
+        if work.len() >= PARALLEL_MIN {
+            self.touching
+                .par_iter_mut()
+                .zip(listed.par_iter())
+                .for_each(carry);
+        } else {
+            self.touching.iter_mut().zip(listed.iter()).for_each(carry);
+        }
+        let mut carried = self
+            .touching
+            .iter()
+            .filter(|(_, s)| s.carried)
+            .map(|(k, _)| *k)
+            .peekable();
+        let before = work.len();
+        work.retain(|k| {
+            while carried.next_if(|c| c < k).is_some() {}
+            carried.peek() != Some(k)
+        });
+        self.carried = before - work.len();
+    }
+}
