@@ -25,7 +25,6 @@ pub(crate) type PairKey = (ColliderHandle, ColliderHandle);
 
 /// The manifolds of a pair: most pairs have none or one, kept inline so the
 /// narrow phase allocates only for compounds and meshes.
-#[derive(Clone)]
 pub(crate) enum Manifolds<M> {
     /// At most one manifold.
     One(Option<M>),
@@ -55,9 +54,8 @@ pub(crate) struct PairState<D: Dim> {
     /// The time of impact when the pair touched only during the update's
     /// motion (continuous detection), not at its end.
     pub toi: Option<f32>,
-    /// With manifold reuse on: the poses and manifolds of the last full
-    /// test, from which the manifolds are carried while the colliders
-    /// barely move (see `reuse.rs`).
+    /// With manifold reuse on: the poses of the last full test, while the
+    /// manifolds are carried (see `reuse.rs`).
     pub anchor: Option<super::reuse::Anchor<D>>,
     /// This update's manifolds were carried from the anchor rather than
     /// tested again (cleared by the merge).

@@ -4,14 +4,14 @@
 //!
 //! Off by default: every changed pair gets exact manifolds. With a tolerance
 //! `tol` ([`World::set_manifold_reuse`]), a touching pair whose colliders
-//! changed only their poses or margins keeps the manifolds of its last full
-//! test (its anchor), each point carried rigidly with its collider and each
-//! depth measured again along the normal carried with A, while
+//! changed only their poses or margins keeps its manifolds, each point
+//! carried rigidly with its collider from its pose at the last update and
+//! each depth measured again along the normal carried with A, while
 //!
 //! `drift + max(0, offset_now - offset_then) <= tol`.
 //!
 //! `drift` bounds how far any point of one collider moved relative to the
-//! other since the anchor. With B placed in A's frame by `A0⁻¹B0 = (R0, t0)`
+//! other since the pair's last full test (its anchor). With B placed in A's frame by `A0⁻¹B0 = (R0, t0)`
 //! then and `A⁻¹B = (R, t)` now, a point `p` of B's shape moved in A's frame
 //! by `(R - R0)p + (t - t0)`, and `|(R - R0)p| = |(R0ᵀR - I)p| <= θ|p|` with
 //! `θ` the angle of `R0ᵀR` (the chord of a turn is shorter than its arc). So
@@ -41,9 +41,11 @@ use crate::math::Vector;
 /// Below this many pairs to carry, the calling thread does it alone.
 const PARALLEL_MIN: usize = 64;
 
-/// The state of a pair's last full test, from which its manifolds are
-/// carried.
-#[derive(Clone)]
+/// The poses and offset of a pair's last full test: the reuse rule measures
+/// the drift from them. (The manifolds themselves are carried from update to
+/// update, from the colliders' previous poses to their current ones, which
+/// keeps the pair's state small; each carry rounds once, about an ulp of the
+/// coordinates.)
 pub(crate) struct Anchor<D: Dim> {
     /// A's pose at the test.
     pose_a: D::Pose,
@@ -51,8 +53,6 @@ pub(crate) struct Anchor<D: Dim> {
     pose_b: D::Pose,
     /// The pair's offset at the test (0 without one).
     offset: f32,
-    /// The manifolds found.
-    manifolds: Manifolds<D::Manifold>,
 }
 
 /// The largest distance of the shape from its local origin, bounded through
@@ -88,7 +88,6 @@ pub(crate) fn anchor<D: Dim>(
         pose_a: a.pose,
         pose_b: b.pose,
         offset: offset(a, b).unwrap_or(0.0),
-        manifolds: s.manifolds.clone(),
     })
 }
 
@@ -114,17 +113,19 @@ fn drift<D: Dim>(
     of_b.min(of_a)
 }
 
-/// Carries `s`'s anchored manifolds to the colliders' current poses when the
-/// reuse rule allows it and a carried point still touches; `false` (the pair
-/// must be tested) otherwise.
-fn try_carry<D: Dim>(
-    s: &mut PairState<D>,
-    a: &Collider<D>,
-    b: &Collider<D>,
-    reach_a: f32,
-    reach_b: f32,
-    tol: f32,
-) -> bool {
+/// One end of a pair for [`try_carry`]: the collider, its pose at the last
+/// update and its shape's reach.
+struct End<'a, D: Dim> {
+    collider: &'a Collider<D>,
+    prev: &'a D::Pose,
+    reach: f32,
+}
+
+/// Carries `s`'s manifolds from the colliders' poses at the last update to
+/// their current ones when the reuse rule allows it and a carried point
+/// still touches; `false` (the pair must be tested) otherwise.
+fn try_carry<D: Dim>(s: &mut PairState<D>, ea: End<'_, D>, eb: End<'_, D>, tol: f32) -> bool {
+    let (a, b) = (ea.collider, eb.collider);
     let Some(anchor) = &s.anchor else {
         return false;
     };
@@ -138,33 +139,25 @@ fn try_carry<D: Dim>(
         &anchor.pose_b,
         &a.pose,
         &b.pose,
-        reach_a,
-        reach_b,
+        ea.reach,
+        eb.reach,
     );
     // NaN anywhere fails the test: the pair is tested.
     if drift.partial_cmp(&slack).is_none_or(|o| o.is_gt()) {
         return false;
     }
-    let carry = |m: &D::Manifold| D::carry(m, &anchor.pose_a, &a.pose, &anchor.pose_b, &b.pose);
+    let carry = |m: &mut D::Manifold| *m = D::carry(m, ea.prev, &a.pose, eb.prev, &b.pose);
     let touches = |m: &D::Manifold| D::manifold_depth(m) >= -off;
-    match (&anchor.manifolds, &mut s.manifolds) {
-        (Manifolds::One(src), Manifolds::One(dst)) => {
-            let m = src.as_ref().map(carry);
-            if !m.as_ref().is_some_and(touches) {
-                return false;
-            }
-            *dst = m;
+    match &mut s.manifolds {
+        Manifolds::One(m) => {
+            m.iter_mut().for_each(carry);
+            m.as_ref().is_some_and(touches)
         }
-        (Manifolds::Many(src), Manifolds::Many(dst)) => {
-            dst.clear();
-            dst.extend(src.iter().map(carry));
-            if !dst.iter().any(touches) {
-                return false;
-            }
+        Manifolds::Many(v) => {
+            v.iter_mut().for_each(carry);
+            v.iter().any(touches)
         }
-        _ => return false,
     }
-    true
 }
 
 impl<D: Dim> World<D> {
@@ -221,16 +214,28 @@ impl<D: Dim> World<D> {
             }
             listed[i] = work.get(j) == Some(k);
         }
-        let (colliders, reshaped, reaches) = (&self.colliders, &self.reshaped, &self.reach);
+        let (colliders, reshaped, reaches, prev) = (
+            &self.colliders,
+            &self.reshaped,
+            &self.reach,
+            &self.prev_poses,
+        );
         let fresh_shape =
             |h: super::ColliderHandle| reshaped.get(h.index() as usize).copied().unwrap_or(true);
         let carry = |((k, s), &on): (&mut (PairKey, PairState<D>), &bool)| {
             if !on || fresh_shape(k.0) || fresh_shape(k.1) {
                 return;
             }
-            if let (Some(a), Some(b)) = (colliders.get(k.0), colliders.get(k.1)) {
-                let r = |h: super::ColliderHandle| reaches[h.index() as usize];
-                s.carried = try_carry(s, a, b, r(k.0), r(k.1), tol);
+            let end = |h: super::ColliderHandle| {
+                let i = h.index() as usize;
+                colliders.get(h).map(|collider| End {
+                    collider,
+                    prev: &prev[i],
+                    reach: reaches[i],
+                })
+            };
+            if let (Some(ea), Some(eb)) = (end(k.0), end(k.1)) {
+                s.carried = try_carry(s, ea, eb, tol);
             }
         };
         if work.len() >= PARALLEL_MIN {
