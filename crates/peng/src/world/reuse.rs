@@ -11,13 +11,14 @@
 //! `drift + max(0, offset_now - offset_then) <= tol`.
 //!
 //! `drift` bounds how far any point of one collider moved relative to the
-//! other since the pair's last full test (its anchor). With B placed in A's frame by `A0⁻¹B0 = (R0, t0)`
-//! then and `A⁻¹B = (R, t)` now, a point `p` of B's shape moved in A's frame
-//! by `(R - R0)p + (t - t0)`, and `|(R - R0)p| = |(R0ᵀR - I)p| <= θ|p|` with
-//! `θ` the angle of `R0ᵀR` (the chord of a turn is shorter than its arc). So
+//! other since the pair's last full test (its anchor). With B placed in A's
+//! frame by `A0⁻¹B0 = (R0, t0)` then and `A⁻¹B = (R, t)` now, a point `p` of
+//! B's shape moved in A's frame by `(R - R0)p + (t - t0)`, and
+//! `|(R - R0)p| = |(R0ᵀR - I)p| <= θ|p|` with `θ` the angle of `R0ᵀR` (the
+//! chord of a turn is shorter than its arc). So
 //! every point of B, within `reach_B` of B's origin, moved by at most
 //! `|t - t0| + θ·reach_B`; the same holds in B's frame with A's reach, and the
-//! smaller bound is kept (a ball on a large mesh: the ball's reach).
+//! smaller bound is kept (a hull on a large mesh: the hull's reach).
 //!
 //! What it can miss: contact between features the full test did not report,
 //! which were then farther apart than the pair's offset (except for points
@@ -162,12 +163,13 @@ fn try_carry<D: Dim>(s: &mut PairState<D>, ea: End<'_, D>, eb: End<'_, D>, tol: 
 
 impl<D: Dim> World<D> {
     /// Turns manifold reuse on with this tolerance (a distance), or off with
-    /// `None` (the default). While on, a touching pair whose colliders only
-    /// moved (or changed margins) keeps the manifolds of its last full test,
+    /// `None` (the default). While on, a touching pair of flat-faced shapes
+    /// whose colliders only moved (or changed margins) keeps its manifolds,
     /// carried rigidly with the colliders, while no point of either moved
-    /// relative to the other by more than the tolerance, less however much
-    /// the pair's offset grew (see `reuse.rs` for the bound and what it may
-    /// miss: with a tolerance below the pair's offset, never an overlap).
+    /// relative to the other by more than the tolerance (less however much
+    /// the pair's offset grew) since its last full test. See `reuse.rs` for
+    /// the bound and what it may miss: with a tolerance below the pair's
+    /// offset, never an overlap.
     /// Rejects a negative, NaN or infinite tolerance.
     pub fn set_manifold_reuse(&mut self, tolerance: Option<f32>) -> Result<(), WorldError> {
         if let Some(t) = tolerance {
