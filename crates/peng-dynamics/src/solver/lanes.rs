@@ -14,6 +14,34 @@ use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 /// Lanes per block.
 pub(crate) const LANES: usize = 8;
 
+/// Defines `unsafe fn $run(args)`, which calls the `#[inline(always)]`
+/// lane loop `$lanes(args)` compiled for AVX2 (as `$avx2`, one instruction
+/// per lane operation) where the processor has it, and as is elsewhere.
+/// The callers of `$run` take on `$lanes`' safety contract.
+macro_rules! avx2_dispatch {
+    ($(#[$doc:meta])* $run:ident, $avx2:ident, $lanes:ident, ($($arg:ident: $ty:ty),* $(,)?)) => {
+        $(#[$doc])*
+        unsafe fn $run($($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2; the rest as the caller's.
+                return unsafe { $avx2($($arg),*) };
+            }
+            // SAFETY: the caller's.
+            unsafe { $lanes($($arg),*) }
+        }
+
+        /// The lane loop compiled for AVX2.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn $avx2($($arg: $ty),*) {
+            // SAFETY: the caller's.
+            unsafe { $lanes($($arg),*) }
+        }
+    };
+}
+pub(crate) use avx2_dispatch;
+
 /// Eight `f32` lanes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 #[repr(C, align(32))]

@@ -17,7 +17,7 @@ use glam::Vec2;
 use super::body::SolverBody;
 use super::colour::Shared;
 use super::contact::{ContactC, ContactParams};
-use super::lanes::{F8, LANES, M8};
+use super::lanes::{avx2_dispatch, F8, LANES, M8};
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
 use peng::world::Dim2;
@@ -314,28 +314,17 @@ impl WideContacts2 {
     }
 }
 
-/// [`WideContacts2::warm_start`] on the blocks `run`, compiled for AVX2
-/// where the processor has it (one instruction per lane operation).
-///
-/// # Safety
-/// No other thread reaches the dynamic bodies of these blocks meanwhile.
-unsafe fn warm_start_run(blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2; the bodies as the caller's.
-        return unsafe { warm_start_avx2(blocks, bodies, run) };
-    }
-    // SAFETY: the caller's.
-    unsafe { warm_start_lanes(blocks, bodies, run) }
-}
-
-/// [`warm_start_run`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn warm_start_avx2(blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>) {
-    // SAFETY: the caller's.
-    unsafe { warm_start_lanes(blocks, bodies, run) }
-}
+avx2_dispatch!(
+    /// [`WideContacts2::warm_start`] on the blocks `run`, compiled for AVX2
+    /// where the processor has it (one instruction per lane operation).
+    ///
+    /// # Safety
+    /// No other thread reaches the dynamic bodies of these blocks meanwhile.
+    warm_start_run,
+    warm_start_avx2,
+    warm_start_lanes,
+    (blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>)
+);
 
 #[inline(always)]
 unsafe fn warm_start_lanes(blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>) {
@@ -358,41 +347,24 @@ unsafe fn warm_start_lanes(blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, 
     }
 }
 
-/// [`WideContacts2::solve`] on the blocks `run`, compiled for AVX2 where
-/// the processor has it.
-///
-/// # Safety
-/// No other thread reaches these blocks or their dynamic bodies
-/// meanwhile.
-unsafe fn solve_run(
-    blocks: &Shared<Block>,
-    bodies: &Shared<SolverBody<Dim2>>,
-    run: Range<usize>,
-    k: &ContactParams,
-    use_bias: bool,
-) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the processor has AVX2; the rest as the caller's.
-        return unsafe { solve_avx2(blocks, bodies, run, k, use_bias) };
-    }
-    // SAFETY: the caller's.
-    unsafe { solve_lanes(blocks, bodies, run, k, use_bias) }
-}
-
-/// [`solve_run`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-unsafe fn solve_avx2(
-    blocks: &Shared<Block>,
-    bodies: &Shared<SolverBody<Dim2>>,
-    run: Range<usize>,
-    k: &ContactParams,
-    use_bias: bool,
-) {
-    // SAFETY: the caller's.
-    unsafe { solve_lanes(blocks, bodies, run, k, use_bias) }
-}
+avx2_dispatch!(
+    /// [`WideContacts2::solve`] on the blocks `run`, compiled for AVX2 where
+    /// the processor has it.
+    ///
+    /// # Safety
+    /// No other thread reaches these blocks or their dynamic bodies
+    /// meanwhile.
+    solve_run,
+    solve_avx2,
+    solve_lanes,
+    (
+        blocks: &Shared<Block>,
+        bodies: &Shared<SolverBody<Dim2>>,
+        run: Range<usize>,
+        k: &ContactParams,
+        use_bias: bool,
+    )
+);
 
 #[inline(always)]
 unsafe fn solve_lanes(

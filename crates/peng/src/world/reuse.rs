@@ -198,10 +198,9 @@ impl<D: Dim> World<D> {
     }
 
     /// Carries the manifolds of each touching pair of `work` that the reuse
-    /// rule allows (in parallel), and takes those pairs out of `work` (both
-    /// lists sorted by pair).
+    /// rule allows (in parallel), takes those pairs out of `work` (both
+    /// lists sorted by pair) and counts them (`update` zeroed the count).
     pub(super) fn carry_pairs(&mut self, work: &mut Vec<PairKey>) {
-        self.carried = 0;
         let Some(tol) = self.reuse else {
             return;
         };

@@ -8,21 +8,7 @@ use peng::math::{Pose2, Pose3, Quat, Vec2, Vec3};
 use peng::shape::{d2, d3};
 use peng::world::{Collider, ColliderHandle, Dim, Dim2, Dim3, Margin, World, WorldError};
 
-/// SplitMix64 (Steele et al. 2014), for reproducible scenes.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
-    }
-}
+use crate::mesh_common::Rng;
 
 /// Flat-faced random shapes, grid poses and small motions per dimension.
 trait Pile: Dim {
@@ -39,12 +25,7 @@ impl Pile for Dim3 {
             let h = Vec3::new(r.range(0.3, 0.5), r.range(0.3, 0.5), r.range(0.3, 0.5));
             d3::Cuboid::new(h).expect("cuboid").into()
         } else {
-            let pts: Vec<Vec3> = (0..10)
-                .map(|_| {
-                    let d = Vec3::new(r.range(-1.0, 1.0), r.range(-1.0, 1.0), r.range(-1.0, 1.0));
-                    d.normalize_or(Vec3::X) * r.range(0.35, 0.55)
-                })
-                .collect();
+            let pts: Vec<Vec3> = (0..10).map(|_| r.unit3() * r.range(0.35, 0.55)).collect();
             d3::ConvexPolyhedron::from_points(&pts)
                 .expect("hull")
                 .into()
@@ -53,16 +34,10 @@ impl Pile for Dim3 {
     fn place(i: usize, r: &mut Rng) -> Pose3 {
         let (x, z, y) = ((i % 4) as f32, ((i / 4) % 3) as f32, (i / 12) as f32);
         let t = Vec3::new(x * 0.8, 0.45 + y * 0.8, z * 0.8);
-        let w = Vec3::new(r.range(-0.3, 0.3), r.range(-0.3, 0.3), r.range(-0.3, 0.3));
-        Pose3::new(t, Quat::from_scaled_axis(w))
+        Pose3::new(t, Quat::from_scaled_axis(r.v3(-0.3, 0.3)))
     }
     fn nudge(p: &Pose3, r: &mut Rng, s: f32, turn: f32) -> Pose3 {
-        let d = Vec3::new(r.range(-s, s), r.range(-s, s), r.range(-s, s));
-        let w = Vec3::new(
-            r.range(-turn, turn),
-            r.range(-turn, turn),
-            r.range(-turn, turn),
-        );
+        let (d, w) = (r.v3(-s, s), r.v3(-turn, turn));
         Pose3::new(
             p.translation + d,
             (Quat::from_scaled_axis(w) * p.rotation).normalize(),
@@ -106,8 +81,10 @@ impl Pile for Dim2 {
         Pose2::new(Vec2::new(x * 0.8, 0.45 + y * 0.8), r.range(-0.3, 0.3))
     }
     fn nudge(p: &Pose2, r: &mut Rng, s: f32, turn: f32) -> Pose2 {
-        let d = Vec2::new(r.range(-s, s), r.range(-s, s));
-        Pose2::new(p.translation + d, p.rotation.angle() + r.range(-turn, turn))
+        Pose2::new(
+            p.translation + r.v2(-s, s),
+            p.rotation.angle() + r.range(-turn, turn),
+        )
     }
     fn floor() -> d2::Shape {
         d2::Polyline::new(
