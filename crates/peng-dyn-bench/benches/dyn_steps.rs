@@ -13,7 +13,9 @@
 //!   cargo bench -p peng-dyn-bench --bench dyn_steps [-- [FILTER] [--steps N] [--engine peng|rapier] [--repeat N]]
 //!
 //! `--repeat N`: the two engines take turns N times per scene and each row
-//! is the engine's fastest run (for shared, noisy machines).
+//! is the engine's fastest run (for shared, noisy machines). `--phases`:
+//! peng's rows end with its mean time per step in each phase (collide,
+//! prepare, solve, finish; see `peng_dynamics::StepProfile`).
 //!
 //! Multi-threaded (rapier's `parallel` feature, a separate build of rapier;
 //! rows for 1 thread and for every core, or `--threads N`):
@@ -24,7 +26,7 @@
 
 mod common;
 
-use common::{Engine2, Engine3, Peng2, Peng3, Rapier2, Rapier3};
+use common::{Engine2, Engine3, Peng2, Peng3, Rapier2, Rapier3, StepProfile};
 use glam::{Vec2, Vec3};
 use peng_dyn_bench::{box2d, scenes3, JointSpec2, Kind, Scene2, Scene3};
 use std::time::Instant;
@@ -157,7 +159,38 @@ fn sanity3(name: &str, scene: &Scene3, w: &dyn Engine3) -> String {
 
 /// Runs one case in one engine (`peng`: peng-dynamics, else rapier);
 /// returns its milliseconds per step and its table row.
-fn run(case: &Case, steps: Option<usize>, threads: usize, peng: bool) -> (f64, String) {
+fn run(
+    case: &Case,
+    steps: Option<usize>,
+    threads: usize,
+    peng: bool,
+    phases: bool,
+) -> (f64, String) {
+    // With `--phases`, peng's rows end with its mean time per phase.
+    let mut sum = [0.0f64; 4];
+    let mut add = |p: Option<StepProfile>| {
+        if let Some(p) = p {
+            for (s, d) in sum
+                .iter_mut()
+                .zip([p.collide, p.prepare, p.solve, p.finish])
+            {
+                *s += d.as_secs_f64() * 1e3;
+            }
+        }
+    };
+    let phase_text = |sum: &[f64; 4], n: usize| {
+        if !(phases && peng) {
+            return String::new();
+        }
+        let m = |x: f64| x / n.max(1) as f64;
+        format!(
+            "; ms/step: collide {:.2}, prepare {:.2}, solve {:.2}, finish {:.2}",
+            m(sum[0]),
+            m(sum[1]),
+            m(sum[2]),
+            m(sum[3])
+        )
+    };
     let row = |name: &str, bodies: usize, joints: usize, n: usize, ms: f64, pairs, sanity| {
         let engine = if peng { "peng" } else { "rapier" };
         let per_step = ms / n.max(1) as f64;
@@ -179,9 +212,10 @@ fn run(case: &Case, steps: Option<usize>, threads: usize, peng: bool) -> (f64, S
             let t = Instant::now();
             for _ in 0..n {
                 w.step();
+                add(w.phases());
             }
             let ms = t.elapsed().as_secs_f64() * 1e3;
-            let s = sanity2(name, &scene, w.as_ref());
+            let s = sanity2(name, &scene, w.as_ref()) + &phase_text(&sum, n);
             row(
                 name,
                 scene.bodies.len(),
@@ -204,9 +238,10 @@ fn run(case: &Case, steps: Option<usize>, threads: usize, peng: bool) -> (f64, S
             let t = Instant::now();
             for _ in 0..n {
                 w.step();
+                add(w.phases());
             }
             let ms = t.elapsed().as_secs_f64() * 1e3;
-            let s = sanity3(name, &scene, w.as_ref());
+            let s = sanity3(name, &scene, w.as_ref()) + &phase_text(&sum, n);
             row(
                 name,
                 scene.bodies.len(),
@@ -273,11 +308,13 @@ fn main() {
     let mut threads = None;
     let mut engines = vec![false, true];
     let mut repeat = 1usize;
+    let mut phases = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--steps" => steps = args.next().and_then(|s| s.parse().ok()),
             "--threads" => threads = args.next().and_then(|s| s.parse().ok()),
+            "--phases" => phases = true,
             "--repeat" => repeat = args.next().and_then(|s| s.parse().ok()).unwrap_or(1).max(1),
             "--engine" => match args.next().as_deref() {
                 Some("peng") => engines = vec![true],
@@ -320,7 +357,7 @@ fn main() {
             let mut best: Vec<Option<(f64, String)>> = vec![None; engines.len()];
             for _ in 0..repeat {
                 for (slot, &peng) in best.iter_mut().zip(&engines) {
-                    let (ms, row) = with_threads(t, || run(&case, steps, t, peng));
+                    let (ms, row) = with_threads(t, || run(&case, steps, t, peng, phases));
                     if slot.as_ref().is_none_or(|(b, _)| ms < *b) {
                         *slot = Some((ms, row));
                     }

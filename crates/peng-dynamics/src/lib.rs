@@ -51,5 +51,6 @@ pub use error::DynamicsError;
 pub use joint::{Joint, JointDesc, JointDesc2, JointDesc3, JointHandle, JointType, Motor, Spring};
 pub use mass::{MassError, MassProperties2, MassProperties3};
 pub use world::{
-    BodyDesc, BodyHandle, ColliderDesc, PhysicsWorld, PhysicsWorld2, PhysicsWorld3, StepSettings,
+    BodyDesc, BodyHandle, ColliderDesc, PhysicsWorld, PhysicsWorld2, PhysicsWorld3, StepProfile,
+    StepSettings,
 };

@@ -19,6 +19,7 @@ pub use peng_side::{Peng2, Peng3};
 
 use glam::{Quat, Vec2, Vec3};
 use peng_dyn_bench::{Filter, Geometry2, Geometry3, JointSpec2, JointSpec3, Kind, Scene2, Scene3};
+pub use peng_dynamics::StepProfile;
 
 fn groups2(f: Filter) -> rapier2d::prelude::InteractionGroups {
     use rapier2d::prelude::{Group, InteractionGroups, InteractionTestMode};
@@ -47,6 +48,11 @@ pub struct Rapier2 {
 }
 
 impl Rapier2 {
+    /// rapier's phases are not compared.
+    pub fn phases(&self) -> Option<StepProfile> {
+        None
+    }
+
     /// Builds `scene` in a new rapier2d world.
     pub fn build(scene: &Scene2) -> Self {
         use rapier2d::prelude as r;
@@ -151,6 +157,11 @@ pub struct Rapier3 {
 }
 
 impl Rapier3 {
+    /// rapier's phases are not compared.
+    pub fn phases(&self) -> Option<StepProfile> {
+        None
+    }
+
     /// Builds `scene` in a new rapier3d world.
     pub fn build(scene: &Scene3) -> Self {
         use rapier3d::prelude as r;
@@ -258,6 +269,8 @@ pub trait Engine2 {
     fn angle(&self, i: usize) -> f32;
     /// Touching pairs.
     fn contact_pairs(&self) -> usize;
+    /// Where the last step's time went (peng only).
+    fn phases(&self) -> Option<StepProfile>;
 }
 
 /// [`Engine2`] in 3D.
@@ -268,6 +281,8 @@ pub trait Engine3 {
     fn position(&self, i: usize) -> Vec3;
     /// Touching pairs.
     fn contact_pairs(&self) -> usize;
+    /// Where the last step's time went (peng only).
+    fn phases(&self) -> Option<StepProfile>;
 }
 
 macro_rules! engine2 {
@@ -285,6 +300,9 @@ macro_rules! engine2 {
             fn contact_pairs(&self) -> usize {
                 <$t>::contact_pairs(self)
             }
+            fn phases(&self) -> Option<StepProfile> {
+                <$t>::phases(self)
+            }
         }
     };
 }
@@ -299,6 +317,9 @@ macro_rules! engine3 {
             }
             fn contact_pairs(&self) -> usize {
                 <$t>::contact_pairs(self)
+            }
+            fn phases(&self) -> Option<StepProfile> {
+                <$t>::phases(self)
             }
         }
     };

@@ -83,6 +83,11 @@ impl Peng2 {
         self.world.step().expect("step");
     }
 
+    /// Where the last step's time went.
+    pub fn phases(&self) -> Option<super::StepProfile> {
+        Some(self.world.profile())
+    }
+
     /// Body `i`'s position.
     pub fn position(&self, i: usize) -> Vec2 {
         self.world
@@ -165,6 +170,11 @@ impl Peng3 {
     /// One step.
     pub fn step(&mut self) {
         self.world.step().expect("step");
+    }
+
+    /// Where the last step's time went.
+    pub fn phases(&self) -> Option<super::StepProfile> {
+        Some(self.world.profile())
     }
 
     /// Body `i`'s position.

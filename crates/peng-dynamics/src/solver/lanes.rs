@@ -9,7 +9,7 @@
 // vectorises.
 #![allow(clippy::needless_range_loop)]
 
-use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+use core::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 
 /// Lanes per block.
 pub(crate) const LANES: usize = 8;
@@ -47,9 +47,13 @@ pub(crate) use avx2_dispatch;
 #[repr(C, align(32))]
 pub(crate) struct F8(pub [f32; LANES]);
 
-/// Eight lane conditions.
+/// Eight lane conditions, each all ones (true) or all zeros (false), the
+/// form of a vector comparison's result: selects and logic then stay in
+/// vector registers (a `bool` per lane had to be packed and unpacked
+/// around every comparison and select).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct M8(pub [bool; LANES]);
+#[repr(C, align(32))]
+pub(crate) struct M8([u32; LANES]);
 
 macro_rules! lanewise {
     ($trait:ident, $f:ident, $op:tt) => {
@@ -69,6 +73,7 @@ macro_rules! lanewise {
 lanewise!(Add, add, +);
 lanewise!(Sub, sub, -);
 lanewise!(Mul, mul, *);
+lanewise!(Div, div, /);
 
 impl Neg for F8 {
     type Output = F8;
@@ -97,9 +102,9 @@ macro_rules! compare {
         /// Lane-wise comparison.
         #[inline(always)]
         pub fn $f(self, o: F8) -> M8 {
-            let mut r = [false; LANES];
+            let mut r = [0; LANES];
             for i in 0..LANES {
-                r[i] = self.0[i] $op o.0[i];
+                r[i] = if self.0[i] $op o.0[i] { u32::MAX } else { 0 };
             }
             M8(r)
         }
@@ -155,12 +160,18 @@ impl F8 {
     /// `1 / self` where `keep`, else 0.
     #[inline(always)]
     pub fn recip_or_zero(self, keep: M8) -> F8 {
+        let d = F8::select(keep, self, F8::splat(1.0));
         let mut r = [0.0; LANES];
         for i in 0..LANES {
-            let d = if keep.0[i] { self.0[i] } else { 1.0 };
-            r[i] = if keep.0[i] { 1.0 / d } else { 0.0 };
+            r[i] = 1.0 / d.0[i];
         }
-        F8(r)
+        F8::select(keep, F8(r), F8::ZERO)
+    }
+
+    /// Lane-wise square root.
+    #[inline(always)]
+    pub fn sqrt(self) -> F8 {
+        F8(self.0.map(f32::sqrt))
     }
 
     /// `a` where `m`, else `b`.
@@ -168,7 +179,7 @@ impl F8 {
     pub fn select(m: M8, a: F8, b: F8) -> F8 {
         let mut r = [0.0; LANES];
         for i in 0..LANES {
-            r[i] = if m.0[i] { a.0[i] } else { b.0[i] };
+            r[i] = f32::from_bits((a.0[i].to_bits() & m.0[i]) | (b.0[i].to_bits() & !m.0[i]));
         }
         F8(r)
     }
@@ -178,10 +189,29 @@ impl F8 {
 }
 
 impl M8 {
+    /// No lane holds.
+    pub const NONE: M8 = M8([0; LANES]);
+
+    /// Every lane holds.
+    #[cfg(test)]
+    pub const ALL: M8 = M8([u32::MAX; LANES]);
+
+    /// Lane `l`.
+    #[inline(always)]
+    pub fn get(self, l: usize) -> bool {
+        self.0[l] != 0
+    }
+
+    /// Sets lane `l` to `on`.
+    #[inline(always)]
+    pub fn set(&mut self, l: usize, on: bool) {
+        self.0[l] = if on { u32::MAX } else { 0 };
+    }
+
     /// Lane-wise and.
     #[inline(always)]
     pub fn and(self, o: M8) -> M8 {
-        let mut r = [false; LANES];
+        let mut r = [0; LANES];
         for i in 0..LANES {
             r[i] = self.0[i] & o.0[i];
         }
@@ -191,7 +221,7 @@ impl M8 {
     /// Lane-wise and-not (`self` and not `o`).
     #[inline(always)]
     pub fn and_not(self, o: M8) -> M8 {
-        let mut r = [false; LANES];
+        let mut r = [0; LANES];
         for i in 0..LANES {
             r[i] = self.0[i] & !o.0[i];
         }
@@ -207,7 +237,7 @@ impl M8 {
     /// Lane-wise or.
     #[inline(always)]
     pub fn or(self, o: M8) -> M8 {
-        let mut r = [false; LANES];
+        let mut r = [0; LANES];
         for i in 0..LANES {
             r[i] = self.0[i] | o.0[i];
         }
@@ -217,13 +247,13 @@ impl M8 {
     /// Whether any lane holds.
     #[inline(always)]
     pub fn any(self) -> bool {
-        self.0.iter().any(|&x| x)
+        self.0.iter().fold(0, |acc, &x| acc | x) != 0
     }
 
     /// Whether every lane holds.
     #[inline(always)]
     pub fn all(self) -> bool {
-        self.0.iter().all(|&x| x)
+        self.0.iter().fold(u32::MAX, |acc, &x| acc & x) != 0
     }
 }
 
@@ -345,7 +375,14 @@ mod tests {
     }
 
     fn m(x: [bool; 4], fill: bool) -> M8 {
-        M8([x[0], x[1], x[2], x[3], fill, fill, fill, fill])
+        let mut r = M8::NONE;
+        for (l, on) in [x[0], x[1], x[2], x[3], fill, fill, fill, fill]
+            .into_iter()
+            .enumerate()
+        {
+            r.set(l, on);
+        }
+        r
     }
 
     #[test]
@@ -367,7 +404,7 @@ mod tests {
             f([1.0, -0.5, 0.0, 2.0], 0.0)
         );
         assert!(gt.any() && !M8::default().any());
-        assert_eq!(gt.or(b.ge(a)), M8([true; LANES]));
+        assert_eq!(gt.or(b.ge(a)), M8::ALL);
         assert_eq!(gt.and(a.ge(b)), gt);
         assert_eq!(gt.and_not(gt), M8::default());
     }

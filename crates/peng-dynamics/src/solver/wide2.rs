@@ -282,7 +282,7 @@ impl WideContacts2 {
                 }
                 let t = Vec2::new(c.tx.0[lane], c.ty.0[lane]);
                 for (i, p) in c.p.iter().enumerate() {
-                    if p.exists.0[lane] {
+                    if p.exists.get(lane) {
                         out[(cold.slot[lane] as usize) + i] = (
                             cold.point_ids[i][lane],
                             p.normal_impulse.0[lane],
@@ -544,7 +544,7 @@ const EMPTY_BLOCK: Block = Block {
 
 /// A point absent from every lane.
 const EMPTY_POINT: PointLanes = PointLanes {
-    exists: M8([false; LANES]),
+    exists: M8::NONE,
     rax: F8::ZERO,
     ray: F8::ZERO,
     rbx: F8::ZERO,
@@ -589,7 +589,7 @@ fn pack(
     c.k12.0[l] = con.k[0][1];
     for (i, q) in con.points[..(con.len as usize).min(2)].iter().enumerate() {
         let p = &mut c.p[i];
-        p.exists.0[l] = true;
+        p.exists.set(l, true);
         p.rax.0[l] = q.ra.x;
         p.ray.0[l] = q.ra.y;
         p.rbx.0[l] = q.rb.x;

@@ -41,7 +41,7 @@ struct PointLanes {
 
 impl PointLanes {
     const EMPTY: PointLanes = PointLanes {
-        exists: M8([false; LANES]),
+        exists: M8::NONE,
         ra: V3::ZERO,
         rb: V3::ZERO,
         base_sep: F8::ZERO,
@@ -131,7 +131,7 @@ impl Block {
         friction: F8::ZERO,
         bias_rate: F8::ZERO,
         gamma_ratio: F8::ZERO,
-        two: M8([false; LANES]),
+        two: M8::NONE,
         k: [[F8::ZERO; MAX_POINTS]; MAX_POINTS],
         p: [PointLanes::EMPTY; MAX_POINTS],
     };
@@ -343,7 +343,7 @@ impl WideContacts3 {
                 }
                 let (t0, t1) = (c.t[0].get(lane), c.t[1].get(lane));
                 for (i, p) in c.p.iter().enumerate() {
-                    if p.exists.0[lane] {
+                    if p.exists.get(lane) {
                         out[(cold.slot[lane] as usize) + i] = (
                             cold.point_ids[i][lane],
                             p.normal_impulse.0[lane],
@@ -483,13 +483,8 @@ unsafe fn solve_lanes(
             let new1 = p.tangent_impulse[1] - p.tangent_mass * dv.dot(c.t[1]);
             let m2 = new0 * new0 + new1 * new1;
             let over = m2.gt(limit * limit);
-            let mut scale = F8::splat(1.0);
-            for l in 0..LANES {
-                if over.0[l] {
-                    let m = m2.0[l];
-                    scale.0[l] = if m > 0.0 { limit.0[l] / m.sqrt() } else { 0.0 };
-                }
-            }
+            // Where over, m2 > limit² >= 0: the root is positive.
+            let scale = F8::select(over, limit / m2.sqrt(), F8::splat(1.0));
             let (new0, new1) = (new0 * scale, new1 * scale);
             let imp =
                 c.t[0] * (new0 - p.tangent_impulse[0]) + c.t[1] * (new1 - p.tangent_impulse[1]);
@@ -617,7 +612,7 @@ fn pack(
     };
     c.bias_rate.0[l] = sf.bias_rate;
     c.gamma_ratio.0[l] = sf.impulse_scale / sf.mass_scale;
-    c.two.0[l] = con.len == 2;
+    c.two.set(l, con.len == 2);
     let len = con.len as usize;
     for i in 0..len {
         for j in 0..len {
@@ -625,7 +620,7 @@ fn pack(
         }
     }
     for (q, p) in con.points[..len].iter().zip(c.p.iter_mut()) {
-        p.exists.0[l] = true;
+        p.exists.set(l, true);
         p.ra.set(l, q.ra);
         p.rb.set(l, q.rb);
         p.base_sep.0[l] = q.base_sep;

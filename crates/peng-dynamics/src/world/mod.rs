@@ -20,11 +20,13 @@
 
 mod desc;
 mod joints;
+mod profile;
 mod settings;
 mod sleep;
 mod step;
 
 pub use desc::{BodyDesc, ColliderDesc};
+pub use profile::StepProfile;
 pub use settings::StepSettings;
 
 use peng::math::Vector;
@@ -103,6 +105,7 @@ pub struct PhysicsWorld<D: DynDim> {
     coms: Vec<D::V>,
     joints: crate::joint::JointSet<D>,
     steps: u64,
+    profile: StepProfile,
 }
 
 impl<D: DynDim> Default for PhysicsWorld<D> {
@@ -155,12 +158,19 @@ impl<D: DynDim> PhysicsWorld<D> {
             coms: Vec::new(),
             joints: Default::default(),
             steps: 0,
+            profile: StepProfile::default(),
         }
     }
 
     /// The step settings.
     pub fn settings(&self) -> &StepSettings<D> {
         &self.settings
+    }
+
+    /// Where the last step's time went, phase by phase (zero before the
+    /// first step).
+    pub fn profile(&self) -> StepProfile {
+        self.profile
     }
 
     /// The step settings, to change (checked at the next step).

@@ -4,7 +4,8 @@
 use peng::math::Vector;
 use peng::world::Margin;
 
-use super::PhysicsWorld;
+use super::profile::Laps;
+use super::{PhysicsWorld, StepProfile};
 use crate::body::BodyKind;
 use crate::dim::{Angular, DynDim};
 use crate::solver::body::SolverBody;
@@ -30,6 +31,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         {
             return Err(DynamicsError::NonFiniteBody);
         }
+        let mut laps = Laps::start();
         self.sync_colliders()?;
         let tol = self.settings.manifold_reuse;
         let reuse = (tol > 0.0).then_some(tol);
@@ -38,6 +40,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         }
         self.collision.update();
         self.wake_linked();
+        let collide = laps.lap();
         let h = self.settings.dt / self.settings.substeps as f32;
         self.solver_bodies.clear();
         let gravity = self.settings.gravity;
@@ -49,6 +52,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         let params = ContactParams::for_step(&self.settings);
         self.build_contacts(h, &params);
         self.prepare_joints(h);
+        let prepare = laps.lap();
         run_step(
             &mut self.solver_bodies,
             &mut self.lanes,
@@ -56,10 +60,17 @@ impl<D: DynDim> PhysicsWorld<D> {
             &mut self.joints.constraints,
             &self.settings,
         );
+        let solve = laps.lap();
         self.write_back();
         self.store_impulses();
         self.store_joints();
         self.update_sleep();
+        self.profile = StepProfile {
+            collide,
+            prepare,
+            solve,
+            finish: laps.lap(),
+        };
         self.steps += 1;
         Ok(())
     }

@@ -21,3 +21,4 @@ mod joint_revolute;
 mod joint_slider_spring_weld;
 mod mass_closed_forms;
 mod mass_props;
+mod step_profile;

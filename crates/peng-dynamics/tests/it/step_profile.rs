@@ -1,0 +1,64 @@
+//! `PhysicsWorld::profile`: the phases of the last step.
+
+use std::time::{Duration, Instant};
+
+use glam::Vec3;
+use peng::d3::{Cuboid, Pose3};
+use peng_dynamics::{BodyDesc, ColliderDesc, PhysicsWorld3, StepProfile};
+
+/// A stack of boxes on a fixed slab: every phase has work to do.
+fn stack(n: usize) -> PhysicsWorld3 {
+    let mut w = PhysicsWorld3::new();
+    let ground = w.add_body(BodyDesc::fixed(Pose3::from_translation(Vec3::new(
+        0.0, -0.5, 0.0,
+    ))));
+    w.add_collider(
+        ground,
+        ColliderDesc::new(Cuboid::new(Vec3::new(20.0, 0.5, 20.0)).unwrap()),
+    )
+    .unwrap();
+    for i in 0..n {
+        for j in 0..n {
+            let b = w.add_body(BodyDesc::dynamic(Pose3::from_translation(Vec3::new(
+                i as f32 * 1.1,
+                0.5 + j as f32,
+                0.0,
+            ))));
+            w.add_collider(b, ColliderDesc::new(Cuboid::new(Vec3::splat(0.5)).unwrap()))
+                .unwrap();
+        }
+    }
+    w
+}
+
+#[test]
+fn the_profile_is_zero_before_the_first_step() {
+    assert_eq!(stack(2).profile(), StepProfile::default());
+}
+
+#[test]
+fn the_phases_add_up_to_the_step_and_each_takes_time() {
+    let mut w = stack(6);
+    w.step().unwrap();
+    let t = Instant::now();
+    w.step().unwrap();
+    let wall = t.elapsed();
+    let p = w.profile();
+    assert!(p.collide > Duration::ZERO, "{p:?}");
+    assert!(p.prepare > Duration::ZERO, "{p:?}");
+    assert!(p.solve > Duration::ZERO, "{p:?}");
+    assert_eq!(p.total(), p.collide + p.prepare + p.solve + p.finish);
+    // The phases lie within the step's own wall time.
+    assert!(p.total() <= wall, "{p:?} within {wall:?}");
+    assert!(p.total() * 2 > wall / 2, "{p:?} is most of {wall:?}");
+}
+
+#[test]
+fn a_failed_step_keeps_the_last_profile() {
+    let mut w = stack(2);
+    w.step().unwrap();
+    let before = w.profile();
+    w.settings_mut().dt = f32::NAN;
+    assert!(w.step().is_err());
+    assert_eq!(w.profile(), before);
+}
