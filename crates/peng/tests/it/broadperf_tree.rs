@@ -1,7 +1,7 @@
 //! The DynamicTree's batch paths (self traversal when many proxies changed,
 //! stale leaves refitted or rebuilt in place, bulk rebuild after many
 //! insertions) give exactly the brute-force pairs and events, frame after
-//! frame, whatever fraction of the proxies moves.
+//! frame, whatever fraction of the proxies moves, on any number of threads.
 
 use crate::broad_common;
 
@@ -10,8 +10,20 @@ use peng::bound::Aabb3;
 use peng::broad::{BroadPhase, BruteForce, DynamicTree, Filter, ProxyId};
 use peng::math::Vec3;
 
+/// On one thread, and on three (the self traversal splits over threads from
+/// 1,024 proxies on).
 #[test]
 fn batch_paths_match_brute_force_at_every_moving_fraction() {
+    for threads in [1, 3] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(batch_paths_match_brute_force);
+    }
+}
+
+fn batch_paths_match_brute_force() {
     let n = 1200;
     let side = 30.0;
     let mut r = Lcg(7);

@@ -3,8 +3,10 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
+use rayon::prelude::*;
+
 use super::super::pairs::pair_of;
-use super::super::proxy::{Filter, ProxyId};
+use super::super::proxy::{Filter, ProxyId, ProxyPair};
 use super::super::{apply_ray_control, ray_ok, BroadPhase, BroadPhaseError, RayControl};
 use super::{overlap, DynamicTree, NULL};
 
@@ -58,6 +60,10 @@ impl<V: Vector> Slab<V> {
 /// last update, pairs are found by one traversal of the tree against itself
 /// instead of one query per changed proxy.
 const SELF_TRAVERSAL_FRACTION: usize = 4;
+
+/// Changed proxies per parallel chunk of queries: the fewest a thread takes
+/// at once (each query costs about a microsecond).
+const QUERY_CHUNK: usize = 128;
 
 impl<V: Vector> DynamicTree<V> {
     /// Calls `f(slot)` for every leaf whose fat box overlaps `aabb` and whose
@@ -234,30 +240,54 @@ impl<V: Vector> DynamicTree<V> {
             return;
         }
         let mut found = core::mem::take(&mut self.found);
-        let mut stack = Vec::with_capacity(64);
-        let (t, recs) = (&self.table, &self.recs);
-        let filtered = self.filtered > 0;
-        for &a in &t.dirty_list {
-            if !t.alive(a) {
-                continue;
+        let dirty = &self.table.dirty_list;
+        if dirty.len() >= 2 * QUERY_CHUNK && rayon::current_num_threads() > 1 {
+            // The queries only read the tree: chunks of them on rayon's
+            // threads, their pairs joined in chunk order (the same list as
+            // on one thread).
+            let parts: Vec<Vec<ProxyPair>> = dirty
+                .par_chunks(QUERY_CHUNK)
+                .map(|chunk| {
+                    let mut out = Vec::new();
+                    let mut stack = Vec::with_capacity(64);
+                    for &a in chunk {
+                        self.pairs_of_dirty(a, &mut stack, &mut out);
+                    }
+                    out
+                })
+                .collect();
+            for part in parts {
+                found.extend(part);
             }
-            let ra = &recs[self.leaf_of[a as usize] as usize];
-            let mask = t.slots[a as usize].info.filter.mask;
-            self.query_leaves(&ra.aabb, mask, &mut stack, |b, leaf| {
-                // The leaf's record holds its given box and id (next to the
-                // node in memory); the pair is reported by the query of its
-                // smaller dirty end only (`ProxyTable::reports`).
-                let rb = &recs[leaf as usize];
-                if t.reports(a, b)
-                    && rb.aabb.overlaps(&ra.aabb)
-                    && (!filtered || t.pair_passes(a, b))
-                {
-                    found.push(pair_of(ra.id, rb.id));
-                }
-                true
-            });
+        } else {
+            let mut stack = Vec::with_capacity(64);
+            for &a in dirty {
+                self.pairs_of_dirty(a, &mut stack, &mut found);
+            }
         }
         self.found = found;
+    }
+
+    /// Pushes onto `out` the pairs that changed proxy `a` reports: each
+    /// overlapping leaf whose pair `a`'s query owns (the pair of two changed
+    /// proxies is reported by its smaller end only) and the filters pass.
+    fn pairs_of_dirty(&self, a: u32, stack: &mut Vec<u32>, out: &mut Vec<ProxyPair>) {
+        let (t, recs) = (&self.table, &self.recs);
+        if !t.alive(a) {
+            return;
+        }
+        let filtered = self.filtered > 0;
+        let ra = &recs[self.leaf_of[a as usize] as usize];
+        let mask = t.slots[a as usize].info.filter.mask;
+        self.query_leaves(&ra.aabb, mask, stack, |b, leaf| {
+            // The leaf's record holds its given box and id (next to the
+            // node in memory).
+            let rb = &recs[leaf as usize];
+            if t.reports(a, b) && rb.aabb.overlaps(&ra.aabb) && (!filtered || t.pair_passes(a, b)) {
+                out.push(pair_of(ra.id, rb.id));
+            }
+            true
+        });
     }
 }
 

@@ -24,7 +24,10 @@
 
 use crate::math::Vector;
 
+use rayon::prelude::*;
+
 use super::super::pairs::pair_of;
+use super::super::proxy::ProxyPair;
 use super::{overlap, sah_area, DynamicTree, LeafRec, Node, NULL};
 
 impl<V: Vector> DynamicTree<V> {
@@ -75,26 +78,135 @@ impl<V: Vector> DynamicTree<V> {
         let found = &mut self.found;
         let (recs, t) = (&self.recs[..], &self.table);
         let moved: &[bool] = if ALL { &[] } else { &self.moved };
+        let leaf_pair = |x: u32, y: u32, out: &mut Vec<ProxyPair>| {
+            let (a, b): (&LeafRec<V>, &LeafRec<V>) = (&recs[x as usize], &recs[y as usize]);
+            if overlap(&a.aabb, &b.aabb)
+                && (!FILTERED || {
+                    let fa = &t.slots[a.id.index() as usize].info.filter;
+                    let fb = &t.slots[b.id.index() as usize].info.filter;
+                    fa.pairs_with(fb)
+                })
+            {
+                out.push(pair_of(a.id, b.id));
+            }
+        };
+        let nodes = &self.nodes[..];
+        if rayon::current_num_threads() > 1 && t.len() >= PARALLEL_PROXIES {
+            // The top of the traversal split into tasks for rayon's threads;
+            // the pair list is sorted afterwards, so its order is free.
+            let tasks =
+                split::<V, ALL>(nodes, moved, self.root, &mut |x, y| leaf_pair(x, y, found));
+            let parts: Vec<Vec<ProxyPair>> = tasks
+                .par_iter()
+                .map(|task| {
+                    let mut out = Vec::new();
+                    let (mut pairs, mut selfs) = (Vec::new(), Vec::new());
+                    let mut emit = |x, y| leaf_pair(x, y, &mut out);
+                    match *task {
+                        Task::Inside(n) => {
+                            traverse::<V, ALL>(nodes, moved, n, &mut pairs, &mut selfs, emit)
+                        }
+                        Task::Between(x, y) => {
+                            descend::<V, ALL>(nodes, moved, x, y, &mut pairs, &mut emit)
+                        }
+                    }
+                    out
+                })
+                .collect();
+            for part in parts {
+                found.extend(part);
+            }
+            return;
+        }
         traverse::<V, ALL>(
-            &self.nodes,
+            nodes,
             moved,
             self.root,
             &mut self.pair_stack,
             &mut self.self_stack,
-            |x, y| {
-                let (a, b): (&LeafRec<V>, &LeafRec<V>) = (&recs[x as usize], &recs[y as usize]);
-                if overlap(&a.aabb, &b.aabb)
-                    && (!FILTERED || {
-                        let fa = &t.slots[a.id.index() as usize].info.filter;
-                        let fb = &t.slots[b.id.index() as usize].info.filter;
-                        fa.pairs_with(fb)
-                    })
-                {
-                    found.push(pair_of(a.id, b.id));
-                }
-            },
+            |x, y| leaf_pair(x, y, found),
         );
     }
+}
+
+/// The fewest proxies for which [`DynamicTree::find_self`] splits its
+/// traversal over several threads.
+const PARALLEL_PROXIES: usize = 1024;
+
+/// How many tasks the top of a parallel traversal is split into (at least):
+/// several per thread, so that uneven subtrees even out.
+const TASKS: usize = 64;
+
+/// A part of the traversal: the pairs inside an internal node's subtree, or
+/// between two overlapping subtrees (not both leaves).
+#[derive(Debug, Clone, Copy)]
+enum Task {
+    Inside(u32),
+    Between(u32, u32),
+}
+
+/// Splits the traversal below internal node `root` into at least [`TASKS`]
+/// tasks (or as many as the tree has), by opening its top level after level
+/// exactly as [`traverse`] and [`descend`] would; leaf pairs met on the way go
+/// to `emit`. The tasks and the emitted pairs together are the traversal's.
+fn split<V: Vector, const ALL: bool>(
+    nodes: &[Node<V>],
+    moved: &[bool],
+    root: u32,
+    emit: &mut impl FnMut(u32, u32),
+) -> Vec<Task> {
+    if root == NULL || nodes[root as usize].is_leaf() {
+        return Vec::new();
+    }
+    let wanted = |x: u32, y: u32| ALL || moved[x as usize] || moved[y as usize];
+    let mut tasks = vec![Task::Inside(root)];
+    while !tasks.is_empty() && tasks.len() < TASKS {
+        let mut next = Vec::with_capacity(4 * tasks.len());
+        // A pair of nodes to keep: emitted when both are leaves.
+        let mut pair = |x: u32, y: u32, next: &mut Vec<Task>| {
+            let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
+            if wanted(x, y) && overlap(&nx.aabb, &ny.aabb) {
+                if nx.is_leaf() && ny.is_leaf() {
+                    emit(x, y);
+                } else {
+                    next.push(Task::Between(x, y));
+                }
+            }
+        };
+        for task in tasks {
+            match task {
+                Task::Inside(n) => {
+                    let node = &nodes[n as usize];
+                    let (c1, c2) = (node.child1, node.child2);
+                    for c in [c1, c2] {
+                        if !nodes[c as usize].is_leaf() && (ALL || moved[c as usize]) {
+                            next.push(Task::Inside(c));
+                        }
+                    }
+                    pair(c1, c2, &mut next);
+                }
+                Task::Between(x, y) => {
+                    let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
+                    let (lx, ly) = (nx.is_leaf(), ny.is_leaf());
+                    if !lx && !ly && DESCEND_BOTH {
+                        for xc in [nx.child1, nx.child2] {
+                            for yc in [ny.child1, ny.child2] {
+                                pair(xc, yc, &mut next);
+                            }
+                        }
+                    } else {
+                        let open_x = ly || (!lx && sah_area(&nx.aabb) >= sah_area(&ny.aabb));
+                        let (open, keep) = if open_x { (nx, y) } else { (ny, x) };
+                        for c in [open.child1, open.child2] {
+                            pair(c, keep, &mut next);
+                        }
+                    }
+                }
+            }
+        }
+        tasks = next;
+    }
+    tasks
 }
 
 /// Whether two internal nodes are opened together (see `traverse`).
@@ -138,41 +250,57 @@ pub(super) fn traverse<V: Vector, const ALL: bool>(
             emit(c1, c2);
             continue;
         }
-        pair_stack.push((c1, c2));
-        while let Some((x, y)) = pair_stack.pop() {
-            let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
-            let (lx, ly) = (nx.is_leaf(), ny.is_leaf());
-            if !lx && !ly && DESCEND_BOTH {
-                // Both internal: the four child pairs at once (fewer pops
-                // than opening one side at a time).
-                let (x1, x2, y1, y2) = (nx.child1, nx.child2, ny.child1, ny.child2);
-                let (b1, b2) = (&nodes[y1 as usize], &nodes[y2 as usize]);
-                for xc in [x2, x1] {
-                    let a = &nodes[xc as usize];
-                    for (yc, b) in [(y2, b2), (y1, b1)] {
-                        if wanted(xc, yc) && overlap(&a.aabb, &b.aabb) {
-                            if a.is_leaf() && b.is_leaf() {
-                                emit(xc, yc);
-                            } else {
-                                pair_stack.push((xc, yc));
-                            }
+        descend::<V, ALL>(nodes, moved, c1, c2, pair_stack, &mut emit);
+    }
+}
+
+/// Calls `emit(x, y)` for every wanted pair of overlapping leaves, one below
+/// `x` and one below `y` (two distinct nodes whose boxes overlap, not both
+/// leaves), by a simultaneous descent ("descend the larger volume").
+fn descend<V: Vector, const ALL: bool>(
+    nodes: &[Node<V>],
+    moved: &[bool],
+    x: u32,
+    y: u32,
+    pair_stack: &mut Vec<(u32, u32)>,
+    emit: &mut impl FnMut(u32, u32),
+) {
+    let wanted = |x: u32, y: u32| ALL || moved[x as usize] || moved[y as usize];
+    pair_stack.clear();
+    pair_stack.push((x, y));
+    while let Some((x, y)) = pair_stack.pop() {
+        let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
+        let (lx, ly) = (nx.is_leaf(), ny.is_leaf());
+        if !lx && !ly && DESCEND_BOTH {
+            // Both internal: the four child pairs at once (fewer pops
+            // than opening one side at a time).
+            let (x1, x2, y1, y2) = (nx.child1, nx.child2, ny.child1, ny.child2);
+            let (b1, b2) = (&nodes[y1 as usize], &nodes[y2 as usize]);
+            for xc in [x2, x1] {
+                let a = &nodes[xc as usize];
+                for (yc, b) in [(y2, b2), (y1, b1)] {
+                    if wanted(xc, yc) && overlap(&a.aabb, &b.aabb) {
+                        if a.is_leaf() && b.is_leaf() {
+                            emit(xc, yc);
+                        } else {
+                            pair_stack.push((xc, yc));
                         }
                     }
                 }
-                continue;
             }
-            // Open the internal one (of two internal ones, the larger),
-            // keeping the other whole.
-            let open_x = ly || (!lx && sah_area(&nx.aabb) >= sah_area(&ny.aabb));
-            let (open, keep, nk) = if open_x { (nx, y, ny) } else { (ny, x, nx) };
-            for c in [open.child2, open.child1] {
-                let nc = &nodes[c as usize];
-                if wanted(c, keep) && overlap(&nc.aabb, &nk.aabb) {
-                    if nc.is_leaf() && nk.is_leaf() {
-                        emit(c, keep);
-                    } else {
-                        pair_stack.push((c, keep));
-                    }
+            continue;
+        }
+        // Open the internal one (of two internal ones, the larger),
+        // keeping the other whole.
+        let open_x = ly || (!lx && sah_area(&nx.aabb) >= sah_area(&ny.aabb));
+        let (open, keep, nk) = if open_x { (nx, y, ny) } else { (ny, x, nx) };
+        for c in [open.child2, open.child1] {
+            let nc = &nodes[c as usize];
+            if wanted(c, keep) && overlap(&nc.aabb, &nk.aabb) {
+                if nc.is_leaf() && nk.is_leaf() {
+                    emit(c, keep);
+                } else {
+                    pair_stack.push((c, keep));
                 }
             }
         }
