@@ -73,12 +73,17 @@ fn state_hash(w: &PhysicsWorld3) -> u64 {
     }))
 }
 
-fn run(threads: usize) -> u64 {
-    let pool = rayon::ThreadPoolBuilder::new()
+/// `f` on a pool of `threads` threads.
+fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
-        .expect("thread pool");
-    pool.install(|| {
+        .expect("thread pool")
+        .install(f)
+}
+
+fn run(threads: usize) -> u64 {
+    on_threads(threads, || {
         let mut w = scene();
         for _ in 0..1000 {
             w.step().expect("step");
@@ -150,11 +155,7 @@ fn pyramid_scene() -> PhysicsWorld2 {
 /// The hash of every body's pose and velocities after `steps` steps of
 /// `scene()` on a pool of `threads`.
 fn run2(threads: usize, scene: fn() -> PhysicsWorld2, steps: usize) -> u64 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool");
-    pool.install(|| {
+    on_threads(threads, || {
         let mut w = scene();
         for _ in 0..steps {
             w.step().expect("step");

@@ -3,29 +3,25 @@
 use std::time::{Duration, Instant};
 
 use glam::Vec3;
-use peng::d3::{Cuboid, Pose3};
-use peng_dynamics::{BodyDesc, ColliderDesc, PhysicsWorld3, StepProfile};
+use peng::d3::Pose3;
+use peng_dynamics::{BodyDesc, PhysicsWorld3, StepProfile};
 
-/// A stack of boxes on a fixed slab: every phase has work to do.
+use crate::common::box3;
+
+/// Columns of boxes on a fixed slab: every phase has work to do.
 fn stack(n: usize) -> PhysicsWorld3 {
     let mut w = PhysicsWorld3::new();
-    let ground = w.add_body(BodyDesc::fixed(Pose3::from_translation(Vec3::new(
-        0.0, -0.5, 0.0,
-    ))));
-    w.add_collider(
-        ground,
-        ColliderDesc::new(Cuboid::new(Vec3::new(20.0, 0.5, 20.0)).unwrap()),
-    )
-    .unwrap();
+    let slab = BodyDesc::fixed(Pose3::from_translation(Vec3::new(0.0, -0.5, 0.0)));
+    box3(&mut w, slab, Vec3::new(20.0, 0.5, 20.0), 0.6);
     for i in 0..n {
         for j in 0..n {
-            let b = w.add_body(BodyDesc::dynamic(Pose3::from_translation(Vec3::new(
-                i as f32 * 1.1,
-                0.5 + j as f32,
-                0.0,
-            ))));
-            w.add_collider(b, ColliderDesc::new(Cuboid::new(Vec3::splat(0.5)).unwrap()))
-                .unwrap();
+            let at = Vec3::new(i as f32 * 1.1, 0.5 + j as f32, 0.0);
+            box3(
+                &mut w,
+                BodyDesc::dynamic(Pose3::from_translation(at)),
+                Vec3::splat(0.5),
+                0.6,
+            );
         }
     }
     w
