@@ -6,8 +6,12 @@ use peng::math::Vector;
 use crate::body::{Body, BodyKind};
 use crate::dim::{Angular, DynDim};
 
-/// A body as the solver sees it.
+/// A body as the solver sees it. `repr(C)` in this order: in 3D the
+/// fields the contact lanes read (`v`, `w`, `dp`, then three scalars, then
+/// `dq`) fill the first 64 bytes with no padding, which the lanes load as
+/// four rows of four floats ([`SolverBody::hot_rows`]).
 #[derive(Debug)]
+#[repr(C)]
 pub(crate) struct SolverBody<D: DynDim> {
     /// Velocity of the centre of mass.
     pub v: D::V,
@@ -15,25 +19,54 @@ pub(crate) struct SolverBody<D: DynDim> {
     pub w: D::Ang,
     /// Displacement of the centre of mass since the start of the step.
     pub dp: D::V,
-    /// Rotation since the start of the step.
-    pub dq: D::Rot,
     /// Inverse mass (0: does not respond).
     pub inv_m: f32,
+    /// Per-substep velocity factors of the damping, `1 / (1 + h c)`.
+    pub lin_damp: f32,
+    /// Angular damping factor per substep.
+    pub ang_damp: f32,
+    /// Rotation since the start of the step.
+    pub dq: D::Rot,
     /// World inverse inertia at the start of the step.
     pub inv_i: D::InvInertia,
     /// Acceleration from gravity and forces over the step.
     pub accel: D::V,
     /// Angular acceleration from torques.
     pub ang_accel: D::Ang,
-    /// Per-substep velocity factors of the damping, `1 / (1 + h c)`.
-    pub lin_damp: f32,
-    /// Angular damping factor per substep.
-    pub ang_damp: f32,
     /// Whether integration moves it (dynamic or kinematic).
     pub moves: bool,
     /// Whether it is dynamic (velocities change under forces).
     pub dynamic: bool,
 }
+
+impl SolverBody<peng::world::Dim3> {
+    /// The first 64 bytes as four rows of four floats: `[v.x v.y v.z w.x]`,
+    /// `[w.y w.z dp.x dp.y]`, `[dp.z inv_m lin_damp ang_damp]`, `[dq]`.
+    #[inline(always)]
+    pub fn hot_rows(&self) -> &[[f32; 4]; 4] {
+        // SAFETY: `repr(C)` puts twelve `f32` and then the quaternion's four
+        // in the first 64 bytes, without padding (checked below); rows of
+        // `f32` need only the struct's own alignment (at least 4).
+        unsafe { &*(self as *const Self as *const [[f32; 4]; 4]) }
+    }
+
+    /// Writes `v` and `w` from the first six floats of `row0 ++ row1`.
+    #[inline(always)]
+    pub fn set_velocities(&mut self, row0: &[f32; 4], row1: &[f32; 4]) {
+        self.v = glam::Vec3::new(row0[0], row0[1], row0[2]);
+        self.w = glam::Vec3::new(row0[3], row1[0], row1[1]);
+    }
+}
+
+// The layout `hot_rows` reads.
+const _: () = {
+    use core::mem::offset_of;
+    type B = SolverBody<peng::world::Dim3>;
+    assert!(offset_of!(B, v) == 0 && offset_of!(B, w) == 12 && offset_of!(B, dp) == 24);
+    assert!(offset_of!(B, inv_m) == 36 && offset_of!(B, lin_damp) == 40);
+    assert!(offset_of!(B, ang_damp) == 44 && offset_of!(B, dq) == 48);
+    assert!(size_of::<glam::Quat>() == 16);
+};
 
 // By hand: a derive would ask `D: Copy` of the dimension marker.
 impl<D: DynDim> Clone for SolverBody<D> {

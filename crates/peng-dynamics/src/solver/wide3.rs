@@ -15,7 +15,7 @@ use core::ops::Range;
 use super::body::SolverBody;
 use super::colour::Shared;
 use super::contact::{ContactC, ContactParams, MAX_POINTS};
-use super::lanes::{avx2_dispatch, F8, LANES, M8, V3};
+use super::lanes::{avx2_dispatch, transpose_in, transpose_out, F8, LANES, M8, V3};
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
 use peng::world::Dim3;
@@ -171,12 +171,31 @@ impl Side {
             }
         };
         let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
+        let row = |k: usize| transpose_in(core::array::from_fn(|l| &b[l].hot_rows()[k]));
+        let ([vx, vy, vz, wx], [wy, wz, dpx, dpy], [dpz, ..], [qx, qy, qz, qw]) =
+            (row(0), row(1), row(2), row(3));
         Side {
-            v: V3::gather(&b, |s| s.v),
-            w: V3::gather(&b, |s| s.w),
-            dp: V3::gather(&b, |s| s.dp),
-            q: V3::gather(&b, |s| glam::Vec3::new(s.dq.x, s.dq.y, s.dq.z)),
-            qw: F8::gather(&b, |s| s.dq.w),
+            v: V3 {
+                x: vx,
+                y: vy,
+                z: vz,
+            },
+            w: V3 {
+                x: wx,
+                y: wy,
+                z: wz,
+            },
+            dp: V3 {
+                x: dpx,
+                y: dpy,
+                z: dpz,
+            },
+            q: V3 {
+                x: qx,
+                y: qy,
+                z: qz,
+            },
+            qw,
         }
     }
 
@@ -191,12 +210,13 @@ impl Side {
         idx: &[u32; LANES],
         write: &[bool; LANES],
     ) {
+        let row0 = transpose_out([self.v.x, self.v.y, self.v.z, self.w.x]);
+        let row1 = transpose_out([self.w.y, self.w.z, F8::ZERO, F8::ZERO]);
         for l in 0..LANES {
             if write[l] {
                 // SAFETY: the caller's.
                 let b = unsafe { bodies.get_mut(idx[l] as usize) };
-                b.v = self.v.get(l);
-                b.w = self.w.get(l);
+                b.set_velocities(&row0[l], &row1[l]);
             }
         }
     }
