@@ -81,8 +81,10 @@ struct Side {
 
 impl Side {
     /// The bodies of the lanes (a still, fixed body in empty ones), each
-    /// lane vector built from scalars in registers (see
-    /// `wide3::Side::gather`).
+    /// lane vector built from scalars in registers: writing the lanes one
+    /// by one into memory and reading the vector back would stall on store
+    /// forwarding. (The 3D lanes transpose whole rows of each body instead,
+    /// `wide3::Side::gather`; in 2D that was no faster.)
     ///
     /// # Safety
     /// No other thread writes these bodies meanwhile (see [`Shared`]).

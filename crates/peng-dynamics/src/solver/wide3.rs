@@ -149,10 +149,10 @@ struct Side {
 }
 
 impl Side {
-    /// The bodies of the lanes (a still, fixed body in empty ones). Each
-    /// lane vector is built from scalars in registers: writing the
-    /// lanes one by one into memory and reading the vector back would
-    /// stall on store forwarding.
+    /// The bodies of the lanes (a still, fixed body in empty ones): each
+    /// body's first 64 bytes as four rows of four floats
+    /// ([`SolverBody::hot_rows`]), transposed into lanes
+    /// ([`transpose_in`]).
     ///
     /// # Safety
     /// No other thread writes these bodies meanwhile (see [`Shared`]).
