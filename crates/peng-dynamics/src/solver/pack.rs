@@ -200,17 +200,18 @@ impl<B: Copy, const P: usize> Coloured<B, P> {
 
     /// A lane for a contact between the dynamic bodies `a` and `b`
     /// (see [`Packer::place`]): its block, the block's cold data, and the
-    /// lane. A block that opens starts as `empty` with empty cold data.
+    /// lane. A block that opens starts as `empty()` with empty cold data
+    /// (a closure: a block is kilobytes, and most contacts open none).
     pub fn place(
         &mut self,
-        empty: B,
+        empty: impl FnOnce() -> B,
         a: Option<u32>,
         b: Option<u32>,
     ) -> (&mut B, &mut Cold<P>, usize) {
         let colours = &mut self.colours;
         let (colour, block, lane) = self.packer.place(a, b, |c| {
             let (blocks, cold) = &mut colours[c];
-            blocks.push(empty);
+            blocks.push(empty());
             cold.push(Cold::EMPTY);
             blocks.len() - 1
         });

@@ -185,7 +185,7 @@ impl WideContacts2 {
     ) {
         let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
         let (block, cold, lane) = self.lanes.place(
-            EMPTY_BLOCK,
+            || EMPTY_BLOCK,
             sa.dynamic.then_some(con.a),
             sb.dynamic.then_some(con.b),
         );

@@ -276,7 +276,7 @@ impl WideContacts3 {
     ) {
         let (sa, sb) = (&bodies[con.a as usize], &bodies[con.b as usize]);
         let (block, cold, lane) = self.lanes.place(
-            Block::EMPTY,
+            || Block::EMPTY,
             sa.dynamic.then_some(con.a),
             sb.dynamic.then_some(con.b),
         );

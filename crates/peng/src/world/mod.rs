@@ -99,6 +99,12 @@ pub struct World<D: Dim> {
     changed_list: Vec<ColliderHandle>,
     /// The touching pairs after the last update, sorted by pair.
     touching: Vec<(pairs::PairKey, pairs::PairState<D>)>,
+    /// The previous touching list's buffer, emptied, for the next update's
+    /// list (a fresh allocation of a large list each update costs its page
+    /// faults again).
+    touching_spare: Vec<(pairs::PairKey, pairs::PairState<D>)>,
+    /// The last update's transitions' buffer, emptied, for the next.
+    transitions: Vec<events::Transition>,
     /// The events of the last update.
     events: Vec<ContactEvent>,
     /// The watched sets.
@@ -211,6 +217,8 @@ impl<D: Dim> World<D> {
             changed: Vec::new(),
             changed_list: Vec::new(),
             touching: Vec::new(),
+            touching_spare: Vec::new(),
+            transitions: Vec::new(),
             events: Vec::new(),
             watches: watch::Watches::default(),
             pair_filter: None,

@@ -115,6 +115,8 @@ impl<D: Dim> World<D> {
         for t in &transitions {
             emit(&mut self.events, t, &self.watches);
         }
+        transitions.clear();
+        self.transitions = transitions;
         self.settle_motions();
         self.removed_any = false;
         self.retest_all = false;
@@ -205,15 +207,19 @@ impl<D: Dim> World<D> {
     /// pair) into the new touching list and one transition per pair whose
     /// state matters, in pair order.
     fn merge(&mut self, work: Vec<PairKey>, fresh: Vec<Option<PairState<D>>>) -> Vec<Transition> {
-        let old = core::mem::take(&mut self.touching);
-        let mut now: Vec<(PairKey, PairState<D>)> = Vec::with_capacity(old.len());
-        let mut out = Vec::new();
+        let mut old = core::mem::take(&mut self.touching);
+        let mut now = core::mem::take(&mut self.touching_spare);
+        now.clear();
+        now.reserve(old.len());
+        let mut out = core::mem::take(&mut self.transitions);
+        out.clear();
+        out.reserve(old.len() + work.len());
         let mut fresh = work
             .into_iter()
             .zip(fresh)
             .filter_map(|(k, s)| s.map(|s| (k, s)))
             .peekable();
-        for (k, mut s) in old {
+        for (k, mut s) in old.drain(..) {
             // Retested pairs ordered before this old one are new contacts.
             while let Some((fk, _)) = fresh.peek() {
                 if *fk >= k {
@@ -250,6 +256,7 @@ impl<D: Dim> World<D> {
             now.push((fk, fs));
         }
         self.touching = now;
+        self.touching_spare = old;
         out
     }
 
