@@ -143,9 +143,10 @@ pub trait Dim: 'static + Send + Sync + Sized {
     fn flat_faced(shape: &Self::Shape) -> bool;
     /// `q` in `p`'s frame: `p⁻¹ q`.
     fn inv_mul(p: &Self::Pose, q: &Self::Pose) -> Self::Pose;
-    /// The angle, in `[0, π]`, of the rotation from `p`'s orientation to
-    /// `q`'s.
-    fn turn_between(p: &Self::Pose, q: &Self::Pose) -> f32;
+    /// The chord of the rotation from `p`'s orientation to `q`'s: how far
+    /// it moves a point at unit distance from its axis, `2 sin(θ/2)` for the
+    /// angle `θ ∈ [0, π]` (at most 2, and at most `θ`).
+    fn turn_chord(p: &Self::Pose, q: &Self::Pose) -> f32;
     /// `m`, found with its colliders at `from_a` and `from_b`, carried
     /// rigidly with them to `to_a` and `to_b`: each point with its collider,
     /// the normal with A, each depth measured again along the new normal.
@@ -343,8 +344,19 @@ impl Dim for Dim2 {
     fn inv_mul(p: &Pose2, q: &Pose2) -> Pose2 {
         p.inv_mul(q)
     }
-    fn turn_between(p: &Pose2, q: &Pose2) -> f32 {
-        q.rotation.mul(p.rotation.inverse()).angle().abs()
+    fn turn_chord(p: &Pose2, q: &Pose2) -> f32 {
+        // The distance from (1, 0) to (cos θ, sin θ) (scaled to unit
+        // length); for small turns the sine carries it, so the cancellation
+        // in cos θ − 1 costs nothing.
+        let r = q.rotation.mul(p.rotation.inverse());
+        let (c, s) = (r.cos, r.sin);
+        let len = (c * c + s * s).sqrt();
+        let chord = ((c - len) * (c - len) + s * s).sqrt() / len;
+        if chord.is_finite() {
+            chord
+        } else {
+            2.0
+        }
     }
     fn carry(
         m: &Self::Manifold,
@@ -517,12 +529,16 @@ impl Dim for Dim3 {
     fn inv_mul(p: &Pose3, q: &Pose3) -> Pose3 {
         p.inv_mul(q)
     }
-    fn turn_between(p: &Pose3, q: &Pose3) -> f32 {
-        // The relative rotation's half angle from its vector part and its
-        // scalar part (atan2 stays accurate for small angles, where acos of
-        // the scalar part loses half the digits).
+    fn turn_chord(p: &Pose3, q: &Pose3) -> f32 {
+        // A unit quaternion's vector part has length sin(θ/2) (for `r` and
+        // `−r` alike), and is accurate for small turns.
         let r = p.rotation.inverse() * q.rotation;
-        2.0 * Vec3::new(r.x, r.y, r.z).length().atan2(r.w.abs())
+        let chord = 2.0 * Vec3::new(r.x, r.y, r.z).length() / r.length();
+        if chord.is_finite() {
+            chord
+        } else {
+            2.0
+        }
     }
     fn carry(
         m: &Self::Manifold,
@@ -538,5 +554,57 @@ impl Dim for Dim3 {
             |p| db.transform_point(p),
             |v| da.transform_vector(v),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Quat;
+
+    /// The chord has its closed form `2 sin(θ/2)` at quarter, half and tiny
+    /// turns, about any axis, and bounds how far the turn moves any point.
+    #[test]
+    fn turn_chord_is_two_sin_half_the_angle_and_bounds_the_motion() {
+        let p2 = |a: f32| Pose2::new(Vec2::new(3.0, -1.0), a);
+        let p3 = |axis: Vec3, a: f32| Pose3 {
+            translation: Vec3::new(1.0, 2.0, -4.0),
+            rotation: Quat::from_axis_angle(axis.normalize(), a),
+        };
+        let axis = Vec3::new(1.0, -2.0, 0.5);
+        for (theta, want) in [
+            (core::f32::consts::FRAC_PI_2, core::f32::consts::SQRT_2),
+            (core::f32::consts::PI, 2.0),
+            (1e-4, 1e-4),
+            (0.0, 0.0),
+        ] {
+            let from = 0.3;
+            let c2 = Dim2::turn_chord(&p2(from), &p2(from + theta));
+            let c2_back = Dim2::turn_chord(&p2(from + theta), &p2(from));
+            let c3 = Dim3::turn_chord(&p3(axis, from), &p3(axis, from + theta));
+            for c in [c2, c2_back, c3] {
+                assert!(
+                    (c - want).abs() <= 1e-3 * want + 1e-6,
+                    "θ = {theta}: chord {c}, want {want}"
+                );
+            }
+        }
+        // Any point at distance 1 moves by at most the chord.
+        let mut seed = 17u32;
+        let mut rnd = || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 * 2.0 - 1.0
+        };
+        for _ in 0..200 {
+            let (ax, a0, a1) = (Vec3::new(rnd(), rnd(), rnd()), 4.0 * rnd(), 4.0 * rnd());
+            let p = Vec3::new(rnd(), rnd(), rnd()).normalize();
+            let (r0, r1) = (p3(ax, a0), p3(ax, a1));
+            let moved = (r1.rotation * p - r0.rotation * p).length();
+            assert!(moved <= Dim3::turn_chord(&r0, &r1) * (1.0 + 1e-5) + 1e-6);
+            let q = Vec2::new(p.x, p.y).normalize();
+            let (s0, s1) = (p2(a0), p2(a1));
+            let moved = (s1.rotation.rotate(q) - s0.rotation.rotate(q)).length();
+            assert!(moved <= Dim2::turn_chord(&s0, &s1) * (1.0 + 1e-5) + 1e-6);
+        }
     }
 }

@@ -14,10 +14,10 @@
 //! other since the pair's last full test (its anchor). With B placed in A's
 //! frame by `A0⁻¹B0 = (R0, t0)` then and `A⁻¹B = (R, t)` now, a point `p` of
 //! B's shape moved in A's frame by `(R - R0)p + (t - t0)`, and
-//! `|(R - R0)p| = |(R0ᵀR - I)p| <= θ|p|` with `θ` the angle of `R0ᵀR` (the
-//! chord of a turn is shorter than its arc). So
-//! every point of B, within `reach_B` of B's origin, moved by at most
-//! `|t - t0| + θ·reach_B`; the same holds in B's frame with A's reach, and the
+//! `|(R - R0)p| = |(R0ᵀR - I)p| <= 2 sin(θ/2)|p|` with `θ` the angle of
+//! `R0ᵀR` (the chord of the turn: `p`'s part along the axis stays, the rest
+//! moves on a circle). So every point of B, within `reach_B` of B's origin,
+//! moved by at most `|t - t0| + 2 sin(θ/2)·reach_B`; the same holds in B's frame with A's reach, and the
 //! smaller bound is kept (a hull on a large mesh: the hull's reach).
 //!
 //! What it can miss: contact between features the full test did not report,
@@ -104,10 +104,10 @@ fn drift<D: Dim>(
 ) -> f32 {
     let (b_in_a0, b_in_a) = (D::inv_mul(a0, b0), D::inv_mul(a, b));
     let (a_in_b0, a_in_b) = (D::inv_mul(b0, a0), D::inv_mul(b, a));
-    let theta = D::turn_between(&b_in_a0, &b_in_a);
-    // `θ·reach`, with no turn counting as no motion even for an unbounded
-    // shape (where `0·∞` would be NaN).
-    let turned = |r: f32| if theta == 0.0 { 0.0 } else { theta * r };
+    let chord = D::turn_chord(&b_in_a0, &b_in_a);
+    // `chord·reach`, with no turn counting as no motion even for an
+    // unbounded shape (where `0·∞` would be NaN).
+    let turned = |r: f32| if chord == 0.0 { 0.0 } else { chord * r };
     let moved = |p0: &D::Pose, p: &D::Pose| (D::translation(p) - D::translation(p0)).length();
     let of_b = moved(&b_in_a0, &b_in_a) + turned(reach_b);
     let of_a = moved(&a_in_b0, &a_in_b) + turned(reach_a);
