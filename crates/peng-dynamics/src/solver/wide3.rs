@@ -104,18 +104,38 @@ struct Block {
     ia: Sym3,
     ib: Sym3,
     n: V3,
-    t: [V3; 2],
+    /// The first tangent; the second is `n × t` (as `Dim3::tangents` makes
+    /// it), found again where needed rather than stored.
+    t: V3,
     friction: F8,
     bias_rate: F8,
     gamma_ratio: F8,
     /// Lanes whose manifold has exactly two points (the block LCP).
     two: M8,
-    /// The Delassus matrix `K_ij` of the normal rows.
-    k: [[F8; MAX_POINTS]; MAX_POINTS],
+    /// The Delassus matrix `K_ij` of the normal rows, symmetric: its upper
+    /// triangle, row by row ([`sym`]).
+    k: [F8; SYM],
     p: [PointLanes; MAX_POINTS],
 }
 
+/// Entries of a symmetric `MAX_POINTS`² matrix's upper triangle.
+const SYM: usize = MAX_POINTS * (MAX_POINTS + 1) / 2;
+
+/// The place of `K_ij` (= `K_ji`) in the upper triangle stored row by row:
+/// row `a` starts after `a·MAX_POINTS − a(a−1)/2` entries.
+#[inline(always)]
+const fn sym(i: usize, j: usize) -> usize {
+    let (a, b) = if i <= j { (i, j) } else { (j, i) };
+    a * MAX_POINTS - a * a.saturating_sub(1) / 2 + (b - a)
+}
+
 impl Block {
+    /// The second tangent, `n × t`.
+    #[inline(always)]
+    fn t1(&self) -> V3 {
+        self.n.cross(self.t)
+    }
+
     /// A block of empty lanes (no bodies: `NONE`).
     const EMPTY: Block = Block {
         a: [NONE; LANES],
@@ -127,12 +147,12 @@ impl Block {
         ia: Sym3::ZERO,
         ib: Sym3::ZERO,
         n: V3::ZERO,
-        t: [V3::ZERO; 2],
+        t: V3::ZERO,
         friction: F8::ZERO,
         bias_rate: F8::ZERO,
         gamma_ratio: F8::ZERO,
         two: M8::NONE,
-        k: [[F8::ZERO; MAX_POINTS]; MAX_POINTS],
+        k: [F8::ZERO; SYM],
         p: [PointLanes::EMPTY; MAX_POINTS],
     };
 }
@@ -371,7 +391,7 @@ impl WideContacts3 {
                 if cold.ids[lane] == NONE {
                     continue;
                 }
-                let (t0, t1) = (c.t[0].get(lane), c.t[1].get(lane));
+                let (t0, t1) = (c.t.get(lane), c.t1().get(lane));
                 for (i, p) in c.p.iter().enumerate() {
                     if p.exists.get(lane) {
                         out[(cold.slot[lane] as usize) + i] = (
@@ -429,10 +449,10 @@ unsafe fn warm_start_lanes(blocks: &[Block], bodies: &Shared<SolverBody<Dim3>>, 
         // The points' impulses summed, with their moments about each
         // centre of mass.
         let (mut sum, mut moment_a, mut moment_b) = (V3::ZERO, V3::ZERO, V3::ZERO);
+        let t1 = c.t1();
         for p in &c.p {
-            let imp = c.n * p.normal_impulse
-                + c.t[0] * p.tangent_impulse[0]
-                + c.t[1] * p.tangent_impulse[1];
+            let imp =
+                c.n * p.normal_impulse + c.t * p.tangent_impulse[0] + t1 * p.tangent_impulse[1];
             sum += imp;
             moment_a += p.ra.cross(imp);
             moment_b += p.rb.cross(imp);
@@ -493,7 +513,7 @@ unsafe fn solve_lanes(
             let open = s.gt(zero);
             let bias = if use_bias {
                 let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
-                gamma[i] = F8::select(open, zero, c.k[i][i] * c.gamma_ratio);
+                gamma[i] = F8::select(open, zero, c.k[sym(i, i)] * c.gamma_ratio);
                 active[i] = p.exists;
                 F8::select(open, s * inv_h, soft)
             } else {
@@ -518,18 +538,18 @@ unsafe fn solve_lanes(
         a.apply_sum(c.ma, &c.ia, imp, arm_a.cross(c.n), minus);
         b.apply_sum(c.mb, &c.ib, imp, arm_b.cross(c.n), plus);
         // Friction: both tangents at once, clamped to the disc.
+        let (t0, t1) = (c.t, c.t1());
         for p in c.p.iter_mut() {
             let limit = c.friction * p.normal_impulse;
             let dv = b.velocity_at(p.rb) - a.velocity_at(p.ra);
-            let new0 = p.tangent_impulse[0] - p.tangent_mass * dv.dot(c.t[0]);
-            let new1 = p.tangent_impulse[1] - p.tangent_mass * dv.dot(c.t[1]);
+            let new0 = p.tangent_impulse[0] - p.tangent_mass * dv.dot(t0);
+            let new1 = p.tangent_impulse[1] - p.tangent_mass * dv.dot(t1);
             let m2 = new0 * new0 + new1 * new1;
             let over = m2.gt(limit * limit);
             // Where over, m2 > limit² >= 0: the root is positive.
             let scale = F8::select(over, limit / m2.sqrt(), F8::splat(1.0));
             let (new0, new1) = (new0 * scale, new1 * scale);
-            let imp =
-                c.t[0] * (new0 - p.tangent_impulse[0]) + c.t[1] * (new1 - p.tangent_impulse[1]);
+            let imp = t0 * (new0 - p.tangent_impulse[0]) + t1 * (new1 - p.tangent_impulse[1]);
             p.tangent_impulse = [new0, new1];
             a.apply(c.ma, &c.ia, p.ra, imp, minus);
             b.apply(c.mb, &c.ib, p.rb, imp, plus);
@@ -556,7 +576,7 @@ fn normal_deltas(
     let mut inv = [zero; MAX_POINTS];
     let mut lambda = [zero; MAX_POINTS];
     for i in 0..MAX_POINTS {
-        let d = c.k[i][i] + gamma[i];
+        let d = c.k[sym(i, i)] + gamma[i];
         inv[i] = d.recip_or_zero(active[i].and(d.gt(zero)));
         lambda[i] = c.p[i].normal_impulse;
     }
@@ -576,10 +596,11 @@ fn normal_deltas(
             core::array::from_fn(|j| {
                 let both = used[i].and(used[j]);
                 if i == j {
-                    let d = c.k[i][i] + gamma[i].max(reg * c.k[i][i]);
+                    let kii = c.k[sym(i, i)];
+                    let d = kii + gamma[i].max(reg * kii);
                     F8::select(both, d, one)
                 } else {
-                    F8::select(both, c.k[i][j], zero)
+                    F8::select(both, c.k[sym(i, j)], zero)
                 }
             })
         });
@@ -598,8 +619,8 @@ fn normal_deltas(
         for _ in 0..SWEEPS {
             for i in 0..MAX_POINTS {
                 let mut res = r[i] + gamma[i] * delta[i];
-                for (kij, dj) in c.k[i].iter().zip(&delta) {
-                    res += *kij * *dj;
+                for (j, dj) in delta.iter().enumerate() {
+                    res += c.k[sym(i, j)] * *dj;
                 }
                 delta[i] = (lambda[i] + delta[i] - res * inv[i]).max(zero) - lambda[i];
             }
@@ -613,9 +634,9 @@ fn normal_deltas(
     let both = c.two.and(active[0]).and(active[1]);
     if both.any() {
         let (x1, x2, ok) = super::wide2::block_lcp2(
-            c.k[0][0] + gamma[0],
-            c.k[0][1],
-            c.k[1][1] + gamma[1],
+            c.k[sym(0, 0)] + gamma[0],
+            c.k[sym(0, 1)],
+            c.k[sym(1, 1)] + gamma[1],
             [r[0], r[1]],
             [lambda[0], lambda[1]],
         );
@@ -644,8 +665,7 @@ fn pack(
     c.ia.set(l, &sa.inv_i);
     c.ib.set(l, &sb.inv_i);
     c.n.set(l, con.normal);
-    c.t[0].set(l, con.tangents[0]);
-    c.t[1].set(l, con.tangents[1]);
+    c.t.set(l, con.tangents[0]);
     c.friction.0[l] = con.friction;
     let sf = if con.against_fixed {
         k.fixed_soft
@@ -657,8 +677,8 @@ fn pack(
     c.two.set(l, con.len == 2);
     let len = con.len as usize;
     for i in 0..len {
-        for j in 0..len {
-            c.k[i][j].0[l] = con.k[i][j];
+        for j in i..len {
+            c.k[sym(i, j)].0[l] = con.k[i][j];
         }
     }
     for (q, p) in con.points[..len].iter().zip(c.p.iter_mut()) {
@@ -680,6 +700,22 @@ mod tests {
     use crate::dim::DynDim;
     use crate::solver::contact::{self, effective_mass, ContactPointC};
     use crate::solver::soft::Softness;
+
+    /// `sym` puts the 16 entries of a symmetric 4x4 matrix on its 10
+    /// distinct places, `K_ij` and `K_ji` on the same one.
+    #[test]
+    fn symmetric_places_cover_the_upper_triangle_once() {
+        let mut seen = [0; SYM];
+        for i in 0..MAX_POINTS {
+            for j in 0..MAX_POINTS {
+                assert_eq!(sym(i, j), sym(j, i));
+                if i <= j {
+                    seen[sym(i, j)] += 1;
+                }
+            }
+        }
+        assert_eq!(seen, [1; SYM]);
+    }
     use glam::{Quat, Vec3};
     use peng::query::types::ContactId;
 
