@@ -118,6 +118,10 @@ pub trait Dim: 'static + Send + Sync + Sized {
     }
     /// A point of the local frame placed by `pose`.
     fn transform_point(pose: &Self::Pose, p: Self::V) -> Self::V;
+    /// A direction of the local frame turned by `pose`.
+    fn transform_vector(pose: &Self::Pose, v: Self::V) -> Self::V;
+    /// The motion from `from` to `to` in the world: `to · from⁻¹`.
+    fn pose_change(from: &Self::Pose, to: &Self::Pose) -> Self::Pose;
     /// The first contact of `a` moving with `ma` and `b` moving with `mb`
     /// within the options' time (translations only: the linear cast; with
     /// rotation: conservative advancement).
@@ -145,7 +149,8 @@ pub trait Dim: 'static + Send + Sync + Sized {
     fn inv_mul(p: &Self::Pose, q: &Self::Pose) -> Self::Pose;
     /// The chord of the rotation from `p`'s orientation to `q`'s: how far
     /// it moves a point at unit distance from its axis, `2 sin(θ/2)` for the
-    /// angle `θ ∈ [0, π]` (at most 2, and at most `θ`).
+    /// angle `θ ∈ [0, π]` (at most 2, and at most `θ`). NaN for a zero
+    /// rotation, which the reuse rule reads as "test again".
     fn turn_chord(p: &Self::Pose, q: &Self::Pose) -> f32;
     /// `m`, found with its colliders at `from_a` and `from_b`, carried
     /// rigidly with them to `to_a` and `to_b`: each point with its collider,
@@ -172,21 +177,23 @@ fn hit_manifold<V: Vector, const N: usize>(hit: &CastHit<V>) -> Manifold<V, N> {
     m
 }
 
-/// `m` with its points moved by `move_a` and `move_b`, its normal turned by
-/// `turn_a`, and each depth measured again along the turned normal (the
-/// shared body of [`Dim::carry`]).
-fn carry_manifold<V: Vector, const N: usize>(
-    m: &Manifold<V, N>,
-    move_a: impl Fn(V) -> V,
-    move_b: impl Fn(V) -> V,
-    turn_a: impl Fn(V) -> V,
-) -> Manifold<V, N> {
+/// [`Dim::carry`] for a dimension whose manifolds hold up to `N` points:
+/// each point moved with its collider, the normal turned with A, each depth
+/// measured again along the turned normal.
+fn carry_manifold<D: Dim, const N: usize>(
+    m: &Manifold<D::V, N>,
+    from_a: &D::Pose,
+    to_a: &D::Pose,
+    from_b: &D::Pose,
+    to_b: &D::Pose,
+) -> Manifold<D::V, N> {
+    let (da, db) = (D::pose_change(from_a, to_a), D::pose_change(from_b, to_b));
     let mut out = *m;
-    let n = turn_a(m.normal);
+    let n = D::transform_vector(&da, m.normal);
     out.normal = n;
     for p in out.points_mut() {
-        p.point_a = move_a(p.point_a);
-        p.point_b = move_b(p.point_b);
+        p.point_a = D::transform_point(&da, p.point_a);
+        p.point_b = D::transform_point(&db, p.point_b);
         p.depth = (p.point_a - p.point_b).dot(n);
     }
     out
@@ -308,6 +315,12 @@ impl Dim for Dim2 {
     fn transform_point(pose: &Pose2, p: Vec2) -> Vec2 {
         pose.transform_point(p)
     }
+    fn transform_vector(pose: &Pose2, v: Vec2) -> Vec2 {
+        pose.transform_vector(v)
+    }
+    fn pose_change(from: &Pose2, to: &Pose2) -> Pose2 {
+        to.mul(&from.inverse())
+    }
     fn cast(
         a: &Self::Shape,
         ma: &Motion2,
@@ -351,12 +364,7 @@ impl Dim for Dim2 {
         let r = q.rotation.mul(p.rotation.inverse());
         let (c, s) = (r.cos, r.sin);
         let len = (c * c + s * s).sqrt();
-        let chord = ((c - len) * (c - len) + s * s).sqrt() / len;
-        if chord.is_finite() {
-            chord
-        } else {
-            2.0
-        }
+        ((c - len) * (c - len) + s * s).sqrt() / len
     }
     fn carry(
         m: &Self::Manifold,
@@ -365,13 +373,7 @@ impl Dim for Dim2 {
         from_b: &Pose2,
         to_b: &Pose2,
     ) -> Self::Manifold {
-        let (da, db) = (to_a.mul(&from_a.inverse()), to_b.mul(&from_b.inverse()));
-        carry_manifold(
-            m,
-            |p| da.transform_point(p),
-            |p| db.transform_point(p),
-            |v| da.transform_vector(v),
-        )
+        carry_manifold::<Self, _>(m, from_a, to_a, from_b, to_b)
     }
 }
 
@@ -486,6 +488,12 @@ impl Dim for Dim3 {
     fn transform_point(pose: &Pose3, p: Vec3) -> Vec3 {
         pose.transform_point(p)
     }
+    fn transform_vector(pose: &Pose3, v: Vec3) -> Vec3 {
+        pose.transform_vector(v)
+    }
+    fn pose_change(from: &Pose3, to: &Pose3) -> Pose3 {
+        to.mul(&from.inverse())
+    }
     fn cast(
         a: &Self::Shape,
         ma: &Motion3,
@@ -533,12 +541,7 @@ impl Dim for Dim3 {
         // A unit quaternion's vector part has length sin(θ/2) (for `r` and
         // `−r` alike), and is accurate for small turns.
         let r = p.rotation.inverse() * q.rotation;
-        let chord = 2.0 * Vec3::new(r.x, r.y, r.z).length() / r.length();
-        if chord.is_finite() {
-            chord
-        } else {
-            2.0
-        }
+        2.0 * Vec3::new(r.x, r.y, r.z).length() / r.length()
     }
     fn carry(
         m: &Self::Manifold,
@@ -547,13 +550,7 @@ impl Dim for Dim3 {
         from_b: &Pose3,
         to_b: &Pose3,
     ) -> Self::Manifold {
-        let (da, db) = (to_a.mul(&from_a.inverse()), to_b.mul(&from_b.inverse()));
-        carry_manifold(
-            m,
-            |p| da.transform_point(p),
-            |p| db.transform_point(p),
-            |v| da.transform_vector(v),
-        )
+        carry_manifold::<Self, _>(m, from_a, to_a, from_b, to_b)
     }
 }
 

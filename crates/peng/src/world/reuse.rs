@@ -106,7 +106,8 @@ fn drift<D: Dim>(
     let (a_in_b0, a_in_b) = (D::inv_mul(b0, a0), D::inv_mul(b, a));
     let chord = D::turn_chord(&b_in_a0, &b_in_a);
     // `chord·reach`, with no turn counting as no motion even for an
-    // unbounded shape (where `0·∞` would be NaN).
+    // unbounded shape (where `0·∞` would be NaN). A NaN chord (degenerate
+    // rotation) makes the drift NaN, and `try_carry` then tests again.
     let turned = |r: f32| if chord == 0.0 { 0.0 } else { chord * r };
     let moved = |p0: &D::Pose, p: &D::Pose| (D::translation(p) - D::translation(p0)).length();
     let of_b = moved(&b_in_a0, &b_in_a) + turned(reach_b);

@@ -186,20 +186,9 @@ fn split<V: Vector, const ALL: bool>(
                     pair(c1, c2, &mut next);
                 }
                 Task::Between(x, y) => {
-                    let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
-                    let (lx, ly) = (nx.is_leaf(), ny.is_leaf());
-                    if !lx && !ly && DESCEND_BOTH {
-                        for xc in [nx.child1, nx.child2] {
-                            for yc in [ny.child1, ny.child2] {
-                                pair(xc, yc, &mut next);
-                            }
-                        }
-                    } else {
-                        let open_x = ly || (!lx && sah_area(&nx.aabb) >= sah_area(&ny.aabb));
-                        let (open, keep) = if open_x { (nx, y) } else { (ny, x) };
-                        for c in [open.child1, open.child2] {
-                            pair(c, keep, &mut next);
-                        }
+                    let (pairs, k) = opened::<V>(nodes, x, y);
+                    for &(xc, yc) in &pairs[..k] {
+                        pair(xc, yc, &mut next);
                     }
                 }
             }
@@ -269,40 +258,39 @@ fn descend<V: Vector, const ALL: bool>(
     pair_stack.clear();
     pair_stack.push((x, y));
     while let Some((x, y)) = pair_stack.pop() {
-        let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
-        let (lx, ly) = (nx.is_leaf(), ny.is_leaf());
-        if !lx && !ly && DESCEND_BOTH {
-            // Both internal: the four child pairs at once (fewer pops
-            // than opening one side at a time).
-            let (x1, x2, y1, y2) = (nx.child1, nx.child2, ny.child1, ny.child2);
-            let (b1, b2) = (&nodes[y1 as usize], &nodes[y2 as usize]);
-            for xc in [x2, x1] {
-                let a = &nodes[xc as usize];
-                for (yc, b) in [(y2, b2), (y1, b1)] {
-                    if wanted(xc, yc) && overlap(&a.aabb, &b.aabb) {
-                        if a.is_leaf() && b.is_leaf() {
-                            emit(xc, yc);
-                        } else {
-                            pair_stack.push((xc, yc));
-                        }
-                    }
-                }
-            }
-            continue;
-        }
-        // Open the internal one (of two internal ones, the larger),
-        // keeping the other whole.
-        let open_x = ly || (!lx && sah_area(&nx.aabb) >= sah_area(&ny.aabb));
-        let (open, keep, nk) = if open_x { (nx, y, ny) } else { (ny, x, nx) };
-        for c in [open.child2, open.child1] {
-            let nc = &nodes[c as usize];
-            if wanted(c, keep) && overlap(&nc.aabb, &nk.aabb) {
-                if nc.is_leaf() && nk.is_leaf() {
-                    emit(c, keep);
+        let (pairs, k) = opened::<V>(nodes, x, y);
+        for &(xc, yc) in &pairs[..k] {
+            let (a, b) = (&nodes[xc as usize], &nodes[yc as usize]);
+            if wanted(xc, yc) && overlap(&a.aabb, &b.aabb) {
+                if a.is_leaf() && b.is_leaf() {
+                    emit(xc, yc);
                 } else {
-                    pair_stack.push((c, keep));
+                    pair_stack.push((xc, yc));
                 }
             }
         }
     }
+}
+
+/// The child pairs that replace the pair of nodes `x`, `y` (not both
+/// leaves) in a simultaneous descent, in the order a stack should take
+/// them (the first child pair popped first): of two internal nodes, the
+/// four pairs of their children at once (fewer pops than opening one side
+/// at a time); else the internal one (of two, the larger) opened against
+/// the other kept whole.
+#[inline(always)]
+fn opened<V: Vector>(nodes: &[Node<V>], x: u32, y: u32) -> ([(u32, u32); 4], usize) {
+    let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
+    let (lx, ly) = (nx.is_leaf(), ny.is_leaf());
+    if !lx && !ly && DESCEND_BOTH {
+        let (x1, x2, y1, y2) = (nx.child1, nx.child2, ny.child1, ny.child2);
+        return ([(x2, y2), (x2, y1), (x1, y2), (x1, y1)], 4);
+    }
+    let open_x = ly || (!lx && sah_area(&nx.aabb) >= sah_area(&ny.aabb));
+    let pairs = if open_x {
+        [(nx.child2, y), (nx.child1, y), (0, 0), (0, 0)]
+    } else {
+        [(ny.child2, x), (ny.child1, x), (0, 0), (0, 0)]
+    };
+    (pairs, 2)
 }
