@@ -9,7 +9,7 @@
 
 use peng::math::Vector;
 
-use super::graph::ColouredJoints;
+use super::graph::{ColouredJoints, LanePass};
 use super::{distance, prismatic, revolute, weld, JointImpulses, JointType, Motor};
 use crate::dim::{Angular, DynDim};
 use crate::solver::body::SolverBody;
@@ -136,7 +136,7 @@ pub(crate) fn frame_axis<D: DynDim>(f: D::Rot, i: usize) -> D::V {
 
 /// Applies every joint's accumulated impulses (each substep).
 pub(crate) fn warm_start<D: DynDim>(bodies: &mut [SolverBody<D>], joints: &mut ColouredJoints<D>) {
-    joints.run(bodies, |j, a, b| {
+    joints.run(bodies, LanePass::WarmStart, |j, a, b| {
         let g = j.geo(a, b);
         let (f, t) = parts(j, &g);
         a.apply(-f.0, g.ra);
@@ -193,7 +193,8 @@ pub(crate) fn solve<D: DynDim>(
     p: &JointParams,
     use_bias: bool,
 ) {
-    joints.run(bodies, |j, a, b| {
+    let lanes = if use_bias { p.soft } else { Softness::RIGID };
+    joints.run(bodies, LanePass::Solve(lanes), |j, a, b| {
         let g = j.geo(a, b);
         match j.kind {
             JointType::Revolute => revolute::solve(j, a, b, &g, p, use_bias),
@@ -210,6 +211,7 @@ pub(crate) fn store<D: DynDim>(
     joints: &mut ColouredJoints<D>,
     inv_h: f32,
 ) {
+    joints.store_lanes();
     for j in joints.list_mut() {
         let (a, b) = (&bodies[j.a as usize], &bodies[j.b as usize]);
         let g = j.geo(a, b);

@@ -2,19 +2,64 @@
 //! share no dynamic body (placed by the contacts' [`Packer`]), so that a
 //! pass can solve one colour after another, each colour's joints at once
 //! on rayon's threads, with the same result on any number of threads.
+//! The plane's plain hinges of a colour go in lanes ([`super::lanes2`]),
+//! the other joints one by one.
 
+use core::any::{Any, TypeId};
 use core::ops::Range;
 
+use peng::world::Dim2;
+
 use super::constraint::JointC;
+use super::lanes2::{self, HingeLanes};
 use crate::dim::DynDim;
 use crate::solver::body::SolverBody;
 use crate::solver::colour::{self, Shared};
 use crate::solver::lanes::LANES;
 use crate::solver::pack::{Packer, NONE, OVERFLOW};
+use crate::solver::soft::Softness;
 
 /// The fewest joints a thread is handed at once (a joint costs about a
 /// tenth of a block of eight contacts).
 const MIN_JOINTS: usize = 64;
+
+/// The fewest blocks of hinges a thread is handed at once.
+const MIN_HINGE_BLOCKS: usize = 8;
+
+/// One colour's joints in the step's list.
+#[derive(Debug, Clone)]
+struct Span {
+    /// The colour's joints: first those in lanes, then the others.
+    joints: Range<usize>,
+    /// How many of them go in lanes.
+    in_lanes: usize,
+    /// Their blocks.
+    blocks: Range<usize>,
+    /// Whether its joints may be solved at once (every colour but the
+    /// overflow).
+    parallel: bool,
+}
+
+/// Which pass [`ColouredJoints::run`] runs, for the joints in lanes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum LanePass {
+    /// Apply the accumulated impulses.
+    WarmStart,
+    /// Solve with this softness (the joint spring, or rigid to relax).
+    Solve(Softness),
+}
+
+/// The bodies as the plane's, when `D` is the plane (the lanes are
+/// written for the plane; `Shared` borrows, so `Any` cannot tell).
+fn planar<'s, 'a, D: DynDim>(
+    b: &'s Shared<'a, SolverBody<D>>,
+) -> Option<&'s Shared<'a, SolverBody<Dim2>>> {
+    (TypeId::of::<D>() == TypeId::of::<Dim2>()).then(|| {
+        let p = (b as *const Shared<'a, SolverBody<D>>).cast::<Shared<'a, SolverBody<Dim2>>>();
+        // SAFETY: `D` is `Dim2`, so the two types are one.
+        unsafe { &*p }
+    })
+}
 
 /// The step's joint constraints, colour after colour.
 pub(crate) struct ColouredJoints<D: DynDim> {
@@ -22,9 +67,10 @@ pub(crate) struct ColouredJoints<D: DynDim> {
     order: Vec<u32>,
     /// The constraints, in that order.
     list: Vec<JointC<D>>,
-    /// Each colour's span of `list`, and whether its joints may be solved
-    /// at once (every colour but the overflow).
-    spans: Vec<(Range<usize>, bool)>,
+    /// The colours' spans of `list`.
+    spans: Vec<Span>,
+    /// The hinges in lanes (only in the plane).
+    hinges: HingeLanes,
     packer: Packer,
     /// Per colour, its blocks of joint slots (`NONE`: empty).
     blocks: Vec<Vec<[u32; LANES]>>,
@@ -32,6 +78,8 @@ pub(crate) struct ColouredJoints<D: DynDim> {
     /// where each is in `order`.
     slots: Vec<u32>,
     position: Vec<u32>,
+    /// Per joint in `slots`, whether it goes in lanes.
+    in_lanes: Vec<bool>,
     /// The joint edits and which bodies were dynamic when coloured.
     edits: Option<u64>,
     dynamic: Vec<bool>,
@@ -43,10 +91,12 @@ impl<D: DynDim> Default for ColouredJoints<D> {
             order: Vec::new(),
             list: Vec::new(),
             spans: Vec::new(),
+            hinges: HingeLanes::default(),
             packer: Packer::default(),
             blocks: (0..=OVERFLOW).map(|_| Vec::new()).collect(),
             slots: Vec::new(),
             position: Vec::new(),
+            in_lanes: Vec::new(),
             edits: None,
             dynamic: Vec::new(),
         }
@@ -54,12 +104,14 @@ impl<D: DynDim> Default for ColouredJoints<D> {
 }
 
 impl<D: DynDim> ColouredJoints<D> {
-    /// Orders the step's joints, given as (slot, body A, body B) in slot
-    /// order, into colours: the packer's blocks of eight, taken colour
-    /// after colour, block after block, so the order stays close to the
-    /// slots' where the colours allow. [`fill`](Self::fill) then builds
-    /// the constraints in that order.
-    pub fn colour<I: Iterator<Item = (u32, u32, u32)>>(
+    /// Orders the step's joints, given as (slot, body A, body B, whether
+    /// it is a plain hinge: a revolute joint with no motor and no limits)
+    /// in slot order, into colours: the packer's blocks of eight, taken
+    /// colour after colour, block after block, so the order stays close to
+    /// the slots' where the colours allow; in each colour but the overflow
+    /// the plane's plain hinges come first, for the lanes.
+    /// [`fill`](Self::fill) then builds the constraints in that order.
+    pub fn colour<I: Iterator<Item = (u32, u32, u32, bool)>>(
         &mut self,
         edits: u64,
         bodies: &[SolverBody<D>],
@@ -85,8 +137,10 @@ impl<D: DynDim> ColouredJoints<D> {
             blocks.clear();
         }
         self.slots.clear();
+        self.in_lanes.clear();
+        let planar = TypeId::of::<D>() == TypeId::of::<Dim2>();
         let dynamic = |x: u32| bodies[x as usize].dynamic.then_some(x);
-        for (slot, a, b) in joints() {
+        for (slot, a, b, hinge) in joints() {
             let blocks = &mut self.blocks;
             let (c, block, lane) = self.packer.place(dynamic(a), dynamic(b), |c| {
                 blocks[c].push([NONE; LANES]);
@@ -95,6 +149,7 @@ impl<D: DynDim> ColouredJoints<D> {
             // The joint's index among the step's joints.
             blocks[c][block][lane] = self.slots.len() as u32;
             self.slots.push(slot);
+            self.in_lanes.push(hinge && planar && c != OVERFLOW);
         }
         self.order.clear();
         self.spans.clear();
@@ -102,36 +157,80 @@ impl<D: DynDim> ColouredJoints<D> {
         self.position.resize(self.slots.len(), 0);
         for (c, blocks) in self.blocks.iter().enumerate() {
             let start = self.order.len();
-            for &i in blocks.iter().flatten().filter(|&&i| i != NONE) {
-                self.position[i as usize] = self.order.len() as u32;
-                self.order.push(self.slots[i as usize]);
+            let joints = || blocks.iter().flatten().filter(|&&i| i != NONE);
+            // The hinges in lanes first, then the others.
+            for first in [true, false] {
+                for &i in joints().filter(|&&i| self.in_lanes[i as usize] == first) {
+                    self.position[i as usize] = self.order.len() as u32;
+                    self.order.push(self.slots[i as usize]);
+                }
             }
             if self.order.len() > start {
-                self.spans.push((start..self.order.len(), c != OVERFLOW));
+                let in_lanes = joints().filter(|&&i| self.in_lanes[i as usize]).count();
+                self.spans.push(Span {
+                    joints: start..self.order.len(),
+                    in_lanes,
+                    blocks: 0..0,
+                    parallel: c != OVERFLOW,
+                });
             }
         }
         self.list.clear();
     }
 
     /// Builds every constraint, `build(slot)`, into its place in the
-    /// colours' order. The joints are visited in slot order (the order of
-    /// the joints' and bodies' own storage), on rayon's threads when there
-    /// are many.
-    pub fn fill(&mut self, build: impl Fn(u32) -> JointC<D> + Sync + Send) {
+    /// colours' order, and the plain hinges' lanes from them. The joints
+    /// are visited in slot order (the order of the joints' and bodies' own
+    /// storage), on rayon's threads when there are many.
+    pub fn fill(
+        &mut self,
+        bodies: &Vec<SolverBody<D>>,
+        build: impl Fn(u32) -> JointC<D> + Sync + Send,
+    ) {
         if self.list.len() != self.order.len() {
             // Just coloured: nothing to overwrite yet.
             self.list.clear();
             self.list.extend(self.order.iter().map(|&s| build(s)));
-            return;
+        } else {
+            let list = Shared::new(&mut self.list);
+            let (slots, position) = (&self.slots, &self.position);
+            colour::run_chunked(slots.len(), MIN_JOINTS, true, |run| {
+                for i in run {
+                    // SAFETY: each joint has its own position.
+                    unsafe { *list.get_mut(position[i] as usize) = build(slots[i]) };
+                }
+            });
         }
-        let list = Shared::new(&mut self.list);
-        let (slots, position) = (&self.slots, &self.position);
-        colour::run_chunked(slots.len(), MIN_JOINTS, true, |run| {
-            for i in run {
-                // SAFETY: each joint has its own position.
-                unsafe { *list.get_mut(position[i] as usize) = build(slots[i]) };
-            }
-        });
+        self.load_lanes(bodies);
+    }
+
+    /// Puts each colour's plain hinges into the lanes.
+    #[allow(clippy::ptr_arg)] // A `Vec`, which `Any` can name (a slice is unsized).
+    fn load_lanes(&mut self, bodies: &Vec<SolverBody<D>>) {
+        self.hinges.clear();
+        let list = (&self.list as &dyn Any).downcast_ref::<Vec<JointC<Dim2>>>();
+        let bodies = (bodies as &dyn Any).downcast_ref::<Vec<SolverBody<Dim2>>>();
+        let (Some(list), Some(bodies)) = (list, bodies) else {
+            return;
+        };
+        for span in &mut self.spans {
+            let run = span.joints.start..span.joints.start + span.in_lanes;
+            span.blocks = self.hinges.load(list, run, bodies);
+        }
+    }
+
+    /// How many joints went in lanes.
+    #[cfg(test)]
+    pub fn in_lanes(&self) -> usize {
+        self.spans.iter().map(|s| s.in_lanes).sum()
+    }
+
+    /// Writes the lanes' impulses back into their joints (the end of the
+    /// solve).
+    pub fn store_lanes(&mut self) {
+        if let Some(list) = (&mut self.list as &mut dyn Any).downcast_mut::<Vec<JointC<Dim2>>>() {
+            self.hinges.store(list);
+        }
     }
 
     /// The constraints in solving order.
@@ -152,13 +251,34 @@ impl<D: DynDim> ColouredJoints<D> {
     pub fn run(
         &mut self,
         bodies: &mut [SolverBody<D>],
+        pass: LanePass,
         f: impl Fn(&mut JointC<D>, &mut SolverBody<D>, &mut SolverBody<D>) + Sync,
     ) {
         let bodies = Shared::new(bodies);
         let list = Shared::new(&mut self.list);
-        for (span, parallel) in &self.spans {
-            colour::run_chunked(span.len(), MIN_JOINTS, *parallel, |run| {
-                let run = span.start + run.start..span.start + run.end;
+        let hinges = Shared::new(self.hinges.blocks_mut());
+        for span in &self.spans {
+            if let (false, Some(plane)) = (span.blocks.is_empty(), planar(&bodies)) {
+                let blocks = &span.blocks;
+                colour::run_chunked(blocks.len(), MIN_HINGE_BLOCKS, span.parallel, |run| {
+                    let run = blocks.start + run.start..blocks.start + run.end;
+                    // SAFETY: the blocks of a colour share no dynamic body,
+                    // and each run has its own blocks.
+                    unsafe {
+                        match pass {
+                            LanePass::WarmStart => lanes2::warm_start(
+                                hinges.slice_mut(run.clone()),
+                                plane,
+                                0..run.len(),
+                            ),
+                            LanePass::Solve(s) => lanes2::solve(&hinges, plane, run, s),
+                        }
+                    }
+                });
+            }
+            let rest = span.joints.start + span.in_lanes..span.joints.end;
+            colour::run_chunked(rest.len(), MIN_JOINTS, span.parallel, |run| {
+                let run = rest.start + run.start..rest.start + run.end;
                 // SAFETY: the joints of a run are its own; the joints that
                 // go at once (one colour) share no dynamic body, and the
                 // others are only read (copied).
@@ -278,10 +398,12 @@ mod tests {
         }
         // Joints between two fixed bodies are left out by the world.
         input.retain(|j| j.a >= n || j.b >= n);
-        set.colour(0, &bodies, || input.iter().map(|j| (j.slot, j.a, j.b)));
+        set.colour(0, &bodies, || {
+            input.iter().map(|j| (j.slot, j.a, j.b, true))
+        });
         let by_slot: std::collections::HashMap<u32, JointC<Dim2>> =
             input.iter().map(|j| (j.slot, *j)).collect();
-        set.fill(|slot| by_slot[&slot]);
+        set.fill(&bodies, |slot| by_slot[&slot]);
         let mut slots: Vec<u32> = set.list().iter().map(|j| j.slot).collect();
         slots.sort_unstable();
         let mut want: Vec<u32> = input.iter().map(|j| j.slot).collect();
@@ -289,10 +411,10 @@ mod tests {
         assert_eq!(slots, want);
         assert!(set.spans.len() >= 4, "a grid needs four colours");
         let mut seen_fixed = false;
-        for (span, parallel) in &set.spans {
-            assert!(*parallel, "no body of a grid is in 40 joints");
+        for span in &set.spans {
+            assert!(span.parallel, "no body of a grid is in 40 joints");
             let mut used = std::collections::HashSet::new();
-            let joints = &set.list()[span.clone()];
+            let joints = &set.list()[span.joints.clone()];
             let fixed = joints.iter().filter(|j| j.a < n || j.b < n).count();
             assert!(
                 fixed == 0 || fixed == joints.len(),

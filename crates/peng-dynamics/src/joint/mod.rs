@@ -45,6 +45,7 @@
 pub(crate) mod constraint;
 mod distance;
 pub(crate) mod graph;
+pub(crate) mod lanes2;
 mod point;
 mod prismatic;
 mod revolute;
@@ -445,8 +446,8 @@ pub(crate) struct JointSet<D: DynDim> {
     free: Vec<u32>,
     /// This step's constraints, in colours.
     pub constraints: ColouredJoints<D>,
-    /// Joints added and removed so far (the colours hold while it and the
-    /// bodies' kinds stay).
+    /// Joints added, removed or handed out to change so far (the colours
+    /// hold while it and the bodies' kinds stay).
     pub edits: u64,
     /// Body slot pairs (smaller first) linked by a joint that does not
     /// collide connected, with the number of such joints; shared with the
@@ -533,8 +534,11 @@ impl<D: DynDim> JointSet<D> {
             .and_then(|s| s.joint.as_ref())
     }
 
-    /// The joint of a live handle, mutably.
+    /// The joint of a live handle, mutably. Counts as an edit: a motor
+    /// or limits may come or go, which moves the joint between the
+    /// solver's lanes and its one-by-one pass.
     pub fn get_mut(&mut self, h: JointHandle) -> Option<&mut Joint<D>> {
+        self.edits += 1;
         self.slots
             .get_mut(h.index as usize)
             .filter(|s| s.generation == h.generation)

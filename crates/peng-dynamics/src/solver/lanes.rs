@@ -14,14 +14,14 @@ use core::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 /// Lanes per block.
 pub(crate) const LANES: usize = 8;
 
-/// Defines `unsafe fn $run(args)`, which calls the `#[inline(always)]`
+/// Defines `$vis unsafe fn $run(args)`, which calls the `#[inline(always)]`
 /// lane loop `$lanes(args)` compiled for AVX2 (as `$avx2`, one instruction
 /// per lane operation) where the processor has it, and as is elsewhere.
 /// The callers of `$run` take on `$lanes`' safety contract.
 macro_rules! avx2_dispatch {
-    ($(#[$doc:meta])* $run:ident, $avx2:ident, $lanes:ident, ($($arg:ident: $ty:ty),* $(,)?)) => {
+    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident, ($($arg:ident: $ty:ty),* $(,)?)) => {
         $(#[$doc])*
-        unsafe fn $run($($arg: $ty),*) {
+        $vis unsafe fn $run($($arg: $ty),*) {
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx2") {
                 // SAFETY: the processor has AVX2; the rest as the caller's.
@@ -166,6 +166,12 @@ impl F8 {
             r[i] = 1.0 / d.0[i];
         }
         F8::select(keep, F8(r), F8::ZERO)
+    }
+
+    /// Lane-wise absolute value.
+    #[inline(always)]
+    pub fn abs(self) -> F8 {
+        F8(self.0.map(f32::abs))
     }
 
     /// Lane-wise square root.

@@ -67,16 +67,17 @@ struct Block {
     p: [PointLanes; 2],
 }
 
-/// The bodies of a block's side, in lanes.
+/// The bodies of a block's side, in lanes (the plane's joint lanes,
+/// [`crate::joint::lanes2`], use them too).
 #[derive(Debug, Clone, Copy, Default)]
-struct Side {
-    vx: F8,
-    vy: F8,
-    w: F8,
-    dpx: F8,
-    dpy: F8,
-    qc: F8,
-    qs: F8,
+pub(crate) struct Side {
+    pub vx: F8,
+    pub vy: F8,
+    pub w: F8,
+    pub dpx: F8,
+    pub dpy: F8,
+    pub qc: F8,
+    pub qs: F8,
 }
 
 impl Side {
@@ -89,20 +90,20 @@ impl Side {
     /// # Safety
     /// No other thread writes these bodies meanwhile (see [`Shared`]).
     #[inline(always)]
-    unsafe fn gather(
+    pub unsafe fn gather(
         bodies: &Shared<SolverBody<Dim2>>,
         idx: &[u32; LANES],
         idle: &SolverBody<Dim2>,
     ) -> Side {
-        // SAFETY: the caller's.
-        let pick = |k: u32| {
-            if k == NONE {
-                idle
-            } else {
-                unsafe { bodies.get(k as usize) }
+        // A plain loop: `array::from_fn` was left as a call in the joint
+        // lanes.
+        let mut b = [idle; LANES];
+        for l in 0..LANES {
+            if idx[l] != NONE {
+                // SAFETY: the caller's.
+                b[l] = unsafe { bodies.get(idx[l] as usize) };
             }
-        };
-        let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
+        }
         Side {
             vx: F8::gather(&b, |s| s.v.x),
             vy: F8::gather(&b, |s| s.v.y),
@@ -119,7 +120,7 @@ impl Side {
     /// # Safety
     /// No other thread reads or writes these bodies meanwhile.
     #[inline(always)]
-    unsafe fn scatter(
+    pub unsafe fn scatter(
         &self,
         bodies: &Shared<SolverBody<Dim2>>,
         idx: &[u32; LANES],
@@ -137,7 +138,7 @@ impl Side {
 
     /// Velocity of the material point at `r` (`v + ω × r`).
     #[inline(always)]
-    fn velocity_at(&self, rx: F8, ry: F8) -> (F8, F8) {
+    pub fn velocity_at(&self, rx: F8, ry: F8) -> (F8, F8) {
         (self.vx - self.w * ry, self.vy + self.w * rx)
     }
 
@@ -154,7 +155,7 @@ impl Side {
     /// Applies the impulse `(px, py)` at `r`, for inverse mass `m` and
     /// inertia `i`.
     #[inline(always)]
-    fn apply(&mut self, m: F8, i: F8, rx: F8, ry: F8, px: F8, py: F8) {
+    pub fn apply(&mut self, m: F8, i: F8, rx: F8, ry: F8, px: F8, py: F8) {
         self.vx += m * px;
         self.vy += m * py;
         self.w += i * (rx * py - ry * px);

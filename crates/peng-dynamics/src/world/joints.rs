@@ -203,11 +203,13 @@ impl<D: DynDim> PhysicsWorld<D> {
             self.joints.iter().filter_map(|(handle, j)| {
                 let (a, b) = (live(j.body_a)?, live(j.body_b)?);
                 let awake = solver[a as usize].dynamic || solver[b as usize].dynamic;
-                awake.then_some((handle.index(), a, b))
+                let hinge =
+                    j.kind == JointType::Revolute && j.motor.is_none() && j.limits.is_none();
+                awake.then_some((handle.index(), a, b, hinge))
             })
         });
         let joints = &self.joints;
-        cs.fill(|slot| {
+        cs.fill(solver, |slot| {
             let j = joints.at(slot as usize).expect("a live joint");
             let (ia, ib) = (j.body_a.index() as usize, j.body_b.index() as usize);
             let (ba, bb) = (

@@ -1,0 +1,408 @@
+//! The plane's revolute joints without motor or limits (chains, ragdolls,
+//! Box2D's joint grid), eight at a time in lanes.
+//!
+//! Such a joint is its point block alone ([`super::point::solve_point`] on
+//! the geometry of [`JointC::geo`]). A block's joints come from one colour,
+//! so they share no dynamic body: a pass gathers the bodies into lanes
+//! ([`Side`], as the contact lanes do), solves the eight joints with the
+//! scalar solver's arithmetic, its one branch (a singular block) as a lane
+//! select, and writes the dynamic bodies back. Fixed and kinematic bodies
+//! are gathered (their motion matters) but never written.
+
+use core::ops::Range;
+
+use glam::Vec2;
+use peng::world::Dim2;
+
+use super::constraint::JointC;
+use crate::solver::body::SolverBody;
+use crate::solver::colour::Shared;
+use crate::solver::lanes::{avx2_dispatch, F8, LANES};
+use crate::solver::pack::NONE;
+use crate::solver::soft::Softness;
+use crate::solver::wide2::Side;
+
+/// Eight hinges.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HingeBlock {
+    /// Each lane's joint as its index in the step's list (`NONE`: empty).
+    joint: [u32; LANES],
+    a: [u32; LANES],
+    b: [u32; LANES],
+    /// Whether A (B) is dynamic: only those are written back.
+    write_a: [bool; LANES],
+    write_b: [bool; LANES],
+    ma: F8,
+    ia: F8,
+    mb: F8,
+    ib: F8,
+    /// The anchor arms at the step's start.
+    rax: F8,
+    ray: F8,
+    rbx: F8,
+    rby: F8,
+    /// `c_B − c_A` at the step's start.
+    dcx: F8,
+    dcy: F8,
+    /// The accumulated point impulse.
+    px: F8,
+    py: F8,
+}
+
+const EMPTY: HingeBlock = HingeBlock {
+    joint: [NONE; LANES],
+    a: [NONE; LANES],
+    b: [NONE; LANES],
+    write_a: [false; LANES],
+    write_b: [false; LANES],
+    ma: F8::ZERO,
+    ia: F8::ZERO,
+    mb: F8::ZERO,
+    ib: F8::ZERO,
+    rax: F8::ZERO,
+    ray: F8::ZERO,
+    rbx: F8::ZERO,
+    rby: F8::ZERO,
+    dcx: F8::ZERO,
+    dcy: F8::ZERO,
+    px: F8::ZERO,
+    py: F8::ZERO,
+};
+
+/// The step's hinges in lanes.
+#[derive(Debug, Default)]
+pub(crate) struct HingeLanes {
+    blocks: Vec<HingeBlock>,
+}
+
+impl HingeLanes {
+    /// Removes every block (the start of a step).
+    pub fn clear(&mut self) {
+        self.blocks.clear();
+    }
+
+    /// Puts the joints `run` of `list` (all of one colour) into new blocks
+    /// and returns the blocks' range.
+    pub fn load(
+        &mut self,
+        list: &[JointC<Dim2>],
+        run: Range<usize>,
+        bodies: &[SolverBody<Dim2>],
+    ) -> Range<usize> {
+        let first = self.blocks.len();
+        for (k, j) in list[run.clone()].iter().enumerate() {
+            let lane = k % LANES;
+            if lane == 0 {
+                self.blocks.push(EMPTY);
+            }
+            let c = self.blocks.last_mut().expect("a block was opened");
+            let (sa, sb) = (&bodies[j.a as usize], &bodies[j.b as usize]);
+            c.joint[lane] = (run.start + k) as u32;
+            c.a[lane] = j.a;
+            c.b[lane] = j.b;
+            c.write_a[lane] = sa.dynamic;
+            c.write_b[lane] = sb.dynamic;
+            c.ma.0[lane] = sa.inv_m;
+            c.ia.0[lane] = sa.inv_i;
+            c.mb.0[lane] = sb.inv_m;
+            c.ib.0[lane] = sb.inv_i;
+            c.rax.0[lane] = j.ra0.x;
+            c.ray.0[lane] = j.ra0.y;
+            c.rbx.0[lane] = j.rb0.x;
+            c.rby.0[lane] = j.rb0.y;
+            c.dcx.0[lane] = j.delta_center.x;
+            c.dcy.0[lane] = j.delta_center.y;
+            c.px.0[lane] = j.imp.point.x;
+            c.py.0[lane] = j.imp.point.y;
+        }
+        first..self.blocks.len()
+    }
+
+    /// Writes each lane's accumulated impulse back into its joint.
+    pub fn store(&self, list: &mut [JointC<Dim2>]) {
+        for c in &self.blocks {
+            for (lane, &i) in c.joint.iter().enumerate() {
+                if i != NONE {
+                    list[i as usize].imp.point = Vec2::new(c.px.0[lane], c.py.0[lane]);
+                }
+            }
+        }
+    }
+
+    /// The blocks, to share among the threads of a pass.
+    pub fn blocks_mut(&mut self) -> &mut [HingeBlock] {
+        &mut self.blocks
+    }
+}
+
+/// The lanes' anchor arms now (`ΔR r₀`) and the separation `d` of the
+/// anchors (as [`JointC::geo`]).
+#[inline(always)]
+fn geometry(c: &HingeBlock, a: &Side, b: &Side) -> [F8; 6] {
+    let rax = a.qc * c.rax - a.qs * c.ray;
+    let ray = a.qs * c.rax + a.qc * c.ray;
+    let rbx = b.qc * c.rbx - b.qs * c.rby;
+    let rby = b.qs * c.rbx + b.qc * c.rby;
+    let dx = (b.dpx - a.dpx) + c.dcx + rbx - rax;
+    let dy = (b.dpy - a.dpy) + c.dcy + rby - ray;
+    [rax, ray, rbx, rby, dx, dy]
+}
+
+avx2_dispatch!(
+    /// Applies the accumulated impulses of the blocks `run` (warm start),
+    /// compiled for AVX2 where the processor has it.
+    ///
+    /// # Safety
+    /// No other thread reaches these blocks' dynamic bodies meanwhile.
+    pub(crate) warm_start,
+    warm_start_avx2,
+    warm_start_lanes,
+    (blocks: &[HingeBlock], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>)
+);
+
+#[inline(always)]
+unsafe fn warm_start_lanes(
+    blocks: &[HingeBlock],
+    bodies: &Shared<SolverBody<Dim2>>,
+    run: Range<usize>,
+) {
+    let idle = SolverBody::fixed();
+    for c in &blocks[run] {
+        // SAFETY (gather, scatter): the caller's.
+        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
+        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
+        let [rax, ray, rbx, rby, _, _] = geometry(c, &a, &b);
+        a.apply(-c.ma, -c.ia, rax, ray, c.px, c.py);
+        b.apply(c.mb, c.ib, rbx, rby, c.px, c.py);
+        unsafe {
+            a.scatter(bodies, &c.a, &c.write_a);
+            b.scatter(bodies, &c.b, &c.write_b);
+        }
+    }
+}
+
+avx2_dispatch!(
+    /// One pass of the point blocks of the blocks `run` with softness `s`
+    /// (the joint spring on the position error, or rigid when relaxing),
+    /// compiled for AVX2 where the processor has it.
+    ///
+    /// # Safety
+    /// No other thread reaches these blocks or their dynamic bodies
+    /// meanwhile.
+    pub(crate) solve,
+    solve_avx2,
+    solve_lanes,
+    (
+        blocks: &Shared<HingeBlock>,
+        bodies: &Shared<SolverBody<Dim2>>,
+        run: Range<usize>,
+        s: Softness,
+    )
+);
+
+#[inline(always)]
+unsafe fn solve_lanes(
+    blocks: &Shared<HingeBlock>,
+    bodies: &Shared<SolverBody<Dim2>>,
+    run: Range<usize>,
+    s: Softness,
+) {
+    let idle = SolverBody::fixed();
+    let (bias_rate, mass_scale, impulse_scale) = (
+        F8::splat(s.bias_rate),
+        F8::splat(s.mass_scale),
+        F8::splat(s.impulse_scale),
+    );
+    let tiny = F8::splat(f32::MIN_POSITIVE);
+    let eps = F8::splat(1e-12);
+    for i in run {
+        // SAFETY (block, gather, scatter): the caller's.
+        let c = unsafe { blocks.get_mut(i) };
+        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
+        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
+        let [rax, ray, rbx, rby, dx, dy] = geometry(c, &a, &b);
+        let (vax, vay) = a.velocity_at(rax, ray);
+        let (vbx, vby) = b.velocity_at(rbx, rby);
+        let rhsx = (vbx - vax) + dx * bias_rate;
+        let rhsy = (vby - vay) + dy * bias_rate;
+        // `DynDim::solve_point_block` for the plane, in lanes.
+        let m = c.ma + c.mb;
+        let k11 = m + c.ia * ray * ray + c.ib * rby * rby;
+        let k12 = -c.ia * rax * ray - c.ib * rbx * rby;
+        let k22 = m + c.ia * rax * rax + c.ib * rbx * rbx;
+        let det = k11 * k22 - k12 * k12;
+        let ok = det.abs().gt(eps * (k11 * k22).abs().max(tiny));
+        let inv = det.recip_or_zero(ok);
+        let xx = F8::select(ok, inv * (k22 * rhsx - k12 * rhsy), F8::ZERO);
+        let xy = F8::select(ok, inv * (k11 * rhsy - k12 * rhsx), F8::ZERO);
+        let ddx = -(xx * mass_scale) - c.px * impulse_scale;
+        let ddy = -(xy * mass_scale) - c.py * impulse_scale;
+        c.px += ddx;
+        c.py += ddy;
+        a.apply(-c.ma, -c.ia, rax, ray, ddx, ddy);
+        b.apply(c.mb, c.ib, rbx, rby, ddx, ddy);
+        unsafe {
+            a.scatter(bodies, &c.a, &c.write_a);
+            b.scatter(bodies, &c.b, &c.write_b);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dim::DynDim;
+    use crate::joint::constraint::{self, JointParams, LengthMode};
+    use crate::joint::graph::ColouredJoints;
+    use crate::joint::JointType;
+    use peng::math::Rot2;
+
+    struct Rng(u32);
+    impl Rng {
+        /// Uniform in `[lo, hi)`.
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
+            lo + (hi - lo) * ((self.0 >> 8) as f32 / (1u32 << 24) as f32)
+        }
+        fn v(&mut self, r: f32) -> Vec2 {
+            Vec2::new(self.range(-r, r), self.range(-r, r))
+        }
+    }
+
+    /// A chain of hinged bodies in several colours: some links to fixed or
+    /// moving kinematic bodies, random arms, motion since the step began
+    /// and warm impulses, and one link whose bodies cannot respond (a
+    /// singular block: massless bodies).
+    fn scene(seed: u32) -> (Vec<SolverBody<Dim2>>, Vec<JointC<Dim2>>) {
+        let mut rng = Rng(seed);
+        let mut bodies: Vec<SolverBody<Dim2>> = (0..60)
+            .map(|i| match i % 10 {
+                0 => SolverBody::fixed(),
+                5 => SolverBody {
+                    v: rng.v(0.5),
+                    w: rng.range(-1.0, 1.0),
+                    dp: rng.v(0.01),
+                    dq: Rot2::from_angle(rng.range(-0.05, 0.05)),
+                    moves: true,
+                    ..SolverBody::fixed()
+                },
+                _ => SolverBody {
+                    v: rng.v(1.0),
+                    w: rng.range(-2.0, 2.0),
+                    dp: rng.v(0.02),
+                    dq: Rot2::from_angle(rng.range(-0.05, 0.05)),
+                    inv_m: rng.range(0.5, 2.0),
+                    inv_i: rng.range(0.5, 3.0),
+                    moves: true,
+                    dynamic: true,
+                    ..SolverBody::fixed()
+                },
+            })
+            .collect();
+        // Bodies 58 and 59: dynamic but massless.
+        for b in &mut bodies[58..] {
+            b.inv_m = 0.0;
+            b.inv_i = 0.0;
+        }
+        let mut joints = Vec::new();
+        let mut link = |a: usize, b: usize, rng: &mut Rng| {
+            let imp = crate::joint::JointImpulses::<Dim2> {
+                point: rng.v(0.3),
+                ..Default::default()
+            };
+            joints.push(JointC {
+                slot: joints.len() as u32,
+                kind: JointType::Revolute,
+                a: a as u32,
+                b: b as u32,
+                ra0: rng.v(1.0),
+                rb0: rng.v(1.0),
+                delta_center: rng.v(2.0),
+                fa0: Dim2::ROT_IDENTITY,
+                fb0: Dim2::ROT_IDENTITY,
+                ang_mass: 0.0,
+                limits: None,
+                motor: None,
+                length_mode: LengthMode::Rigid,
+                length: 0.0,
+                imp,
+                force: Vec2::ZERO,
+                torque: 0.0,
+                motor_force: 0.0,
+            });
+        };
+        for i in 0..57 {
+            link(i, i + 1, &mut rng);
+            link(i, (i * 7 + 3) % 57, &mut rng);
+        }
+        link(58, 59, &mut rng);
+        // No joint links a body to itself, nor two bodies that do not move.
+        joints.retain(|j| {
+            j.a != j.b && (bodies[j.a as usize].dynamic || bodies[j.b as usize].dynamic)
+        });
+        for (i, j) in joints.iter_mut().enumerate() {
+            j.slot = i as u32;
+        }
+        (bodies, joints)
+    }
+
+    /// Two substeps of warm start, solve and relax, in lanes or one by
+    /// one; the bodies' velocities and the joints' impulses after them.
+    fn run(lanes: bool, seed: u32) -> (Vec<SolverBody<Dim2>>, Vec<(u32, Vec2)>) {
+        let (mut bodies, joints) = scene(seed);
+        let mut set = ColouredJoints::<Dim2>::default();
+        set.colour(0, &bodies, || {
+            joints.iter().map(|j| (j.slot, j.a, j.b, lanes))
+        });
+        set.fill(&bodies, |slot| joints[slot as usize]);
+        // Every joint but those of the overflow colour (none here).
+        assert_eq!(set.in_lanes(), if lanes { joints.len() } else { 0 });
+        let h = 1.0 / 240.0;
+        let p = JointParams {
+            soft: Softness::new(60.0, 5.0, h),
+            h,
+            inv_h: 1.0 / h,
+        };
+        for _ in 0..2 {
+            constraint::warm_start(&mut bodies, &mut set);
+            constraint::solve(&mut bodies, &mut set, &p, true);
+            for b in bodies.iter_mut().filter(|b| b.moves) {
+                b.dp += b.v * h;
+            }
+            constraint::solve(&mut bodies, &mut set, &p, false);
+        }
+        constraint::store(&bodies, &mut set, p.inv_h);
+        let mut imp: Vec<(u32, Vec2)> = set.list().iter().map(|j| (j.slot, j.imp.point)).collect();
+        imp.sort_by_key(|x| x.0);
+        (bodies, imp)
+    }
+
+    /// The lanes do the one-by-one solver's arithmetic: the same
+    /// velocities and impulses, to the bit.
+    #[test]
+    fn lanes_agree_with_the_one_by_one_solver() {
+        for seed in [1, 2, 3] {
+            let (b1, i1) = run(false, seed);
+            let (b8, i8) = run(true, seed);
+            assert!(i1.iter().any(|x| x.1 != Vec2::ZERO));
+            assert_eq!(i1.len(), i8.len());
+            for (x, y) in i1.iter().zip(&i8) {
+                assert_eq!(x.0, y.0);
+                assert_eq!(
+                    x.1.to_array().map(f32::to_bits),
+                    y.1.to_array().map(f32::to_bits)
+                );
+            }
+            for (x, y) in b1.iter().zip(&b8) {
+                assert_eq!(
+                    x.v.to_array().map(f32::to_bits),
+                    y.v.to_array().map(f32::to_bits)
+                );
+                assert_eq!(x.w.to_bits(), y.w.to_bits());
+            }
+            // The massless pair took no impulse from its singular block.
+            let j = i8.last().unwrap();
+            assert!(j.1.is_finite());
+        }
+    }
+}
