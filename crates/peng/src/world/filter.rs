@@ -4,6 +4,8 @@
 //! non-zero group always collide when the group is positive and never when it
 //! is negative; otherwise each one's mask must include the other's category.
 
+use crate::broad::Filter;
+
 /// 64 category bits, 64 mask bits and a group index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CollisionFilter {
@@ -45,6 +47,20 @@ impl CollisionFilter {
             return self.group > 0;
         }
         self.mask & other.category != 0 && other.mask & self.category != 0
+    }
+}
+
+impl CollisionFilter {
+    /// The bits the broad phase tests, which must let through every pair
+    /// this filter allows: the collider's own bits when it has no group
+    /// (the broad phase's rule is the bit rule of [`allows`](Self::allows)),
+    /// and every bit when it has one (a group may override the bits).
+    pub(crate) fn broad(&self) -> Filter {
+        if self.group == 0 {
+            Filter::new(self.category, self.mask)
+        } else {
+            Filter::ALL
+        }
     }
 }
 

@@ -75,7 +75,7 @@ pub use update::PairFilter;
 pub use watch::WatchId;
 
 use crate::bound::Aabb;
-use crate::broad::{BroadPhase, DynamicTree, Filter, ProxyId, COORD_LIMIT};
+use crate::broad::{BroadPhase, DynamicTree, ProxyId, COORD_LIMIT};
 use crate::math::Vector;
 
 /// A collision world in 2D.
@@ -240,8 +240,9 @@ impl<D: Dim> World<D> {
             self.add_centre_radius();
         }
         let b = self.broad_box(&collider);
+        let filter = collider.filter.broad();
         let h = self.colliders.insert(collider);
-        let proxy = match self.broad.insert(b, h.index() as u64, Filter::ALL) {
+        let proxy = match self.broad.insert(b, h.index() as u64, filter) {
             Ok(p) => p,
             Err(_) => {
                 // Unreachable after `check_collider`; undo and report.
@@ -343,10 +344,15 @@ impl<D: Dim> World<D> {
             self.reach[i] = reuse::reach::<D>(&c.shape);
         }
         let moved_by = D::translation(&c.pose) - D::translation(&before.pose);
+        let filter = (c.filter != before.filter).then(|| c.filter.broad());
         match (has_centre_radius(&before), has_centre_radius(c)) {
             (false, true) => self.add_centre_radius(),
             (true, false) => self.centre_radii -= 1,
             _ => {}
+        }
+        if let Some(f) = filter {
+            // A live proxy: cannot fail.
+            let _ = self.broad.set_filter(self.proxies[h.index() as usize], f);
         }
         self.place(h, moved_by);
         Ok(())

@@ -495,6 +495,33 @@ fn filter_bits_both_ways() {
     assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
 }
 
+/// The bits reach the broad phase: pairs they forbid are never listed
+/// there (Box2D's joint grid: 10,000 circles that overlap their neighbours
+/// and never collide), and a changed filter takes effect at the next update.
+#[test]
+fn filter_bits_keep_pairs_out_of_the_broad_phase() {
+    use peng::broad::BroadPhase;
+    let mut w = World3::new();
+    let apart = CollisionFilter::new(0b10, !0b10);
+    let a = w.insert(unit(0.0).with_filter(apart)).expect("insert");
+    let b = w.insert(unit(1.5).with_filter(apart)).expect("insert");
+    assert_eq!(step(&mut w), vec![]);
+    assert_eq!(w.broad_phase().pairs().len(), 0);
+    w.modify(b, |c| c.filter = CollisionFilter::ALL)
+        .expect("live");
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+    assert_eq!(w.broad_phase().pairs().len(), 1);
+    // A group may override the bits, so the broad phase keeps the pair.
+    w.modify(b, |c| c.filter = apart.with_group(-1))
+        .expect("live");
+    assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
+    assert_eq!(w.broad_phase().pairs().len(), 1);
+    w.modify(b, |c| c.filter = apart).expect("live");
+    assert_eq!(step(&mut w), vec![]);
+    assert_eq!(w.broad_phase().pairs().len(), 0);
+    w.broad_phase().check_invariants().expect("a valid tree");
+}
+
 #[test]
 fn filter_groups_override_bits() {
     let mut w = World3::new();

@@ -653,6 +653,34 @@ impl<V: Vector> DynamicTree<V> {
         Ok(info.user_data)
     }
 
+    /// Changes a proxy's filter; its pairs are found again at the next pair
+    /// update (it counts as moved).
+    pub fn set_filter(&mut self, id: ProxyId, filter: Filter) -> Result<(), BroadPhaseError> {
+        let i = self.table.check(id)?;
+        let old = self.table.slots[i as usize].info.filter;
+        if old == filter {
+            return Ok(());
+        }
+        self.table.slots[i as usize].info.filter = filter;
+        self.table.mark(i);
+        match (old == Filter::ALL, filter == Filter::ALL) {
+            (true, false) => self.filtered += 1,
+            (false, true) => self.filtered -= 1,
+            _ => {}
+        }
+        // The leaf's category, and the unions above it.
+        let leaf = self.leaf_of[i as usize];
+        self.meta[leaf as usize].category = filter.category;
+        let mut n = self.meta[leaf as usize].parent;
+        while n != NULL {
+            let node = &self.nodes[n as usize];
+            let (c1, c2) = (node.child1 as usize, node.child2 as usize);
+            self.meta[n as usize].category = self.meta[c1].category | self.meta[c2].category;
+            n = self.meta[n as usize].parent;
+        }
+        Ok(())
+    }
+
     /// Moves a proxy; the leaf is reinserted only when the new box leaves the
     /// fat box, or when the fat box has become much larger than needed (Box2D
     /// v2's "huge box" test: a proxy that moved fast and then stopped).
