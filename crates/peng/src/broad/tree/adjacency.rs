@@ -25,7 +25,7 @@
 use crate::math::Vector;
 
 use super::super::pairs::pair_of;
-use super::selfpairs::traverse;
+use super::selfpairs::{traverse, Wanted};
 use super::DynamicTree;
 
 /// Below this many proxies the lists are not kept (the per-proxy queries of
@@ -61,9 +61,13 @@ impl<V: Vector> DynamicTree<V> {
         }
         let adj = &mut self.adj;
         let nodes = &self.nodes[..];
-        traverse::<V, true>(
+        let every = Wanted::<true, false> {
+            moved: &[],
+            bits: &[],
+        };
+        traverse(
             nodes,
-            &[],
+            &every,
             self.root,
             &mut self.pair_stack,
             &mut self.self_stack,

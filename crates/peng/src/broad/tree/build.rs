@@ -3,7 +3,7 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
-use super::{DynamicTree, LeafRec, Meta, Node, NULL};
+use super::{Bits, DynamicTree, LeafRec, Meta, Node, NULL};
 
 /// Number of bins of the SAH split search (Wald, "On fast construction of
 /// SAH-based bounding volume hierarchies", 2007, uses 16 to 32; 16 is enough for
@@ -107,6 +107,7 @@ impl<V: Vector> DynamicTree<V> {
         self.root = NULL;
         let old_nodes = core::mem::take(&mut self.nodes);
         let old_meta = core::mem::take(&mut self.meta);
+        let old_bits = core::mem::take(&mut self.bits);
         let old_recs = core::mem::take(&mut self.recs);
         self.reset_free_list();
         self.node_count = 0;
@@ -117,6 +118,7 @@ impl<V: Vector> DynamicTree<V> {
         let count = 2 * items.len() - 1;
         let mut nodes: Vec<Node<V>> = Vec::with_capacity(count);
         let mut meta: Vec<Meta> = Vec::with_capacity(count);
+        let mut bits: Vec<Bits> = Vec::with_capacity(count);
         let mut recs: Vec<LeafRec<V>> = Vec::with_capacity(count);
         let filler = old_recs[items[0].leaf as usize];
 
@@ -134,6 +136,7 @@ impl<V: Vector> DynamicTree<V> {
                     parent,
                     ..old_meta[old as usize]
                 });
+                bits.push(old_bits[old as usize]);
                 let rec = old_recs[old as usize];
                 self.leaf_of[rec.id.index() as usize] = idx;
                 nodes.push(n);
@@ -149,6 +152,7 @@ impl<V: Vector> DynamicTree<V> {
                     parent,
                     ..Meta::BLANK
                 });
+                bits.push(Bits::NONE);
                 recs.push(filler); // never read
                 tasks.push((mid, hi, idx, false));
                 tasks.push((lo, mid, idx, true));
@@ -163,6 +167,7 @@ impl<V: Vector> DynamicTree<V> {
         }
         self.nodes = nodes;
         self.meta = meta;
+        self.bits = bits;
         self.recs = recs;
         self.node_count = count;
         self.parents_first = true;

@@ -14,7 +14,8 @@
 //!   grandchildren) when that shrinks the summed surface area (Kopta et al.,
 //!   "Fast, effective BVH updates for animated scenes", 2012, as Catto presents it);
 //! - each node keeps the OR of its leaves' category bits, so filtered queries
-//!   skip whole subtrees.
+//!   skip whole subtrees, and of their mask bits, so pair searches skip
+//!   subtrees whose leaves cannot pair.
 //!
 //! The proxy ids are slot indices of a separate proxy table; a proxy's leaf is
 //! found through `leaf_of`.
@@ -61,11 +62,9 @@ pub(crate) struct Node<V> {
     pub child2: u32,
 }
 
-/// The data of a node that pair traversals do not read.
+/// The links of a node, which pair traversals do not read.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Meta {
-    /// Category bits of the leaf, or the OR over the subtree.
-    pub category: u64,
     /// Parent node, or the next free node when on the free list.
     pub parent: u32,
     /// 0 for a leaf, 1 + the children's maximum otherwise; `FREE` when free.
@@ -73,12 +72,49 @@ pub(crate) struct Meta {
 }
 
 impl Meta {
-    /// A fresh node's data: no parent, height 0, no category.
+    /// A fresh node's data: no parent, height 0.
     pub const BLANK: Meta = Meta {
-        category: 0,
         parent: NULL,
         height: 0,
     };
+}
+
+/// A node's filter bits: its leaf's, or the OR over its subtree. No two
+/// leaves of subtrees `x`, `y` pair unless `x`'s category meets `y`'s mask
+/// and the other way round. (Apart from [`Meta`], so that the walks up the
+/// parent links read 8 bytes a node.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bits {
+    /// Category bits.
+    pub category: u64,
+    /// Mask bits.
+    pub mask: u64,
+}
+
+impl Bits {
+    /// No bit (a fresh node).
+    pub const NONE: Bits = Bits {
+        category: 0,
+        mask: 0,
+    };
+
+    /// The bits of a proxy's filter.
+    #[inline]
+    pub fn of(f: Filter) -> Bits {
+        Bits {
+            category: f.category,
+            mask: f.mask,
+        }
+    }
+
+    /// The union of two nodes' bits.
+    #[inline]
+    pub fn union(self, o: Bits) -> Bits {
+        Bits {
+            category: self.category | o.category,
+            mask: self.mask | o.mask,
+        }
+    }
 }
 
 /// A leaf's proxy box and id, kept by node index (see `DynamicTree::recs`).
@@ -156,7 +192,8 @@ pub struct TreeStats {
 ///   grandchildren) when that shrinks the summed surface area (Kopta et al.,
 ///   "Fast, effective BVH updates for animated scenes", 2012, as Catto presents it);
 /// - each node keeps the OR of its leaves' category bits, so filtered queries
-///   skip whole subtrees.
+///   skip whole subtrees, and of their mask bits, so pair searches skip
+///   subtrees whose leaves cannot pair.
 ///
 /// ```
 /// use peng::bound::Aabb2;
@@ -175,8 +212,10 @@ pub struct TreeStats {
 #[derive(Debug, Clone)]
 pub struct DynamicTree<V> {
     pub(crate) nodes: Vec<Node<V>>,
-    /// Per node: category, parent and height.
+    /// Per node: parent and height.
     pub(crate) meta: Vec<Meta>,
+    /// Per node: filter bits.
+    pub(crate) bits: Vec<Bits>,
     pub(crate) root: u32,
     free_node: u32,
     pub(crate) node_count: usize,
@@ -250,6 +289,7 @@ impl<V: Vector> DynamicTree<V> {
         DynamicTree {
             nodes: Vec::new(),
             meta: Vec::new(),
+            bits: Vec::new(),
             root: NULL,
             free_node: NULL,
             node_count: 0,
@@ -347,10 +387,12 @@ impl<V: Vector> DynamicTree<V> {
             self.free_node = self.meta[i as usize].parent;
             self.nodes[i as usize] = blank;
             self.meta[i as usize] = Meta::BLANK;
+            self.bits[i as usize] = Bits::NONE;
             i
         } else {
             self.nodes.push(blank);
             self.meta.push(Meta::BLANK);
+            self.bits.push(Bits::NONE);
             (self.nodes.len() - 1) as u32
         }
     }
@@ -377,13 +419,10 @@ impl<V: Vector> DynamicTree<V> {
         let n = self.nodes[i as usize];
         let (c1, c2) = (n.child1 as usize, n.child2 as usize);
         let aabb = self.nodes[c1].aabb.merged(&self.nodes[c2].aabb);
-        let (m1, m2) = (&self.meta[c1], &self.meta[c2]);
-        let category = m1.category | m2.category;
-        let height = 1 + m1.height.max(m2.height);
+        let height = 1 + self.meta[c1].height.max(self.meta[c2].height);
         self.nodes[i as usize].aabb = aabb;
-        let m = &mut self.meta[i as usize];
-        m.category = category;
-        m.height = height;
+        self.bits[i as usize] = self.bits[c1].union(self.bits[c2]);
+        self.meta[i as usize].height = height;
     }
 
     /// The sibling for a new leaf with box `d` that minimises the SAH cost
@@ -464,11 +503,11 @@ impl<V: Vector> DynamicTree<V> {
             p.child2 = leaf;
             p.aabb = aabb;
             let m = Meta {
-                category: self.meta[s].category | self.meta[l].category,
                 parent: old_parent,
                 height: self.meta[s].height + 1,
             };
             self.meta[new_parent as usize] = m;
+            self.bits[new_parent as usize] = self.bits[s].union(self.bits[l]);
         }
         if old_parent == NULL {
             self.root = new_parent;
@@ -609,7 +648,7 @@ impl<V: Vector> DynamicTree<V> {
             let n = &mut self.nodes[leaf as usize];
             n.aabb = fat;
             n.child2 = id.index();
-            self.meta[leaf as usize].category = filter.category;
+            self.bits[leaf as usize] = Bits::of(filter);
         }
         let slot = id.index() as usize;
         if self.leaf_of.len() <= slot {
@@ -668,14 +707,14 @@ impl<V: Vector> DynamicTree<V> {
             (false, true) => self.filtered -= 1,
             _ => {}
         }
-        // The leaf's category, and the unions above it.
+        // The leaf's bits, and the unions above it.
         let leaf = self.leaf_of[i as usize];
-        self.meta[leaf as usize].category = filter.category;
+        self.bits[leaf as usize] = Bits::of(filter);
         let mut n = self.meta[leaf as usize].parent;
         while n != NULL {
             let node = &self.nodes[n as usize];
-            let (c1, c2) = (node.child1 as usize, node.child2 as usize);
-            self.meta[n as usize].category = self.meta[c1].category | self.meta[c2].category;
+            self.bits[n as usize] =
+                self.bits[node.child1 as usize].union(self.bits[node.child2 as usize]);
             n = self.meta[n as usize].parent;
         }
         Ok(())
@@ -743,8 +782,9 @@ impl<V: Vector> DynamicTree<V> {
                     if r.aabb != *self.table.aabb(slot) || r.id != self.table.id(slot) {
                         return Err("leaf record stale");
                     }
-                    if m.category != self.table.slots[slot as usize].info.filter.category {
-                        return Err("leaf category wrong");
+                    let filter = self.table.slots[slot as usize].info.filter;
+                    if self.bits[i as usize] != Bits::of(filter) {
+                        return Err("leaf category or mask wrong");
                     }
                     if m.height != 0 {
                         return Err("leaf height not 0");
@@ -761,10 +801,11 @@ impl<V: Vector> DynamicTree<V> {
                     }
                     stack.push(c);
                 }
-                let (c1, c2) = (&self.meta[n.child1 as usize], &self.meta[n.child2 as usize]);
-                if m.category != c1.category | c2.category {
-                    return Err("category union wrong");
+                let (b1, b2) = (self.bits[n.child1 as usize], self.bits[n.child2 as usize]);
+                if self.bits[i as usize] != b1.union(b2) {
+                    return Err("category or mask union wrong");
                 }
+                let (c1, c2) = (&self.meta[n.child1 as usize], &self.meta[n.child2 as usize]);
                 if m.height != 1 + c1.height.max(c2.height) {
                     return Err("height wrong");
                 }

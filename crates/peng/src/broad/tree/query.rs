@@ -87,7 +87,7 @@ impl<V: Vector> DynamicTree<V> {
         let masked = self.filtered > 0 || mask == 0;
         while let Some(i) = stack.pop() {
             let n = &self.nodes[i as usize];
-            if (masked && self.meta[i as usize].category & mask == 0) || !overlap(&n.aabb, aabb) {
+            if (masked && self.bits[i as usize].category & mask == 0) || !overlap(&n.aabb, aabb) {
                 continue;
             }
             if n.is_leaf() {
@@ -103,7 +103,7 @@ impl<V: Vector> DynamicTree<V> {
         for &s in &self.pending {
             let leaf = self.leaf_of[s as usize];
             let n = &self.nodes[leaf as usize];
-            if self.meta[leaf as usize].category & mask != 0 && n.aabb.overlaps(aabb) && !f(s, leaf)
+            if self.bits[leaf as usize].category & mask != 0 && n.aabb.overlaps(aabb) && !f(s, leaf)
             {
                 return;
             }
@@ -157,7 +157,7 @@ impl<V: Vector> DynamicTree<V> {
         }
         let mut stack: Vec<(u32, f32)> = Vec::with_capacity(64);
         let root = &self.nodes[self.root as usize];
-        if self.meta[self.root as usize].category & mask == 0 {
+        if self.bits[self.root as usize].category & mask == 0 {
             return;
         }
         let slab = Slab::new(origin, dir);
@@ -183,7 +183,7 @@ impl<V: Vector> DynamicTree<V> {
             let mut hits = [(NULL, 0.0f32); 2];
             for (k, c) in [n.child1, n.child2].into_iter().enumerate() {
                 let nc = &self.nodes[c as usize];
-                if self.meta[c as usize].category & mask != 0 {
+                if self.bits[c as usize].category & mask != 0 {
                     if let Some(t) = slab.enter(&nc.aabb, max_t) {
                         hits[k] = (c, t);
                     }

@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 use super::super::pairs::pair_of;
 use super::super::proxy::ProxyPair;
-use super::{overlap, sah_area, DynamicTree, LeafRec, Node, NULL};
+use super::{overlap, sah_area, Bits, DynamicTree, LeafRec, Node, NULL};
 
 impl<V: Vector> DynamicTree<V> {
     /// Sets `moved[n]` for every node with a changed live leaf below it (and
@@ -91,11 +91,15 @@ impl<V: Vector> DynamicTree<V> {
             }
         };
         let nodes = &self.nodes[..];
+        let want = Wanted::<ALL, FILTERED> {
+            moved,
+            bits: &self.bits,
+        };
+        let want = &want;
         if rayon::current_num_threads() > 1 && t.len() >= PARALLEL_PROXIES {
             // The top of the traversal split into tasks for rayon's threads;
             // the pair list is sorted afterwards, so its order is free.
-            let tasks =
-                split::<V, ALL>(nodes, moved, self.root, &mut |x, y| leaf_pair(x, y, found));
+            let tasks = split(nodes, want, self.root, &mut |x, y| leaf_pair(x, y, found));
             let parts: Vec<Vec<ProxyPair>> = tasks
                 .par_iter()
                 .map(|task| {
@@ -103,12 +107,8 @@ impl<V: Vector> DynamicTree<V> {
                     let (mut pairs, mut selfs) = (Vec::new(), Vec::new());
                     let mut emit = |x, y| leaf_pair(x, y, &mut out);
                     match *task {
-                        Task::Inside(n) => {
-                            traverse::<V, ALL>(nodes, moved, n, &mut pairs, &mut selfs, emit)
-                        }
-                        Task::Between(x, y) => {
-                            descend::<V, ALL>(nodes, moved, x, y, &mut pairs, &mut emit)
-                        }
+                        Task::Inside(n) => traverse(nodes, want, n, &mut pairs, &mut selfs, emit),
+                        Task::Between(x, y) => descend(nodes, want, x, y, &mut pairs, &mut emit),
                     }
                     out
                 })
@@ -118,9 +118,9 @@ impl<V: Vector> DynamicTree<V> {
             }
             return;
         }
-        traverse::<V, ALL>(
+        traverse(
             nodes,
-            moved,
+            want,
             self.root,
             &mut self.pair_stack,
             &mut self.self_stack,
@@ -137,6 +137,37 @@ const PARALLEL_PROXIES: usize = 1024;
 /// several per thread, so that uneven subtrees even out.
 const TASKS: usize = 64;
 
+/// Which nodes and node pairs may hold a wanted pair of leaves: those with
+/// a changed leaf below (every node when `ALL`) and, when `FILTERED`,
+/// whose leaves' bits may pair (the category union of each meets the mask
+/// union of the other; inside one node, its own two unions meet).
+pub(super) struct Wanted<'a, const ALL: bool, const FILTERED: bool> {
+    /// Per node, whether a changed leaf is below (unread when `ALL`).
+    pub moved: &'a [bool],
+    /// Per node, the category and mask unions (unread unless `FILTERED`).
+    pub bits: &'a [Bits],
+}
+
+impl<const ALL: bool, const FILTERED: bool> Wanted<'_, ALL, FILTERED> {
+    /// Whether two leaves below node `n` may make a wanted pair.
+    #[inline(always)]
+    fn inside(&self, n: u32) -> bool {
+        let m = || self.bits[n as usize];
+        (ALL || self.moved[n as usize]) && (!FILTERED || m().category & m().mask != 0)
+    }
+
+    /// Whether a leaf below node `x` and one below node `y` may make a
+    /// wanted pair.
+    #[inline(always)]
+    fn pair(&self, x: u32, y: u32) -> bool {
+        let bits = || {
+            let (a, b) = (self.bits[x as usize], self.bits[y as usize]);
+            a.category & b.mask != 0 && b.category & a.mask != 0
+        };
+        (ALL || self.moved[x as usize] || self.moved[y as usize]) && (!FILTERED || bits())
+    }
+}
+
 /// A part of the traversal: the pairs inside an internal node's subtree, or
 /// between two overlapping subtrees (not both leaves).
 #[derive(Debug, Clone, Copy)]
@@ -149,23 +180,22 @@ enum Task {
 /// tasks (or as many as the tree has), by opening its top level after level
 /// exactly as [`traverse`] and [`descend`] would; leaf pairs met on the way go
 /// to `emit`. The tasks and the emitted pairs together are the traversal's.
-fn split<V: Vector, const ALL: bool>(
+fn split<V: Vector, const ALL: bool, const FILTERED: bool>(
     nodes: &[Node<V>],
-    moved: &[bool],
+    want: &Wanted<ALL, FILTERED>,
     root: u32,
     emit: &mut impl FnMut(u32, u32),
 ) -> Vec<Task> {
-    if root == NULL || nodes[root as usize].is_leaf() {
+    if root == NULL || nodes[root as usize].is_leaf() || !want.inside(root) {
         return Vec::new();
     }
-    let wanted = |x: u32, y: u32| ALL || moved[x as usize] || moved[y as usize];
     let mut tasks = vec![Task::Inside(root)];
     while !tasks.is_empty() && tasks.len() < TASKS {
         let mut next = Vec::with_capacity(4 * tasks.len());
         // A pair of nodes to keep: emitted when both are leaves.
         let mut pair = |x: u32, y: u32, next: &mut Vec<Task>| {
             let (nx, ny) = (&nodes[x as usize], &nodes[y as usize]);
-            if wanted(x, y) && overlap(&nx.aabb, &ny.aabb) {
+            if want.pair(x, y) && overlap(&nx.aabb, &ny.aabb) {
                 if nx.is_leaf() && ny.is_leaf() {
                     emit(x, y);
                 } else {
@@ -179,7 +209,7 @@ fn split<V: Vector, const ALL: bool>(
                     let node = &nodes[n as usize];
                     let (c1, c2) = (node.child1, node.child2);
                     for c in [c1, c2] {
-                        if !nodes[c as usize].is_leaf() && (ALL || moved[c as usize]) {
+                        if !nodes[c as usize].is_leaf() && want.inside(c) {
                             next.push(Task::Inside(c));
                         }
                     }
@@ -205,18 +235,17 @@ const DESCEND_BOTH: bool = true;
 /// (fat) boxes overlap and of which at least one is flagged in `moved` (every
 /// leaf when `ALL`), by the traversal of the tree below internal node `root`
 /// against itself described in the module documentation.
-pub(super) fn traverse<V: Vector, const ALL: bool>(
+pub(super) fn traverse<V: Vector, const ALL: bool, const FILTERED: bool>(
     nodes: &[Node<V>],
-    moved: &[bool],
+    want: &Wanted<ALL, FILTERED>,
     root: u32,
     pair_stack: &mut Vec<(u32, u32)>,
     self_stack: &mut Vec<u32>,
     mut emit: impl FnMut(u32, u32),
 ) {
-    if root == NULL || nodes[root as usize].is_leaf() {
+    if root == NULL || nodes[root as usize].is_leaf() || !want.inside(root) {
         return;
     }
-    let wanted = |x: u32, y: u32| ALL || moved[x as usize] || moved[y as usize];
     self_stack.clear();
     pair_stack.clear();
     self_stack.push(root);
@@ -225,43 +254,42 @@ pub(super) fn traverse<V: Vector, const ALL: bool>(
         let (c1, c2) = (node.child1, node.child2);
         let (n1, n2) = (&nodes[c1 as usize], &nodes[c2 as usize]);
         // Pairs inside each child (only internal children hold any).
-        if !n2.is_leaf() && (ALL || moved[c2 as usize]) {
+        if !n2.is_leaf() && want.inside(c2) {
             self_stack.push(c2);
         }
-        if !n1.is_leaf() && (ALL || moved[c1 as usize]) {
+        if !n1.is_leaf() && want.inside(c1) {
             self_stack.push(c1);
         }
         // Pairs between the two children's subtrees.
-        if !wanted(c1, c2) || !overlap(&n1.aabb, &n2.aabb) {
+        if !want.pair(c1, c2) || !overlap(&n1.aabb, &n2.aabb) {
             continue;
         }
         if n1.is_leaf() && n2.is_leaf() {
             emit(c1, c2);
             continue;
         }
-        descend::<V, ALL>(nodes, moved, c1, c2, pair_stack, &mut emit);
+        descend(nodes, want, c1, c2, pair_stack, &mut emit);
     }
 }
 
 /// Calls `emit(x, y)` for every wanted pair of overlapping leaves, one below
 /// `x` and one below `y` (two distinct nodes whose boxes overlap, not both
 /// leaves), by a simultaneous descent ("descend the larger volume").
-fn descend<V: Vector, const ALL: bool>(
+fn descend<V: Vector, const ALL: bool, const FILTERED: bool>(
     nodes: &[Node<V>],
-    moved: &[bool],
+    want: &Wanted<ALL, FILTERED>,
     x: u32,
     y: u32,
     pair_stack: &mut Vec<(u32, u32)>,
     emit: &mut impl FnMut(u32, u32),
 ) {
-    let wanted = |x: u32, y: u32| ALL || moved[x as usize] || moved[y as usize];
     pair_stack.clear();
     pair_stack.push((x, y));
     while let Some((x, y)) = pair_stack.pop() {
         let (pairs, k) = opened::<V>(nodes, x, y);
         for &(xc, yc) in &pairs[..k] {
             let (a, b) = (&nodes[xc as usize], &nodes[yc as usize]);
-            if wanted(xc, yc) && overlap(&a.aabb, &b.aabb) {
+            if want.pair(xc, yc) && overlap(&a.aabb, &b.aabb) {
                 if a.is_leaf() && b.is_leaf() {
                     emit(xc, yc);
                 } else {
