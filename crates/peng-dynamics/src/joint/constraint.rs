@@ -205,13 +205,14 @@ pub(crate) fn solve<D: DynDim>(
     });
 }
 
-/// Fills each joint's force and torque on B (impulse per substep over `h`).
+/// Fills each joint's force and torque on B (impulse per substep over `h`);
+/// the world does the same for the plain hinges in lanes
+/// (`PhysicsWorld::store_joints`).
 pub(crate) fn store<D: DynDim>(
     bodies: &[SolverBody<D>],
     joints: &mut ColouredJoints<D>,
     inv_h: f32,
 ) {
-    joints.store_lanes();
     for j in joints.list_mut() {
         let (a, b) = (&bodies[j.a as usize], &bodies[j.b as usize]);
         let g = j.geo(a, b);

@@ -11,7 +11,7 @@ use core::ops::Range;
 use peng::world::Dim2;
 
 use super::constraint::JointC;
-use super::lanes2::{self, HingeLanes};
+use super::lanes2::{self, HingeArms, HingeLanes};
 use crate::dim::DynDim;
 use crate::solver::body::SolverBody;
 use crate::solver::colour::{self, Shared};
@@ -26,14 +26,12 @@ const MIN_JOINTS: usize = 64;
 /// The fewest blocks of hinges a thread is handed at once.
 const MIN_HINGE_BLOCKS: usize = 8;
 
-/// One colour's joints in the step's list.
+/// One colour's joints.
 #[derive(Debug, Clone)]
 struct Span {
-    /// The colour's joints: first those in lanes, then the others.
-    joints: Range<usize>,
-    /// How many of them go in lanes.
-    in_lanes: usize,
-    /// Their blocks.
+    /// Its joints solved one by one, in the step's list.
+    list: Range<usize>,
+    /// Its blocks of hinges in lanes.
     blocks: Range<usize>,
     /// Whether its joints may be solved at once (every colour but the
     /// overflow).
@@ -63,9 +61,9 @@ fn planar<'s, 'a, D: DynDim>(
 
 /// The step's joint constraints, colour after colour.
 pub(crate) struct ColouredJoints<D: DynDim> {
-    /// The joints' slots in the order the passes solve them.
+    /// The slots of the joints solved one by one, in solving order.
     order: Vec<u32>,
-    /// The constraints, in that order.
+    /// Their constraints, in that order.
     list: Vec<JointC<D>>,
     /// The colours' spans of `list`.
     spans: Vec<Span>,
@@ -74,9 +72,10 @@ pub(crate) struct ColouredJoints<D: DynDim> {
     packer: Packer,
     /// Per colour, its blocks of joint slots (`NONE`: empty).
     blocks: Vec<Vec<[u32; LANES]>>,
-    /// The slots of the joints the colours hold, in slot order, and
-    /// where each is in `order`.
+    /// The slots of the joints the colours hold, in slot order, their
+    /// bodies, and where each is in `order` (unless in lanes).
     slots: Vec<u32>,
+    ends: Vec<(u32, u32)>,
     position: Vec<u32>,
     /// Per joint in `slots`, whether it goes in lanes.
     in_lanes: Vec<bool>,
@@ -95,6 +94,7 @@ impl<D: DynDim> Default for ColouredJoints<D> {
             packer: Packer::default(),
             blocks: (0..=OVERFLOW).map(|_| Vec::new()).collect(),
             slots: Vec::new(),
+            ends: Vec::new(),
             position: Vec::new(),
             in_lanes: Vec::new(),
             edits: None,
@@ -109,8 +109,9 @@ impl<D: DynDim> ColouredJoints<D> {
     /// in slot order, into colours: the packer's blocks of eight, taken
     /// colour after colour, block after block, so the order stays close to
     /// the slots' where the colours allow; in each colour but the overflow
-    /// the plane's plain hinges come first, for the lanes.
-    /// [`fill`](Self::fill) then builds the constraints in that order.
+    /// the plane's plain hinges go into lanes, the others into the list of
+    /// joints solved one by one. [`fill`](Self::fill) then builds the
+    /// constraints and lanes in that order.
     pub fn colour<I: Iterator<Item = (u32, u32, u32, bool)>>(
         &mut self,
         edits: u64,
@@ -137,6 +138,7 @@ impl<D: DynDim> ColouredJoints<D> {
             blocks.clear();
         }
         self.slots.clear();
+        self.ends.clear();
         self.in_lanes.clear();
         let planar = TypeId::of::<D>() == TypeId::of::<Dim2>();
         let dynamic = |x: u32| bodies[x as usize].dynamic.then_some(x);
@@ -149,28 +151,30 @@ impl<D: DynDim> ColouredJoints<D> {
             // The joint's index among the step's joints.
             blocks[c][block][lane] = self.slots.len() as u32;
             self.slots.push(slot);
+            self.ends.push((a, b));
             self.in_lanes.push(hinge && planar && c != OVERFLOW);
         }
         self.order.clear();
         self.spans.clear();
         self.position.clear();
         self.position.resize(self.slots.len(), 0);
+        self.hinges.clear();
         for (c, blocks) in self.blocks.iter().enumerate() {
             let start = self.order.len();
             let joints = || blocks.iter().flatten().filter(|&&i| i != NONE);
-            // The hinges in lanes first, then the others.
-            for first in [true, false] {
-                for &i in joints().filter(|&&i| self.in_lanes[i as usize] == first) {
-                    self.position[i as usize] = self.order.len() as u32;
-                    self.order.push(self.slots[i as usize]);
-                }
+            let (slots, ends, in_lanes) = (&self.slots, &self.ends, &self.in_lanes);
+            let hinges = joints()
+                .filter(|&&i| in_lanes[i as usize])
+                .map(|&i| (slots[i as usize], ends[i as usize]));
+            let blocks = self.hinges.place(hinges, |x| bodies[x as usize].dynamic);
+            for &i in joints().filter(|&&i| !in_lanes[i as usize]) {
+                self.position[i as usize] = self.order.len() as u32;
+                self.order.push(slots[i as usize]);
             }
-            if self.order.len() > start {
-                let in_lanes = joints().filter(|&&i| self.in_lanes[i as usize]).count();
+            if self.order.len() > start || !blocks.is_empty() {
                 self.spans.push(Span {
-                    joints: start..self.order.len(),
-                    in_lanes,
-                    blocks: 0..0,
+                    list: start..self.order.len(),
+                    blocks,
                     parallel: c != OVERFLOW,
                 });
             }
@@ -178,14 +182,17 @@ impl<D: DynDim> ColouredJoints<D> {
         self.list.clear();
     }
 
-    /// Builds every constraint, `build(slot)`, into its place in the
-    /// colours' order, and the plain hinges' lanes from them. The joints
-    /// are visited in slot order (the order of the joints' and bodies' own
-    /// storage), on rayon's threads when there are many.
+    /// Builds the constraints of the joints solved one by one, `build(slot)`,
+    /// into their places in the list, and the lanes of the plain hinges from
+    /// `hinge(slot)` and the bodies. The list's joints are visited in slot
+    /// order (the order of the joints' and bodies' own storage), the lanes
+    /// block by block, on rayon's threads when there are many.
+    #[allow(clippy::ptr_arg)] // A `Vec`, which `Any` can name (a slice is unsized).
     pub fn fill(
         &mut self,
         bodies: &Vec<SolverBody<D>>,
         build: impl Fn(u32) -> JointC<D> + Sync + Send,
+        hinge: impl Fn(u32) -> HingeArms + Sync + Send,
     ) {
         if self.list.len() != self.order.len() {
             // Just coloured: nothing to overwrite yet.
@@ -193,52 +200,36 @@ impl<D: DynDim> ColouredJoints<D> {
             self.list.extend(self.order.iter().map(|&s| build(s)));
         } else {
             let list = Shared::new(&mut self.list);
-            let (slots, position) = (&self.slots, &self.position);
+            let (slots, position, in_lanes) = (&self.slots, &self.position, &self.in_lanes);
             colour::run_chunked(slots.len(), MIN_JOINTS, true, |run| {
-                for i in run {
+                for i in run.filter(|&i| !in_lanes[i]) {
                     // SAFETY: each joint has its own position.
                     unsafe { *list.get_mut(position[i] as usize) = build(slots[i]) };
                 }
             });
         }
-        self.load_lanes(bodies);
-    }
-
-    /// Puts each colour's plain hinges into the lanes.
-    #[allow(clippy::ptr_arg)] // A `Vec`, which `Any` can name (a slice is unsized).
-    fn load_lanes(&mut self, bodies: &Vec<SolverBody<D>>) {
-        self.hinges.clear();
-        let list = (&self.list as &dyn Any).downcast_ref::<Vec<JointC<Dim2>>>();
-        let bodies = (bodies as &dyn Any).downcast_ref::<Vec<SolverBody<Dim2>>>();
-        let (Some(list), Some(bodies)) = (list, bodies) else {
-            return;
-        };
-        for span in &mut self.spans {
-            let run = span.joints.start..span.joints.start + span.in_lanes;
-            span.blocks = self.hinges.load(list, run, bodies);
+        if let Some(bodies) = (bodies as &dyn Any).downcast_ref::<Vec<SolverBody<Dim2>>>() {
+            self.hinges.fill(bodies, hinge);
         }
     }
 
     /// How many joints went in lanes.
     #[cfg(test)]
     pub fn in_lanes(&self) -> usize {
-        self.spans.iter().map(|s| s.in_lanes).sum()
+        self.in_lanes.iter().filter(|&&x| x).count()
     }
 
-    /// Writes the lanes' impulses back into their joints (the end of the
-    /// solve).
-    pub fn store_lanes(&mut self) {
-        if let Some(list) = (&mut self.list as &mut dyn Any).downcast_mut::<Vec<JointC<Dim2>>>() {
-            self.hinges.store(list);
-        }
+    /// The plain hinges in lanes with their accumulated point impulses.
+    pub fn lane_impulses(&self) -> impl Iterator<Item = (u32, [f32; 2])> + '_ {
+        self.hinges.impulses()
     }
 
-    /// The constraints in solving order.
+    /// The constraints solved one by one, in solving order.
     pub fn list(&self) -> &[JointC<D>] {
         &self.list
     }
 
-    /// The constraints in solving order, to write.
+    /// The constraints solved one by one, to write.
     pub fn list_mut(&mut self) -> &mut [JointC<D>] {
         &mut self.list
     }
@@ -276,7 +267,7 @@ impl<D: DynDim> ColouredJoints<D> {
                     }
                 });
             }
-            let rest = span.joints.start + span.in_lanes..span.joints.end;
+            let rest = &span.list;
             colour::run_chunked(rest.len(), MIN_JOINTS, span.parallel, |run| {
                 let run = rest.start + run.start..rest.start + run.end;
                 // SAFETY: the joints of a run are its own; the joints that
@@ -399,11 +390,15 @@ mod tests {
         // Joints between two fixed bodies are left out by the world.
         input.retain(|j| j.a >= n || j.b >= n);
         set.colour(0, &bodies, || {
-            input.iter().map(|j| (j.slot, j.a, j.b, true))
+            input.iter().map(|j| (j.slot, j.a, j.b, false))
         });
         let by_slot: std::collections::HashMap<u32, JointC<Dim2>> =
             input.iter().map(|j| (j.slot, *j)).collect();
-        set.fill(&bodies, |slot| by_slot[&slot]);
+        set.fill(
+            &bodies,
+            |slot| by_slot[&slot],
+            |_| unreachable!("no hinge in lanes"),
+        );
         let mut slots: Vec<u32> = set.list().iter().map(|j| j.slot).collect();
         slots.sort_unstable();
         let mut want: Vec<u32> = input.iter().map(|j| j.slot).collect();
@@ -414,7 +409,7 @@ mod tests {
         for span in &set.spans {
             assert!(span.parallel, "no body of a grid is in 40 joints");
             let mut used = std::collections::HashSet::new();
-            let joints = &set.list()[span.joints.clone()];
+            let joints = &set.list()[span.list.clone()];
             let fixed = joints.iter().filter(|j| j.a < n || j.b < n).count();
             assert!(
                 fixed == 0 || fixed == joints.len(),

@@ -2,7 +2,7 @@
 //! Box2D's joint grid), eight at a time in lanes.
 //!
 //! Such a joint is its point block alone ([`super::point::solve_point`] on
-//! the geometry of [`JointC::geo`]). A block's joints come from one colour,
+//! the geometry of `JointC::geo`). A block's joints come from one colour,
 //! so they share no dynamic body: a pass gathers the bodies into lanes
 //! ([`Side`], as the contact lanes do), solves the eight joints with the
 //! scalar solver's arithmetic, its one branch (a singular block) as a lane
@@ -11,12 +11,11 @@
 
 use core::ops::Range;
 
-use glam::Vec2;
+use peng::math::Vector;
 use peng::world::Dim2;
 
-use super::constraint::JointC;
 use crate::solver::body::SolverBody;
-use crate::solver::colour::Shared;
+use crate::solver::colour::{self, Shared};
 use crate::solver::lanes::{avx2_dispatch, F8, LANES};
 use crate::solver::pack::NONE;
 use crate::solver::soft::Softness;
@@ -25,7 +24,7 @@ use crate::solver::wide2::Side;
 /// Eight hinges.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct HingeBlock {
-    /// Each lane's joint as its index in the step's list (`NONE`: empty).
+    /// Each lane's joint slot (`NONE`: empty).
     joint: [u32; LANES],
     a: [u32; LANES],
     b: [u32; LANES],
@@ -69,6 +68,33 @@ const EMPTY: HingeBlock = HingeBlock {
     py: F8::ZERO,
 };
 
+/// A hinge's data for a step, as [`JointC`](super::constraint::JointC) would hold it: the anchor
+/// arms from the centres of mass at the step's start (world frame),
+/// `c_B − c_A`, and the accumulated point impulse (warm start).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct HingeArms {
+    pub ra0: [f32; 2],
+    pub rb0: [f32; 2],
+    pub delta_center: [f32; 2],
+    pub point: [f32; 2],
+}
+
+impl HingeArms {
+    /// From the plane's vectors, as the world's generic code has them.
+    pub fn new<V: Vector>(ra0: V, rb0: V, delta_center: V, point: V) -> Self {
+        let xy = |v: V| [v.get(0), v.get(1)];
+        HingeArms {
+            ra0: xy(ra0),
+            rb0: xy(rb0),
+            delta_center: xy(delta_center),
+            point: xy(point),
+        }
+    }
+}
+
+/// The blocks filled by one thread at once.
+const FILL_CHUNK: usize = 32;
+
 /// The step's hinges in lanes.
 #[derive(Debug, Default)]
 pub(crate) struct HingeLanes {
@@ -76,57 +102,74 @@ pub(crate) struct HingeLanes {
 }
 
 impl HingeLanes {
-    /// Removes every block (the start of a step).
+    /// Removes every block (before colouring again).
     pub fn clear(&mut self) {
         self.blocks.clear();
     }
 
-    /// Puts the joints `run` of `list` (all of one colour) into new blocks
-    /// and returns the blocks' range.
-    pub fn load(
+    /// Puts the hinges of one colour, (slot, (body A, body B)), into new
+    /// blocks (`dynamic(body)`: whether it is written back) and returns the
+    /// blocks' range.
+    pub fn place(
         &mut self,
-        list: &[JointC<Dim2>],
-        run: Range<usize>,
-        bodies: &[SolverBody<Dim2>],
+        hinges: impl Iterator<Item = (u32, (u32, u32))>,
+        dynamic: impl Fn(u32) -> bool,
     ) -> Range<usize> {
         let first = self.blocks.len();
-        for (k, j) in list[run.clone()].iter().enumerate() {
+        for (k, (slot, (a, b))) in hinges.enumerate() {
             let lane = k % LANES;
             if lane == 0 {
                 self.blocks.push(EMPTY);
             }
             let c = self.blocks.last_mut().expect("a block was opened");
-            let (sa, sb) = (&bodies[j.a as usize], &bodies[j.b as usize]);
-            c.joint[lane] = (run.start + k) as u32;
-            c.a[lane] = j.a;
-            c.b[lane] = j.b;
-            c.write_a[lane] = sa.dynamic;
-            c.write_b[lane] = sb.dynamic;
-            c.ma.0[lane] = sa.inv_m;
-            c.ia.0[lane] = sa.inv_i;
-            c.mb.0[lane] = sb.inv_m;
-            c.ib.0[lane] = sb.inv_i;
-            c.rax.0[lane] = j.ra0.x;
-            c.ray.0[lane] = j.ra0.y;
-            c.rbx.0[lane] = j.rb0.x;
-            c.rby.0[lane] = j.rb0.y;
-            c.dcx.0[lane] = j.delta_center.x;
-            c.dcy.0[lane] = j.delta_center.y;
-            c.px.0[lane] = j.imp.point.x;
-            c.py.0[lane] = j.imp.point.y;
+            c.joint[lane] = slot;
+            c.a[lane] = a;
+            c.b[lane] = b;
+            c.write_a[lane] = dynamic(a);
+            c.write_b[lane] = dynamic(b);
         }
         first..self.blocks.len()
     }
 
-    /// Writes each lane's accumulated impulse back into its joint.
-    pub fn store(&self, list: &mut [JointC<Dim2>]) {
-        for c in &self.blocks {
-            for (lane, &i) in c.joint.iter().enumerate() {
-                if i != NONE {
-                    list[i as usize].imp.point = Vec2::new(c.px.0[lane], c.py.0[lane]);
+    /// Fills every lane for the step: its bodies' masses and
+    /// `arms(slot)`.
+    pub fn fill(
+        &mut self,
+        bodies: &[SolverBody<Dim2>],
+        arms: impl Fn(u32) -> HingeArms + Sync + Send,
+    ) {
+        let blocks = Shared::new(&mut self.blocks);
+        colour::run_chunked(blocks.len(), FILL_CHUNK, true, |run| {
+            for i in run {
+                // SAFETY: each block is one run's.
+                let c = unsafe { blocks.get_mut(i) };
+                for lane in 0..LANES {
+                    let slot = c.joint[lane];
+                    if slot == NONE {
+                        continue;
+                    }
+                    let (sa, sb) = (&bodies[c.a[lane] as usize], &bodies[c.b[lane] as usize]);
+                    let h = arms(slot);
+                    c.ma.0[lane] = sa.inv_m;
+                    c.ia.0[lane] = sa.inv_i;
+                    c.mb.0[lane] = sb.inv_m;
+                    c.ib.0[lane] = sb.inv_i;
+                    [c.rax.0[lane], c.ray.0[lane]] = h.ra0;
+                    [c.rbx.0[lane], c.rby.0[lane]] = h.rb0;
+                    [c.dcx.0[lane], c.dcy.0[lane]] = h.delta_center;
+                    [c.px.0[lane], c.py.0[lane]] = h.point;
                 }
             }
-        }
+        });
+    }
+
+    /// Each hinge's slot and accumulated point impulse.
+    pub fn impulses(&self) -> impl Iterator<Item = (u32, [f32; 2])> + '_ {
+        self.blocks.iter().flat_map(|c| {
+            (0..LANES)
+                .filter(|&l| c.joint[l] != NONE)
+                .map(|l| (c.joint[l], [c.px.0[l], c.py.0[l]]))
+        })
     }
 
     /// The blocks, to share among the threads of a pass.
@@ -136,7 +179,7 @@ impl HingeLanes {
 }
 
 /// The lanes' anchor arms now (`ΔR r₀`) and the separation `d` of the
-/// anchors (as [`JointC::geo`]).
+/// anchors (as `JointC::geo`).
 #[inline(always)]
 fn geometry(c: &HingeBlock, a: &Side, b: &Side) -> [F8; 6] {
     let rax = a.qc * c.rax - a.qs * c.ray;
@@ -252,9 +295,10 @@ unsafe fn solve_lanes(
 mod tests {
     use super::*;
     use crate::dim::DynDim;
-    use crate::joint::constraint::{self, JointParams, LengthMode};
+    use crate::joint::constraint::{self, JointC, JointParams, LengthMode};
     use crate::joint::graph::ColouredJoints;
     use crate::joint::JointType;
+    use glam::Vec2;
     use peng::math::Rot2;
 
     struct Rng(u32);
@@ -354,7 +398,14 @@ mod tests {
         set.colour(0, &bodies, || {
             joints.iter().map(|j| (j.slot, j.a, j.b, lanes))
         });
-        set.fill(&bodies, |slot| joints[slot as usize]);
+        set.fill(
+            &bodies,
+            |slot| joints[slot as usize],
+            |slot| {
+                let j = &joints[slot as usize];
+                HingeArms::new(j.ra0, j.rb0, j.delta_center, j.imp.point)
+            },
+        );
         // Every joint but those of the overflow colour (none here).
         assert_eq!(set.in_lanes(), if lanes { joints.len() } else { 0 });
         let h = 1.0 / 240.0;
@@ -373,6 +424,7 @@ mod tests {
         }
         constraint::store(&bodies, &mut set, p.inv_h);
         let mut imp: Vec<(u32, Vec2)> = set.list().iter().map(|j| (j.slot, j.imp.point)).collect();
+        imp.extend(set.lane_impulses().map(|(s, p)| (s, Vec2::from(p))));
         imp.sort_by_key(|x| x.0);
         (bodies, imp)
     }

@@ -9,7 +9,10 @@ use peng::world::Collider;
 use super::{BodyHandle, PhysicsWorld};
 use crate::dim::{Angular, DynDim};
 use crate::joint::constraint::{JointC, LengthMode};
-use crate::joint::{check_limits, check_motor, Joint, JointDesc, JointHandle, JointType};
+use crate::joint::lanes2::HingeArms;
+use crate::joint::{
+    check_limits, check_motor, Joint, JointDesc, JointHandle, JointImpulses, JointType,
+};
 use crate::solver::soft::Softness;
 use crate::DynamicsError;
 
@@ -209,45 +212,62 @@ impl<D: DynDim> PhysicsWorld<D> {
             })
         });
         let joints = &self.joints;
-        cs.fill(solver, |slot| {
+        // A live joint in `slot`, its bodies' indices, the bodies, and the
+        // anchor arms from their centres of mass at the step's start.
+        let arms = |slot: u32| {
             let j = joints.at(slot as usize).expect("a live joint");
             let (ia, ib) = (j.body_a.index() as usize, j.body_b.index() as usize);
             let (ba, bb) = (
                 bodies[ia].body.as_ref().expect("a live body"),
                 bodies[ib].body.as_ref().expect("a live body"),
             );
-            let (sa, sb) = (&solver[ia], &solver[ib]);
             let (qa, qb) = (D::rotation(&ba.pose), D::rotation(&bb.pose));
-            let length_mode = match (j.spring, j.limits) {
-                (Some(s), _) if s.hertz > 0.0 => LengthMode::Spring {
-                    omega: 2.0 * core::f32::consts::PI * s.hertz,
-                    zeta: s.damping_ratio,
-                    soft: Softness::new(s.hertz, s.damping_ratio, h),
-                },
-                (None, None) => LengthMode::Rigid,
-                _ => LengthMode::Free,
-            };
-            JointC {
-                slot,
-                kind: j.kind,
-                a: ia as u32,
-                b: ib as u32,
-                ra0: D::rotate(qa, j.local_anchor_a - D::mass_com(ba.mass_properties())),
-                rb0: D::rotate(qb, j.local_anchor_b - D::mass_com(bb.mass_properties())),
-                delta_center: bb.world_com() - ba.world_com(),
-                fa0: D::rot_mul(qa, j.local_frame_a),
-                fb0: D::rot_mul(qb, j.local_frame_b),
-                ang_mass: D::ang_mass(&sa.inv_i, &sb.inv_i),
-                limits: j.limits,
-                motor: j.motor,
-                length_mode,
-                length: j.length,
-                imp: j.impulses,
-                force: D::V::ZERO,
-                torque: D::Ang::ZERO,
-                motor_force: 0.0,
-            }
-        });
+            let ra0 = D::rotate(qa, j.local_anchor_a - D::mass_com(ba.mass_properties()));
+            let rb0 = D::rotate(qb, j.local_anchor_b - D::mass_com(bb.mass_properties()));
+            (j, (ia, ib), (ba, bb), (ra0, rb0))
+        };
+        let hinge = |slot: u32| {
+            let (j, _, (ba, bb), (ra0, rb0)) = arms(slot);
+            HingeArms::new(ra0, rb0, bb.world_com() - ba.world_com(), j.impulses.point)
+        };
+        cs.fill(
+            solver,
+            |slot| {
+                let (j, (ia, ib), (ba, bb), (ra0, rb0)) = arms(slot);
+                let (sa, sb) = (&solver[ia], &solver[ib]);
+                let (qa, qb) = (D::rotation(&ba.pose), D::rotation(&bb.pose));
+                let length_mode = match (j.spring, j.limits) {
+                    (Some(s), _) if s.hertz > 0.0 => LengthMode::Spring {
+                        omega: 2.0 * core::f32::consts::PI * s.hertz,
+                        zeta: s.damping_ratio,
+                        soft: Softness::new(s.hertz, s.damping_ratio, h),
+                    },
+                    (None, None) => LengthMode::Rigid,
+                    _ => LengthMode::Free,
+                };
+                JointC {
+                    slot,
+                    kind: j.kind,
+                    a: ia as u32,
+                    b: ib as u32,
+                    ra0,
+                    rb0,
+                    delta_center: bb.world_com() - ba.world_com(),
+                    fa0: D::rot_mul(qa, j.local_frame_a),
+                    fb0: D::rot_mul(qb, j.local_frame_b),
+                    ang_mass: D::ang_mass(&sa.inv_i, &sb.inv_i),
+                    limits: j.limits,
+                    motor: j.motor,
+                    length_mode,
+                    length: j.length,
+                    imp: j.impulses,
+                    force: D::V::ZERO,
+                    torque: D::Ang::ZERO,
+                    motor_force: 0.0,
+                }
+            },
+            hinge,
+        );
         self.joints.constraints = cs;
     }
 
@@ -261,6 +281,24 @@ impl<D: DynDim> PhysicsWorld<D> {
                 j.force = c.force;
                 j.torque = c.torque;
                 j.motor_force = c.motor_force;
+            }
+        }
+        // A plain hinge in lanes has its point impulse alone: its force on
+        // B is that impulse per substep over the substep, and it exerts no
+        // torque (`joint::constraint::store`, whose other parts are zero).
+        let inv_h = 1.0 / (self.settings.dt / self.settings.substeps.max(1) as f32);
+        for (slot, [x, y]) in cs.lane_impulses() {
+            if let Some(j) = self.joints.at_mut(slot as usize) {
+                let mut point = D::V::ZERO;
+                point.set(0, x);
+                point.set(1, y);
+                j.impulses = JointImpulses {
+                    point,
+                    ..Default::default()
+                };
+                j.force = point * inv_h;
+                j.torque = D::Ang::ZERO;
+                j.motor_force = 0.0;
             }
         }
         self.joints.constraints = cs;
