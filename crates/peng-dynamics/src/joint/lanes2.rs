@@ -301,17 +301,7 @@ mod tests {
     use glam::Vec2;
     use peng::math::Rot2;
 
-    struct Rng(u32);
-    impl Rng {
-        /// Uniform in `[lo, hi)`.
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
-            lo + (hi - lo) * ((self.0 >> 8) as f32 / (1u32 << 24) as f32)
-        }
-        fn v(&mut self, r: f32) -> Vec2 {
-            Vec2::new(self.range(-r, r), self.range(-r, r))
-        }
-    }
+    use crate::solver::test_rng::Rng;
 
     /// A chain of hinged bodies in several colours: some links to fixed or
     /// moving kinematic bodies, random arms, motion since the step began
@@ -323,17 +313,17 @@ mod tests {
             .map(|i| match i % 10 {
                 0 => SolverBody::fixed(),
                 5 => SolverBody {
-                    v: rng.v(0.5),
+                    v: rng.v2(0.5),
                     w: rng.range(-1.0, 1.0),
-                    dp: rng.v(0.01),
+                    dp: rng.v2(0.01),
                     dq: Rot2::from_angle(rng.range(-0.05, 0.05)),
                     moves: true,
                     ..SolverBody::fixed()
                 },
                 _ => SolverBody {
-                    v: rng.v(1.0),
+                    v: rng.v2(1.0),
                     w: rng.range(-2.0, 2.0),
-                    dp: rng.v(0.02),
+                    dp: rng.v2(0.02),
                     dq: Rot2::from_angle(rng.range(-0.05, 0.05)),
                     inv_m: rng.range(0.5, 2.0),
                     inv_i: rng.range(0.5, 3.0),
@@ -351,7 +341,7 @@ mod tests {
         let mut joints = Vec::new();
         let mut link = |a: usize, b: usize, rng: &mut Rng| {
             let imp = crate::joint::JointImpulses::<Dim2> {
-                point: rng.v(0.3),
+                point: rng.v2(0.3),
                 ..Default::default()
             };
             joints.push(JointC {
@@ -359,9 +349,9 @@ mod tests {
                 kind: JointType::Revolute,
                 a: a as u32,
                 b: b as u32,
-                ra0: rng.v(1.0),
-                rb0: rng.v(1.0),
-                delta_center: rng.v(2.0),
+                ra0: rng.v2(1.0),
+                rb0: rng.v2(1.0),
+                delta_center: rng.v2(2.0),
                 fa0: Dim2::ROT_IDENTITY,
                 fb0: Dim2::ROT_IDENTITY,
                 ang_mass: 0.0,

@@ -33,6 +33,8 @@ pub(crate) mod contact;
 pub(crate) mod lanes;
 pub(crate) mod pack;
 pub(crate) mod soft;
+#[cfg(test)]
+pub(crate) mod test_rng;
 pub(crate) mod wide2;
 pub(crate) mod wide3;
 

@@ -615,23 +615,13 @@ mod tests {
     use peng::math::Rot2;
     use peng::query::types::ContactId;
 
-    struct Rng(u32);
-    impl Rng {
-        /// Uniform in `[lo, hi)`.
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
-            lo + (hi - lo) * ((self.0 >> 8) as f32 / (1u32 << 24) as f32)
-        }
-        fn v(&mut self, r: f32) -> Vec2 {
-            Vec2::new(self.range(-r, r), self.range(-r, r))
-        }
-    }
+    use crate::solver::test_rng::Rng;
 
     fn body(rng: &mut Rng) -> SolverBody<Dim2> {
         SolverBody {
-            v: rng.v(1.0),
+            v: rng.v2(1.0),
             w: rng.range(-2.0, 2.0),
-            dp: rng.v(0.02),
+            dp: rng.v2(0.02),
             dq: Rot2::from_angle(rng.range(-0.05, 0.05)),
             inv_m: rng.range(0.5, 2.0),
             inv_i: rng.range(0.5, 3.0),
@@ -654,8 +644,8 @@ mod tests {
             bodies.push(body(&mut rng));
             let b = if i % 3 == 0 {
                 bodies.push(SolverBody {
-                    v: rng.v(0.5),
-                    dp: rng.v(0.01),
+                    v: rng.v2(0.5),
+                    dp: rng.v2(0.01),
                     moves: true,
                     ..SolverBody::fixed()
                 });
@@ -689,7 +679,7 @@ mod tests {
                 let (ra, rb) = if k == 1 && i % 4 == 1 {
                     (c.points[0].ra, c.points[0].rb)
                 } else {
-                    (rng.v(1.0), rng.v(1.0))
+                    (rng.v2(1.0), rng.v2(1.0))
                 };
                 c.points[k] = ContactPointC {
                     ra,

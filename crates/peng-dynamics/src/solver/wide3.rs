@@ -719,30 +719,21 @@ mod tests {
     use glam::{Quat, Vec3};
     use peng::query::types::ContactId;
 
-    struct Rng(u32);
-    impl Rng {
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            self.0 = self.0.wrapping_mul(1664525).wrapping_add(1013904223);
-            lo + (hi - lo) * ((self.0 >> 8) as f32 / (1u32 << 24) as f32)
-        }
-        fn v(&mut self, r: f32) -> Vec3 {
-            Vec3::new(self.range(-r, r), self.range(-r, r), self.range(-r, r))
-        }
-    }
+    use crate::solver::test_rng::Rng;
 
     fn body(rng: &mut Rng) -> SolverBody<Dim3> {
         // A world inverse inertia R D Rᵀ: symmetric positive definite.
-        let rot = Mat3::from_quat(Quat::from_scaled_axis(rng.v(3.0)));
+        let rot = Mat3::from_quat(Quat::from_scaled_axis(rng.v3(3.0)));
         let d = Mat3::from_diagonal(Vec3::new(
             rng.range(0.5, 3.0),
             rng.range(0.5, 3.0),
             rng.range(0.5, 3.0),
         ));
         SolverBody {
-            v: rng.v(1.0),
-            w: rng.v(2.0),
-            dp: rng.v(0.02),
-            dq: Quat::from_scaled_axis(rng.v(0.05)),
+            v: rng.v3(1.0),
+            w: rng.v3(2.0),
+            dp: rng.v3(0.02),
+            dq: Quat::from_scaled_axis(rng.v3(0.05)),
             inv_m: rng.range(0.5, 2.0),
             inv_i: rot * d * rot.transpose(),
             moves: true,
@@ -764,8 +755,8 @@ mod tests {
             bodies.push(body(&mut rng));
             let b = if i % 3 == 0 {
                 bodies.push(SolverBody {
-                    v: rng.v(0.5),
-                    dp: rng.v(0.01),
+                    v: rng.v3(0.5),
+                    dp: rng.v3(0.01),
                     moves: true,
                     ..SolverBody::fixed()
                 });
@@ -777,7 +768,7 @@ mod tests {
                 bodies.len() - 1
             };
             let (sa, sb) = (&bodies[a], &bodies[b]);
-            let n = rng.v(1.0).normalize_or(Vec3::Y);
+            let n = rng.v3(1.0).normalize_or(Vec3::Y);
             let (tangents, _) = Dim3::tangents(n);
             let len = 1 + (i % 4) as u8;
             let singular = len == 2 && i % 8 == 1;
@@ -798,7 +789,7 @@ mod tests {
                 let (ra, rb) = if k == 1 && singular {
                     (c.points[0].ra, c.points[0].rb)
                 } else {
-                    (rng.v(1.0), rng.v(1.0))
+                    (rng.v3(1.0), rng.v3(1.0))
                 };
                 c.points[k] = ContactPointC {
                     ra,
