@@ -234,11 +234,11 @@ impl<D: DynDim> ColouredJoints<D> {
         &mut self.list
     }
 
-    /// Runs `f` on every joint with its two bodies, colour after colour,
-    /// each colour's joints on rayon's threads. A dynamic body is handed
-    /// in place; any other (fixed, kinematic or asleep: it takes no
-    /// impulse) as a copy, which is dropped, so no two threads write one
-    /// body.
+    /// Runs one pass colour after colour, each colour's joints on rayon's
+    /// threads: `pass` on its hinges in lanes, then `f` on each of its other
+    /// joints with its two bodies. A dynamic body is handed to `f` in place;
+    /// any other (fixed, kinematic or asleep: it takes no impulse) as a
+    /// copy, which is dropped, so no two threads write one body.
     pub fn run(
         &mut self,
         bodies: &mut [SolverBody<D>],
