@@ -257,11 +257,7 @@ impl<D: DynDim> ColouredJoints<D> {
                     // and each run has its own blocks.
                     unsafe {
                         match pass {
-                            LanePass::WarmStart => lanes2::warm_start(
-                                hinges.slice_mut(run.clone()),
-                                plane,
-                                0..run.len(),
-                            ),
+                            LanePass::WarmStart => lanes2::warm_start(&hinges, plane, run),
                             LanePass::Solve(s) => lanes2::solve(&hinges, plane, run, s),
                         }
                     }

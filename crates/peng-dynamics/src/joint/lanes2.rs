@@ -196,22 +196,24 @@ avx2_dispatch!(
     /// compiled for AVX2 where the processor has it.
     ///
     /// # Safety
-    /// No other thread reaches these blocks' dynamic bodies meanwhile.
+    /// No other thread writes these blocks, nor reaches their dynamic
+    /// bodies, meanwhile.
     pub(crate) warm_start,
     warm_start_avx2,
     warm_start_lanes,
-    (blocks: &[HingeBlock], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>)
+    (blocks: &Shared<HingeBlock>, bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>)
 );
 
 #[inline(always)]
 unsafe fn warm_start_lanes(
-    blocks: &[HingeBlock],
+    blocks: &Shared<HingeBlock>,
     bodies: &Shared<SolverBody<Dim2>>,
     run: Range<usize>,
 ) {
     let idle = SolverBody::fixed();
-    for c in &blocks[run] {
-        // SAFETY (gather, scatter): the caller's.
+    for i in run {
+        // SAFETY (block, gather, scatter): the caller's.
+        let c = unsafe { blocks.get(i) };
         let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
         let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
         let [rax, ray, rbx, rby, _, _] = geometry(c, &a, &b);

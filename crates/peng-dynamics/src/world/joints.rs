@@ -212,8 +212,9 @@ impl<D: DynDim> PhysicsWorld<D> {
             })
         });
         let joints = &self.joints;
-        // A live joint in `slot`, its bodies' indices, the bodies, and the
-        // anchor arms from their centres of mass at the step's start.
+        // A live joint in `slot`, its bodies' indices, the bodies, their
+        // rotations, and the anchor arms from their centres of mass and
+        // `c_B - c_A` at the step's start.
         let arms = |slot: u32| {
             let j = joints.at(slot as usize).expect("a live joint");
             let (ia, ib) = (j.body_a.index() as usize, j.body_b.index() as usize);
@@ -224,18 +225,18 @@ impl<D: DynDim> PhysicsWorld<D> {
             let (qa, qb) = (D::rotation(&ba.pose), D::rotation(&bb.pose));
             let ra0 = D::rotate(qa, j.local_anchor_a - D::mass_com(ba.mass_properties()));
             let rb0 = D::rotate(qb, j.local_anchor_b - D::mass_com(bb.mass_properties()));
-            (j, (ia, ib), (ba, bb), (ra0, rb0))
+            let delta_center = bb.world_com() - ba.world_com();
+            (j, (ia, ib), (qa, qb), (ra0, rb0, delta_center))
         };
         let hinge = |slot: u32| {
-            let (j, _, (ba, bb), (ra0, rb0)) = arms(slot);
-            HingeArms::new(ra0, rb0, bb.world_com() - ba.world_com(), j.impulses.point)
+            let (j, _, _, (ra0, rb0, delta_center)) = arms(slot);
+            HingeArms::new(ra0, rb0, delta_center, j.impulses.point)
         };
         cs.fill(
             solver,
             |slot| {
-                let (j, (ia, ib), (ba, bb), (ra0, rb0)) = arms(slot);
+                let (j, (ia, ib), (qa, qb), (ra0, rb0, delta_center)) = arms(slot);
                 let (sa, sb) = (&solver[ia], &solver[ib]);
-                let (qa, qb) = (D::rotation(&ba.pose), D::rotation(&bb.pose));
                 let length_mode = match (j.spring, j.limits) {
                     (Some(s), _) if s.hertz > 0.0 => LengthMode::Spring {
                         omega: 2.0 * core::f32::consts::PI * s.hertz,
@@ -252,7 +253,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                     b: ib as u32,
                     ra0,
                     rb0,
-                    delta_center: bb.world_com() - ba.world_com(),
+                    delta_center,
                     fa0: D::rot_mul(qa, j.local_frame_a),
                     fb0: D::rot_mul(qb, j.local_frame_b),
                     ang_mass: D::ang_mass(&sa.inv_i, &sb.inv_i),
