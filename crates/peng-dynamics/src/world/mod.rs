@@ -18,6 +18,7 @@
 //! Contact events are the collision world's: a pair begins when its
 //! surfaces come within the pair's speculative margin.
 
+mod contacts;
 mod desc;
 mod joints;
 mod profile;
@@ -97,8 +98,10 @@ pub struct PhysicsWorld<D: DynDim> {
     /// The step's contacts: bodies, collider-pair keys, and each one's
     /// first point in `impulses` (then the total).
     contact_pairs: Vec<(u32, u32)>,
-    contact_keys: Vec<(ColliderHandle, ColliderHandle, u32, u32)>,
+    contact_keys: Vec<contacts::ContactKey>,
     contact_points: Vec<u32>,
+    /// The threaded contact build's chunk buffers.
+    contact_chunks: Vec<contacts::ChunkBuffer<D>>,
     impulses: Vec<crate::solver::PointImpulse<D::V>>,
     lanes: crate::solver::Lanes,
     /// The bodies' centres of mass in the world, for the contact anchors.
@@ -153,6 +156,7 @@ impl<D: DynDim> PhysicsWorld<D> {
             contact_pairs: Vec::new(),
             contact_keys: Vec::new(),
             contact_points: Vec::new(),
+            contact_chunks: Vec::new(),
             impulses: Vec::new(),
             lanes: Default::default(),
             coms: Vec::new(),

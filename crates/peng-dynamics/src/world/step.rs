@@ -10,9 +10,6 @@ use crate::body::BodyKind;
 use crate::dim::{Angular, DynDim};
 use crate::solver::body::SolverBody;
 use crate::solver::contact::ContactParams;
-use crate::solver::contact::{
-    effective_mass, impact_velocity, ContactC, ContactPointC, MAX_POINTS,
-};
 use crate::solver::run_step;
 use crate::DynamicsError;
 
@@ -103,116 +100,6 @@ impl<D: DynDim> PhysicsWorld<D> {
             }
         }
         Ok(())
-    }
-
-    /// One contact constraint per manifold of every touching pair with a
-    /// dynamic body, warm-started from the cache.
-    fn build_contacts(&mut self, h: f32, params: &ContactParams) {
-        self.lanes.clear();
-        self.contact_pairs.clear();
-        self.contact_keys.clear();
-        self.contact_points.clear();
-        let mut points = 0u32;
-        let mut coms = core::mem::take(&mut self.coms);
-        coms.clear();
-        coms.extend(
-            self.bodies
-                .iter()
-                .map(|s| s.body.as_ref().map_or(D::V::ZERO, |b| b.world_com())),
-        );
-        // The cache and the touching pairs are both sorted by pair: one
-        // cursor walks the cache alongside, and each pair's entries (a few)
-        // are searched in place.
-        let mut cursor = 0usize;
-        for (ha, hb, manifolds) in self.collision.touching_contacts() {
-            while cursor < self.cache.len()
-                && (self.cache[cursor].0 .0, self.cache[cursor].0 .1) < (ha, hb)
-            {
-                cursor += 1;
-            }
-            let mut end = cursor;
-            while end < self.cache.len() && (self.cache[end].0 .0, self.cache[end].0 .1) == (ha, hb)
-            {
-                end += 1;
-            }
-            let cached = &self.cache[cursor..end];
-            let (Some(ia), Some(ib)) = (
-                self.colliders[ha.index() as usize].as_ref(),
-                self.colliders[hb.index() as usize].as_ref(),
-            ) else {
-                continue;
-            };
-            let (a, b) = (ia.body.index as usize, ib.body.index as usize);
-            let (sa, sb) = (&self.solver_bodies[a], &self.solver_bodies[b]);
-            // Pairs with no awake dynamic body need no solving (asleep on
-            // the ground, or two static bodies).
-            if a == b || !(sa.dynamic || sb.dynamic) {
-                continue;
-            }
-            let friction = (ia.friction * ib.friction).sqrt();
-            let restitution = ia.restitution.max(ib.restitution);
-            for m in manifolds {
-                let pts = D::points(m);
-                if pts.is_empty() {
-                    continue;
-                }
-                let n = D::normal(m);
-                let (tangents, nt) = D::tangents(n);
-                let mut c = ContactC {
-                    a: a as u32,
-                    b: b as u32,
-                    normal: n,
-                    tangents,
-                    n_tangents: nt as u8,
-                    len: 0,
-                    friction,
-                    restitution,
-                    against_fixed: !(sa.dynamic && sb.dynamic),
-                    points: [ContactPointC::<D>::EMPTY; MAX_POINTS],
-                    k: [[0.0; MAX_POINTS]; MAX_POINTS],
-                };
-                let (pa, pb) = D::parts(m);
-                let key = (ha, hb, pa, pb);
-                for p in pts.iter().take(MAX_POINTS) {
-                    let mid = (p.point_a + p.point_b) * 0.5;
-                    let (ra, rb) = (mid - coms[a], mid - coms[b]);
-                    let mut tm = [0.0; 2];
-                    for (k, t) in tangents.iter().take(nt).enumerate() {
-                        tm[k] = effective_mass(sa, sb, ra, rb, *t);
-                    }
-                    let dv = sb.velocity_at(rb) - sa.velocity_at(ra);
-                    let a_n = (sb.accel - sa.accel).dot(n);
-                    let want = (key.0, key.1, key.2, key.3, p.id.0);
-                    let (warm_n, warm_t) = cached
-                        .iter()
-                        .find(|(k, _, _)| *k == want)
-                        .map_or((0.0, D::V::ZERO), |e| (e.1, e.2));
-                    c.points[c.len as usize] = ContactPointC {
-                        ra,
-                        rb,
-                        base_sep: -p.depth - (rb - ra).dot(n),
-                        normal_mass: effective_mass(sa, sb, ra, rb, n),
-                        tangent_mass: tm,
-                        normal_impulse: warm_n,
-                        tangent_impulse: [warm_t.dot(tangents[0]), warm_t.dot(tangents[1])],
-                        max_normal_impulse: 0.0,
-                        relative_velocity: impact_velocity(-p.depth, dv.dot(n), a_n, h),
-                        restitution_bias: -0.5 * a_n * h,
-                        id: p.id,
-                    };
-                    c.len += 1;
-                }
-                c.compute_k(sa, sb);
-                let id = self.contact_pairs.len() as u32;
-                self.lanes.add(&self.solver_bodies, &c, id, points, params);
-                self.contact_pairs.push((a as u32, b as u32));
-                self.contact_keys.push(key);
-                self.contact_points.push(points);
-                points += c.len as u32;
-            }
-        }
-        self.contact_points.push(points);
-        self.coms = coms;
     }
 
     /// Writes the solver's velocities and motions back into the bodies.

@@ -111,7 +111,9 @@ fn same_state_hash_on_1_2_and_4_threads_and_across_runs() {
 /// A pyramid of 820 boxes (base 40) hit by 60 balls. Its 2,400-odd
 /// contacts fill colours of some 50 blocks each, which the solver hands to
 /// the threads in runs of at least 16, and its 881 bodies are integrated
-/// in runs of 256 (`solver::colour`).
+/// in runs of 256 (`solver::colour`). Its touching pairs, more than 1,024,
+/// are built into constraints in chunks on the threads
+/// (`world::contacts`).
 fn pyramid_scene() -> PhysicsWorld2 {
     let mut w = PhysicsWorld2::new();
     let ground = w.add_body(BodyDesc::fixed(Pose2::from_translation(Vec2::new(

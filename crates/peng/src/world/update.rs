@@ -70,7 +70,27 @@ impl<D: Dim> World<D> {
     pub fn touching_contacts(
         &self,
     ) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, &[D::Manifold])> + '_ {
+        self.touching_contacts_in(0..self.touching.len())
+    }
+
+    /// The number of touching pairs of the last update, sensor pairs
+    /// included: the end of the ranges of
+    /// [`touching_contacts_in`](Self::touching_contacts_in).
+    pub fn touching_len(&self) -> usize {
+        self.touching.len()
+    }
+
+    /// [`touching_contacts`](Self::touching_contacts) of the touching pairs
+    /// `range` (of `0..touching_len()`, in pair order; sensor pairs count
+    /// in the range but are left out), so that consecutive ranges can be
+    /// read apart, on several threads. An empty iterator past the end.
+    pub fn touching_contacts_in(
+        &self,
+        range: core::ops::Range<usize>,
+    ) -> impl Iterator<Item = (ColliderHandle, ColliderHandle, &[D::Manifold])> + '_ {
         self.touching
+            .get(range)
+            .unwrap_or_default()
             .iter()
             .filter(|(_, s)| !s.sensor)
             .map(|(k, s)| (k.0, k.1, s.manifolds.as_slice()))
