@@ -587,6 +587,34 @@ fn sensors_report_overlap_without_manifolds() {
     assert!(w.contact_manifolds(s, b).is_none());
 }
 
+/// The touching pairs read by consecutive ranges are the whole list, in
+/// order: a sensor pair counts in `touching_len` and in a range but is left
+/// out of it, and a range past the end is empty.
+#[test]
+fn touching_contacts_by_range_cover_the_list() {
+    let mut w = World3::new();
+    let _sensor = w.insert(unit(0.0).with_sensor(true)).expect("insert");
+    for k in 1..8 {
+        w.insert(unit(1.5 * k as f32)).expect("insert");
+    }
+    w.update();
+    let all: Vec<_> = w.touching_contacts().map(|(a, b, _)| (a, b)).collect();
+    // Seven solid pairs along the row, one sensor pair.
+    assert_eq!((all.len(), w.touching_len()), (6, 7));
+    for size in 1..=w.touching_len() + 1 {
+        let mut joined = Vec::new();
+        for start in (0..w.touching_len()).step_by(size) {
+            joined.extend(
+                w.touching_contacts_in(start..start + size)
+                    .map(|(a, b, _)| (a, b)),
+            );
+        }
+        assert_eq!(joined, all, "ranges of {size}");
+    }
+    assert_eq!(w.touching_contacts_in(7..9).count(), 0);
+    assert_eq!(w.touching_contacts_in(20..30).count(), 0);
+}
+
 #[test]
 fn offset_margin_touches_at_exactly_the_summed_offset() {
     let mut w = World3::new();
