@@ -100,8 +100,6 @@ pub struct PhysicsWorld<D: DynDim> {
     contact_pairs: Vec<(u32, u32)>,
     contact_keys: Vec<contacts::ContactKey>,
     contact_points: Vec<u32>,
-    /// Each step's collider moves, for the collision world.
-    collider_moves: Vec<(ColliderHandle, D::Pose, Margin)>,
     /// The threaded contact build's chunk buffers.
     contact_chunks: Vec<contacts::ChunkBuffer<D>>,
     impulses: Vec<crate::solver::PointImpulse<D::V>>,
@@ -158,7 +156,6 @@ impl<D: DynDim> PhysicsWorld<D> {
             contact_pairs: Vec::new(),
             contact_keys: Vec::new(),
             contact_points: Vec::new(),
-            collider_moves: Vec::new(),
             contact_chunks: Vec::new(),
             impulses: Vec::new(),
             lanes: Default::default(),

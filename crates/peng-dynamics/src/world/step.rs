@@ -72,13 +72,10 @@ impl<D: DynDim> PhysicsWorld<D> {
         Ok(())
     }
 
-    /// Places every collider at its body's pose with its speculative margin
-    /// (the world plans the moves on rayon's threads).
+    /// Places every collider at its body's pose with its speculative margin.
     fn sync_colliders(&mut self) -> Result<(), DynamicsError> {
         let dt = self.settings.dt;
         let base = 0.5 * self.settings.speculative_distance;
-        let mut moves = core::mem::take(&mut self.collider_moves);
-        moves.clear();
         for slot in &self.bodies {
             let Some(body) = &slot.body else { continue };
             let (speed, spin) = match body.kind {
@@ -93,12 +90,15 @@ impl<D: DynDim> PhysicsWorld<D> {
                 let pose = D::pose_mul(&body.pose, &info.local_pose);
                 let reach = info.reach + com_offset;
                 let margin = Margin::Offset(base + dt * (speed + spin * reach));
-                moves.push((c, pose, margin));
+                let current = self.collision.get(c)?;
+                if current.pose != pose || current.margin != margin {
+                    self.collision.modify(c, |k| {
+                        k.pose = pose;
+                        k.margin = margin;
+                    })?;
+                }
             }
         }
-        let placed = self.collision.set_poses_and_margins(&moves);
-        self.collider_moves = moves;
-        placed?;
         Ok(())
     }
 

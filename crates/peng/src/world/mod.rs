@@ -49,7 +49,6 @@
 //! # }
 //! ```
 
-mod batch;
 mod collider;
 mod dim;
 mod error;
@@ -169,23 +168,12 @@ fn check_margin(m: Margin) -> Result<(), WorldError> {
 /// the origin) would otherwise get a box reaching back to the origin, and be
 /// paired with everything in between.
 pub(crate) fn broad_box<D: Dim>(c: &Collider<D>, centres: bool) -> Aabb<D::V> {
-    broad_box_at::<D>(&c.shape, &c.pose, c.margin, centres)
-}
-
-/// [`broad_box`] of a collider of shape `shape` placed at `pose` with
-/// `margin`.
-pub(crate) fn broad_box_at<D: Dim>(
-    shape: &D::Shape,
-    pose: &D::Pose,
-    margin: Margin,
-    centres: bool,
-) -> Aabb<D::V> {
-    let centre = D::translation(pose);
-    let mut b = D::aabb(shape, pose);
+    let centre = D::translation(&c.pose);
+    let mut b = D::aabb(&c.shape, &c.pose);
     if centres {
         b = b.merged(&Aabb::new(centre, centre));
     }
-    match margin {
+    match c.margin {
         Margin::None => {}
         Margin::Offset(d) => b = b.loosened(d),
         Margin::CenterRadius(r) => {
@@ -201,16 +189,11 @@ pub(crate) fn broad_box_at<D: Dim>(
 /// itself may be unbounded (a half-space): the broad phase clamps infinite
 /// box bounds to the coordinate limit.
 fn check_collider<D: Dim>(c: &Collider<D>) -> Result<(), WorldError> {
-    check_placement::<D>(&c.pose, c.margin)
-}
-
-/// [`check_collider`]'s rules on a pose and a margin.
-fn check_placement<D: Dim>(pose: &D::Pose, margin: Margin) -> Result<(), WorldError> {
-    if !D::pose_is_finite(pose) {
+    if !D::pose_is_finite(&c.pose) {
         return Err(WorldError::NonFinitePose);
     }
-    check_margin(margin)?;
-    let t = D::translation(pose).abs();
+    check_margin(c.margin)?;
+    let t = D::translation(&c.pose).abs();
     let far = (0..D::V::DIM).map(|i| t.get(i)).fold(0.0f32, f32::max);
     if far > COORD_LIMIT {
         return Err(WorldError::TooFar(far, COORD_LIMIT));

@@ -66,7 +66,6 @@ mod treeperf_adjacency;
 mod treeperf_timing;
 mod trees_loose;
 mod trees_sphere;
-mod world_batch;
 mod world_ccd;
 mod world_determinism;
 mod world_events;
