@@ -18,7 +18,7 @@
 //!   constraint first and packing after read them all back from memory and
 //!   gained little; see BENCHMARKS.md.)
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use rayon::prelude::*;
@@ -38,8 +38,21 @@ use crate::solver::Lanes;
 pub(crate) type ContactKey = (ColliderHandle, ColliderHandle, u32, u32);
 
 /// A buffer of the threaded build: a chunk's built constraints, in pair
-/// order.
-pub(crate) type ChunkBuffer<D> = Mutex<Vec<(ContactC<D>, ContactKey)>>;
+/// order, and which chunk they are (`i + 1` for chunk `i` once built, 0
+/// while none is).
+pub(crate) struct ChunkBuffer<D: DynDim> {
+    built: Mutex<Vec<(ContactC<D>, ContactKey)>>,
+    holds: AtomicUsize,
+}
+
+impl<D: DynDim> Default for ChunkBuffer<D> {
+    fn default() -> Self {
+        ChunkBuffer {
+            built: Mutex::new(Vec::new()),
+            holds: AtomicUsize::new(0),
+        }
+    }
+}
 
 /// Touching pairs per chunk of the threaded build (about 10 µs of work).
 const CHUNK: usize = 32;
@@ -301,9 +314,13 @@ fn build_threaded<D: DynDim>(
         slots.resize_with(ring, Default::default);
     }
     let slots = &slots[..ring];
+    // Last step's chunks are no longer ready.
+    for slot in slots {
+        slot.holds.store(0, Ordering::Relaxed);
+    }
     let pairs = world.touching_len();
     let n = pairs.div_ceil(CHUNK);
-    let ready: Vec<AtomicBool> = (0..n).map(|_| AtomicBool::new(false)).collect();
+    let ready = |i: usize| slots[i % ring].holds.load(Ordering::Acquire) == i + 1;
     // Chunks claimed, and chunks packed (whose buffers are free again).
     let (next, packed) = (AtomicUsize::new(0), AtomicUsize::new(0));
     // Claims the next chunk and builds it, when there is one and its buffer
@@ -322,13 +339,12 @@ fn build_threaded<D: DynDim>(
                 Err(now) => i = now,
             }
         }
+        let slot = &slots[i % ring];
         {
-            let mut out = slots[i % ring]
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
+            let mut out = slot.built.lock().unwrap_or_else(PoisonError::into_inner);
             src.chunk(world, i * CHUNK..((i + 1) * CHUNK).min(pairs), &mut out);
         }
-        ready[i].store(true, Ordering::Release);
+        slot.holds.store(i + 1, Ordering::Release);
         Claim::Built
     };
     rayon::join(
@@ -338,13 +354,14 @@ fn build_threaded<D: DynDim>(
                 // free: every earlier chunk is packed) or already claimed by
                 // a running thread, whose buffer was free: either way it is
                 // finished, and the wait ends.
-                while !ready[i].load(Ordering::Acquire) {
+                while !ready(i) {
                     if build_next() != Claim::Built {
                         std::hint::spin_loop();
                     }
                 }
                 {
                     let built = slots[i % ring]
+                        .built
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner);
                     for (c, key) in built.iter() {
