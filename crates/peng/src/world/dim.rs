@@ -152,16 +152,11 @@ pub trait Dim: 'static + Send + Sync + Sized {
     /// angle `θ ∈ [0, π]` (at most 2, and at most `θ`). NaN for a zero
     /// rotation, which the reuse rule reads as "test again".
     fn turn_chord(p: &Self::Pose, q: &Self::Pose) -> f32;
-    /// `m`, found with its colliders at `from_a` and `from_b`, carried
-    /// rigidly with them to `to_a` and `to_b`: each point with its collider,
-    /// the normal with A, each depth measured again along the new normal.
-    fn carry(
-        m: &Self::Manifold,
-        from_a: &Self::Pose,
-        to_a: &Self::Pose,
-        from_b: &Self::Pose,
-        to_b: &Self::Pose,
-    ) -> Self::Manifold;
+    /// `m` carried rigidly with its colliders, which moved by `move_a` and
+    /// `move_b` (each a [`pose_change`](Self::pose_change)): each point with
+    /// its collider, the normal with A, each depth measured again along the
+    /// new normal.
+    fn carry(m: &Self::Manifold, move_a: &Self::Pose, move_b: &Self::Pose) -> Self::Manifold;
 }
 
 /// The one-point manifold of a cast hit, in either dimension.
@@ -182,12 +177,10 @@ fn hit_manifold<V: Vector, const N: usize>(hit: &CastHit<V>) -> Manifold<V, N> {
 /// measured again along the turned normal.
 fn carry_manifold<D: Dim, const N: usize>(
     m: &Manifold<D::V, N>,
-    from_a: &D::Pose,
-    to_a: &D::Pose,
-    from_b: &D::Pose,
-    to_b: &D::Pose,
+    da: &D::Pose,
+    db: &D::Pose,
 ) -> Manifold<D::V, N> {
-    let (da, db) = (D::pose_change(from_a, to_a), D::pose_change(from_b, to_b));
+    let (da, db) = (*da, *db);
     let mut out = *m;
     let n = D::transform_vector(&da, m.normal);
     out.normal = n;
@@ -366,14 +359,8 @@ impl Dim for Dim2 {
         let len = (c * c + s * s).sqrt();
         ((c - len) * (c - len) + s * s).sqrt() / len
     }
-    fn carry(
-        m: &Self::Manifold,
-        from_a: &Pose2,
-        to_a: &Pose2,
-        from_b: &Pose2,
-        to_b: &Pose2,
-    ) -> Self::Manifold {
-        carry_manifold::<Self, _>(m, from_a, to_a, from_b, to_b)
+    fn carry(m: &Self::Manifold, move_a: &Pose2, move_b: &Pose2) -> Self::Manifold {
+        carry_manifold::<Self, _>(m, move_a, move_b)
     }
 }
 
@@ -543,14 +530,8 @@ impl Dim for Dim3 {
         let r = p.rotation.inverse() * q.rotation;
         2.0 * Vec3::new(r.x, r.y, r.z).length() / r.length()
     }
-    fn carry(
-        m: &Self::Manifold,
-        from_a: &Pose3,
-        to_a: &Pose3,
-        from_b: &Pose3,
-        to_b: &Pose3,
-    ) -> Self::Manifold {
-        carry_manifold::<Self, _>(m, from_a, to_a, from_b, to_b)
+    fn carry(m: &Self::Manifold, move_a: &Pose3, move_b: &Pose3) -> Self::Manifold {
+        carry_manifold::<Self, _>(m, move_a, move_b)
     }
 }
 

@@ -92,6 +92,9 @@ pub struct World<D: Dim> {
     /// Each slot's pose at the last update: where continuous detection
     /// sweeps it from.
     prev_poses: Vec<D::Pose>,
+    /// Scratch for manifold reuse: each slot's move since the last update
+    /// (the identity outside an update).
+    moves: Vec<D::Pose>,
     broad: DynamicTree<D::V>,
     /// Arena slots whose collider was inserted or changed (pose, shape,
     /// margin, filter, flags) since the last update, and the list of them.
@@ -213,6 +216,7 @@ impl<D: Dim> World<D> {
             colliders: Arena::default(),
             proxies: Vec::new(),
             prev_poses: Vec::new(),
+            moves: Vec::new(),
             broad: DynamicTree::new(),
             changed: Vec::new(),
             changed_list: Vec::new(),

@@ -48,10 +48,10 @@ const PARALLEL_MIN: usize = 64;
 /// keeps the pair's state small; each carry rounds once, about an ulp of the
 /// coordinates.)
 pub(crate) struct Anchor<D: Dim> {
-    /// A's pose at the test.
-    pose_a: D::Pose,
-    /// B's pose at the test.
-    pose_b: D::Pose,
+    /// B's pose in A's frame at the test, `A0⁻¹B0`.
+    b_in_a: D::Pose,
+    /// A's pose in B's frame at the test, `B0⁻¹A0`.
+    a_in_b: D::Pose,
     /// The pair's offset at the test (0 without one).
     offset: f32,
 }
@@ -86,40 +86,34 @@ pub(crate) fn anchor<D: Dim>(
     s: &PairState<D>,
 ) -> Option<Anchor<D>> {
     (reusable(a, b) && s.toi.is_none()).then(|| Anchor {
-        pose_a: a.pose,
-        pose_b: b.pose,
+        b_in_a: D::inv_mul(&a.pose, &b.pose),
+        a_in_b: D::inv_mul(&b.pose, &a.pose),
         offset: offset(a, b).unwrap_or(0.0),
     })
 }
 
 /// The bound on how far any point of either collider moved relative to the
-/// other between the anchor poses and the current ones (module docs).
-fn drift<D: Dim>(
-    a0: &D::Pose,
-    b0: &D::Pose,
-    a: &D::Pose,
-    b: &D::Pose,
-    reach_a: f32,
-    reach_b: f32,
-) -> f32 {
-    let (b_in_a0, b_in_a) = (D::inv_mul(a0, b0), D::inv_mul(a, b));
-    let (a_in_b0, a_in_b) = (D::inv_mul(b0, a0), D::inv_mul(b, a));
-    let chord = D::turn_chord(&b_in_a0, &b_in_a);
+/// other between the anchor's relative poses and the current poses `a` and
+/// `b` (module docs).
+fn drift<D: Dim>(anchor: &Anchor<D>, a: &D::Pose, b: &D::Pose, reach_a: f32, reach_b: f32) -> f32 {
+    let (b_in_a0, b_in_a) = (&anchor.b_in_a, D::inv_mul(a, b));
+    let (a_in_b0, a_in_b) = (&anchor.a_in_b, D::inv_mul(b, a));
+    let chord = D::turn_chord(b_in_a0, &b_in_a);
     // `chord·reach`, with no turn counting as no motion even for an
     // unbounded shape (where `0·∞` would be NaN). A NaN chord (degenerate
     // rotation) makes the drift NaN, and `try_carry` then tests again.
     let turned = |r: f32| if chord == 0.0 { 0.0 } else { chord * r };
     let moved = |p0: &D::Pose, p: &D::Pose| (D::translation(p) - D::translation(p0)).length();
-    let of_b = moved(&b_in_a0, &b_in_a) + turned(reach_b);
-    let of_a = moved(&a_in_b0, &a_in_b) + turned(reach_a);
+    let of_b = moved(b_in_a0, &b_in_a) + turned(reach_b);
+    let of_a = moved(a_in_b0, &a_in_b) + turned(reach_a);
     of_b.min(of_a)
 }
 
-/// One end of a pair for [`try_carry`]: the collider, its pose at the last
-/// update and its shape's reach.
+/// One end of a pair for [`try_carry`]: the collider, its move since the
+/// last update (a [`Dim::pose_change`]) and its shape's reach.
 struct End<'a, D: Dim> {
     collider: &'a Collider<D>,
-    prev: &'a D::Pose,
+    moved: &'a D::Pose,
     reach: f32,
 }
 
@@ -136,19 +130,12 @@ fn try_carry<D: Dim>(s: &mut PairState<D>, ea: End<'_, D>, eb: End<'_, D>, tol: 
     }
     let off = offset(a, b).unwrap_or(0.0);
     let slack = tol - (off - anchor.offset).max(0.0);
-    let drift = drift::<D>(
-        &anchor.pose_a,
-        &anchor.pose_b,
-        &a.pose,
-        &b.pose,
-        ea.reach,
-        eb.reach,
-    );
+    let drift = drift::<D>(anchor, &a.pose, &b.pose, ea.reach, eb.reach);
     // NaN anywhere fails the test: the pair is tested.
     if drift.partial_cmp(&slack).is_none_or(|o| o.is_gt()) {
         return false;
     }
-    let carry = |m: &mut D::Manifold| *m = D::carry(m, ea.prev, &a.pose, eb.prev, &b.pose);
+    let carry = |m: &mut D::Manifold| *m = D::carry(m, ea.moved, eb.moved);
     let touches = |m: &D::Manifold| D::manifold_depth(m) >= -off;
     match &mut s.manifolds {
         Manifolds::One(m) => {
@@ -216,12 +203,17 @@ impl<D: Dim> World<D> {
             }
             listed[i] = work.get(j) == Some(k);
         }
-        let (colliders, reshaped, reaches, prev) = (
-            &self.colliders,
-            &self.reshaped,
-            &self.reach,
-            &self.prev_poses,
-        );
+        // Each changed collider's move since the last update, once for all
+        // its pairs; the other slots hold the identity.
+        let mut moves = core::mem::take(&mut self.moves);
+        moves.resize(self.prev_poses.len(), D::IDENTITY);
+        for h in &self.changed_list {
+            let i = h.index() as usize;
+            if let (Some(c), Some(m)) = (self.colliders.get(*h), moves.get_mut(i)) {
+                *m = D::pose_change(&self.prev_poses[i], &c.pose);
+            }
+        }
+        let (colliders, reshaped, reaches) = (&self.colliders, &self.reshaped, &self.reach);
         let fresh_shape =
             |h: super::ColliderHandle| reshaped.get(h.index() as usize).copied().unwrap_or(true);
         let carry = |((k, s), &on): (&mut (PairKey, PairState<D>), &bool)| {
@@ -232,7 +224,7 @@ impl<D: Dim> World<D> {
                 let i = h.index() as usize;
                 colliders.get(h).map(|collider| End {
                     collider,
-                    prev: &prev[i],
+                    moved: &moves[i],
                     reach: reaches[i],
                 })
             };
@@ -248,6 +240,12 @@ impl<D: Dim> World<D> {
         } else {
             self.touching.iter_mut().zip(listed.iter()).for_each(carry);
         }
+        for h in &self.changed_list {
+            if let Some(m) = moves.get_mut(h.index() as usize) {
+                *m = D::IDENTITY;
+            }
+        }
+        self.moves = moves;
         let mut carried = self
             .touching
             .iter()
