@@ -55,6 +55,7 @@ mod error;
 mod events;
 mod filter;
 mod handle;
+mod merge;
 mod pairs;
 mod query;
 mod reuse;

@@ -223,63 +223,6 @@ impl<D: Dim> World<D> {
         }
     }
 
-    /// Merges the old touching pairs with the retested ones (both sorted by
-    /// pair) into the new touching list and one transition per pair whose
-    /// state matters, in pair order.
-    fn merge(&mut self, work: Vec<PairKey>, fresh: Vec<Option<PairState<D>>>) -> Vec<Transition> {
-        let mut old = core::mem::take(&mut self.touching);
-        let mut now = core::mem::take(&mut self.touching_spare);
-        now.clear();
-        now.reserve(old.len());
-        let mut out = core::mem::take(&mut self.transitions);
-        out.clear();
-        out.reserve(old.len() + work.len());
-        let mut fresh = work
-            .into_iter()
-            .zip(fresh)
-            .filter_map(|(k, s)| s.map(|s| (k, s)))
-            .peekable();
-        for (k, mut s) in old.drain(..) {
-            // Retested pairs ordered before this old one are new contacts.
-            while let Some((fk, _)) = fresh.peek() {
-                if *fk >= k {
-                    break;
-                }
-                if let Some((fk, fs)) = fresh.next() {
-                    out.push(transition(fk, EventKind::Began, &fs));
-                    now.push((fk, fs));
-                }
-            }
-            if fresh.peek().is_some_and(|(fk, _)| *fk == k) {
-                if let Some((fk, fs)) = fresh.next() {
-                    out.push(transition(fk, EventKind::Persisted, &fs));
-                    now.push((fk, fs));
-                }
-                continue;
-            }
-            // Only a `remove` can have killed an end (colliders removed on
-            // contact left the list already): skip the arena lookups, two
-            // cache misses per pair in a large world, when there was none.
-            let alive =
-                !self.removed_any || (self.colliders.contains(k.0) && self.colliders.contains(k.1));
-            if alive && (s.carried || !self.retested(k)) {
-                s.carried = false;
-                out.push(transition(k, EventKind::Persisted, &s));
-                now.push((k, s));
-            } else {
-                // Removed, moved apart, filtered out: it ends.
-                out.push(transition(k, EventKind::Ended, &s));
-            }
-        }
-        for (fk, fs) in fresh {
-            out.push(transition(fk, EventKind::Began, &fs));
-            now.push((fk, fs));
-        }
-        self.touching = now;
-        self.touching_spare = old;
-        out
-    }
-
     /// Ends the update's motions: every changed collider's pose becomes its
     /// start pose for the next sweep, and its changed flag clears. A bullet
     /// that moved gets its end box back in the broad phase (it had the swept
@@ -310,7 +253,7 @@ impl<D: Dim> World<D> {
     }
 
     /// Whether the pair was retested in this update.
-    fn retested(&self, (a, b): PairKey) -> bool {
+    pub(super) fn retested(&self, (a, b): PairKey) -> bool {
         self.retest_all || self.slot_changed(a.index()) || self.slot_changed(b.index())
     }
 
@@ -355,8 +298,7 @@ impl<D: Dim> World<D> {
     }
 }
 
-/// The transition of a pair with this state.
-fn transition<D: Dim>(k: PairKey, kind: EventKind, s: &PairState<D>) -> Transition {
+pub(super) fn transition<D: Dim>(k: PairKey, kind: EventKind, s: &PairState<D>) -> Transition {
     Transition {
         lo: k.0,
         hi: k.1,

@@ -1,0 +1,191 @@
+//! The merge at the end of an update: the old touching pairs and the
+//! retested ones (both sorted by pair) become the new touching list and one
+//! transition per pair, in pair order.
+
+use super::dim::Dim;
+use super::events::{EventKind, Transition};
+use super::pairs::{PairKey, PairState};
+use super::update::transition;
+use super::World;
+
+impl<D: Dim> World<D> {
+    /// Merges the old touching pairs with the retested ones (both sorted by
+    /// pair) into the new touching list and one transition per pair whose
+    /// state matters, in pair order.
+    pub(super) fn merge(
+        &mut self,
+        work: Vec<PairKey>,
+        fresh: Vec<Option<PairState<D>>>,
+    ) -> Vec<Transition> {
+        if !begins_any(&self.touching, &work, &fresh) {
+            return self.merge_in_place(work, fresh);
+        }
+        let mut old = core::mem::take(&mut self.touching);
+        let mut now = core::mem::take(&mut self.touching_spare);
+        now.clear();
+        now.reserve(old.len());
+        let mut out = core::mem::take(&mut self.transitions);
+        out.clear();
+        out.reserve(old.len() + work.len());
+        let mut fresh = work
+            .into_iter()
+            .zip(fresh)
+            .filter_map(|(k, s)| s.map(|s| (k, s)))
+            .peekable();
+        for (k, mut s) in old.drain(..) {
+            // Retested pairs ordered before this old one are new contacts.
+            while let Some((fk, _)) = fresh.peek() {
+                if *fk >= k {
+                    break;
+                }
+                if let Some((fk, fs)) = fresh.next() {
+                    out.push(transition(fk, EventKind::Began, &fs));
+                    now.push((fk, fs));
+                }
+            }
+            if fresh.peek().is_some_and(|(fk, _)| *fk == k) {
+                if let Some((fk, fs)) = fresh.next() {
+                    out.push(transition(fk, EventKind::Persisted, &fs));
+                    now.push((fk, fs));
+                }
+                continue;
+            }
+            // Only a `remove` can have killed an end (colliders removed on
+            // contact left the list already): skip the arena lookups, two
+            // cache misses per pair in a large world, when there was none.
+            let alive =
+                !self.removed_any || (self.colliders.contains(k.0) && self.colliders.contains(k.1));
+            if alive && (s.carried || !self.retested(k)) {
+                s.carried = false;
+                out.push(transition(k, EventKind::Persisted, &s));
+                now.push((k, s));
+            } else {
+                // Removed, moved apart, filtered out: it ends.
+                out.push(transition(k, EventKind::Ended, &s));
+            }
+        }
+        for (fk, fs) in fresh {
+            out.push(transition(fk, EventKind::Began, &fs));
+            now.push((fk, fs));
+        }
+        self.touching = now;
+        self.touching_spare = old;
+        out
+    }
+
+    /// [`merge`](Self::merge) when no pair begins: every retested pair
+    /// that touches is already in the touching list, so the list keeps its
+    /// order and only loses the pairs that end; it is updated where it is,
+    /// without moving the pairs that persist (most of them, at rest).
+    fn merge_in_place(
+        &mut self,
+        work: Vec<PairKey>,
+        fresh: Vec<Option<PairState<D>>>,
+    ) -> Vec<Transition> {
+        let mut out = core::mem::take(&mut self.transitions);
+        out.clear();
+        out.reserve(self.touching.len());
+        let mut fresh = work
+            .into_iter()
+            .zip(fresh)
+            .filter_map(|(k, s)| s.map(|s| (k, s)))
+            .peekable();
+        let mut touching = core::mem::take(&mut self.touching);
+        touching.retain_mut(|(k, s)| {
+            let k = *k;
+            if let Some((_, fs)) = fresh.next_if(|(fk, _)| *fk == k) {
+                *s = fs;
+                out.push(transition(k, EventKind::Persisted, s));
+                return true;
+            }
+            // As in `merge`: skip the arena lookups when nothing was removed.
+            let alive =
+                !self.removed_any || (self.colliders.contains(k.0) && self.colliders.contains(k.1));
+            if alive && (s.carried || !self.retested(k)) {
+                s.carried = false;
+                out.push(transition(k, EventKind::Persisted, s));
+                true
+            } else {
+                out.push(transition(k, EventKind::Ended, s));
+                false
+            }
+        });
+        debug_assert!(
+            fresh.peek().is_none(),
+            "a touching retested pair was not listed"
+        );
+        self.touching = touching;
+        out
+    }
+}
+
+/// The transition of a pair with this state.
+/// Whether a retested pair that touches (`fresh[i]` is `Some` for pair
+/// `work[i]`) is missing from `touching`: it begins. Both lists are sorted;
+/// each pair is found by a galloping search from the last one, so that a few
+/// retested pairs cost a few searches, not a walk of the whole list.
+fn begins_any<K: Ord, S, T>(touching: &[(K, S)], work: &[K], fresh: &[Option<T>]) -> bool {
+    let mut from = 0;
+    for (k, _) in work.iter().zip(fresh).filter(|(_, s)| s.is_some()) {
+        let rest = &touching[from..];
+        // The first place `p` with `rest[p] >= k`, bracketed by doubling.
+        let mut hi = 1;
+        while hi < rest.len() && rest[hi - 1].0 < *k {
+            hi *= 2;
+        }
+        let hi = hi.min(rest.len());
+        let lo = hi / 2;
+        let p = lo + rest[lo..hi].partition_point(|(t, _)| t < k);
+        if rest.get(p).is_none_or(|(t, _)| t != k) {
+            return true;
+        }
+        from += p + 1;
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::begins_any;
+
+    #[test]
+    fn begins_any_agrees_with_a_plain_lookup() {
+        // Random sorted lists of keys; a retested key touches or not. Some
+        // retested keys are in the list, some fall between, before or after.
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for round in 0..2000 {
+            let len = next(if round % 2 == 0 { 8 } else { 300 }) as usize;
+            let mut touching: Vec<(u64, ())> = (0..len).map(|_| (next(1000), ())).collect();
+            touching.sort_unstable();
+            touching.dedup();
+            let mut work: Vec<u64> = (0..next(40))
+                .map(|_| {
+                    if !touching.is_empty() && next(4) != 0 {
+                        touching[next(touching.len() as u64) as usize].0
+                    } else {
+                        next(1000)
+                    }
+                })
+                .collect();
+            work.sort_unstable();
+            work.dedup();
+            let fresh: Vec<Option<()>> =
+                work.iter().map(|_| (next(3) != 0).then_some(())).collect();
+            let want = work
+                .iter()
+                .zip(&fresh)
+                .any(|(k, f)| f.is_some() && touching.binary_search_by_key(k, |t| t.0).is_err());
+            assert_eq!(
+                begins_any(&touching, &work, &fresh),
+                want,
+                "{touching:?} {work:?} {fresh:?}"
+            );
+        }
+    }
+}
