@@ -92,10 +92,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                 let margin = Margin::Offset(base + dt * (speed + spin * reach));
                 let current = self.collision.get(c)?;
                 if current.pose != pose || current.margin != margin {
-                    self.collision.modify(c, |k| {
-                        k.pose = pose;
-                        k.margin = margin;
-                    })?;
+                    self.collision.set_pose_and_margin(c, pose, margin)?;
                 }
             }
         }

@@ -193,11 +193,16 @@ pub(crate) fn broad_box<D: Dim>(c: &Collider<D>, centres: bool) -> Aabb<D::V> {
 /// itself may be unbounded (a half-space): the broad phase clamps infinite
 /// box bounds to the coordinate limit.
 fn check_collider<D: Dim>(c: &Collider<D>) -> Result<(), WorldError> {
-    if !D::pose_is_finite(&c.pose) {
+    check_placement::<D>(&c.pose, c.margin)
+}
+
+/// The pose and margin part of [`check_collider`].
+fn check_placement<D: Dim>(pose: &D::Pose, margin: Margin) -> Result<(), WorldError> {
+    if !D::pose_is_finite(pose) {
         return Err(WorldError::NonFinitePose);
     }
-    check_margin(c.margin)?;
-    let t = D::translation(&c.pose).abs();
+    check_margin(margin)?;
+    let t = D::translation(pose).abs();
     let far = (0..D::V::DIM).map(|i| t.get(i)).fold(0.0f32, f32::max);
     if far > COORD_LIMIT {
         return Err(WorldError::TooFar(far, COORD_LIMIT));
@@ -318,6 +323,34 @@ impl<D: Dim> World<D> {
     /// Moves a collider.
     pub fn set_pose(&mut self, h: ColliderHandle, pose: D::Pose) -> Result<(), WorldError> {
         self.modify(h, |c| c.pose = pose)
+    }
+
+    /// Moves a collider and sets its margin: the same as
+    /// [`modify`](Self::modify) setting both, without the copy of the
+    /// collider that `modify` keeps to roll back (a simulation moves every
+    /// collider at every step). Checked first: on an error nothing changes.
+    pub fn set_pose_and_margin(
+        &mut self,
+        h: ColliderHandle,
+        pose: D::Pose,
+        margin: Margin,
+    ) -> Result<(), WorldError> {
+        check_placement::<D>(&pose, margin)?;
+        let c = self
+            .colliders
+            .get_mut(h)
+            .ok_or(WorldError::StaleHandle(h))?;
+        let moved_by = D::translation(&pose) - D::translation(&c.pose);
+        let had_centre_radius = has_centre_radius(c);
+        c.pose = pose;
+        c.margin = margin;
+        match (had_centre_radius, has_centre_radius(c)) {
+            (false, true) => self.add_centre_radius(),
+            (true, false) => self.centre_radii -= 1,
+            _ => {}
+        }
+        self.place(h, moved_by);
+        Ok(())
     }
 
     /// Changes a collider's shape.

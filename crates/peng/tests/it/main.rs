@@ -71,3 +71,4 @@ mod world_determinism;
 mod world_events;
 mod world_queries;
 mod world_reuse;
+mod world_set_pose;
