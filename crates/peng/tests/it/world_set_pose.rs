@@ -21,7 +21,7 @@ impl Rng {
 }
 
 fn shape(i: usize) -> Shape {
-    if i % 2 == 0 {
+    if i.is_multiple_of(2) {
         Ball::new(0.5).expect("radius").into()
     } else {
         Cuboid::new(Vec3::splat(0.4)).expect("half extents").into()
