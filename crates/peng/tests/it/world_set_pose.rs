@@ -48,7 +48,7 @@ fn set_pose_and_margin_matches_modify() {
     }
     for round in 0..60 {
         for &h in &handles {
-            if rng.next() % 3 != 0 {
+            if !rng.next().is_multiple_of(3) {
                 continue;
             }
             let old = fast.get(h).expect("live").pose;
