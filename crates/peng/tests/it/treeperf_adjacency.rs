@@ -74,6 +74,45 @@ fn neighbour_lists_give_brute_force_pairs_over_many_frames() {
     assert!(total > 1000, "the frames change pairs ({total} events)");
 }
 
+/// A simulation's frames: every one of 3,000 proxies moves at every frame,
+/// mostly by small steps inside its fat box, so the neighbour lists are
+/// kept although every proxy changed; every 37th jumps each frame (their
+/// lists are refreshed), and at frames 12 and 13 a third of them jump (too
+/// many to refresh: the lists are dropped, then built again).
+#[test]
+fn neighbour_lists_follow_frames_where_every_proxy_moves() {
+    let n = 3000;
+    let side = 40.0;
+    let mut r = Lcg(23);
+    let mut tree = DynamicTree::<Vec3>::new();
+    let mut brute = BruteForce::<Vec3>::new();
+    let mut live: Vec<(ProxyId, ProxyId, Aabb3)> = Vec::new();
+    for _ in 0..n {
+        let b = lcg_box3(&mut r, side, 1.2);
+        live.push((
+            tree.insert(b, 0, Filter::ALL).unwrap(),
+            brute.insert(b, 0, Filter::ALL).unwrap(),
+            b,
+        ));
+    }
+    update_tree_against_brute(&mut tree, &mut brute, "build");
+    let mut total = 0;
+    for frame in 0..24 {
+        for (k, e) in live.iter_mut().enumerate() {
+            let jump = k % 37 == frame % 37 || ((frame == 12 || frame == 13) && k % 3 == 0);
+            let scale = if jump { 5.0 } else { 0.02 };
+            let d = (Vec3::new(r.f(), r.f(), r.f()) - Vec3::splat(0.5)) * scale;
+            let b = Aabb3::new(e.2.min + d, e.2.max + d);
+            e.2 = b;
+            tree.move_proxy(e.0, b, d).unwrap();
+            brute.move_proxy(e.1, b, d).unwrap();
+        }
+        let ev_b = update_tree_against_brute(&mut tree, &mut brute, &format!("frame {frame}"));
+        total += ev_b.began.len() + ev_b.ended.len();
+    }
+    assert!(total > 500, "the frames change pairs ({total} events)");
+}
+
 /// Queries between inserts and the update see the new boxes; a proxy inserted
 /// and removed in the same frame leaves no trace; bulk-built and one-by-one
 /// linked trees give the same pairs and events as brute force (2D).

@@ -16,21 +16,35 @@
 //! for.
 //!
 //! The lists are built by one fat-box traversal of the tree against itself
-//! at the first update that moves a minority of the proxies (not after a
-//! build from scratch: a from-scratch frame needs no lists, and building them
-//! would cost as much again). They are dropped when fat boxes change outside
+//! at the first update that moves a minority of the proxies, or where few
+//! proxies get a new fat box (a simulation moves every proxy at every step,
+//! but most stay inside their fat boxes); not after a build from scratch: a
+//! from-scratch frame needs no lists, and building them would cost as much
+//! again. They are dropped at an update where too many proxies get a new fat
+//! box to refresh their lists. They are dropped when fat boxes change outside
 //! this bookkeeping (`refit`, `rebuild`, the bulk build of a big insertion
 //! batch).
+
+use rayon::prelude::*;
 
 use crate::math::Vector;
 
 use super::super::pairs::pair_of;
+use super::super::proxy::ProxyPair;
 use super::selfpairs::{traverse, Wanted};
 use super::DynamicTree;
 
 /// Below this many proxies the lists are not kept (the per-proxy queries of
 /// a small tree are cheap).
 const ADJ_MIN: usize = 2048;
+
+/// The lists are kept while fewer than `1 / ADJ_REFRESH_FRACTION` of the
+/// proxies get a new fat box at an update: each of those costs a query of
+/// the tree and a walk of its old neighbours' lists.
+const ADJ_REFRESH_FRACTION: usize = 8;
+
+/// Changed proxies per task when the lists are read on several threads.
+const READ_CHUNK: usize = 512;
 
 impl<V: Vector> DynamicTree<V> {
     /// Drops the neighbour lists (fat boxes changed outside the bookkeeping).
@@ -43,11 +57,21 @@ impl<V: Vector> DynamicTree<V> {
         }
     }
 
-    /// Whether the lists should be built now: enough proxies, and a minority
-    /// of them changed.
-    pub(super) fn want_adjacency(&self) -> bool {
+    /// Whether the lists should be built now: enough proxies, and a
+    /// minority of them changed, or few got a new fat box at this update
+    /// (`settled` of them: a simulation moves every proxy at every step, but
+    /// most stay inside their fat boxes).
+    pub(super) fn want_adjacency(&self, settled: usize) -> bool {
         let n = self.table.len();
-        !self.adj_on && n >= ADJ_MIN && 2 * self.table.dirty_list.len() < n
+        !self.adj_on
+            && n >= ADJ_MIN
+            && (2 * self.table.dirty_list.len() < n || ADJ_REFRESH_FRACTION * settled < n)
+    }
+
+    /// Whether refreshing `batch` proxies' lists would cost more than one
+    /// traversal of the tree: the lists are then dropped.
+    pub(super) fn too_many_to_refresh(&self, batch: usize) -> bool {
+        ADJ_REFRESH_FRACTION * batch >= self.table.len()
     }
 
     /// Builds the lists by one traversal of the tree against itself over the
@@ -140,18 +164,39 @@ impl<V: Vector> DynamicTree<V> {
     /// Pushes onto `found` every pair with a changed live proxy, from the
     /// changed proxies' neighbour lists (each pair once: see
     /// `ProxyTable::reports`).
+    ///
+    /// On several threads, chunks of the changed proxies are read at once and
+    /// their pairs joined in chunk order (the tracker sorts them anyway).
     pub(super) fn find_pairs_adjacent(&mut self) {
         let mut found = core::mem::take(&mut self.found);
-        let t = &self.table;
-        for &a in &t.dirty_list {
-            if !t.alive(a) {
-                continue;
-            }
-            for &b in &self.adj[a as usize] {
-                if t.reports(a, b) && t.pair_passes(a, b) {
-                    found.push(pair_of(t.id(a), t.id(b)));
+        let (t, adj) = (&self.table, &self.adj);
+        let read = |chunk: &[u32], out: &mut Vec<ProxyPair>| {
+            for &a in chunk {
+                if !t.alive(a) {
+                    continue;
+                }
+                for &b in &adj[a as usize] {
+                    if t.reports(a, b) && t.pair_passes(a, b) {
+                        out.push(pair_of(t.id(a), t.id(b)));
+                    }
                 }
             }
+        };
+        let dirty = &t.dirty_list;
+        if dirty.len() >= 2 * READ_CHUNK && rayon::current_num_threads() > 1 {
+            let parts: Vec<Vec<ProxyPair>> = dirty
+                .par_chunks(READ_CHUNK)
+                .map(|chunk| {
+                    let mut out = Vec::new();
+                    read(chunk, &mut out);
+                    out
+                })
+                .collect();
+            for part in parts {
+                found.extend(part);
+            }
+        } else {
+            read(dirty, &mut found);
         }
         self.found = found;
     }

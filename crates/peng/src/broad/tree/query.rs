@@ -220,7 +220,10 @@ impl<V: Vector> DynamicTree<V> {
     fn find_pairs(&mut self) {
         let mut batch = core::mem::take(&mut self.batch);
         batch.clear();
-        self.settle_stale(&mut batch);
+        let settled = self.settle_stale(&mut batch);
+        if self.adj_on && self.too_many_to_refresh(batch.len()) {
+            self.drop_adjacency();
+        }
         if self.adj_on {
             // Neighbour lists kept: refresh the changed ones, then read them.
             self.refresh_adjacency(&batch);
@@ -229,7 +232,7 @@ impl<V: Vector> DynamicTree<V> {
             return;
         }
         self.batch = batch;
-        if self.want_adjacency() {
+        if self.want_adjacency(settled) {
             self.build_adjacency();
             self.find_pairs_adjacent();
             return;

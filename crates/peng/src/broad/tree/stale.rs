@@ -74,10 +74,11 @@ impl<V: Vector> DynamicTree<V> {
         }
     }
 
-    /// Puts the stale leaves in their place (see the module documentation).
-    /// While the neighbour lists are kept, appends to `batch` the slots whose
-    /// lists need refreshing (fat box changed, or just linked).
-    pub(super) fn settle_stale(&mut self, batch: &mut Vec<u32>) {
+    /// Puts the stale leaves in their place (see the module documentation)
+    /// and returns how many leaves got a new fat box or were linked. While
+    /// the neighbour lists are kept, appends those slots to `batch` (their
+    /// lists need refreshing).
+    pub(super) fn settle_stale(&mut self, batch: &mut Vec<u32>) -> usize {
         let mut stale = core::mem::take(&mut self.stale);
         // Keep only the live, still-pending entries (each once).
         stale.retain(|&s| {
@@ -124,5 +125,6 @@ impl<V: Vector> DynamicTree<V> {
         }
         stale.clear();
         self.stale = stale;
+        k + fresh
     }
 }
