@@ -6,8 +6,8 @@
 //! box). Those "fat neighbours" change only when one of the two fat boxes
 //! changes, which, with the fattening margin and the motion stretch, happens
 //! for a fraction of the moved proxies. So the tree keeps, per proxy slot, the
-//! list of its fat neighbours (symmetric: `b` is in `adj[a]` exactly when `a`
-//! is in `adj[b]`), updated only for proxies whose fat box changed (taken off
+//! list of its fat neighbours whose filters pair with its own (symmetric: `b`
+//! is in `adj[a]` exactly when `a` is in `adj[b]`), updated only for proxies whose fat box changed (taken off
 //! their neighbours' lists, then one box query of the tree with the new fat
 //! box). Each changed proxy's pairs are then found by testing the given boxes
 //! of its neighbours. This is the persistent fat-pair set of Box2D v2's
@@ -23,7 +23,7 @@
 //! again. They are dropped at an update where too many proxies get a new fat
 //! box to refresh their lists. They are dropped when fat boxes change outside
 //! this bookkeeping (`refit`, `rebuild`, the bulk build of a big insertion
-//! batch).
+//! batch) and when a filter changes.
 
 use rayon::prelude::*;
 
@@ -85,22 +85,27 @@ impl<V: Vector> DynamicTree<V> {
         }
         let adj = &mut self.adj;
         let nodes = &self.nodes[..];
-        let every = Wanted::<true, false> {
-            moved: &[],
-            bits: &[],
+        let mut link = |x: u32, y: u32| {
+            let (a, b) = (nodes[x as usize].child2, nodes[y as usize].child2);
+            adj[a as usize].push(b);
+            adj[b as usize].push(a);
         };
-        traverse(
-            nodes,
-            &every,
-            self.root,
-            &mut self.pair_stack,
-            &mut self.self_stack,
-            |x, y| {
-                let (a, b) = (nodes[x as usize].child2, nodes[y as usize].child2);
-                adj[a as usize].push(b);
-                adj[b as usize].push(a);
-            },
-        );
+        let (pairs, selfs) = (&mut self.pair_stack, &mut self.self_stack);
+        if self.filtered > 0 {
+            // Only the neighbours whose filters pair: a leaf's bits are its
+            // own filter's, so the traversal's bit test is the filter test.
+            let want = Wanted::<true, true> {
+                moved: &[],
+                bits: &self.bits,
+            };
+            traverse(nodes, &want, self.root, pairs, selfs, link);
+        } else {
+            let every = Wanted::<true, false> {
+                moved: &[],
+                bits: &[],
+            };
+            traverse(nodes, &every, self.root, pairs, selfs, &mut link);
+        }
         self.adj_on = true;
     }
 
@@ -144,9 +149,11 @@ impl<V: Vector> DynamicTree<V> {
                 continue;
             }
             let fat = self.nodes[self.leaf_of[a as usize] as usize].aabb;
-            let in_batch = &self.in_batch;
-            self.query_leaves(&fat, u64::MAX, &mut stack, |b, _| {
-                if b != a && (!in_batch[b as usize] || a < b) {
+            let (in_batch, slots) = (&self.in_batch, &self.table.slots);
+            let filter = slots[a as usize].info.filter;
+            self.query_leaves(&fat, filter.mask, &mut stack, |b, _| {
+                let pairs = filter.pairs_with(&slots[b as usize].info.filter);
+                if b != a && pairs && (!in_batch[b as usize] || a < b) {
                     adj[a as usize].push(b);
                     adj[b as usize].push(a);
                 }

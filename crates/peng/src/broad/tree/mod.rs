@@ -702,6 +702,8 @@ impl<V: Vector> DynamicTree<V> {
         }
         self.table.slots[i as usize].info.filter = filter;
         self.table.mark(i);
+        // The neighbour lists hold only neighbours whose filters pair.
+        self.drop_adjacency();
         match (old == Filter::ALL, filter == Filter::ALL) {
             (true, false) => self.filtered += 1,
             (false, true) => self.filtered -= 1,
@@ -827,7 +829,8 @@ impl<V: Vector> DynamicTree<V> {
             leaves += 1;
         }
         if self.adj_on {
-            // Neighbour lists: symmetric, and every fat-overlapping leaf listed.
+            // Neighbour lists: symmetric, and every fat-overlapping leaf
+            // whose filter pairs listed.
             let mut stack = Vec::new();
             // Pending proxies get their lists when linked at the update.
             for a in self.table.live().filter(|&a| !self.is_pending(a)) {
@@ -839,8 +842,10 @@ impl<V: Vector> DynamicTree<V> {
                 }
                 let fat = self.nodes[self.leaf_of[a as usize] as usize].aabb;
                 let mut ok = true;
+                let filter = &self.table.slots[a as usize].info.filter;
                 self.query_leaves(&fat, u64::MAX, &mut stack, |b, _| {
-                    ok &= b == a || self.is_pending(b) || l.contains(&b);
+                    let pairs = filter.pairs_with(&self.table.slots[b as usize].info.filter);
+                    ok &= b == a || self.is_pending(b) || !pairs || l.contains(&b);
                     ok
                 });
                 if !ok {
