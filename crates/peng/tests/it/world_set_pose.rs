@@ -1,23 +1,19 @@
 //! `World::set_pose_and_margin` against `World::modify` setting the same
 //! pose and margin: the same events, contacts and errors, move after move.
 
+use crate::broad_common::Lcg;
 use peng::math::{Pose3, Quat, Vec3};
 use peng::shape::d3::{Ball, Cuboid, Shape};
 use peng::world::{Collider, ColliderHandle, Dim3, Margin, World};
 
-/// A small xorshift generator for reproducible moves.
-struct Rng(u64);
+/// Uniform in `[lo, hi)`.
+fn range(r: &mut Lcg, lo: f32, hi: f32) -> f32 {
+    lo + (hi - lo) * r.f()
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * (self.next() % 1_000_000) as f32 / 1_000_000.0
-    }
+/// Uniform in `0..n`.
+fn below(r: &mut Lcg, n: u32) -> u32 {
+    ((r.f() * n as f32) as u32).min(n - 1)
 }
 
 fn shape(i: usize) -> Shape {
@@ -30,7 +26,7 @@ fn shape(i: usize) -> Shape {
 
 #[test]
 fn set_pose_and_margin_matches_modify() {
-    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut rng = Lcg(0x2545_f491_4f6c_dd1d);
     let (mut fast, mut slow) = (World::<Dim3>::new(), World::<Dim3>::new());
     for w in [&mut fast, &mut slow] {
         w.set_manifold_reuse(Some(0.01)).expect("tolerance");
@@ -38,9 +34,9 @@ fn set_pose_and_margin_matches_modify() {
     let mut handles: Vec<ColliderHandle> = Vec::new();
     for i in 0..40 {
         let p = Pose3::from_translation(Vec3::new(
-            rng.range(0.0, 6.0),
-            rng.range(0.0, 6.0),
-            rng.range(0.0, 6.0),
+            range(&mut rng, 0.0, 6.0),
+            range(&mut rng, 0.0, 6.0),
+            range(&mut rng, 0.0, 6.0),
         ));
         let h = fast.insert(Collider::new(shape(i), p)).expect("insert");
         assert_eq!(slow.insert(Collider::new(shape(i), p)).expect("insert"), h);
@@ -48,26 +44,26 @@ fn set_pose_and_margin_matches_modify() {
     }
     for round in 0..60 {
         for &h in &handles {
-            if !rng.next().is_multiple_of(3) {
+            if below(&mut rng, 3) != 0 {
                 continue;
             }
             let old = fast.get(h).expect("live").pose;
             let d = Vec3::new(
-                rng.range(-0.3, 0.3),
-                rng.range(-0.3, 0.3),
-                rng.range(-0.3, 0.3),
+                range(&mut rng, -0.3, 0.3),
+                range(&mut rng, -0.3, 0.3),
+                range(&mut rng, -0.3, 0.3),
             );
-            let turn = Quat::from_rotation_y(rng.range(-0.2, 0.2));
+            let turn = Quat::from_rotation_y(range(&mut rng, -0.2, 0.2));
             let mut pose = Pose3::new(old.translation + d, turn * old.rotation);
-            let margin = match rng.next() % 8 {
+            let margin = match below(&mut rng, 8) {
                 0 => Margin::None,
-                1 => Margin::CenterRadius(rng.range(0.0, 0.2)),
+                1 => Margin::CenterRadius(range(&mut rng, 0.0, 0.2)),
                 2 => Margin::Offset(-1.0),
                 3 => {
                     pose.translation.x = f32::NAN;
                     Margin::None
                 }
-                _ => Margin::Offset(rng.range(0.0, 0.1)),
+                _ => Margin::Offset(range(&mut rng, 0.0, 0.1)),
             };
             let a = fast.set_pose_and_margin(h, pose, margin);
             let b = slow.modify(h, |c| {
