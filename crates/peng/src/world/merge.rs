@@ -27,11 +27,7 @@ impl<D: Dim> World<D> {
         let mut out = core::mem::take(&mut self.transitions);
         out.clear();
         out.reserve(old.len() + work.len());
-        let mut fresh = work
-            .into_iter()
-            .zip(fresh)
-            .filter_map(|(k, s)| s.map(|s| (k, s)))
-            .peekable();
+        let mut fresh = touching_retested(work, fresh).peekable();
         for (k, mut s) in old.drain(..) {
             // Retested pairs ordered before this old one are new contacts.
             while let Some((fk, _)) = fresh.peek() {
@@ -50,17 +46,10 @@ impl<D: Dim> World<D> {
                 }
                 continue;
             }
-            // Only a `remove` can have killed an end (colliders removed on
-            // contact left the list already): skip the arena lookups, two
-            // cache misses per pair in a large world, when there was none.
-            let alive =
-                !self.removed_any || (self.colliders.contains(k.0) && self.colliders.contains(k.1));
-            if alive && (s.carried || !self.retested(k)) {
-                s.carried = false;
+            if self.persists(k, &mut s) {
                 out.push(transition(k, EventKind::Persisted, &s));
                 now.push((k, s));
             } else {
-                // Removed, moved apart, filtered out: it ends.
                 out.push(transition(k, EventKind::Ended, &s));
             }
         }
@@ -85,11 +74,7 @@ impl<D: Dim> World<D> {
         let mut out = core::mem::take(&mut self.transitions);
         out.clear();
         out.reserve(self.touching.len());
-        let mut fresh = work
-            .into_iter()
-            .zip(fresh)
-            .filter_map(|(k, s)| s.map(|s| (k, s)))
-            .peekable();
+        let mut fresh = touching_retested(work, fresh).peekable();
         let mut touching = core::mem::take(&mut self.touching);
         touching.retain_mut(|(k, s)| {
             let k = *k;
@@ -98,17 +83,14 @@ impl<D: Dim> World<D> {
                 out.push(transition(k, EventKind::Persisted, s));
                 return true;
             }
-            // As in `merge`: skip the arena lookups when nothing was removed.
-            let alive =
-                !self.removed_any || (self.colliders.contains(k.0) && self.colliders.contains(k.1));
-            if alive && (s.carried || !self.retested(k)) {
-                s.carried = false;
-                out.push(transition(k, EventKind::Persisted, s));
-                true
+            let persists = self.persists(k, s);
+            let kind = if persists {
+                EventKind::Persisted
             } else {
-                out.push(transition(k, EventKind::Ended, s));
-                false
-            }
+                EventKind::Ended
+            };
+            out.push(transition(k, kind, s));
+            persists
         });
         debug_assert!(
             fresh.peek().is_none(),
@@ -117,9 +99,35 @@ impl<D: Dim> World<D> {
         self.touching = touching;
         out
     }
+
+    /// Whether old touching pair `k`, which the narrow phase did not find
+    /// touching now, still touches: both ends alive, and either its
+    /// manifolds were carried (cleared here) or it was not retested. A pair
+    /// removed, moved apart or filtered out ends.
+    fn persists(&self, k: PairKey, s: &mut PairState<D>) -> bool {
+        // Only a `remove` can have killed an end (colliders removed on
+        // contact left the list already): skip the arena lookups, two cache
+        // misses per pair in a large world, when there was none.
+        let alive =
+            !self.removed_any || (self.colliders.contains(k.0) && self.colliders.contains(k.1));
+        let persists = alive && (s.carried || !self.retested(k));
+        if persists {
+            s.carried = false;
+        }
+        persists
+    }
 }
 
-/// The transition of a pair with this state.
+/// The retested pairs that touch, with their states, in pair order.
+fn touching_retested<D: Dim>(
+    work: Vec<PairKey>,
+    fresh: Vec<Option<PairState<D>>>,
+) -> impl Iterator<Item = (PairKey, PairState<D>)> {
+    work.into_iter()
+        .zip(fresh)
+        .filter_map(|(k, s)| s.map(|s| (k, s)))
+}
+
 /// Whether a retested pair that touches (`fresh[i]` is `Some` for pair
 /// `work[i]`) is missing from `touching`: it begins. Both lists are sorted;
 /// each pair is found by a galloping search from the last one, so that a few

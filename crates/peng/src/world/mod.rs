@@ -344,11 +344,8 @@ impl<D: Dim> World<D> {
         let had_centre_radius = has_centre_radius(c);
         c.pose = pose;
         c.margin = margin;
-        match (had_centre_radius, has_centre_radius(c)) {
-            (false, true) => self.add_centre_radius(),
-            (true, false) => self.centre_radii -= 1,
-            _ => {}
-        }
+        let centre_radius = (had_centre_radius, has_centre_radius(c));
+        self.count_centre_radius(centre_radius);
         self.place(h, moved_by);
         Ok(())
     }
@@ -383,11 +380,8 @@ impl<D: Dim> World<D> {
         }
         let moved_by = D::translation(&c.pose) - D::translation(&before.pose);
         let filter = (c.filter != before.filter).then(|| c.filter.broad());
-        match (has_centre_radius(&before), has_centre_radius(c)) {
-            (false, true) => self.add_centre_radius(),
-            (true, false) => self.centre_radii -= 1,
-            _ => {}
-        }
+        let centre_radius = (has_centre_radius(&before), has_centre_radius(c));
+        self.count_centre_radius(centre_radius);
         if let Some(f) = filter {
             // A live proxy: cannot fail.
             let _ = self.broad.set_filter(self.proxies[h.index() as usize], f);
@@ -421,6 +415,16 @@ impl<D: Dim> World<D> {
                 .broad
                 .move_proxy(self.proxies[h.index() as usize], b, moved_by);
             self.mark_changed(h);
+        }
+    }
+
+    /// Counts a collider whose margin changed to or from a centre radius
+    /// (whether it had one, and has one now).
+    fn count_centre_radius(&mut self, (had, has): (bool, bool)) {
+        match (had, has) {
+            (false, true) => self.add_centre_radius(),
+            (true, false) => self.centre_radii -= 1,
+            _ => {}
         }
     }
 

@@ -298,6 +298,7 @@ impl<D: Dim> World<D> {
     }
 }
 
+/// The transition of a pair with this state.
 pub(super) fn transition<D: Dim>(k: PairKey, kind: EventKind, s: &PairState<D>) -> Transition {
     Transition {
         lo: k.0,
