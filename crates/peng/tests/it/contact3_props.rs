@@ -276,6 +276,25 @@ proptest! {
     }
 
     #[test]
+    fn apart_within_prediction_is_always_found(a in shape_strategy(), b in shape_strategy(),
+                                               pa in pose_strategy(1.2), pb in pose_strategy(1.2)) {
+        // Two boxes corner to corner: the separating axis is a face whose
+        // prism the other box misses, so clipping alone finds no point.
+        prop_assume!(!general_route(&a, &b));
+        let pred = 0.3;
+        let d = distance(&a, &pa, &b, &pb).distance;
+        prop_assume!(d > 1e-3 && d < pred - 1e-3);
+        let Some(m) = contact(&a, &pa, &b, &pb, pred) else {
+            return Err(TestCaseError::fail(format!("apart by {d}, within {pred}, no contact")));
+        };
+        // No point pair is closer than the shapes are.
+        prop_assert!(m.depth() <= -d + 1e-3 * (1.0 + d), "depth {} at distance {d}: {m:?}", m.depth());
+        for p in m.points() {
+            check_gap(&a, &b, &m, p)?;
+        }
+    }
+
+    #[test]
     fn ids_stable_under_tiny_motion(hx in 0.3f32..0.8, hz in 0.3f32..0.8,
                                     dx in -0.2f32..0.2, dz in -0.2f32..0.2,
                                     tilt in -0.005f32..0.005, yaw in -0.5f32..0.5,

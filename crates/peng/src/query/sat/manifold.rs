@@ -7,6 +7,7 @@ use super::polytope::{Polygon, Polytope};
 use super::reduce::reduce_to_four;
 use super::separation::{sat_within, SatAxis, SatResult};
 use crate::math::{Pose3, Vec3};
+use crate::query::gjk::{gjk, GjkStatus, SupportMap};
 use crate::query::types::{ContactId, ContactPoint3, Feature, Manifold3};
 
 /// The contact manifold of two polytopes, in A's frame (B placed by `b_in_a`),
@@ -145,7 +146,54 @@ pub fn manifold_from_axis_in<const N: usize, A: Polytope, B: Polytope>(
         m = Manifold3::new(n);
         reduce_to_four(&cand[..len], n, &mut m);
     }
+    // Apart, the axis's separation only bounds the distance from below, and
+    // clipping loses every point when the incident face lies wholly outside
+    // the reference face's prism (two boxes corner to corner). The closest
+    // points then give the one speculative point, if within `prediction`.
+    if m.is_empty() && r.separation > 0.0 {
+        closest_point(a, b, b_in_a, prediction, &mut m);
+    }
     m
+}
+
+/// A polytope seen by GJK through its support function.
+struct Support<'a, P>(&'a P);
+
+impl<P: Polytope> SupportMap for Support<'_, P> {
+    #[inline]
+    fn support(&self, dir: Vec3) -> Vec3 {
+        self.0.support(dir)
+    }
+}
+
+/// Sets `m` to the single point pair of the closest points of `a` and `b`
+/// (GJK), with the normal along their gap, when they are apart by at most
+/// `prediction`; leaves `m` as it is otherwise. The point's id names the two
+/// vertices that support the shapes along the normal.
+fn closest_point<A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    prediction: f32,
+    m: &mut Manifold3,
+) {
+    let g = gjk(&Support(a), &Support(b), b_in_a, None);
+    if g.status != GjkStatus::Separated || !(g.distance > 0.0 && g.distance <= prediction) {
+        return;
+    }
+    let normal = (g.point_b - g.point_a) / g.distance;
+    if !normal.is_finite() {
+        return;
+    }
+    let (_, fa) = a.support_vertex(normal);
+    let (_, fb) = b.support_vertex(b_in_a.inverse_transform_vector(-normal));
+    *m = Manifold3::new(normal);
+    m.push(ContactPoint3 {
+        point_a: g.point_a,
+        point_b: g.point_b,
+        depth: -g.distance,
+        id: ContactId::new(fa, fb),
+    });
 }
 
 /// Face contact: clips `incident` against the side planes of `reference` (a
