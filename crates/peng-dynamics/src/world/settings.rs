@@ -40,7 +40,8 @@ pub struct StepSettings<D: DynDim> {
     /// from flickering.
     pub linear_slop: f32,
     /// Gap (m) within which contacts are kept before they touch
-    /// (speculative contacts); each body adds how far it moves in a step.
+    /// (speculative contacts); each pair adds how far its bodies move
+    /// towards each other at most in a step.
     pub speculative_distance: f32,
     /// Manifold reuse (m): a touching pair keeps its contact manifolds,
     /// carried with its bodies, until some point of either body has moved

@@ -72,15 +72,18 @@ impl<D: DynDim> PhysicsWorld<D> {
         Ok(())
     }
 
-    /// Places every collider at its body's pose with its speculative margin.
+    /// Places every collider at its body's pose with its speculative margin
+    /// (half the speculative distance, plus how far its body's turn moves
+    /// any of its points in a step) and its displacement (the body's move in
+    /// a step): a pair's offset then holds how far the two bodies can close in.
     fn sync_colliders(&mut self) -> Result<(), DynamicsError> {
         let dt = self.settings.dt;
         let base = 0.5 * self.settings.speculative_distance;
         for slot in &self.bodies {
             let Some(body) = &slot.body else { continue };
-            let (speed, spin) = match body.kind {
-                BodyKind::Static => (0.0, 0.0),
-                _ => (body.linvel.length(), body.angvel.dot(body.angvel).sqrt()),
+            let (displacement, spin) = match body.kind {
+                BodyKind::Static => (D::V::ZERO, 0.0),
+                _ => (body.linvel * dt, body.angvel.dot(body.angvel).sqrt()),
             };
             let com_offset = D::mass_com(body.mass_properties()).length();
             for &c in &slot.colliders {
@@ -89,10 +92,14 @@ impl<D: DynDim> PhysicsWorld<D> {
                 };
                 let pose = D::pose_mul(&body.pose, &info.local_pose);
                 let reach = info.reach + com_offset;
-                let margin = Margin::Offset(base + dt * (speed + spin * reach));
+                let margin = Margin::Offset(base + dt * spin * reach);
                 let current = self.collision.get(c)?;
-                if current.pose != pose || current.margin != margin {
-                    self.collision.set_pose_and_margin(c, pose, margin)?;
+                if current.pose != pose
+                    || current.margin != margin
+                    || current.displacement != displacement
+                {
+                    self.collision
+                        .set_placement(c, pose, margin, displacement)?;
                 }
             }
         }

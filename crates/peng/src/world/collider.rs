@@ -2,6 +2,7 @@
 
 use super::dim::Dim;
 use super::filter::CollisionFilter;
+use crate::math::Vector;
 
 /// When a pair counts as touching, beyond the shapes overlapping.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -44,6 +45,16 @@ pub struct Collider<D: Dim> {
     pub sensor: bool,
     /// When touching counts.
     pub margin: Margin,
+    /// How far the collider is about to move (zero by default), for
+    /// speculative contact: when a pair has an offset (either margin is
+    /// [`Margin::Offset`]), the offset grows by the length of the difference
+    /// of the two displacements, the most the pair's gap can close by those
+    /// moves; and each broad-phase box grows by the length of its
+    /// collider's displacement, so that the broad phase finds every such
+    /// pair. Two colliders moving together (a stack carried along, boxes
+    /// falling side by side) keep the offsets of their margins, where one
+    /// margin per collider would have to hold its whole move.
+    pub displacement: D::V,
     /// Which events its pairs report.
     pub events: EventMode,
     /// Removed from the world when its first contact begins (the begin event
@@ -68,6 +79,7 @@ impl<D: Dim> Collider<D> {
             filter: CollisionFilter::ALL,
             sensor: false,
             margin: Margin::None,
+            displacement: D::V::ZERO,
             events: EventMode::Once,
             remove_on_contact: false,
             ccd: false,
@@ -90,6 +102,12 @@ impl<D: Dim> Collider<D> {
     /// With this margin.
     pub fn with_margin(mut self, margin: Margin) -> Self {
         self.margin = margin;
+        self
+    }
+
+    /// With this displacement (see [`Collider::displacement`]).
+    pub fn with_displacement(mut self, displacement: D::V) -> Self {
+        self.displacement = displacement;
         self
     }
 
@@ -127,6 +145,7 @@ impl<D: Dim> Clone for Collider<D> {
             filter: self.filter,
             sensor: self.sensor,
             margin: self.margin,
+            displacement: self.displacement,
             events: self.events,
             remove_on_contact: self.remove_on_contact,
             ccd: self.ccd,
@@ -143,6 +162,7 @@ impl<D: Dim> core::fmt::Debug for Collider<D> {
             .field("filter", &self.filter)
             .field("sensor", &self.sensor)
             .field("margin", &self.margin)
+            .field("displacement", &self.displacement)
             .field("events", &self.events)
             .field("remove_on_contact", &self.remove_on_contact)
             .field("ccd", &self.ccd)

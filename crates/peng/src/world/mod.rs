@@ -162,8 +162,10 @@ fn check_margin(m: Margin) -> Result<(), WorldError> {
 }
 
 /// The broad-phase box of a collider: its shape's box, grown by a boundary
-/// offset (or holding the ball of a centre radius), so that two colliders
-/// whose margins make them touch always have overlapping boxes.
+/// offset and the length of its displacement (or holding the ball of a centre
+/// radius), so that two colliders whose margins make them touch always have
+/// overlapping boxes: a pair's offset `o_a + o_b + |m_a - m_b|` is at most
+/// `(o_a + |m_a|) + (o_b + |m_b|)`.
 ///
 /// A centre-radius pair touches when the centres are close, whatever the
 /// shapes, so while any collider has a centre radius (`centres`) every box
@@ -177,9 +179,10 @@ pub(crate) fn broad_box<D: Dim>(c: &Collider<D>, centres: bool) -> Aabb<D::V> {
     if centres {
         b = b.merged(&Aabb::new(centre, centre));
     }
+    let reach = c.displacement.length();
     match c.margin {
-        Margin::None => {}
-        Margin::Offset(d) => b = b.loosened(d),
+        Margin::None => b = b.loosened(reach),
+        Margin::Offset(d) => b = b.loosened(d + reach),
         Margin::CenterRadius(r) => {
             let ball = Aabb::new(centre, centre).loosened(r);
             b = b.merged(&ball);
@@ -193,15 +196,22 @@ pub(crate) fn broad_box<D: Dim>(c: &Collider<D>, centres: bool) -> Aabb<D::V> {
 /// itself may be unbounded (a half-space): the broad phase clamps infinite
 /// box bounds to the coordinate limit.
 fn check_collider<D: Dim>(c: &Collider<D>) -> Result<(), WorldError> {
-    check_placement::<D>(&c.pose, c.margin)
+    check_placement::<D>(&c.pose, c.margin, c.displacement)
 }
 
-/// The pose and margin part of [`check_collider`].
-fn check_placement<D: Dim>(pose: &D::Pose, margin: Margin) -> Result<(), WorldError> {
+/// The pose, margin and displacement part of [`check_collider`].
+fn check_placement<D: Dim>(
+    pose: &D::Pose,
+    margin: Margin,
+    displacement: D::V,
+) -> Result<(), WorldError> {
     if !D::pose_is_finite(pose) {
         return Err(WorldError::NonFinitePose);
     }
     check_margin(margin)?;
+    if !displacement.is_finite() {
+        return Err(WorldError::NonFiniteDisplacement);
+    }
     let t = D::translation(pose).abs();
     let far = (0..D::V::DIM).map(|i| t.get(i)).fold(0.0f32, f32::max);
     if far > COORD_LIMIT {
@@ -325,17 +335,18 @@ impl<D: Dim> World<D> {
         self.modify(h, |c| c.pose = pose)
     }
 
-    /// Moves a collider and sets its margin: the same as
-    /// [`modify`](Self::modify) setting both, without the copy of the
+    /// Moves a collider and sets its margin and displacement: the same as
+    /// [`modify`](Self::modify) setting the three, without the copy of the
     /// collider that `modify` keeps to roll back (a simulation moves every
     /// collider at every step). Checked first: on an error nothing changes.
-    pub fn set_pose_and_margin(
+    pub fn set_placement(
         &mut self,
         h: ColliderHandle,
         pose: D::Pose,
         margin: Margin,
+        displacement: D::V,
     ) -> Result<(), WorldError> {
-        check_placement::<D>(&pose, margin)?;
+        check_placement::<D>(&pose, margin, displacement)?;
         let c = self
             .colliders
             .get_mut(h)
@@ -344,6 +355,7 @@ impl<D: Dim> World<D> {
         let had_centre_radius = has_centre_radius(c);
         c.pose = pose;
         c.margin = margin;
+        c.displacement = displacement;
         let centre_radius = (had_centre_radius, has_centre_radius(c));
         self.count_centre_radius(centre_radius);
         self.place(h, moved_by);

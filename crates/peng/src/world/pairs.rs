@@ -74,7 +74,9 @@ pub(crate) fn centre_radius<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<
     }
 }
 
-/// The sum of the boundary offsets, if either collider has one.
+/// The sum of the boundary offsets, if either collider has one, plus the
+/// length of the difference of the colliders' displacements (see
+/// [`Collider::displacement`]).
 pub(crate) fn offset<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
     let o = |c: &Collider<D>| match c.margin {
         Margin::Offset(d) => Some(d),
@@ -82,7 +84,9 @@ pub(crate) fn offset<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
     };
     match (o(a), o(b)) {
         (None, None) => None,
-        (x, y) => Some(x.unwrap_or(0.0) + y.unwrap_or(0.0)),
+        (x, y) => {
+            Some(x.unwrap_or(0.0) + y.unwrap_or(0.0) + (a.displacement - b.displacement).length())
+        }
     }
 }
 

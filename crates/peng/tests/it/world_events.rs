@@ -47,6 +47,8 @@ trait Gen: Dim {
     fn shape(r: &mut Rng) -> Self::Shape;
     fn pose(r: &mut Rng, extent: f32) -> Self::Pose;
     fn nudge(p: Self::Pose, r: &mut Rng, step: f32) -> Self::Pose;
+    /// A displacement with components in `[-s, s)`.
+    fn displacement(r: &mut Rng, s: f32) -> Self::V;
 }
 
 impl Gen for Dim3 {
@@ -76,6 +78,9 @@ impl Gen for Dim3 {
             (Quat::from_scaled_axis(w) * p.rotation).normalize(),
         )
     }
+    fn displacement(r: &mut Rng, s: f32) -> Vec3 {
+        Vec3::new(r.range(-s, s), r.range(-s, s), r.range(-s, s))
+    }
 }
 
 impl Gen for Dim2 {
@@ -103,10 +108,19 @@ impl Gen for Dim2 {
         let d = Vec2::new(r.range(-s, s), r.range(-s, s));
         Pose2::new(p.translation + d, p.rotation.angle() + r.range(-s, s))
     }
+    fn displacement(r: &mut Rng, s: f32) -> Vec2 {
+        Vec2::new(r.range(-s, s), r.range(-s, s))
+    }
 }
 
-/// A random collider: mixed shapes, some sensors, margins, filters, modes.
+/// A random collider: mixed shapes, some sensors, margins, displacements,
+/// filters, modes.
 fn random_collider<D: Gen>(r: &mut Rng, extent: f32) -> Collider<D> {
+    let displacement = if r.chance(0.4) {
+        D::displacement(r, 0.3)
+    } else {
+        D::V::ZERO
+    };
     let margin = match r.below(10) {
         0 | 1 => Margin::Offset(r.range(0.0, 0.3)),
         2 => Margin::CenterRadius(r.range(0.5, 2.0)),
@@ -126,6 +140,7 @@ fn random_collider<D: Gen>(r: &mut Rng, extent: f32) -> Collider<D> {
     Collider::new(D::shape(r), D::pose(r, extent))
         .with_sensor(r.chance(0.15))
         .with_margin(margin)
+        .with_displacement(displacement)
         .with_filter(filter)
         .with_events(events)
         .with_remove_on_contact(r.chance(0.03))
@@ -176,7 +191,9 @@ fn reference_touch<D: Dim>(
     }
     let offset = match (off(a), off(b)) {
         (None, None) => None,
-        (x, y) => Some(x.unwrap_or(0.0) + y.unwrap_or(0.0)),
+        (x, y) => {
+            Some(x.unwrap_or(0.0) + y.unwrap_or(0.0) + (a.displacement - b.displacement).length())
+        }
     };
     let gap = offset.unwrap_or(0.0) + 1e-3;
     if boxes_apart(
@@ -348,15 +365,16 @@ fn random_run<D: Gen>(seed: u64, n: usize, extent: f32, steps: usize, moving: f3
                 w.set_pose(h, c.pose).expect("live handle");
             }
         }
-        // Changes of flags, filters, margins, modes.
+        // Changes of flags, filters, margins, displacements, modes.
         for _ in 0..3 {
             let h = live[rng.below(live.len())];
             let fresh = random_collider::<D>(&mut rng, extent);
             let c = r.colliders.get_mut(&h).expect("live");
-            match rng.below(4) {
+            match rng.below(5) {
                 0 => c.sensor = !c.sensor,
                 1 => c.filter = fresh.filter,
                 2 => c.margin = fresh.margin,
+                3 => c.displacement = fresh.displacement,
                 _ => c.events = fresh.events,
             }
             let c2 = c.clone();
@@ -638,6 +656,50 @@ fn offset_margin_touches_at_exactly_the_summed_offset() {
     })
     .expect("live");
     assert_eq!(step(&mut w), vec![]);
+}
+
+#[test]
+fn displacement_adds_the_relative_move_to_the_offset() {
+    let mut w = World3::new();
+    let fast = Vec3::X * 4.0;
+    // A gap of 0.5 with offsets 0.125 each: apart while both stand still
+    // (the values are exact in binary, so the boundary case is exact).
+    let a = w
+        .insert(unit(0.0).with_margin(Margin::Offset(0.125)))
+        .expect("insert");
+    let b = w
+        .insert(unit(2.5).with_margin(Margin::Offset(0.125)))
+        .expect("insert");
+    assert_eq!(step(&mut w), vec![]);
+    // Both about to move 4 along x: the gap cannot close, still apart.
+    w.modify(a, |c| c.displacement = fast).expect("live");
+    w.modify(b, |c| c.displacement = fast).expect("live");
+    assert_eq!(step(&mut w), vec![]);
+    // B about to move 0.25 towards A on top of that: 0.25 + 0.25 = 0.5,
+    // the gap exactly (closed).
+    w.modify(b, |c| c.displacement = fast - Vec3::X * 0.25)
+        .expect("live");
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+    let ms = w.contact_manifolds(a, b).expect("touching");
+    assert!(!ms.is_empty() && ms[0].depth() < 0.0);
+    // 0.24 is not enough.
+    w.modify(b, |c| c.displacement = fast - Vec3::X * 0.24)
+        .expect("live");
+    assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
+    // A head-on pair: A about to move 0.125 along +x and B 0.125 along -x.
+    w.modify(a, |c| c.displacement = Vec3::X * 0.125)
+        .expect("live");
+    w.modify(b, |c| c.displacement = Vec3::X * -0.125)
+        .expect("live");
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+    // Without offsets the displacement adds nothing: touching needs overlap.
+    w.modify(a, |c| c.margin = Margin::None).expect("live");
+    w.modify(b, |c| c.margin = Margin::None).expect("live");
+    assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
+    // A displacement is checked like a pose.
+    let bad = w.modify(a, |c| c.displacement = Vec3::new(f32::NAN, 0.0, 0.0));
+    assert_eq!(bad, Err(peng::world::WorldError::NonFiniteDisplacement));
+    assert_eq!(w.get(a).map(|c| c.displacement), Ok(Vec3::X * 0.125));
 }
 
 #[test]

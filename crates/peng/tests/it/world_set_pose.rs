@@ -1,5 +1,5 @@
-//! `World::set_pose_and_margin` against `World::modify` setting the same
-//! pose and margin: the same events, contacts and errors, move after move.
+//! `World::set_placement` against `World::modify` setting the same pose,
+//! margin and displacement: the same events, contacts and errors, move after move.
 
 use crate::broad_common::Lcg;
 use peng::math::{Pose3, Quat, Vec3};
@@ -25,7 +25,7 @@ fn shape(i: usize) -> Shape {
 }
 
 #[test]
-fn set_pose_and_margin_matches_modify() {
+fn set_placement_matches_modify() {
     let mut rng = Lcg(0x2545_f491_4f6c_dd1d);
     let (mut fast, mut slow) = (World::<Dim3>::new(), World::<Dim3>::new());
     for w in [&mut fast, &mut slow] {
@@ -65,14 +65,25 @@ fn set_pose_and_margin_matches_modify() {
                 }
                 _ => Margin::Offset(range(&mut rng, 0.0, 0.1)),
             };
-            let a = fast.set_pose_and_margin(h, pose, margin);
+            let mut motion = Vec3::ZERO;
+            if below(&mut rng, 2) == 0 {
+                motion.x = range(&mut rng, -0.2, 0.2);
+            }
+            if below(&mut rng, 40) == 0 {
+                motion.y = f32::INFINITY;
+            }
+            let a = fast.set_placement(h, pose, margin, motion);
             let b = slow.modify(h, |c| {
                 c.pose = pose;
                 c.margin = margin;
+                c.displacement = motion;
             });
             assert_eq!(a, b, "round {round}: the same answer");
             let (cf, cs) = (fast.get(h).expect("live"), slow.get(h).expect("live"));
-            assert_eq!((cf.pose, cf.margin), (cs.pose, cs.margin));
+            assert_eq!(
+                (cf.pose, cf.margin, cf.displacement),
+                (cs.pose, cs.margin, cs.displacement)
+            );
         }
         let ef: Vec<_> = fast.update().to_vec();
         let es: Vec<_> = slow.update().to_vec();
@@ -88,6 +99,6 @@ fn set_pose_and_margin_matches_modify() {
     let gone = handles[0];
     fast.remove(gone).expect("live");
     assert!(fast
-        .set_pose_and_margin(gone, Pose3::IDENTITY, Margin::None)
+        .set_placement(gone, Pose3::IDENTITY, Margin::None, Vec3::ZERO)
         .is_err());
 }
