@@ -17,8 +17,9 @@ pub enum WorldError {
     /// A margin is negative, NaN or infinite.
     #[error("margin must be finite and non-negative, got {0}")]
     InvalidMargin(f32),
-    /// A collider's displacement has a NaN or infinite component.
-    #[error("collider displacement is not finite (NaN or infinite component)")]
+    /// A collider's displacement has a NaN or infinite component, or a
+    /// length past the largest `f32`.
+    #[error("collider displacement is not finite (NaN or infinite component, or too long)")]
     NonFiniteDisplacement,
     /// A manifold reuse tolerance is negative, NaN or infinite.
     #[error("manifold reuse tolerance must be finite and non-negative, got {0}")]

@@ -209,7 +209,9 @@ fn check_placement<D: Dim>(
         return Err(WorldError::NonFinitePose);
     }
     check_margin(margin)?;
-    if !displacement.is_finite() {
+    // Its length too: finite components can still overflow it, and the
+    // length enters the pair offsets and broad-phase boxes.
+    if !displacement.length().is_finite() {
         return Err(WorldError::NonFiniteDisplacement);
     }
     let t = D::translation(pose).abs();

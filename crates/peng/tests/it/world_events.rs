@@ -699,6 +699,9 @@ fn displacement_adds_the_relative_move_to_the_offset() {
     // A displacement is checked like a pose.
     let bad = w.modify(a, |c| c.displacement = Vec3::new(f32::NAN, 0.0, 0.0));
     assert_eq!(bad, Err(peng::world::WorldError::NonFiniteDisplacement));
+    // Finite components whose length overflows are refused too.
+    let long = w.modify(a, |c| c.displacement = Vec3::splat(3e38));
+    assert_eq!(long, Err(peng::world::WorldError::NonFiniteDisplacement));
     assert_eq!(w.get(a).map(|c| c.displacement), Ok(Vec3::X * 0.125));
 }
 

@@ -107,15 +107,16 @@ pub fn manifold_from_axis_in<const N: usize, A: Polytope, B: Polytope>(
                 m.normal = gap.normalize();
                 depth = -gap.length();
             }
-            if depth < -prediction {
-                return m;
+            // Farther than `prediction`, these edges give no point; the
+            // shapes may still be closer elsewhere (the closest points below).
+            if depth >= -prediction {
+                m.push(ContactPoint3 {
+                    point_a: xa,
+                    point_b: xb,
+                    depth,
+                    id: ContactId::new(Feature::edge(ea), Feature::edge(eb)),
+                });
             }
-            m.push(ContactPoint3 {
-                point_a: xa,
-                point_b: xb,
-                depth,
-                id: ContactId::new(Feature::edge(ea), Feature::edge(eb)),
-            });
         }
     }
     // The deepest vertex along a face axis may lie outside the reference
