@@ -22,7 +22,9 @@ pub(crate) fn run(len: usize, parallel: bool, f: impl Fn(Range<usize>) + Sync) {
 }
 
 /// [`run`] for items of another cost: each thread is handed at least
-/// `min_chunk` of them at once.
+/// `min_chunk` of them at once (a quarter of that within a solver step,
+/// whose team of threads claims chunks for far less than a fork and join
+/// costs; see [`super::team`]).
 pub(crate) fn run_chunked(
     len: usize,
     min_chunk: usize,
@@ -33,6 +35,10 @@ pub(crate) fn run_chunked(
         return;
     }
     let threads = rayon::current_num_threads();
+    let team_chunk = min_chunk.div_ceil(4).max(len.div_ceil(4 * threads));
+    if parallel && len > team_chunk && super::team::run(len, team_chunk, &f) {
+        return;
+    }
     if !parallel || threads == 1 || len < 2 * min_chunk {
         return f(0..len);
     }
@@ -46,10 +52,23 @@ pub(crate) fn run_chunked(
 /// Items per run of [`for_each`].
 const ITEM_CHUNK: usize = 256;
 
+/// Items per run of [`for_each`] within a solver step's team.
+const TEAM_ITEM_CHUNK: usize = 128;
+
 /// Runs `f` on every item, in runs of [`ITEM_CHUNK`] on rayon's threads
 /// when there are several and enough items: for per-body updates, which
 /// do not depend on each other.
 pub(crate) fn for_each<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
+    if items.len() > TEAM_ITEM_CHUNK {
+        let shared = Shared::new(items);
+        let run = |r: Range<usize>| {
+            // SAFETY: each run has its own items.
+            unsafe { shared.slice_mut(r) }.iter_mut().for_each(&f)
+        };
+        if super::team::run(shared.len(), TEAM_ITEM_CHUNK, &run) {
+            return;
+        }
+    }
     if rayon::current_num_threads() == 1 || items.len() < 2 * ITEM_CHUNK {
         items.iter_mut().for_each(f);
     } else {

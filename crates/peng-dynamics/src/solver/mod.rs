@@ -23,7 +23,8 @@
 //! blocks in colours whose blocks share no dynamic body
 //! ([`pack::Packer`]): the warm start and solve passes run colour after
 //! colour, each colour's blocks on rayon's threads ([`colour::run`]), with
-//! the same result on any number of threads. The joints are coloured the
+//! the same result on any number of threads; the threads stay in the step
+//! as a team between passes ([`team`]). The joints are coloured the
 //! same way, one joint at a time ([`crate::joint::graph`]).
 
 pub(crate) mod block4;
@@ -33,6 +34,7 @@ pub(crate) mod contact;
 pub(crate) mod lanes;
 pub(crate) mod pack;
 pub(crate) mod soft;
+pub(crate) mod team;
 #[cfg(test)]
 pub(crate) mod test_rng;
 pub(crate) mod wide2;
@@ -180,16 +182,20 @@ pub(crate) fn run_step<D: DynDim>(
         h,
         inv_h,
     };
-    for _ in 0..n {
-        integrate_velocities(bodies, h);
-        joint::warm_start(bodies, joints);
-        contacts.warm_start(bodies);
-        joint::solve(bodies, joints, &joint_params, true);
-        contacts.solve(bodies, params, true);
-        integrate_positions(bodies, h);
-        joint::solve(bodies, joints, &joint_params, false);
-        contacts.solve(bodies, params, false);
-    }
+    // The passes below are short and many: they run on a team of threads
+    // held for the whole step ([`team`]).
+    team::with_team(|| {
+        for _ in 0..n {
+            integrate_velocities(bodies, h);
+            joint::warm_start(bodies, joints);
+            contacts.warm_start(bodies);
+            joint::solve(bodies, joints, &joint_params, true);
+            contacts.solve(bodies, params, true);
+            integrate_positions(bodies, h);
+            joint::solve(bodies, joints, &joint_params, false);
+            contacts.solve(bodies, params, false);
+        }
+    });
     contacts.restitution(bodies, settings.restitution_threshold);
     joint::store(bodies, joints, inv_h);
 }
