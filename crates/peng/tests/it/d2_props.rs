@@ -240,6 +240,74 @@ proptest! {
     }
 }
 
+/// Corner `k` (0..4, counter-clockwise from `(+x, +y)`) of a rectangle of
+/// half extents `h`, in its own frame.
+fn rect_corner(h: Vec2, k: usize) -> Vec2 {
+    let sx = if k == 0 || k == 3 { 1.0 } else { -1.0 };
+    let sy = if k < 2 { 1.0 } else { -1.0 };
+    Vec2::new(sx * h.x, sy * h.y)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Two rectangles (as boxes or as polygons) corner to corner, apart by
+    /// `d` within the prediction: the separating axis is a face normal whose
+    /// face the other corner lies beside, so clipping the faces alone finds
+    /// no point. The manifold still exists, and its deepest point is the
+    /// corners' gap. Closed form: `u` lies inside both corners' normal
+    /// cones, so the two corners are the closest points and the distance
+    /// is `d`.
+    #[test]
+    fn rectangles_corner_to_corner_within_prediction(
+        ha in (0.1f32..2.0, 0.1f32..2.0), hb in (0.1f32..2.0, 0.1f32..2.0),
+        turn_a in -3.2f32..3.2, turn_b in -3.2f32..3.2,
+        corner_a in 0usize..4, along in 0.1f32..0.9, d in 0.005f32..0.095,
+        at in (-3f32..3.0, -3f32..3.0), polygons in any::<bool>(),
+    ) {
+        let (ha, hb) = (Vec2::new(ha.0, ha.1), Vec2::new(hb.0, hb.1));
+        let shape = |h: Vec2| -> Shape {
+            if polygons {
+                let pts: Vec<Vec2> = (0..4).map(|k| rect_corner(h, k)).collect();
+                ConvexPolygon::from_points(&pts).unwrap().into()
+            } else {
+                Rect::new(h).unwrap().into()
+            }
+        };
+        let pa = Pose2::new(Vec2::new(at.0, at.1), turn_a);
+        // `u`: strictly inside corner `corner_a`'s normal cone (a quarter
+        // turn starting at the corner's angle), away from its edges.
+        let start = corner_a as f32 * core::f32::consts::FRAC_PI_2;
+        let u_angle = turn_a + start + along * core::f32::consts::FRAC_PI_2;
+        let u = Vec2::new(u_angle.cos(), u_angle.sin());
+        // B's corner whose normal cone holds `-u`, kept away from the cone's
+        // edges too (else the closest feature is a face).
+        let back = (-u).y.atan2((-u).x) - turn_b;
+        let quarter = back.rem_euclid(2.0 * core::f32::consts::PI) / core::f32::consts::FRAC_PI_2;
+        let frac = quarter.fract();
+        prop_assume!(frac > 0.1 && frac < 0.9);
+        let corner_b = (quarter as usize).min(3);
+        let ca = pa.transform_point(rect_corner(ha, corner_a));
+        let rot_b = Pose2::new(Vec2::ZERO, turn_b);
+        let cb_local = rot_b.transform_point(rect_corner(hb, corner_b));
+        let pb = Pose2::new(ca + u * d - cb_local, turn_b);
+        let (a, b) = (shape(ha), shape(hb));
+        let dist = distance(&a, &pa, &b, &pb).distance;
+        prop_assert!((dist - d).abs() <= TOL, "set up at {d}, distance {dist}");
+        let pred = 0.1;
+        let Some(m) = contact(&a, &pa, &b, &pb, pred) else {
+            return Err(TestCaseError::fail(format!("apart by {d} within {pred}, no manifold")));
+        };
+        prop_assert!(!m.is_empty());
+        prop_assert!((m.depth() + d).abs() <= TOL, "depth {} at distance {d}: {m:?}", m.depth());
+        for p in m.points() {
+            prop_assert!(((p.point_b - p.point_a) + m.normal * p.depth).length() <= TOL);
+            prop_assert!(off_surface(&a, &pa, p.point_a) <= TOL, "{:?}", p);
+            prop_assert!(off_surface(&b, &pb, p.point_b) <= TOL, "{:?}", p);
+        }
+    }
+}
+
 /// Every ordered pair of kinds, deterministically (proptest above samples them).
 #[test]
 fn every_kind_pair() {
