@@ -17,9 +17,9 @@
 //! is pushed out by a soft spring, at most `max_push_speed`.
 //!
 //! The world solves contacts in lanes, eight manifolds at a time
-//! ([`super::wide2`], [`super::wide3`]); the scalar [`warm_start`] and
-//! [`solve`] here state the same arithmetic one manifold at a time and are
-//! the reference the lanes are tested against.
+//! ([`super::wide2`], [`super::wide3`]); the scalar `warm_start` and
+//! `solve` here (built for tests only) state the same arithmetic one
+//! manifold at a time and are the reference the lanes are tested against.
 
 use peng::math::Vector;
 use peng::query::types::ContactId;

@@ -7,13 +7,14 @@
 //! colour of a few dozen blocks. Box2D v3 runs its solver the same way
 //! (`solver.c`, `b2SolverStage`): the workers stay in the step and spin
 //! between stages, the main thread posts each stage and the workers claim
-//! its blocks with an atomic counter.
+//! its blocks through atomics, each starting at its own block.
 //!
 //! Here the thread that calls [`with_team`] runs the step's code as usual;
 //! the other threads of the pool wait on a [`Board`]. Each parallel pass
 //! ([`super::colour::run_chunked`], [`super::colour::for_each`]) on that
-//! thread posts a stage there: its items in chunks. Every thread, the
-//! caller too, claims chunks until none are left, and the caller waits
+//! thread posts a stage there: its items in chunks, split into one
+//! contiguous part per thread. Every thread, the caller too, claims chunks
+//! (its own part's first) until none are left, and the caller waits
 //! until every chunk is done before it goes on. The stages run in the same
 //! order and with the same items as before, so the results are the same
 //! on any number of threads.

@@ -5,7 +5,7 @@
 //! The contacts are packed into blocks of [`LANES`] manifolds that share
 //! no dynamic body ([`super::pack::Packer`]). A pass gathers a block's bodies into
 //! lanes, solves its manifolds at once with the same arithmetic as
-//! the scalar solver ([`super::contact::solve`]), branches turned into lane
+//! the scalar solver (`contact::solve`, in test builds), branches turned into lane
 //! selects, and writes the dynamic bodies back. Empty lanes and fixed
 //! bodies are gathered (a kinematic body's motion matters) but never
 //! written.
@@ -229,7 +229,7 @@ impl WideContacts2 {
     }
 
     /// One pass: soft with the position error when `use_bias`, else the
-    /// relax pass (see [`super::contact::solve`], whose steps these are).
+    /// relax pass (see the scalar `contact::solve`, whose steps these are).
     pub fn solve(&mut self, bodies: &mut [SolverBody<Dim2>], k: &ContactParams, use_bias: bool) {
         let bodies = Shared::new(bodies);
         // SAFETY: runs that go at once share no block and no dynamic body

@@ -1,6 +1,6 @@
 //! The 3D contact solver on lanes: eight manifolds at a time, each of
 //! up to four points, with the arithmetic of the scalar solver
-//! ([`super::contact::solve`]) turned into lane operations; the blocks are
+//! (`contact::solve`, in test builds) turned into lane operations; the blocks are
 //! packed as in 2D ([`super::pack::Packer`]).
 //!
 //! A manifold's normal impulses: projected Gauss-Seidel on its Delassus

@@ -12,7 +12,7 @@
 //!    feature ids, contact events);
 //! 3. turns each manifold into a contact constraint, warm-started from the
 //!    impulses its points had in the last step (matched by feature id);
-//! 4. runs the solver's substeps ([`crate::solver`]) and writes the bodies
+//! 4. runs the solver's substeps (the crate's `solver` module) and writes the bodies
 //!    back.
 //!
 //! Contact events are the collision world's: a pair begins when its
