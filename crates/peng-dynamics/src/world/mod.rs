@@ -102,6 +102,8 @@ pub struct PhysicsWorld<D: DynDim> {
     contact_points: Vec<u32>,
     /// The threaded contact build's chunk buffers.
     contact_chunks: Vec<contacts::ChunkBuffer<D>>,
+    /// Scratch for `sync_colliders`: the colliders' new placements.
+    placements: Vec<(ColliderHandle, D::Pose, Margin, D::V)>,
     impulses: Vec<crate::solver::PointImpulse<D::V>>,
     lanes: crate::solver::Lanes,
     /// The bodies' centres of mass in the world, for the contact anchors.
@@ -157,6 +159,7 @@ impl<D: DynDim> PhysicsWorld<D> {
             contact_keys: Vec::new(),
             contact_points: Vec::new(),
             contact_chunks: Vec::new(),
+            placements: Vec::new(),
             impulses: Vec::new(),
             lanes: Default::default(),
             coms: Vec::new(),

@@ -76,9 +76,13 @@ impl<D: DynDim> PhysicsWorld<D> {
     /// (half the speculative distance, plus how far its body's turn moves
     /// any of its points in a step) and its displacement (the body's move in
     /// a step): a pair's offset then holds how far the two bodies can close in.
+    /// All are placed at once, so that a placement the collision world
+    /// refuses (a move overflowing `f32`, a pose too far out) changes none.
     fn sync_colliders(&mut self) -> Result<(), DynamicsError> {
         let dt = self.settings.dt;
         let base = 0.5 * self.settings.speculative_distance;
+        let mut placements = core::mem::take(&mut self.placements);
+        placements.clear();
         for slot in &self.bodies {
             let Some(body) = &slot.body else { continue };
             let (displacement, spin) = match body.kind {
@@ -98,12 +102,13 @@ impl<D: DynDim> PhysicsWorld<D> {
                     || current.margin != margin
                     || current.displacement != displacement
                 {
-                    self.collision
-                        .set_placement(c, pose, margin, displacement)?;
+                    placements.push((c, pose, margin, displacement));
                 }
             }
         }
-        Ok(())
+        let placed = self.collision.set_placements(&placements);
+        self.placements = placements;
+        Ok(placed?)
     }
 
     /// Writes the solver's velocities and motions back into the bodies.

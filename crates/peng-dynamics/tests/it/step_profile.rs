@@ -58,3 +58,25 @@ fn a_failed_step_keeps_the_last_profile() {
     assert!(w.step().is_err());
     assert_eq!(w.profile(), before);
 }
+
+/// A step whose move overflows `f32` (a finite but huge velocity over a
+/// long step) is refused before anything changes: no collider of any body,
+/// even those placed before the offending one, takes a new placement.
+#[test]
+fn a_step_whose_move_overflows_changes_nothing() {
+    let mut w = stack(2);
+    w.step().unwrap();
+    let placements = |w: &PhysicsWorld3| -> Vec<_> {
+        w.collision_world()
+            .iter()
+            .map(|(h, c)| (h, c.pose, c.margin, c.displacement))
+            .collect()
+    };
+    let before = placements(&w);
+    let last = w.bodies().last().map(|(h, _)| h).unwrap();
+    w.settings_mut().dt = 1.0e3;
+    w.body_mut(last).unwrap().linvel = Vec3::new(1.0e37, 0.0, 0.0);
+    let err = w.step().unwrap_err().to_string();
+    assert!(err.contains("displacement"), "{err}");
+    assert_eq!(placements(&w), before);
+}

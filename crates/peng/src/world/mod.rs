@@ -348,19 +348,36 @@ impl<D: Dim> World<D> {
         margin: Margin,
         displacement: D::V,
     ) -> Result<(), WorldError> {
-        check_placement::<D>(&pose, margin, displacement)?;
-        let c = self
-            .colliders
-            .get_mut(h)
-            .ok_or(WorldError::StaleHandle(h))?;
-        let moved_by = D::translation(&pose) - D::translation(&c.pose);
-        let had_centre_radius = has_centre_radius(c);
-        c.pose = pose;
-        c.margin = margin;
-        c.displacement = displacement;
-        let centre_radius = (had_centre_radius, has_centre_radius(c));
-        self.count_centre_radius(centre_radius);
-        self.place(h, moved_by);
+        self.set_placements(&[(h, pose, margin, displacement)])
+    }
+
+    /// [`set_placement`](Self::set_placement) for many colliders at once,
+    /// each `(handle, pose, margin, displacement)`: all are checked before
+    /// any is placed, so that on an error (which names the first bad one)
+    /// nothing changes.
+    pub fn set_placements(
+        &mut self,
+        placements: &[(ColliderHandle, D::Pose, Margin, D::V)],
+    ) -> Result<(), WorldError> {
+        for &(h, pose, margin, displacement) in placements {
+            check_placement::<D>(&pose, margin, displacement)?;
+            if !self.colliders.contains(h) {
+                return Err(WorldError::StaleHandle(h));
+            }
+        }
+        for &(h, pose, margin, displacement) in placements {
+            let Some(c) = self.colliders.get_mut(h) else {
+                continue;
+            };
+            let moved_by = D::translation(&pose) - D::translation(&c.pose);
+            let had_centre_radius = has_centre_radius(c);
+            c.pose = pose;
+            c.margin = margin;
+            c.displacement = displacement;
+            let centre_radius = (had_centre_radius, has_centre_radius(c));
+            self.count_centre_radius(centre_radius);
+            self.place(h, moved_by);
+        }
         Ok(())
     }
 

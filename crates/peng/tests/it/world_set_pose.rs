@@ -1,5 +1,6 @@
 //! `World::set_placement` against `World::modify` setting the same pose,
 //! margin and displacement: the same events, contacts and errors, move after move.
+//! `World::set_placements` checks every placement before it applies any.
 
 use crate::broad_common::Lcg;
 use peng::math::{Pose3, Quat, Vec3};
@@ -101,4 +102,61 @@ fn set_placement_matches_modify() {
     assert!(fast
         .set_placement(gone, Pose3::IDENTITY, Margin::None, Vec3::ZERO)
         .is_err());
+}
+
+/// `set_placements` checks every placement before it applies any: a bad
+/// one anywhere in the list (NaN displacement, stale handle) is refused,
+/// naming it, and leaves the good ones before it unplaced.
+#[test]
+fn set_placements_is_all_or_nothing() {
+    let mut w = World::<Dim3>::new();
+    let a = w
+        .insert(Collider::new(shape(0), Pose3::IDENTITY))
+        .expect("valid");
+    let b = w
+        .insert(Collider::new(
+            shape(1),
+            Pose3::from_translation(Vec3::X * 3.0),
+        ))
+        .expect("valid");
+    let moved = Pose3::from_translation(Vec3::Y);
+    let snapshot = |w: &World<Dim3>| {
+        [a, b].map(|h| {
+            let c = w.get(h).expect("live");
+            (c.pose, c.margin, c.displacement)
+        })
+    };
+    let before = snapshot(&w);
+    let nan = Vec3::new(f32::NAN, 0.0, 0.0);
+    let bad = [
+        (a, moved, Margin::Offset(0.1), Vec3::ZERO),
+        (b, moved, Margin::None, nan),
+    ];
+    assert!(matches!(
+        w.set_placements(&bad),
+        Err(peng::world::WorldError::NonFiniteDisplacement)
+    ));
+    assert_eq!(snapshot(&w), before);
+    let gone = w
+        .insert(Collider::new(shape(0), Pose3::IDENTITY))
+        .expect("valid");
+    w.remove(gone).expect("live");
+    let stale = [
+        (a, moved, Margin::None, Vec3::ZERO),
+        (gone, moved, Margin::None, Vec3::ZERO),
+    ];
+    assert!(matches!(
+        w.set_placements(&stale),
+        Err(peng::world::WorldError::StaleHandle(h)) if h == gone
+    ));
+    assert_eq!(snapshot(&w), before);
+    // All good: all placed.
+    let good = [
+        (a, moved, Margin::Offset(0.1), Vec3::X),
+        (b, moved, Margin::None, Vec3::ZERO),
+    ];
+    w.set_placements(&good).expect("valid");
+    assert_eq!(w.get(a).expect("live").pose, moved);
+    assert_eq!(w.get(a).expect("live").displacement, Vec3::X);
+    assert_eq!(w.get(b).expect("live").pose, moved);
 }

@@ -6,11 +6,11 @@
 //! box). Those "fat neighbours" change only when one of the two fat boxes
 //! changes, which, with the fattening margin and the motion stretch, happens
 //! for a fraction of the moved proxies. So the tree keeps, per proxy slot, the
-//! list of its fat neighbours whose filters pair with its own (symmetric: `b`
-//! is in `adj[a]` exactly when `a` is in `adj[b]`), updated only for proxies whose fat box changed (taken off
-//! their neighbours' lists, then one box query of the tree with the new fat
-//! box). Each changed proxy's pairs are then found by testing the given boxes
-//! of its neighbours. This is the persistent fat-pair set of Box2D v2's
+//! list of its fat neighbours whose filters pair with its own (symmetric:
+//! `b` is in `adj[a]` exactly when `a` is in `adj[b]`), updated only for
+//! proxies whose fat box changed (taken off their neighbours' lists, then
+//! one box query of the tree with the new fat box). Each changed proxy's
+//! pairs are then found by testing the given boxes of its neighbours. This is the persistent fat-pair set of Box2D v2's
 //! `b2BroadPhase` (pairs are kept until the fat boxes stop overlapping), used
 //! here as a candidate list for the exact given-box pairs the contract asks
 //! for.
@@ -98,7 +98,7 @@ impl<V: Vector> DynamicTree<V> {
                 moved: &[],
                 bits: &self.bits,
             };
-            traverse(nodes, &want, self.root, pairs, selfs, link);
+            traverse(nodes, &want, self.root, pairs, selfs, &mut link);
         } else {
             let every = Wanted::<true, false> {
                 moved: &[],
