@@ -180,13 +180,12 @@ fn carry_manifold<D: Dim, const N: usize>(
     da: &D::Pose,
     db: &D::Pose,
 ) -> Manifold<D::V, N> {
-    let (da, db) = (*da, *db);
     let mut out = *m;
-    let n = D::transform_vector(&da, m.normal);
+    let n = D::transform_vector(da, m.normal);
     out.normal = n;
     for p in out.points_mut() {
-        p.point_a = D::transform_point(&da, p.point_a);
-        p.point_b = D::transform_point(&db, p.point_b);
+        p.point_a = D::transform_point(da, p.point_a);
+        p.point_b = D::transform_point(db, p.point_b);
         p.depth = (p.point_a - p.point_b).dot(n);
     }
     out

@@ -10,10 +10,10 @@
 //! `b` is in `adj[a]` exactly when `a` is in `adj[b]`), updated only for
 //! proxies whose fat box changed (taken off their neighbours' lists, then
 //! one box query of the tree with the new fat box). Each changed proxy's
-//! pairs are then found by testing the given boxes of its neighbours. This is the persistent fat-pair set of Box2D v2's
-//! `b2BroadPhase` (pairs are kept until the fat boxes stop overlapping), used
-//! here as a candidate list for the exact given-box pairs the contract asks
-//! for.
+//! pairs are then found by testing the given boxes of its neighbours. This
+//! is the persistent fat-pair set of Box2D v2's `b2BroadPhase` (pairs are
+//! kept until the fat boxes stop overlapping), used here as a candidate list
+//! for the exact given-box pairs the contract asks for.
 //!
 //! The lists are built by one fat-box traversal of the tree against itself
 //! at the first update that moves a minority of the proxies, or where few
