@@ -18,6 +18,7 @@
 //! Contact events are the collision world's: a pair begins when its
 //! surfaces come within the pair's speculative margin.
 
+mod awake;
 mod contacts;
 mod desc;
 mod joints;

@@ -28,6 +28,11 @@ impl<D: DynDim> PhysicsWorld<D> {
         {
             return Err(DynamicsError::NonFiniteBody);
         }
+        super::awake::with_pool_awake(|| self.run_step())
+    }
+
+    /// [`step`](Self::step) once its inputs are checked.
+    fn run_step(&mut self) -> Result<(), DynamicsError> {
         let mut laps = Laps::start();
         self.sync_colliders()?;
         let tol = self.settings.manifold_reuse;
