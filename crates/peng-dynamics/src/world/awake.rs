@@ -16,11 +16,44 @@
 //! holds: `strace -c` counts about 11 `futex` calls a step on the large
 //! pyramid with two threads, against 13 without the spinners.)
 
+use core::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// Idle rounds of a spinner before it yields its core to the system
 /// between rounds.
 const SPINS_BEFORE_YIELD: u32 = 64;
+
+/// A spinner that finds no work for this long leaves, step over or not.
+/// Rayon may start a spinner inside a job of the step it serves (a thread
+/// waiting in a job steals whatever is queued); that job cannot go on
+/// until the spinner returns, and the step may be waiting for it. The
+/// flags below rule out the cases of two threads; with more, this bound
+/// is what guarantees progress.
+const IDLE_LIMIT: Duration = Duration::from_millis(2);
+
+std::thread_local! {
+    /// Set while this thread runs a step's body or a spinner: a spinner
+    /// that starts under either returns at once (it would hold up the
+    /// step, or the spinner, below it).
+    static BUSY: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the thread busy (see [`BUSY`]) until dropped.
+struct Busy;
+
+impl Busy {
+    /// `None` when the thread already was busy.
+    fn enter() -> Option<Busy> {
+        (!BUSY.with(|b| b.replace(true))).then_some(Busy)
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        BUSY.with(|b| b.set(false));
+    }
+}
 
 /// Sets the flag when dropped: the spinners leave however the step ends.
 struct Finish<'a>(&'a AtomicBool);
@@ -45,21 +78,34 @@ pub(super) fn with_pool_awake<R: Send>(f: impl FnOnce() -> R + Send) -> R {
             s.spawn(move |_| spin(done));
         }
         let _finish = Finish(&done);
+        let _busy = Busy::enter();
         f()
     })
 }
 
-/// Executes the pool's jobs until `done`.
+/// Executes the pool's jobs until `done`, or until none came for
+/// [`IDLE_LIMIT`]; returns at once on a busy thread.
 fn spin(done: &AtomicBool) {
+    let Some(_busy) = Busy::enter() else {
+        return;
+    };
     let mut idle = 0u32;
+    let mut idle_since = Instant::now();
     while !done.load(Ordering::Acquire) {
         match rayon::yield_now() {
             Some(rayon::Yield::Executed) => idle = 0,
             Some(rayon::Yield::Idle) => {
+                if idle == 0 {
+                    idle_since = Instant::now();
+                }
                 idle = idle.saturating_add(1);
                 if idle < SPINS_BEFORE_YIELD {
                     std::hint::spin_loop();
                 } else {
+                    if idle.is_multiple_of(SPINS_BEFORE_YIELD) && idle_since.elapsed() > IDLE_LIMIT
+                    {
+                        return;
+                    }
                     std::thread::yield_now();
                 }
             }
@@ -105,5 +151,34 @@ mod tests {
         let caught = pool(2)
             .install(|| std::panic::catch_unwind(|| with_pool_awake(|| panic!("in the step"))));
         assert!(caught.is_err());
+    }
+
+    /// Steps nested in a parallel loop on pools of two to four threads
+    /// finish (a spinner started inside a job of its own step, or of
+    /// another step, must not hold it up for ever), with the results of
+    /// one thread.
+    #[test]
+    fn nested_steps_finish() {
+        let steps = || {
+            (0..8u64)
+                .into_par_iter()
+                .map(|w| {
+                    (0..20u64)
+                        .map(|s| {
+                            with_pool_awake(|| {
+                                (0..2_000u64)
+                                    .into_par_iter()
+                                    .map(|x| (x ^ (w * 31 + s)) % 13)
+                                    .sum::<u64>()
+                            })
+                        })
+                        .sum::<u64>()
+                })
+                .collect::<Vec<_>>()
+        };
+        let one = pool(1).install(steps);
+        for threads in [2, 3, 4] {
+            assert_eq!(pool(threads).install(steps), one, "{threads} threads");
+        }
     }
 }
