@@ -182,8 +182,8 @@ impl Board {
 
 /// Waits a little: spins at first, then yields the core (the pool may
 /// have more threads than the machine has cores). Returns the new count
-/// of waits.
-fn pause(idle: u32) -> u32 {
+/// of waits. Also the wait of the step's spinners (`world::awake`).
+pub(crate) fn pause(idle: u32) -> u32 {
     if idle < SPINS_BEFORE_YIELD {
         core::hint::spin_loop();
     } else {

@@ -8,9 +8,10 @@
 //! until it woke. Here each other thread of the pool runs a spinner for
 //! the length of the step that executes whatever work the step's thread
 //! posts (rayon's `yield_now` pops, steals or takes injected jobs) and
-//! spins or yields its core in between, as Box2D v3's workers stay in the
-//! step (`b2SolverStage`). Which thread runs which job changes no result:
-//! every parallel section is deterministic by itself.
+//! spins or yields its core in between (the team's `pause`), as Box2D
+//! v3's workers stay in the step (`b2SolverStage`). Which thread runs
+//! which job changes no result: every parallel section is deterministic
+//! by itself.
 //!
 //! (The step's own thread still parks while it waits for a job a spinner
 //! holds: `strace -c` counts about 11 `futex` calls a step on the large
@@ -20,9 +21,7 @@ use core::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// Idle rounds of a spinner before it yields its core to the system
-/// between rounds.
-const SPINS_BEFORE_YIELD: u32 = 64;
+use crate::solver::team::pause;
 
 /// A spinner that finds no work for this long leaves, step over or not.
 /// Rayon may start a spinner inside a job of the step it serves (a thread
@@ -97,17 +96,10 @@ fn spin(done: &AtomicBool) {
             Some(rayon::Yield::Idle) => {
                 if idle == 0 {
                     idle_since = Instant::now();
+                } else if idle_since.elapsed() > IDLE_LIMIT {
+                    return;
                 }
-                idle = idle.saturating_add(1);
-                if idle < SPINS_BEFORE_YIELD {
-                    std::hint::spin_loop();
-                } else {
-                    if idle.is_multiple_of(SPINS_BEFORE_YIELD) && idle_since.elapsed() > IDLE_LIMIT
-                    {
-                        return;
-                    }
-                    std::thread::yield_now();
-                }
+                idle = pause(idle);
             }
             None => return,
         }
