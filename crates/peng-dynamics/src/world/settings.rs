@@ -51,6 +51,12 @@ pub struct StepSettings<D: DynDim> {
     /// manifold misses is never an overlap. 0 finds every moving pair's
     /// manifolds again at every step.
     pub manifold_reuse: f32,
+    /// Broad-phase slack: a moving collider's broad-phase box is grown by
+    /// this fraction of its smallest side, and the broad phase is touched
+    /// again only when the collider leaves it
+    /// (`peng::world::World::set_broad_slack`). Results do not depend on
+    /// it; 0 gives exact boxes every step.
+    pub broad_slack: f32,
     /// Whether resting bodies fall asleep.
     pub sleep: bool,
     /// A body is at rest below this speed (m/s)...
@@ -77,6 +83,7 @@ impl<D: DynDim> Default for StepSettings<D> {
             linear_slop: 0.0,
             speculative_distance: 0.02,
             manifold_reuse: 0.005,
+            broad_slack: 0.1,
             sleep: true,
             sleep_linear_speed: 0.05,
             sleep_angular_speed: 2f32.to_radians(),
@@ -129,6 +136,7 @@ impl<D: DynDim> StepSettings<D> {
                 self.manifold_reuse,
                 non_neg(self.manifold_reuse),
             ),
+            ("broad_slack", self.broad_slack, non_neg(self.broad_slack)),
             (
                 "sleep_linear_speed",
                 self.sleep_linear_speed,

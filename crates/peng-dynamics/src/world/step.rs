@@ -40,6 +40,9 @@ impl<D: DynDim> PhysicsWorld<D> {
         if self.collision.manifold_reuse() != reuse {
             self.collision.set_manifold_reuse(reuse)?;
         }
+        if self.collision.broad_slack() != self.settings.broad_slack {
+            self.collision.set_broad_slack(self.settings.broad_slack)?;
+        }
         self.collision.update();
         self.wake_linked();
         let collide = laps.lap();

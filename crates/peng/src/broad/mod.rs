@@ -229,6 +229,11 @@ pub(crate) fn finish_update<V: Vector>(
     tracker: &mut pairs::PairTracker,
     found: &mut Vec<ProxyPair>,
 ) {
+    if table.dirty_list.is_empty() && found.is_empty() {
+        // Nothing changed (a removal marks its slot too).
+        tracker.update_unchanged();
+        return;
+    }
     tracker.update(&table.dirty, found);
     for &i in &table.dirty_list {
         table.dirty[i as usize] = false;

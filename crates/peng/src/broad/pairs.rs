@@ -48,6 +48,16 @@ impl PairTracker {
         &self.events
     }
 
+    /// Records an update in which no proxy changed: no events, no changed
+    /// pairs, the pair list as it was (without the linear pass of
+    /// [`update`](Self::update)).
+    pub fn update_unchanged(&mut self) {
+        self.events.began.clear();
+        self.events.ended.clear();
+        self.changed.clear();
+        self.changed_all = false;
+    }
+
     /// The current pairs with an end changed at the last update, sorted.
     #[inline]
     pub fn changed_pairs(&self) -> &[ProxyPair] {

@@ -24,6 +24,9 @@ pub enum WorldError {
     /// A manifold reuse tolerance is negative, NaN or infinite.
     #[error("manifold reuse tolerance must be finite and non-negative, got {0}")]
     InvalidReuseTolerance(f32),
+    /// A broad-phase slack is negative, NaN or infinite.
+    #[error("broad-phase slack must be finite and non-negative, got {0}")]
+    InvalidBroadSlack(f32),
     /// A scene-query input (point, ray, box or pose) has a NaN or infinite
     /// component where a finite value is needed; names the input.
     #[error("query {0} is not finite (NaN or infinite component)")]

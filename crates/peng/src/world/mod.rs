@@ -59,6 +59,7 @@ mod merge;
 mod pairs;
 mod query;
 mod reuse;
+mod slack;
 mod sweep;
 mod update;
 mod watch;
@@ -131,6 +132,16 @@ pub struct World<D: Dim> {
     reach: Vec<f32>,
     /// Touching pairs the last update carried (see `reuse.rs`).
     carried: usize,
+    /// The broad phase's slack (see `slack.rs`); 0: exact boxes.
+    slack: f32,
+    /// Colliders moved since the last update whose proxies kept their
+    /// grown boxes (see `slack.rs`).
+    unhanded: Vec<ColliderHandle>,
+    /// Each slot's exact broad-phase box (the proxy's box without slack).
+    tight: Vec<Aabb<D::V>>,
+    /// Each slot's shape's smallest side in its own frame (the slack's
+    /// unit, see `slack.rs`).
+    side: Vec<f32>,
 }
 
 impl<D: Dim> Default for World<D> {
@@ -251,6 +262,10 @@ impl<D: Dim> World<D> {
             reshaped: Vec::new(),
             reach: Vec::new(),
             carried: 0,
+            slack: 0.0,
+            unhanded: Vec::new(),
+            tight: Vec::new(),
+            side: Vec::new(),
         }
     }
 
@@ -279,12 +294,19 @@ impl<D: Dim> World<D> {
             self.prev_poses.resize(i + 1, D::IDENTITY);
             self.reshaped.resize(i + 1, false);
             self.reach.resize(i + 1, f32::INFINITY);
+            self.tight.resize(i + 1, b);
+            self.side.resize(i + 1, 0.0);
         }
+        self.tight[i] = b;
         self.reshaped[i] = true;
         self.reach[i] = self
             .colliders
             .get(h)
             .map_or(f32::INFINITY, |c| reuse::reach::<D>(&c.shape));
+        self.side[i] = self
+            .colliders
+            .get(h)
+            .map_or(0.0, |c| slack::smallest_side::<D>(&c.shape));
         self.proxies[i] = proxy;
         // A new collider starts where it is: its first update sweeps nothing.
         self.prev_poses[i] = self.colliders.get(h).map_or(D::IDENTITY, |c| c.pose);
@@ -408,6 +430,7 @@ impl<D: Dim> World<D> {
             let i = h.index() as usize;
             self.reshaped[i] = true;
             self.reach[i] = reuse::reach::<D>(&c.shape);
+            self.side[i] = slack::smallest_side::<D>(&c.shape);
         }
         let moved_by = D::translation(&c.pose) - D::translation(&before.pose);
         let filter = (c.filter != before.filter).then(|| c.filter.broad());
@@ -439,12 +462,20 @@ impl<D: Dim> World<D> {
     }
 
     /// Gives live collider `h`'s proxy its current box and marks it changed.
+    /// With slack, a proxy whose grown box still holds the collider's box
+    /// keeps it (see `slack.rs`).
     fn place(&mut self, h: ColliderHandle, moved_by: D::V) {
         if let Some(c) = self.colliders.get(h) {
             let b = self.proxy_box(h, c);
-            let _ = self
-                .broad
-                .move_proxy(self.proxies[h.index() as usize], b, moved_by);
+            self.tight[h.index() as usize] = b;
+            match self.slackened(h, c, b, moved_by) {
+                Some(b) => {
+                    let _ = self
+                        .broad
+                        .move_proxy(self.proxies[h.index() as usize], b, moved_by);
+                }
+                None => self.unhanded.push(h),
+            }
             self.mark_changed(h);
         }
     }

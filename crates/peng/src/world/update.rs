@@ -126,8 +126,9 @@ impl<D: Dim> World<D> {
             }
             return &self.events;
         }
+        let scan = self.settle_unhanded();
         self.broad.update_pairs();
-        let mut work = self.candidate_pairs();
+        let mut work = self.candidate_pairs(scan);
         self.carry_pairs(&mut work);
         let fresh = self.narrow_phase(&work);
         let mut transitions = self.merge(work, fresh);
@@ -148,10 +149,14 @@ impl<D: Dim> World<D> {
     /// filters accept; sorted.
     ///
     /// Normally the broad phase's own list of pairs with a changed end; when
-    /// everything is retested (a new pair rule), its whole pair list.
-    fn candidate_pairs(&self) -> Vec<PairKey> {
+    /// everything is retested (a new pair rule), its whole pair list; when
+    /// many colliders moved inside their grown boxes (`scan`, see
+    /// `slack.rs`), every broad pair with a moved end.
+    fn candidate_pairs(&self, scan: bool) -> Vec<PairKey> {
         let mut raw = if self.retest_all {
             self.broad_pairs_as_handles(self.broad.pairs())
+        } else if scan {
+            self.moved_pairs()
         } else {
             self.broad_pairs_as_handles(self.broad.changed_pairs())
         };
@@ -170,22 +175,28 @@ impl<D: Dim> World<D> {
     }
 
     /// Whether arena slot `i` changed since the last update.
-    fn slot_changed(&self, i: u32) -> bool {
+    pub(super) fn slot_changed(&self, i: u32) -> bool {
         self.changed.get(i as usize).copied().unwrap_or(false)
     }
 
     /// The live pair of two arena slots, smaller handle first.
-    fn pair_of_slots(&self, i: u32, j: u32) -> Option<PairKey> {
+    pub(super) fn pair_of_slots(&self, i: u32, j: u32) -> Option<PairKey> {
         let (a, b) = (self.colliders.handle_at(i)?, self.colliders.handle_at(j)?);
         Some(if a < b { (a, b) } else { (b, a) })
     }
 
     /// Broad-phase pairs as pairs of live collider handles.
+    /// With slack, only the pairs whose exact boxes overlap (see
+    /// `slack.rs`).
     fn broad_pairs_as_handles(&self, pairs: &[ProxyPair]) -> Vec<PairKey> {
         let slot = |id| self.broad.proxy(id).map(|p| p.user_data as u32);
         pairs
             .iter()
-            .filter_map(|pp| self.pair_of_slots(slot(pp.a)?, slot(pp.b)?))
+            .filter_map(|pp| {
+                let (i, j) = (slot(pp.a)?, slot(pp.b)?);
+                self.tight_overlap(i, j).then_some(())?;
+                self.pair_of_slots(i, j)
+            })
             .collect()
     }
 
@@ -245,6 +256,7 @@ impl<D: Dim> World<D> {
             }
         }
         for (h, b) in bullets {
+            self.tight[h.index() as usize] = b;
             let _ = self
                 .broad
                 .move_proxy(self.proxies[h.index() as usize], b, D::V::ZERO);

@@ -343,8 +343,21 @@ fn insert_both<D: Dim>(w: &mut World<D>, r: &mut Reference<D>, c: Collider<D>) -
 
 /// A long random run of world and reference side by side.
 fn random_run<D: Gen>(seed: u64, n: usize, extent: f32, steps: usize, moving: f32) -> usize {
+    random_run_with_slack::<D>(seed, n, extent, steps, moving, 0.0)
+}
+
+/// [`random_run`] with the world's broad-phase slack at `slack`.
+fn random_run_with_slack<D: Gen>(
+    seed: u64,
+    n: usize,
+    extent: f32,
+    steps: usize,
+    moving: f32,
+    slack: f32,
+) -> usize {
     let mut rng = Rng(seed);
     let mut w = World::<D>::new();
+    w.set_broad_slack(slack).expect("valid slack");
     let mut r = Reference::<D>::new();
     for _ in 0..n {
         insert_both(&mut w, &mut r, random_collider(&mut rng, extent));
@@ -463,6 +476,27 @@ fn random_run_3d_few_movers_matches_brute_force() {
 #[test]
 fn random_run_2d_matches_brute_force() {
     let events = random_run::<Dim2>(11, 200, 12.0, 50, 0.3);
+    assert!(events > 500, "{events} events");
+}
+
+/// With slack, many movers: most stay inside their grown boxes, and the
+/// pairs to test come from a pass over every broad pair.
+#[test]
+fn random_run_3d_with_slack_matches_brute_force() {
+    let events = random_run_with_slack::<Dim3>(7, 300, 9.0, 50, 0.3, 0.5);
+    assert!(events > 500, "{events} events");
+}
+
+/// With slack, few movers: their proxies are marked changed, boxes kept.
+#[test]
+fn random_run_3d_with_slack_few_movers_matches_brute_force() {
+    let events = random_run_with_slack::<Dim3>(3, 300, 7.0, 60, 0.01, 0.5);
+    assert!(events > 300, "{events} events");
+}
+
+#[test]
+fn random_run_2d_with_slack_matches_brute_force() {
+    let events = random_run_with_slack::<Dim2>(11, 200, 12.0, 50, 0.3, 0.5);
     assert!(events > 500, "{events} events");
 }
 
@@ -836,4 +870,60 @@ fn watched_sets_tag_their_pairs_first_group_first_in_their_mode() {
     assert!(w.unwatch(id));
     assert!(!w.unwatch(id));
     assert_eq!(step(&mut w), vec![]);
+}
+
+/// A ball moving inside its grown box keeps its proxy's box (the broad
+/// phase keeps the pair of the grown boxes, touching or not) while the
+/// events follow the exact shapes: the pair begins when the balls touch
+/// and ends when they part. With `extras` far balls the one mover is
+/// marked changed in the broad phase; with none, the pairs come from a
+/// pass over the broad pairs.
+fn slack_keeps_the_box_and_the_events(extras: usize) {
+    use peng::broad::BroadPhase;
+    let mut w = World3::new();
+    w.set_broad_slack(1.0).expect("valid slack");
+    let a = w.insert(unit(0.0)).expect("valid");
+    let b = w.insert(unit(2.1)).expect("valid");
+    for i in 0..extras {
+        w.insert(unit(100.0 + 3.0 * i as f32)).expect("valid");
+    }
+    assert!(step(&mut w).is_empty());
+    assert_eq!(w.broad_phase().pairs().len(), 0, "exact boxes at insertion");
+    // A first move gives b its grown box (2 on every side): now a broad
+    // pair with a, not touching.
+    w.set_pose(b, at(2.09)).expect("live");
+    assert!(step(&mut w).is_empty());
+    assert_eq!(w.broad_phase().pairs().len(), 1, "grown box");
+    w.set_pose(b, at(1.99)).expect("live");
+    assert_eq!(step(&mut w), vec![(EventKind::Began, a, b, None)]);
+    w.set_pose(b, at(1.995)).expect("live");
+    assert!(step(&mut w).is_empty(), "persisting is not reported");
+    assert_eq!(w.touching_pairs().collect::<Vec<_>>(), vec![(a, b)]);
+    w.set_pose(b, at(3.0)).expect("live");
+    assert_eq!(step(&mut w), vec![(EventKind::Ended, a, b, None)]);
+    assert_eq!(w.broad_phase().pairs().len(), 1, "the box kept");
+    // Far away: out of its grown box, given again.
+    w.set_pose(b, at(9.0)).expect("live");
+    assert!(step(&mut w).is_empty());
+    assert_eq!(w.broad_phase().pairs().len(), 0, "given again");
+    w.broad_phase().check_invariants().expect("a valid tree");
+}
+
+#[test]
+fn slack_keeps_the_box_and_the_events_by_the_pass() {
+    slack_keeps_the_box_and_the_events(0);
+}
+
+#[test]
+fn slack_keeps_the_box_and_the_events_by_marking() {
+    slack_keeps_the_box_and_the_events(40);
+}
+
+#[test]
+fn broad_slack_rejects_bad_fractions() {
+    let mut w = World3::new();
+    for bad in [-0.1, f32::NAN, f32::INFINITY] {
+        assert!(w.set_broad_slack(bad).is_err(), "{bad}");
+    }
+    assert_eq!(w.broad_slack(), 0.0);
 }
