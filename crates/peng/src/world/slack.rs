@@ -25,10 +25,9 @@
 //! many pairs again, each through the narrow phase.)
 
 use crate::bound::Aabb;
-use crate::broad::{BroadPhase, ProxyPair};
+use crate::broad::BroadPhase;
 use crate::math::Vector;
 
-use super::pairs::PairKey;
 use super::sweep::is_bullet;
 use super::{Collider, ColliderHandle, Dim, World, WorldError};
 
@@ -121,21 +120,6 @@ impl<D: Dim> World<D> {
     #[inline]
     pub(super) fn tight_overlap(&self, i: u32, j: u32) -> bool {
         self.slack <= 0.0 || self.tight[i as usize].overlaps(&self.tight[j as usize])
-    }
-
-    /// Every broad pair with an end changed since the last update whose
-    /// exact boxes overlap, as collider handles (unsorted).
-    pub(super) fn moved_pairs(&self) -> Vec<PairKey> {
-        let slot = |id| self.broad.proxy(id).map(|p| p.user_data as u32);
-        let moved = |pp: &ProxyPair| -> Option<PairKey> {
-            let (i, j) = (slot(pp.a)?, slot(pp.b)?);
-            if (self.slot_changed(i) || self.slot_changed(j)) && self.tight_overlap(i, j) {
-                self.pair_of_slots(i, j)
-            } else {
-                None
-            }
-        };
-        self.broad.pairs().iter().filter_map(moved).collect()
     }
 }
 

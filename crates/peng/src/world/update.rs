@@ -37,6 +37,10 @@ pub type PairFilter<D> =
 /// thread (spreading a few pairs over threads costs more than it saves).
 const PARALLEL_MIN: usize = 64;
 
+/// Below this many broad pairs, the candidates are picked on the calling
+/// thread (a pair takes some ten nanoseconds).
+const PARALLEL_FILTER_MIN: usize = 4096;
+
 impl<D: Dim> World<D> {
     /// Sets (or with `None` clears) the user pair rule; every pair is tested
     /// again at the next update.
@@ -153,24 +157,37 @@ impl<D: Dim> World<D> {
     /// many colliders moved inside their grown boxes (`scan`, see
     /// `slack.rs`), every broad pair with a moved end.
     fn candidate_pairs(&self, scan: bool) -> Vec<PairKey> {
-        let mut raw = if self.retest_all {
-            self.broad_pairs_as_handles(self.broad.pairs())
+        let (source, moved_only) = if self.retest_all {
+            (self.broad.pairs(), false)
         } else if scan {
-            self.moved_pairs()
+            (self.broad.pairs(), true)
         } else {
-            self.broad_pairs_as_handles(self.broad.changed_pairs())
+            (self.broad.changed_pairs(), false)
         };
-        raw.sort_unstable();
-        raw.dedup();
-        raw.retain(
-            |&(a, b)| match (self.colliders.get(a), self.colliders.get(b)) {
-                (Some(ca), Some(cb)) => {
-                    ca.filter.allows(&cb.filter)
-                        && self.pair_filter.as_ref().is_none_or(|f| f(a, ca, b, cb))
-                }
-                _ => false,
-            },
-        );
+        let slot = |id| self.broad.proxy(id).map(|p| p.user_data as u32);
+        let keep = |pp: &ProxyPair| -> Option<PairKey> {
+            let (i, j) = (slot(pp.a)?, slot(pp.b)?);
+            let moved = !moved_only || self.slot_changed(i) || self.slot_changed(j);
+            if !(moved && self.tight_overlap(i, j)) {
+                return None;
+            }
+            let (a, b) = self.pair_of_slots(i, j)?;
+            let (ca, cb) = (self.colliders.get(a)?, self.colliders.get(b)?);
+            let allowed = ca.filter.allows(&cb.filter)
+                && self.pair_filter.as_ref().is_none_or(|f| f(a, ca, b, cb));
+            allowed.then_some((a, b))
+        };
+        let mut raw: Vec<PairKey> = if source.len() >= PARALLEL_FILTER_MIN {
+            source.par_iter().filter_map(keep).collect()
+        } else {
+            source.iter().filter_map(keep).collect()
+        };
+        // Broad pairs are distinct and map to distinct handle pairs, in the
+        // proxies' order: the same as the handles' when the slots match.
+        if !raw.is_sorted() {
+            raw.sort_unstable();
+            raw.dedup();
+        }
         raw
     }
 
@@ -183,21 +200,6 @@ impl<D: Dim> World<D> {
     pub(super) fn pair_of_slots(&self, i: u32, j: u32) -> Option<PairKey> {
         let (a, b) = (self.colliders.handle_at(i)?, self.colliders.handle_at(j)?);
         Some(if a < b { (a, b) } else { (b, a) })
-    }
-
-    /// Broad-phase pairs as pairs of live collider handles.
-    /// With slack, only the pairs whose exact boxes overlap (see
-    /// `slack.rs`).
-    fn broad_pairs_as_handles(&self, pairs: &[ProxyPair]) -> Vec<PairKey> {
-        let slot = |id| self.broad.proxy(id).map(|p| p.user_data as u32);
-        pairs
-            .iter()
-            .filter_map(|pp| {
-                let (i, j) = (slot(pp.a)?, slot(pp.b)?);
-                self.tight_overlap(i, j).then_some(())?;
-                self.pair_of_slots(i, j)
-            })
-            .collect()
     }
 
     /// The touching rule on every pair of `work`, in parallel, in order.
