@@ -5,12 +5,15 @@
 //! moves is given to the broad phase with its box grown by `f` times its
 //! shape's smallest side (in the shape's own frame: a long thin wall turned
 //! 45° has a large square box but gets its thickness's share), and given
-//! again only once its box leaves the grown one (or shrinks well inside it). This is the "fat AABB" of Box2D's
-//! dynamic tree (Catto, *Dynamic AABB Tree*, GDC 2019; `b2_aabbMargin` in
-//! Box2D v3), moved up to the world: the broad phase then keeps the pairs of
-//! grown boxes, which change only when some box is given again, and a stack
-//! of resting bodies that all move a little every step costs it no pair
-//! search and no pair-list merge at all.
+//! again only once its box leaves the grown one (or shrinks well inside
+//! it). A collider moving fast for its slack gets its exact box.
+//!
+//! This is the "fat AABB" of Box2D's dynamic tree (Catto, *Dynamic AABB
+//! Tree*, GDC 2019; `b2_aabbMargin` in Box2D v3), moved up to the world:
+//! the broad phase then keeps the pairs of grown boxes, which change only
+//! when some box is given again, and a stack of resting bodies that all
+//! move a little every step costs it no pair search and no pair-list merge
+//! at all.
 //!
 //! The pairs to test again are then not the broad phase's changed pairs but
 //! every broad pair with an end that moved. When many colliders moved inside
@@ -46,9 +49,10 @@ const FAST: f32 = 0.5;
 impl<D: Dim> World<D> {
     /// Sets the broad phase's slack: a moving collider's box is grown on
     /// every side by `fraction` times its shape's smallest side, measured
-    /// in the shape's own frame (0, the default: exact boxes). The touching pairs and events are the same at any
-    /// slack; only [`broad_phase`](Self::broad_phase)'s pairs and the cost
-    /// change. Rejects a negative, NaN or infinite fraction.
+    /// in the shape's own frame (0, the default: exact boxes). The touching
+    /// pairs and events are the same at any slack; only
+    /// [`broad_phase`](Self::broad_phase)'s pairs and the cost change.
+    /// Rejects a negative, NaN or infinite fraction.
     pub fn set_broad_slack(&mut self, fraction: f32) -> Result<(), WorldError> {
         if !(fraction.is_finite() && fraction >= 0.0) {
             return Err(WorldError::InvalidBroadSlack(fraction));
