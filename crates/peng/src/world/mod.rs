@@ -278,6 +278,9 @@ impl<D: Dim> World<D> {
         }
         let b = self.broad_box(&collider);
         let filter = collider.filter.broad();
+        let reach = reuse::reach::<D>(&collider.shape);
+        let side = slack::smallest_side::<D>(&collider.shape);
+        let pose = collider.pose;
         let h = self.colliders.insert(collider);
         let proxy = match self.broad.insert(b, h.index() as u64, filter) {
             Ok(p) => p,
@@ -299,17 +302,11 @@ impl<D: Dim> World<D> {
         }
         self.tight[i] = b;
         self.reshaped[i] = true;
-        self.reach[i] = self
-            .colliders
-            .get(h)
-            .map_or(f32::INFINITY, |c| reuse::reach::<D>(&c.shape));
-        self.side[i] = self
-            .colliders
-            .get(h)
-            .map_or(0.0, |c| slack::smallest_side::<D>(&c.shape));
+        self.reach[i] = reach;
+        self.side[i] = side;
         self.proxies[i] = proxy;
         // A new collider starts where it is: its first update sweeps nothing.
-        self.prev_poses[i] = self.colliders.get(h).map_or(D::IDENTITY, |c| c.pose);
+        self.prev_poses[i] = pose;
         self.mark_changed(h);
         Ok(h)
     }

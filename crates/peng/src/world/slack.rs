@@ -82,7 +82,10 @@ impl<D: Dim> World<D> {
         if !(s.is_finite() && s > 0.0) || is_bullet(c) {
             return Some(b);
         }
-        let given = self.broad.proxy(self.proxies[h.index() as usize])?.aabb;
+        let Some(given) = self.broad.proxy(self.proxies[h.index() as usize]) else {
+            return Some(b);
+        };
+        let given = given.aabb;
         if given.contains(&b) && b.loosened(2.0 * s).contains(&given) {
             return None;
         }
@@ -98,11 +101,10 @@ impl<D: Dim> World<D> {
     /// marked changed (its box kept), so that its pairs are among the
     /// broad phase's changed pairs.
     pub(super) fn settle_unhanded(&mut self) -> bool {
-        let unhanded = core::mem::take(&mut self.unhanded);
-        let n = unhanded.len();
+        let n = self.unhanded.len();
         let scan = n > 0 && n * SCAN_ONE_IN >= self.broad.len() && 2 * n >= self.changed_list.len();
         if !scan {
-            for &h in &unhanded {
+            for &h in &self.unhanded {
                 if !self.colliders.contains(h) {
                     continue;
                 }
@@ -114,13 +116,14 @@ impl<D: Dim> World<D> {
                 }
             }
         }
-        self.unhanded = unhanded;
         self.unhanded.clear();
         scan
     }
 
-    /// Whether the exact boxes of slots `i` and `j` overlap (always, without
-    /// slack: the broad phase's boxes are the exact ones).
+    /// Whether the exact boxes of slots `i` and `j` overlap; taken as true
+    /// without slack, where the broad phase's boxes are the exact ones (or
+    /// grown ones left from an earlier slack until their colliders move
+    /// again: pairs the narrow phase then turns down, at some cost only).
     #[inline]
     pub(super) fn tight_overlap(&self, i: u32, j: u32) -> bool {
         self.slack <= 0.0 || self.tight[i as usize].overlaps(&self.tight[j as usize])

@@ -192,12 +192,12 @@ impl<D: Dim> World<D> {
     }
 
     /// Whether arena slot `i` changed since the last update.
-    pub(super) fn slot_changed(&self, i: u32) -> bool {
+    fn slot_changed(&self, i: u32) -> bool {
         self.changed.get(i as usize).copied().unwrap_or(false)
     }
 
     /// The live pair of two arena slots, smaller handle first.
-    pub(super) fn pair_of_slots(&self, i: u32, j: u32) -> Option<PairKey> {
+    fn pair_of_slots(&self, i: u32, j: u32) -> Option<PairKey> {
         let (a, b) = (self.colliders.handle_at(i)?, self.colliders.handle_at(j)?);
         Some(if a < b { (a, b) } else { (b, a) })
     }
