@@ -104,6 +104,22 @@ pub trait SolidView {
     fn edge(&self, e: usize) -> [usize; 4];
     /// The neighbours of vertex `v` and the joining edges.
     fn neighbours(&self, v: usize) -> (&[u32], &[u32]);
+    /// Plane of face `f` in the solid's own frame, where
+    /// [`SolidView::to_local`] maps points (the query frame's plane when
+    /// the view maps nothing).
+    fn local_plane(&self, f: usize) -> (Vec3, f32) {
+        self.plane(f)
+    }
+    /// A point of the query frame in the frame of
+    /// [`SolidView::local_plane`].
+    fn to_local(&self, p: Vec3) -> Vec3 {
+        p
+    }
+    /// A direction of the query frame in the frame of
+    /// [`SolidView::local_plane`].
+    fn to_local_vector(&self, v: Vec3) -> Vec3 {
+        v
+    }
 }
 
 /// A small solid polytope copied into fixed buffers in the query frame:
@@ -305,6 +321,14 @@ impl Mapper {
     pub fn point(&self, p: Vec3) -> Vec3 {
         match self.m {
             Some((r, t)) => r * p + t,
+            None => p,
+        }
+    }
+    /// A point mapped back (by the inverse pose).
+    #[inline]
+    pub fn inverse_point(&self, p: Vec3) -> Vec3 {
+        match self.m {
+            Some((r, t)) => r.transpose() * (p - t),
             None => p,
         }
     }
@@ -595,5 +619,18 @@ impl SolidView for PlacedHull<'_> {
     #[inline]
     fn neighbours(&self, v: usize) -> (&[u32], &[u32]) {
         (self.p.vertex_neighbors(v), self.p.vertex_edges(v))
+    }
+    #[inline]
+    fn local_plane(&self, f: usize) -> (Vec3, f32) {
+        let face = &self.p.faces()[f];
+        (face.normal, face.offset)
+    }
+    #[inline]
+    fn to_local(&self, p: Vec3) -> Vec3 {
+        self.map.inverse_point(p)
+    }
+    #[inline]
+    fn to_local_vector(&self, v: Vec3) -> Vec3 {
+        self.map.inverse_vector(v)
     }
 }

@@ -139,6 +139,7 @@ fn sat_impl<A: Polytope, B: Polytope>(
         if let (Some(ha), Some(hb)) = (a.hull(), b.hull()) {
             if let Some(vb) = PlacedHull::new(hb, b_in_a) {
                 let va = HullView::new(ha);
+                let mut toward_b = None;
                 if reject {
                     // Any axis `u` bounds the distance from below by
                     // `min_B u·x - max_A u·x`; along the line through the
@@ -151,18 +152,19 @@ fn sat_impl<A: Polytope, B: Polytope>(
                         if vb.min_dot(u) + va.min_dot(-u) > cutoff {
                             return None;
                         }
+                        toward_b = Some(u);
                     }
                 }
-                return sat_solid(&va, &vb, centre_a, tol, cutoff);
+                return sat_solid(&va, &vb, centre_a, tol, cutoff, toward_b);
             }
         }
         let mut pa = Prepared::default();
         let mut pb = Prepared::default();
         if a.prepare(None, &mut pa) && b.prepare(Some(b_in_a), &mut pb) {
-            return sat_solid(&pa, &pb, centre_a, tol, cutoff);
+            return sat_solid(&pa, &pb, centre_a, tol, cutoff, None);
         }
         let (ma, mb) = (Mapped::new(a, None), Mapped::new(b, Some(b_in_a)));
-        return sat_solid(&ma, &mb, centre_a, tol, cutoff);
+        return sat_solid(&ma, &mb, centre_a, tol, cutoff, None);
     }
     // A triangle against a solid: in the solid's frame.
     if let (Some((v, n)), true) = (a.triangle(), b.is_solid()) {
@@ -226,9 +228,47 @@ fn edge_axis(p_a: Vec3, da: Vec3, p_b: Vec3, db: Vec3, centre_a: Vec3) -> Option
     Some((n, n.dot(p_b - p_a)))
 }
 
+/// Faces are skipped when a bound on their separation falls this many times
+/// `tol` below the best separation found so far: a skipped face is then
+/// neither the best of its shape nor within `tol` of the answer, whatever
+/// the bound's rounding (a few ulps of the coordinates) and the hull's own
+/// planarity tolerance (a vertex may lie off its face plane by about
+/// `6 REL_EPS` of the coordinates' size, which the edges' bound meets).
+const SKIP_MARGIN: f32 = 32.0;
+
+/// Marks a face of A whose deepest vertex of B was not looked for.
+const UNSCANNED: u32 = u32::MAX;
+
+/// The face of `v` whose outward normal (from `normal`) is most aligned
+/// with `u`: the lowest index on ties, `None` without faces.
+#[inline]
+fn most_aligned(count: usize, normal: impl Fn(usize) -> Vec3, u: Vec3) -> Option<usize> {
+    let mut best: Option<(usize, f32)> = None;
+    for f in 0..count {
+        let a = normal(f).dot(u);
+        if best.is_none_or(|(_, b)| a > b) {
+            best = Some((f, a));
+        }
+    }
+    best.map(|(f, _)| f)
+}
+
 /// [`sat`] on two solids in A's frame; `centre_a` is a point inside A.
 ///
 /// Faces of A and of B: the other's deepest vertex below each face plane.
+///
+/// With `toward_b` (a unit direction from A towards B), the face of each
+/// shape turned most towards the other is scanned first. Its separation
+/// `s` bounds the answer from below, and its deepest vertex `w` of the
+/// other shape bounds every other face's separation from above: face `f`
+/// of A separates by `min_v n_f·v - d_f <= n_f·w - d_f`. A face whose bound
+/// is below the best so far by more than [`SKIP_MARGIN`] `tol` can change
+/// neither the best face of its shape nor the choice between the shapes'
+/// faces (which keeps A's unless B's is `tol` better), so its scan is
+/// skipped; B's faces are bounded in B's own frame. On touching hulls
+/// nearly all faces turned away from the contact are skipped. The result
+/// is the same as without `toward_b`, except which axis is returned when
+/// one separates by more than `cutoff` (any such axis may be).
 ///
 /// Edge pairs: the Gauss map of `A - B` overlays A's with B's negated, and
 /// a pair of edges builds a face of `A - B` exactly when their arcs cross
@@ -238,19 +278,21 @@ fn edge_axis(p_a: Vec3, da: Vec3, p_b: Vec3, db: Vec3, centre_a: Vec3) -> Option
 /// second, parametrised as `n(t) = (1 - t) a0 + t a1` (the arc is shorter than
 /// a half circle, so `n(t) ≠ 0`), each `n(t) · v` is linear in `t`; the
 /// minimising vertex starts at B's deepest vertex below face `a0` (found by
-/// the face pass) and changes, at the smallest root `t` in `[0, 1]` of
-/// `n(t) · (w - v)` over the neighbours `w` with `a1 · w < a1 · v`, to that
-/// neighbour: the arc then crosses the arc of B's edge `v w`. The walk stops
-/// when no neighbour is lower at `t = 1`; since `a1 · v` (as computed)
-/// strictly decreases at each step, it ends after fewer steps than B has
-/// vertices. Only the crossing pairs are formed, about one per edge of A on
-/// random hulls, where testing every pair would form `E_A · E_B`.
+/// the face pass, or looked for when that face was skipped) and changes, at
+/// the smallest root `t` in `[0, 1]` of `n(t) · (w - v)` over the neighbours
+/// `w` with `a1 · w < a1 · v`, to that neighbour: the arc then crosses the
+/// arc of B's edge `v w`. The walk stops when no neighbour is lower at
+/// `t = 1`; since `a1 · v` (as computed) strictly decreases at each step, it
+/// ends after fewer steps than B has vertices. Only the crossing pairs are
+/// formed, about one per edge of A on random hulls, where testing every pair
+/// would form `E_A · E_B`.
 fn sat_solid<VA: SolidView, VB: SolidView>(
     va: &VA,
     vb: &VB,
     centre_a: Vec3,
     tol: f32,
     cutoff: f32,
+    toward_b: Option<Vec3>,
 ) -> Option<SatResult> {
     // Faces of A: separation of B's deepest vertex below the face plane,
     // remembering that vertex (the start of the walks of A's arcs) and, when
@@ -259,10 +301,23 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
     let stride = vb.vertex_count().next_multiple_of(4);
     let tabled = va.face_count() * stride <= DOTS;
     let mut dots = [0.0f32; DOTS];
-    let mut deepest = [0u32; MAX_FACES];
+    let mut deepest = [UNSCANNED; MAX_FACES];
+    let margin = SKIP_MARGIN * tol;
     let mut face_a: Option<SatResult> = None;
-    for f in 0..va.face_count() {
+    let seed_a = toward_b.and_then(|u| most_aligned(va.face_count(), |f| va.plane(f).0, u));
+    // B's vertex below the seed face: the witness bounding A's other faces.
+    let mut witness_b: Option<(usize, Vec3)> = None;
+    let order_a = seed_a.into_iter().chain(0..va.face_count());
+    for f in order_a {
         let (n, d) = va.plane(f);
+        if witness_b.is_some() && Some(f) == seed_a {
+            continue;
+        }
+        if let (Some((_, w)), Some(best)) = (witness_b, face_a) {
+            if n.dot(w) - d < best.separation - margin {
+                continue;
+            }
+        }
         let row = match dots.get_mut(f * stride..(f + 1) * stride) {
             Some(row) if tabled => row,
             _ => &mut [],
@@ -272,7 +327,11 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
             *x = i as u32;
         }
         let s = m - d;
-        if face_a.is_none_or(|r| s > r.separation) {
+        let better = |r: SatResult| match r.axis {
+            SatAxis::FaceA(g) => s > r.separation || (s == r.separation && f < g),
+            _ => s > r.separation,
+        };
+        if face_a.is_none_or(better) {
             face_a = Some(SatResult {
                 axis: SatAxis::FaceA(f),
                 separation: s,
@@ -282,13 +341,40 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
                 return face_a;
             }
         }
+        if seed_a == Some(f) && witness_b.is_none() {
+            witness_b = Some((i, vb.vertex(i)));
+        }
     }
-    // Faces of B (already in A's frame).
+    // Faces of B (already in A's frame), the seed's first.
     let mut face_b: Option<SatResult> = None;
-    for f in 0..vb.face_count() {
+    let seed_b = toward_b.and_then(|u| {
+        let u = vb.to_local_vector(-u);
+        most_aligned(vb.face_count(), |f| vb.local_plane(f).0, u)
+    });
+    // A's vertex below B's seed face, in B's frame, and the margin widened
+    // by the rounding of that frame change (about an ulp of the points).
+    let mut witness_a: Option<(Vec3, f32)> = None;
+    let order_b = seed_b.into_iter().chain(0..vb.face_count());
+    for f in order_b {
+        if witness_a.is_some() && Some(f) == seed_b {
+            continue;
+        }
+        if let Some((p, wide)) = witness_a {
+            let bar = face_a.map_or(f32::NEG_INFINITY, |r| r.separation);
+            let bar = face_b.map_or(bar, |r| bar.max(r.separation));
+            let (n, d) = vb.local_plane(f);
+            if n.dot(p) - d < bar - wide {
+                continue;
+            }
+        }
         let (n, d) = vb.plane(f);
-        let s = va.min_dot(n) - d;
-        if face_b.is_none_or(|r| s > r.separation) {
+        let m = va.min_dot(n);
+        let s = m - d;
+        let better = |r: SatResult| match r.axis {
+            SatAxis::FaceB(g) => s > r.separation || (s == r.separation && f < g),
+            _ => s > r.separation,
+        };
+        if face_b.is_none_or(better) {
             face_b = Some(SatResult {
                 axis: SatAxis::FaceB(f),
                 separation: s,
@@ -298,6 +384,12 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
                 return face_b;
             }
         }
+        if seed_b == Some(f) && witness_a.is_none() {
+            let p = va.vertex(va.min_vertex(n).0);
+            let local = vb.to_local(p);
+            let round = 32.0 * f32::EPSILON * (p.length() + local.length() + d.abs());
+            witness_a = Some((local, margin + round));
+        }
     }
     let best_face = prefer(face_a, face_b, tol);
     // An edge pair separating by less than this cannot be the answer: the
@@ -305,43 +397,62 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
     // `tol` (the bound below is allowed `tol` of rounding).
     let face_bar = best_face.map_or(f32::NEG_INFINITY, |r| r.separation);
 
+    // The deepest vertex of B below face `f` of A when the face pass found
+    // it, and that face's row of products when tabled.
+    let known = |f: usize| match deepest.get(f) {
+        Some(&i) if i != UNSCANNED => Some(i as usize),
+        _ => None,
+    };
+    let skipped = |f: usize| deepest.get(f) == Some(&UNSCANNED);
+    let row = |f: usize| match dots.get(f * stride..(f + 1) * stride) {
+        Some(r) if tabled && known(f).is_some() => r,
+        _ => &[],
+    };
+    let dot = |r: &[f32], n: Vec3, w: usize| -> f32 {
+        match r.get(w) {
+            Some(&x) => x,
+            None => n.dot(vb.vertex(w)),
+        }
+    };
+
     // The best edge pair: separation, pair, normal. Exact ties go to the
     // lower pair whatever the walk's order.
     let mut best_edge: Option<(f32, usize, usize, Vec3)> = None;
     let steps = vb.vertex_count();
     for ea in 0..va.edge_count() {
         let [v0, v1, f0, f1] = va.edge(ea);
+        // Both faces skipped: each bounds B's witness `w` below its plane
+        // by more than the margin under the best face, so every `n(t)` on the
+        // arc does too (`p_a` lies on both planes; the bound is a convex
+        // combination), and while that is negative, normalising `n(t)` only
+        // lowers it: no pair of this edge can win.
+        if face_bar <= 0.0 && skipped(f0) && skipped(f1) {
+            continue;
+        }
         let (a0, _) = va.plane(f0);
         let (a1, _) = va.plane(f1);
         let p_a = va.vertex(v0);
-        // `n · w` for the arc's ends: from the table, or computed.
-        let row = |f: usize| match dots.get(f * stride..(f + 1) * stride) {
-            Some(r) if tabled => r,
-            _ => &[],
-        };
         let (row0, row1) = (row(f0), row(f1));
-        let dot = |r: &[f32], n: Vec3, w: usize| -> f32 {
-            match r.get(w) {
-                Some(&x) => x,
-                None => n.dot(vb.vertex(w)),
-            }
+        // Two vertices of B for the bound: the deepest below each end when
+        // known, else the witness (any vertex bounds the minimum).
+        let pick = |f: usize, n: Vec3| {
+            known(f)
+                .or(witness_b.map(|(i, _)| i))
+                .unwrap_or_else(|| vb.min_vertex(n).0)
         };
-        let (mut v, u1) = match (deepest.get(f0), deepest.get(f1)) {
-            (Some(&i), Some(&j)) => (i as usize, j as usize),
-            _ => (vb.min_vertex(a0).0, vb.min_vertex(a1).0),
-        };
-        let (mut h0, mut h1) = (dot(row0, a0, v), dot(row1, a1, v));
+        let (v, u1) = (pick(f0, a0), pick(f1, a1));
         // Pruning: along the arc `n(t) = (1 - t) a0 + t a1`, the unnormalised
-        // separation `min_w n(t)·(w - p_a)` is at most its value at B's
-        // deepest vertex below either end (`v` below `a0`, `u1` below `a1`):
-        // two lines in `t`, from `x0` to `y0` and from `x1` to `y1`, with
-        // `x0 <= x1` and `y1 <= y0`; the least of the two is largest at an end
-        // or where they cross. Over the unit normal `n/|n|` (`|n| <= 1`) a negative
-        // bound only decreases; a positive one grows by at most
-        // `1 / min|n| = 1 / sqrt((1 + a0·a1) / 2)`. An edge of A whose bound
-        // is below the best face (or the best edge pair so far) cannot win.
+        // separation `min_w n(t)·(w - p_a)` is at most its value at any
+        // vertex of B: two lines in `t`, from `x0` to `y0` (at `v`) and from
+        // `x1` to `y1` (at `u1`). When `v` and `u1` are the deepest below
+        // the ends, `x0 <= x1` and `y1 <= y0`, and the least of the two
+        // lines is largest at an end or where they cross. Over the unit
+        // normal `n/|n|` (`|n| <= 1`) a negative bound only decreases; a
+        // positive one grows by at most `1 / min|n| = 1 / sqrt((1 + a0·a1) / 2)`.
+        // An edge of A whose bound is below the best face (or the best edge
+        // pair so far) cannot win.
         let (o0, o1) = (a0.dot(p_a), a1.dot(p_a));
-        let (x0, y0) = (h0 - o0, h1 - o1);
+        let (x0, y0) = (dot(row0, a0, v) - o0, dot(row1, a1, v) - o1);
         let (x1, y1) = (dot(row0, a0, u1) - o0, dot(row1, a1, u1) - o1);
         let (p, q) = (x1 - x0, y0 - y1);
         let mut bound = if p >= 0.0 && q >= 0.0 && p + q > 0.0 {
@@ -349,8 +460,8 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
             // end or where the lines cross.
             (x0 + p / (p + q) * (y0 - x0)).max(x0).max(y1)
         } else {
-            // Ties, or minima computed apart that disagree by rounding: the
-            // least of the lines' maxima.
+            // Otherwise (other vertices, ties, or minima computed apart that
+            // disagree by rounding): the least of the lines' maxima.
             x0.max(y0).min(x1.max(y1))
         };
         if bound > 0.0 {
@@ -365,6 +476,9 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
         if bound + tol < face_bar || bound + tol < edge_bar {
             continue;
         }
+        // The walk starts at B's deepest vertex below `a0`.
+        let mut v = known(f0).unwrap_or_else(|| vb.min_vertex(a0).0);
+        let (mut h0, mut h1) = (dot(row0, a0, v), dot(row1, a1, v));
         let da = va.vertex(v1) - p_a;
         for _ in 0..steps {
             let (nbrs, edges) = vb.neighbours(v);
