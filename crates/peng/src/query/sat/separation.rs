@@ -234,7 +234,7 @@ fn edge_axis(p_a: Vec3, da: Vec3, p_b: Vec3, db: Vec3, centre_a: Vec3) -> Option
 /// the bound's rounding (a few ulps of the coordinates) and the hull's own
 /// planarity tolerance (a vertex may lie off its face plane by about
 /// `6 REL_EPS` of the coordinates' size, which the edges' bound meets).
-const SKIP_MARGIN: f32 = 32.0;
+pub(super) const SKIP_MARGIN: f32 = 32.0;
 
 /// Marks a face of A whose deepest vertex of B was not looked for.
 const UNSCANNED: u32 = u32::MAX;

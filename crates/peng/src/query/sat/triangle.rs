@@ -15,7 +15,7 @@
 
 use super::polytope::Polytope;
 use super::prepared::{HullView, Mapped, Prepared, SolidView};
-use super::separation::{prefer, SatAxis, SatResult};
+use super::separation::{prefer, SatAxis, SatResult, SKIP_MARGIN};
 use crate::math::Vec3;
 
 /// Faces of the solid whose products with the triangle's vertices are kept
@@ -180,9 +180,28 @@ fn sat_triangle_solid<S: SolidView>(
     // vertex `k` to `k + 1`, with `m[k]` its outward normal in the plane.
     let edges = tri.edges();
     let mut best_edge: Option<(f32, (usize, usize), Vec3)> = None;
+    let face_bar = best_face.map_or(f32::NEG_INFINITY, |r| r.separation);
+    let margin = SKIP_MARGIN * tol;
     for j in 0..s.edge_count() {
         let [v0, v1, f0, f1] = s.edge(j);
         let (r0, r1) = (row(f0), row(f1));
+        // Every axis of a pair with edge `j` is `-(w0 c0 + w1 c1)`
+        // normalised (`w0 + w1 = 1`, both at least 0); along it the pair
+        // separates by at most `n·(v0 - p)` for any triangle vertex `p` (the
+        // edge supports the solid, the vertex bounds the triangle's extent),
+        // which is `(w0 a0 + w1 a1) / |w0 c0 + w1 c1|` with `a = c·p - d`
+        // the vertex's height over each face plane (`v0` lies on both). So
+        // when some vertex lies below both planes, the pairs separate by at
+        // most the least over the vertices of the larger height (normalising
+        // only lowers a negative value): below the best face by the margin,
+        // none can win, nor pass the cutoff (which the face does not).
+        let (d0, d1) = (s.plane(f0).1, s.plane(f1).1);
+        let below = (0..3)
+            .map(|i| (r0[i] - d0).max(r1[i] - d1))
+            .fold(f32::INFINITY, f32::min);
+        if below <= 0.0 && below + margin < face_bar {
+            continue;
+        }
         for k in 0..3 {
             // The solid's arc on the negated Gauss map runs from `-c0` to
             // `-c1` (`c0`, `c1` the normals of faces `f0`, `f1`); the
