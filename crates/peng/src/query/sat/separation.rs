@@ -253,6 +253,20 @@ fn most_aligned(count: usize, normal: impl Fn(usize) -> Vec3, u: Vec3) -> Option
     best.map(|(f, _)| f)
 }
 
+/// Whether face `f` of a shape, separating by `s`, replaces `best`, the
+/// best face of the same shape so far: it separates by more, or as much
+/// with a lower index (the faces are not scanned in index order, but the
+/// lowest index wins exact ties as if they were).
+#[inline]
+fn face_beats(s: f32, f: usize, best: &SatResult) -> bool {
+    match best.axis {
+        SatAxis::FaceA(g) | SatAxis::FaceB(g) => {
+            s > best.separation || (s == best.separation && f < g)
+        }
+        SatAxis::Edges(..) => s > best.separation,
+    }
+}
+
 /// [`sat`] on two solids in A's frame; `centre_a` is a point inside A.
 ///
 /// Faces of A and of B: the other's deepest vertex below each face plane.
@@ -327,11 +341,7 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
             *x = i as u32;
         }
         let s = m - d;
-        let better = |r: SatResult| match r.axis {
-            SatAxis::FaceA(g) => s > r.separation || (s == r.separation && f < g),
-            _ => s > r.separation,
-        };
-        if face_a.is_none_or(better) {
+        if face_a.is_none_or(|r| face_beats(s, f, &r)) {
             face_a = Some(SatResult {
                 axis: SatAxis::FaceA(f),
                 separation: s,
@@ -370,11 +380,7 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
         let (n, d) = vb.plane(f);
         let m = va.min_dot(n);
         let s = m - d;
-        let better = |r: SatResult| match r.axis {
-            SatAxis::FaceB(g) => s > r.separation || (s == r.separation && f < g),
-            _ => s > r.separation,
-        };
-        if face_b.is_none_or(better) {
+        if face_b.is_none_or(|r| face_beats(s, f, &r)) {
             face_b = Some(SatResult {
                 axis: SatAxis::FaceB(f),
                 separation: s,

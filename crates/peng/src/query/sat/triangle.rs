@@ -195,6 +195,9 @@ fn sat_triangle_solid<S: SolidView>(
         // most the least over the vertices of the larger height (normalising
         // only lowers a negative value): below the best face by the margin,
         // none can win, nor pass the cutoff (which the face does not).
+        // Only the offsets here; the normals are read again for the few
+        // crossing pairs below (reading both planes here for every edge cost
+        // 4 % more instructions on hulls over a mesh floor).
         let (d0, d1) = (s.plane(f0).1, s.plane(f1).1);
         let below = (0..3)
             .map(|i| (r0[i] - d0).max(r1[i] - d1))
