@@ -579,9 +579,12 @@ impl SolidView for PlacedHull<'_> {
     }
     #[inline]
     fn vertex(&self, i: usize) -> Vec3 {
+        // Read the lane from memory: indexing a SIMD `Vec4` by a runtime
+        // lane goes through a four-way match.
         let [x, y, z] = &self.blocks[(i / 4) % MAX_BLOCKS];
         let l = i % 4;
-        Vec3::new(x[l], y[l], z[l])
+        let lane = |v: &Vec4| AsRef::<[f32; 4]>::as_ref(v)[l];
+        Vec3::new(lane(x), lane(y), lane(z))
     }
     #[inline]
     fn min_vertex(&self, n: Vec3) -> (usize, f32) {

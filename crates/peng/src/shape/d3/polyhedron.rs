@@ -92,6 +92,9 @@ pub struct ConvexPolyhedron {
     vertices: Vec<Vec3>,
     faces: Vec<Face>,
     face_vertices: Vec<u32>,
+    /// Parallel to `face_vertices`: the index into `edges` of the edge from
+    /// each loop vertex to the next one in its loop.
+    face_edges: Vec<u32>,
     edges: Vec<Edge>,
     /// `neighbors[neighbor_start[v]..neighbor_start[v+1]]` are the vertices joined to `v`.
     neighbor_start: Vec<u32>,
@@ -204,6 +207,19 @@ impl ConvexPolyhedron {
             }
         }
         edges.sort_by_key(|e| e.vertices);
+        let edge_of = |a: u32, b: u32| {
+            edges
+                .binary_search_by(|e| e.vertices.cmp(&[a.min(b), a.max(b)]))
+                .map_or(0, |i| i as u32)
+        };
+        let face_edges: Vec<u32> = faces
+            .iter()
+            .flat_map(|f| {
+                let lp = &face_vertices[f.first as usize..(f.first + f.count) as usize];
+                (0..lp.len()).map(move |k| (lp[k], lp[(k + 1) % lp.len()]))
+            })
+            .map(|(a, b)| edge_of(a, b))
+            .collect();
         // (neighbour, edge index) per vertex.
         let mut adj: Vec<Vec<(u32, u32)>> = vec![Vec::new(); vertices.len()];
         for (i, e) in edges.iter().enumerate() {
@@ -249,6 +265,7 @@ impl ConvexPolyhedron {
             vertices,
             faces,
             face_vertices,
+            face_edges,
             edges,
             neighbor_start,
             neighbors,
@@ -334,6 +351,14 @@ impl ConvexPolyhedron {
     pub fn face_loop(&self, f: usize) -> &[u32] {
         let face = &self.faces[f];
         &self.face_vertices[face.first as usize..(face.first + face.count) as usize]
+    }
+    /// The edges of face `f`, parallel to [`Self::face_loop`]: entry `k` is
+    /// the index into [`Self::edges`] of the edge from loop vertex `k` to the
+    /// next.
+    #[inline]
+    pub fn face_loop_edges(&self, f: usize) -> &[u32] {
+        let face = &self.faces[f];
+        &self.face_edges[face.first as usize..(face.first + face.count) as usize]
     }
     /// The edges.
     #[inline]

@@ -351,15 +351,6 @@ impl<'a> HedronPoly<'a> {
     pub fn new(p: &'a ConvexPolyhedron) -> Self {
         HedronPoly { p }
     }
-    /// The index of the edge joining vertices `v` and `w`.
-    #[inline]
-    fn edge_index(&self, v: u32, w: u32) -> usize {
-        let key = [v.min(w), v.max(w)];
-        self.p
-            .edges()
-            .binary_search_by(|e| e.vertices.cmp(&key))
-            .unwrap_or(0)
-    }
 }
 
 impl Polytope for HedronPoly<'_> {
@@ -372,14 +363,12 @@ impl Polytope for HedronPoly<'_> {
     }
     fn face_polygon(&self, f: usize, out: &mut Polygon) {
         out.clear();
-        let lp = self.p.face_loop(f);
         let verts = self.p.vertices();
-        for i in 0..lp.len() {
-            let (v, w) = (lp[i], lp[(i + 1) % lp.len()]);
+        for (&v, &e) in self.p.face_loop(f).iter().zip(self.p.face_loop_edges(f)) {
             out.push(
                 verts[v as usize],
                 Feature::vertex(v as usize),
-                Feature::edge(self.edge_index(v, w)),
+                Feature::edge(e as usize),
             );
         }
         out.normal = self.p.faces()[f].normal;
