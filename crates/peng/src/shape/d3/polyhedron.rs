@@ -601,6 +601,34 @@ mod tests {
     }
 
     #[test]
+    fn face_loop_edges_join_consecutive_loop_vertices() {
+        // A hull with faces of several sizes (triangles and a square base).
+        let pts = [
+            Vec3::new(-1.0, 0.0, -1.0),
+            Vec3::new(1.0, 0.0, -1.0),
+            Vec3::new(1.0, 0.0, 1.0),
+            Vec3::new(-1.0, 0.0, 1.0),
+            Vec3::new(0.2, 1.5, 0.1),
+            Vec3::new(0.0, -0.7, 0.3),
+        ];
+        for p in [
+            ConvexPolyhedron::cuboid(Vec3::new(1.0, 2.0, 3.0)).unwrap(),
+            ConvexPolyhedron::from_points(&pts).unwrap(),
+        ] {
+            for f in 0..p.faces().len() {
+                let (lp, es) = (p.face_loop(f), p.face_loop_edges(f));
+                assert_eq!(lp.len(), es.len());
+                for k in 0..lp.len() {
+                    let (a, b) = (lp[k], lp[(k + 1) % lp.len()]);
+                    let e = &p.edges()[es[k] as usize];
+                    assert_eq!(e.vertices, [a.min(b), a.max(b)], "face {f}, loop entry {k}");
+                    assert!(e.faces.contains(&(f as u32)));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn open_surface_is_rejected() {
         let v = vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
         let r = ConvexPolyhedron::from_faces(v, &[vec![0, 2, 1], vec![0, 1, 3]]);
