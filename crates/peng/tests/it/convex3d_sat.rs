@@ -301,3 +301,120 @@ fn skipping_faces_on_bounds_changes_no_answer() {
     }
     assert!(compared > 700, "only {compared} pairs near contact");
 }
+
+/// [`Hull`] without its cached polyhedron: the test reads it through the
+/// polytope methods and runs every pass (no shortcut needs the hull's data).
+struct Uncached<'a>(Hull<'a>);
+
+impl Polytope for Uncached<'_> {
+    fn face_count(&self) -> usize {
+        self.0.face_count()
+    }
+    fn face_plane(&self, f: usize) -> (Vec3, f32) {
+        self.0.face_plane(f)
+    }
+    fn face_polygon(&self, f: usize, out: &mut Polygon) {
+        self.0.face_polygon(f, out)
+    }
+    fn edge_count(&self) -> usize {
+        self.0.edge_count()
+    }
+    fn edge(&self, e: usize) -> (Vec3, Vec3) {
+        self.0.edge(e)
+    }
+    fn edge_normals(&self, e: usize) -> Option<(Vec3, Vec3)> {
+        self.0.edge_normals(e)
+    }
+    fn support(&self, dir: Vec3) -> Vec3 {
+        self.0.support(dir)
+    }
+    fn support_vertex(&self, dir: Vec3) -> (Vec3, Feature) {
+        self.0.support_vertex(dir)
+    }
+    fn interior_point(&self) -> Vec3 {
+        self.0.interior_point()
+    }
+    fn scale(&self) -> f32 {
+        self.0.scale()
+    }
+    fn is_solid(&self) -> bool {
+        true
+    }
+    fn vertex_count(&self) -> usize {
+        self.0.vertex_count()
+    }
+    fn vertex(&self, i: usize) -> Vec3 {
+        self.0.vertex(i)
+    }
+    fn edge_topology(&self, e: usize) -> [usize; 4] {
+        self.0.edge_topology(e)
+    }
+    fn vertex_adjacency(&self, v: usize) -> (&[u32], &[u32]) {
+        self.0.vertex_adjacency(v)
+    }
+    fn support_index(&self, dir: Vec3) -> usize {
+        self.0.support_index(dir)
+    }
+}
+
+#[test]
+fn a_vertex_over_a_face_ends_the_test_with_the_face_and_no_better_edge_is_missed() {
+    // B's lowest vertex (along -n) is put `gap` above a point `q` of face
+    // `f` of A. With `q` inside the face the distance is `gap` and no axis
+    // separates by more, so the face is the answer and the cached hulls'
+    // test skips its edge pass; with `q` outside the face (beyond a corner)
+    // an edge pair or another face may separate by more. Either way the
+    // answer must be the one of the test that runs every pass (a skip taken
+    // wrongly returns the face, short of the better edge pair).
+    let mut rng = Rng(0x0fac_e0ff);
+    let (mut inside, mut beaten) = (0, 0);
+    for i in 0..600 {
+        let a = hull(&mut rng, [8, 12, 16, 24][i % 4]);
+        let b = hull(&mut rng, [16, 8, 12, 6][i % 4]);
+        let f = i % a.faces().len();
+        let (n, lp) = (a.faces()[f].normal, a.face_loop(f));
+        let corners: Vec<Vec3> = lp.iter().map(|&v| a.vertices()[v as usize]).collect();
+        let centre = corners.iter().copied().sum::<Vec3>() / corners.len() as f32;
+        let corner = corners[i % corners.len()];
+        // Inside: towards a corner from the centre; outside: past it.
+        let out = i % 2 == 1;
+        let reach = if out {
+            rng.range(1.1, 1.6)
+        } else {
+            rng.range(0.0, 0.9)
+        };
+        let q = centre + (corner - centre) * reach;
+        let rot = Pose3::from_axis_angle(Vec3::ZERO, rng.unit() * rng.range(0.0, 3.1));
+        let low = rot.transform_point(b.support(rot.inverse_transform_vector(-n)));
+        let gap = rng.range(1e-4, 0.05);
+        let pose = Pose3::new(q + n * gap - low, rot.rotation);
+        let scale = a.vertex_radius().max(b.vertex_radius());
+        let fast = sat(&Hull(&a), &Hull(&b), &pose, f32::INFINITY).expect("solids give an axis");
+        let full = sat(
+            &Uncached(Hull(&a)),
+            &Uncached(Hull(&b)),
+            &pose,
+            f32::INFINITY,
+        )
+        .expect("solids give an axis");
+        assert!(
+            (fast.separation - full.separation).abs() <= 1e-5 * scale
+                && fast.normal.dot(full.normal) > 1.0 - 1e-5,
+            "pair {i} (outside {out}): cached {fast:?}, every pass {full:?}"
+        );
+        if !out {
+            inside += 1;
+            assert!(
+                (fast.separation - gap).abs() <= 1e-5 * scale,
+                "pair {i}: {fast:?}, gap {gap}"
+            );
+        } else if full.separation > gap + 1e-4 * scale {
+            beaten += 1;
+        }
+    }
+    // Both kinds occur: the face's own answer, and others beating it.
+    assert!(
+        inside >= 300 && beaten > 50,
+        "{inside} inside, {beaten} beaten"
+    );
+}

@@ -120,6 +120,60 @@ pub trait SolidView {
     fn to_local_vector(&self, v: Vec3) -> Vec3 {
         v
     }
+    /// Whether the point `w` (query frame) lies above face `f` and projects
+    /// onto the face inside its polygon by more than `inset`, on a face
+    /// whose vertices lie within `flat` of its plane. Then the foot of `w`
+    /// on the plane is within `flat` of a point of the solid (see
+    /// [`face_holds_foot`]). `false` when the view cannot tell.
+    fn face_holds(&self, _f: usize, _w: Vec3, _inset: f32, _flat: f32) -> bool {
+        false
+    }
+}
+
+/// [`SolidView::face_holds`] for a convex polyhedron in its own frame.
+///
+/// The foot `p = w - (n·w - d) n` lies in the face's plane. Inside the
+/// polygon of the vertices' projections it is a convex combination
+/// `Σ λ_k proj(v_k)`, and the point `Σ λ_k v_k` of the solid lies within
+/// `max_k |n·v_k - d|` of it along `n`. The polygon is convex and
+/// counter-clockwise seen from outside, so `p` is inside by more than
+/// `inset` when `(v_{k+1} - v_k) × (p - v_k) · n > inset |v_{k+1} - v_k|` for
+/// every edge.
+#[inline]
+pub(super) fn face_holds_foot(
+    p: &ConvexPolyhedron,
+    f: usize,
+    w: Vec3,
+    inset: f32,
+    flat: f32,
+) -> bool {
+    let face = &p.faces()[f];
+    let (n, d) = (face.normal, face.offset);
+    let h = n.dot(w) - d;
+    if h.is_nan() || h <= 0.0 {
+        return false;
+    }
+    let foot = w - h * n;
+    let verts = p.vertices();
+    let lp = p.face_loop(f);
+    let Some(&last) = lp.last() else {
+        return false;
+    };
+    let mut prev = verts[last as usize];
+    for &k in lp {
+        let v = verts[k as usize];
+        if (n.dot(v) - d).abs() > flat {
+            return false;
+        }
+        let e = v - prev;
+        let c = e.cross(foot - prev).dot(n);
+        // `c > inset |e|`, squared (both sides positive); NaN fails.
+        if !(c > 0.0 && c * c > inset * inset * e.length_squared()) {
+            return false;
+        }
+        prev = v;
+    }
+    true
 }
 
 /// A small solid polytope copied into fixed buffers in the query frame:
@@ -517,6 +571,10 @@ impl SolidView for HullView<'_> {
     fn neighbours(&self, v: usize) -> (&[u32], &[u32]) {
         (self.p.vertex_neighbors(v), self.p.vertex_edges(v))
     }
+    #[inline]
+    fn face_holds(&self, f: usize, w: Vec3, inset: f32, flat: f32) -> bool {
+        face_holds_foot(self.p, f, w, inset, flat)
+    }
 }
 
 /// A convex polyhedron of at most [`MAX_VERTS`] vertices placed in the query
@@ -635,5 +693,9 @@ impl SolidView for PlacedHull<'_> {
     #[inline]
     fn to_local_vector(&self, v: Vec3) -> Vec3 {
         self.map.inverse_vector(v)
+    }
+    #[inline]
+    fn face_holds(&self, f: usize, w: Vec3, inset: f32, flat: f32) -> bool {
+        face_holds_foot(self.p, f, self.map.inverse_point(w), inset, flat)
     }
 }

@@ -421,6 +421,31 @@ fn sat_solid<VA: SolidView, VB: SolidView>(
         }
     };
 
+    // Apart, with the other shape's deepest vertex `w` below the best face
+    // standing over that face's polygon: the foot of `w` is (within the
+    // face's flatness) a point of this shape at `face_bar` from `w`, so the
+    // shapes are at most that far apart, and no axis separates them by more
+    // than their distance. No edge pair can then beat the face by `tol`
+    // (flatness and rounding take under half of it), and the edge pass is
+    // skipped. Common between resting neighbours within a contact
+    // prediction, whose closest features are a face and a vertex.
+    if face_bar > 0.0 {
+        let (inset, flat) = (margin, 0.25 * tol);
+        let holds = match best_face.map(|r| r.axis) {
+            Some(SatAxis::FaceA(f)) => {
+                known(f).is_some_and(|i| va.face_holds(f, vb.vertex(i), inset, flat))
+            }
+            Some(SatAxis::FaceB(f)) => {
+                let (i, _) = va.min_vertex(vb.plane(f).0);
+                vb.face_holds(f, va.vertex(i), inset, flat)
+            }
+            _ => false,
+        };
+        if holds {
+            return best_face;
+        }
+    }
+
     // The best edge pair: separation, pair, normal. Exact ties go to the
     // lower pair whatever the walk's order.
     let mut best_edge: Option<(f32, usize, usize, Vec3)> = None;
