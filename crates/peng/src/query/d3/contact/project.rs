@@ -306,12 +306,7 @@ pub fn polyhedron(p: &ConvexPolyhedron, c: Vec3) -> Proj {
                 } else if t >= 1.0 {
                     Feature::vertex(ib as usize)
                 } else {
-                    let key = [ia.min(ib), ia.max(ib)];
-                    Feature::edge(
-                        p.edges()
-                            .binary_search_by(|e| e.vertices.cmp(&key))
-                            .unwrap_or(0),
-                    )
+                    Feature::edge(p.face_loop_edges(fi)[k] as usize)
                 };
                 let (n, l) = outward(c, q, f.normal);
                 best = Proj {
