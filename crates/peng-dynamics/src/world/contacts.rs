@@ -115,7 +115,7 @@ impl<D: DynDim> Sources<'_, D> {
         (ha, hb): (ColliderHandle, ColliderHandle),
         manifolds: &[D::Manifold],
         cursor: &mut usize,
-        mut emit: impl FnMut(ContactC<D>, ContactKey),
+        mut emit: impl FnMut(&ContactC<D>, ContactKey),
     ) {
         let cache = self.cache;
         while *cursor < cache.len() && (cache[*cursor].0 .0, cache[*cursor].0 .1) < (ha, hb) {
@@ -193,7 +193,7 @@ impl<D: DynDim> Sources<'_, D> {
                 c.len += 1;
             }
             c.compute_k(sa, sb);
-            emit(c, key);
+            emit(&c, key);
         }
     }
 
@@ -213,7 +213,7 @@ impl<D: DynDim> Sources<'_, D> {
         let mut cursor = None;
         for (ha, hb, manifolds) in world.touching_contacts_in(range) {
             let at = cursor.get_or_insert_with(|| self.cache_start(ha, hb, guess));
-            self.pair((ha, hb), manifolds, at, |c, k| out.push((c, k)));
+            self.pair((ha, hb), manifolds, at, |c, k| out.push((*c, k)));
         }
     }
 }
@@ -288,7 +288,7 @@ impl<D: DynDim> PhysicsWorld<D> {
             // cursor walks the cache alongside.
             let mut cursor = 0usize;
             for (ha, hb, manifolds) in world.touching_contacts() {
-                src.pair((ha, hb), manifolds, &mut cursor, |c, k| packer.push(&c, k));
+                src.pair((ha, hb), manifolds, &mut cursor, |c, k| packer.push(c, k));
             }
         }
         packer.finish();

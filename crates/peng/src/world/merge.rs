@@ -69,19 +69,32 @@ impl<D: Dim> World<D> {
     fn merge_in_place(
         &mut self,
         work: Vec<PairKey>,
-        fresh: Vec<Option<PairState<D>>>,
+        mut fresh: Vec<Option<PairState<D>>>,
     ) -> Vec<Transition> {
         let mut out = core::mem::take(&mut self.transitions);
         out.clear();
         out.reserve(self.touching.len());
-        let mut fresh = touching_retested(work, fresh).peekable();
+        // `work[j]` is the first retested pair not before the current one
+        // (plain indices: a peekable iterator over the states moved each
+        // large state through an `Option` per pair).
+        let mut j = 0;
         let mut touching = core::mem::take(&mut self.touching);
         touching.retain_mut(|(k, s)| {
             let k = *k;
-            if let Some((_, fs)) = fresh.next_if(|(fk, _)| *fk == k) {
-                *s = fs;
-                out.push(transition(k, EventKind::Persisted, s));
-                return true;
+            while j < work.len() && work[j] < k {
+                debug_assert!(
+                    fresh[j].is_none(),
+                    "a touching retested pair was not listed"
+                );
+                j += 1;
+            }
+            if j < work.len() && work[j] == k {
+                if let Some(fs) = fresh[j].take() {
+                    j += 1;
+                    *s = fs;
+                    out.push(transition(k, EventKind::Persisted, s));
+                    return true;
+                }
             }
             let persists = self.persists(k, s);
             let kind = if persists {
@@ -93,7 +106,7 @@ impl<D: Dim> World<D> {
             persists
         });
         debug_assert!(
-            fresh.peek().is_none(),
+            fresh[j..].iter().all(Option::is_none),
             "a touching retested pair was not listed"
         );
         self.touching = touching;

@@ -246,16 +246,15 @@ impl<D: Dim> World<D> {
             }
         }
         self.moves = moves;
-        let mut carried = self
-            .touching
-            .iter()
-            .filter(|(_, s)| s.carried)
-            .map(|(k, _)| *k)
-            .peekable();
+        // Both lists are sorted by pair: walk the touching list alongside.
+        let touching = &self.touching;
+        let mut i = 0;
         let before = work.len();
         work.retain(|k| {
-            while carried.next_if(|c| c < k).is_some() {}
-            carried.peek() != Some(k)
+            while i < touching.len() && touching[i].0 < *k {
+                i += 1;
+            }
+            !(i < touching.len() && touching[i].0 == *k && touching[i].1.carried)
         });
         self.carried = before - work.len();
     }
