@@ -7,30 +7,44 @@
 /// A collider of a [`World`](super::World): slot index plus generation,
 /// small and passed by value. Ordered by index, then generation (event lists
 /// are sorted in this order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+///
+/// Both parts live in one word, the index in the high half, so that
+/// comparing handles (the world's pair lists are sorted by them) is one
+/// integer comparison rather than two with a branch between.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ColliderHandle {
-    index: u32,
-    generation: u32,
+    bits: u64,
+}
+
+impl core::fmt::Debug for ColliderHandle {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ColliderHandle")
+            .field("index", &self.index())
+            .field("generation", &self.generation())
+            .finish()
+    }
 }
 
 impl ColliderHandle {
     /// The slot index (dense; reused after removal with a new generation).
     #[inline]
     pub fn index(self) -> u32 {
-        self.index
+        (self.bits >> 32) as u32
     }
 
     /// The generation of the slot when this handle was made.
     #[inline]
     pub fn generation(self) -> u32 {
-        self.generation
+        self.bits as u32
     }
 
     /// A handle from its parts (for tests and serialisation; a made-up
     /// handle is simply stale unless it names a live collider).
     #[inline]
     pub fn from_parts(index: u32, generation: u32) -> Self {
-        ColliderHandle { index, generation }
+        ColliderHandle {
+            bits: (u64::from(index) << 32) | u64::from(generation),
+        }
     }
 }
 
@@ -80,15 +94,15 @@ impl<T> Arena<T> {
 
     /// Removes and returns the value of a live handle (`None` when stale).
     pub fn remove(&mut self, h: ColliderHandle) -> Option<T> {
-        let slot = self.slots.get_mut(h.index as usize)?;
-        if slot.generation != h.generation || slot.value.is_none() {
+        let slot = self.slots.get_mut(h.index() as usize)?;
+        if slot.generation != h.generation() || slot.value.is_none() {
             return None;
         }
         let value = slot.value.take();
         // Wrapping: after 2^32 reuses of one slot a very old handle could
         // match again; that takes billions of removals of one slot.
         slot.generation = slot.generation.wrapping_add(1);
-        self.free.push(h.index);
+        self.free.push(h.index());
         self.len -= 1;
         value
     }
@@ -96,8 +110,8 @@ impl<T> Arena<T> {
     /// The value of a live handle.
     #[inline]
     pub fn get(&self, h: ColliderHandle) -> Option<&T> {
-        let slot = self.slots.get(h.index as usize)?;
-        if slot.generation == h.generation {
+        let slot = self.slots.get(h.index() as usize)?;
+        if slot.generation == h.generation() {
             slot.value.as_ref()
         } else {
             None
@@ -107,8 +121,8 @@ impl<T> Arena<T> {
     /// The value of a live handle, mutably.
     #[inline]
     pub fn get_mut(&mut self, h: ColliderHandle) -> Option<&mut T> {
-        let slot = self.slots.get_mut(h.index as usize)?;
-        if slot.generation == h.generation {
+        let slot = self.slots.get_mut(h.index() as usize)?;
+        if slot.generation == h.generation() {
             slot.value.as_mut()
         } else {
             None
