@@ -152,11 +152,11 @@ pub trait Dim: 'static + Send + Sync + Sized {
     /// angle `θ ∈ [0, π]` (at most 2, and at most `θ`). NaN for a zero
     /// rotation, which the reuse rule reads as "test again".
     fn turn_chord(p: &Self::Pose, q: &Self::Pose) -> f32;
-    /// `m` carried rigidly with its colliders, which moved by `move_a` and
+    /// Carries `m` rigidly with its colliders, which moved by `move_a` and
     /// `move_b` (each a [`pose_change`](Self::pose_change)): each point with
     /// its collider, the normal with A, each depth measured again along the
-    /// new normal.
-    fn carry(m: &Self::Manifold, move_a: &Self::Pose, move_b: &Self::Pose) -> Self::Manifold;
+    /// new normal. In place: the manifold is not copied.
+    fn carry(m: &mut Self::Manifold, move_a: &Self::Pose, move_b: &Self::Pose);
 }
 
 /// The one-point manifold of a cast hit, in either dimension.
@@ -175,20 +175,15 @@ fn hit_manifold<V: Vector, const N: usize>(hit: &CastHit<V>) -> Manifold<V, N> {
 /// [`Dim::carry`] for a dimension whose manifolds hold up to `N` points:
 /// each point moved with its collider, the normal turned with A, each depth
 /// measured again along the turned normal.
-fn carry_manifold<D: Dim, const N: usize>(
-    m: &Manifold<D::V, N>,
-    da: &D::Pose,
-    db: &D::Pose,
-) -> Manifold<D::V, N> {
-    let mut out = *m;
+#[inline]
+fn carry_manifold<D: Dim, const N: usize>(m: &mut Manifold<D::V, N>, da: &D::Pose, db: &D::Pose) {
     let n = D::transform_vector(da, m.normal);
-    out.normal = n;
-    for p in out.points_mut() {
+    m.normal = n;
+    for p in m.points_mut() {
         p.point_a = D::transform_point(da, p.point_a);
         p.point_b = D::transform_point(db, p.point_b);
         p.depth = (p.point_a - p.point_b).dot(n);
     }
-    out
 }
 
 /// The 2D dimension: [`Pose2`] and [`shape::d2::Shape`].
@@ -358,7 +353,7 @@ impl Dim for Dim2 {
         let len = (c * c + s * s).sqrt();
         ((c - len) * (c - len) + s * s).sqrt() / len
     }
-    fn carry(m: &Self::Manifold, move_a: &Pose2, move_b: &Pose2) -> Self::Manifold {
+    fn carry(m: &mut Self::Manifold, move_a: &Pose2, move_b: &Pose2) {
         carry_manifold::<Self, _>(m, move_a, move_b)
     }
 }
@@ -529,7 +524,7 @@ impl Dim for Dim3 {
         let r = p.rotation.inverse() * q.rotation;
         2.0 * Vec3::new(r.x, r.y, r.z).length() / r.length()
     }
-    fn carry(m: &Self::Manifold, move_a: &Pose3, move_b: &Pose3) -> Self::Manifold {
+    fn carry(m: &mut Self::Manifold, move_a: &Pose3, move_b: &Pose3) {
         carry_manifold::<Self, _>(m, move_a, move_b)
     }
 }

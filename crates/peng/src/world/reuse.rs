@@ -92,21 +92,33 @@ pub(crate) fn anchor<D: Dim>(
     })
 }
 
-/// The bound on how far any point of either collider moved relative to the
-/// other between the anchor's relative poses and the current poses `a` and
-/// `b` (module docs).
-fn drift<D: Dim>(anchor: &Anchor<D>, a: &D::Pose, b: &D::Pose, reach_a: f32, reach_b: f32) -> f32 {
-    let (b_in_a0, b_in_a) = (&anchor.b_in_a, D::inv_mul(a, b));
-    let (a_in_b0, a_in_b) = (&anchor.a_in_b, D::inv_mul(b, a));
-    let chord = D::turn_chord(b_in_a0, &b_in_a);
+/// Whether the bound on how far any point of either collider moved relative
+/// to the other, between the anchor's relative poses and the current poses
+/// `a` and `b`, is at most `slack` (module docs). The bound is the smaller
+/// of the one measured in A's frame and the one in B's; the second is
+/// computed only when the first is over (a hull on a large mesh: the
+/// hull's reach). A NaN anywhere makes it fail.
+fn drift_within<D: Dim>(
+    anchor: &Anchor<D>,
+    a: &D::Pose,
+    b: &D::Pose,
+    reach_a: f32,
+    reach_b: f32,
+    slack: f32,
+) -> bool {
+    let b_in_a = D::inv_mul(a, b);
+    let chord = D::turn_chord(&anchor.b_in_a, &b_in_a);
     // `chord·reach`, with no turn counting as no motion even for an
     // unbounded shape (where `0·∞` would be NaN). A NaN chord (degenerate
-    // rotation) makes the drift NaN, and `try_carry` then tests again.
+    // rotation) makes the drift NaN, and the comparisons fail.
     let turned = |r: f32| if chord == 0.0 { 0.0 } else { chord * r };
     let moved = |p0: &D::Pose, p: &D::Pose| (D::translation(p) - D::translation(p0)).length();
-    let of_b = moved(b_in_a0, &b_in_a) + turned(reach_b);
-    let of_a = moved(a_in_b0, &a_in_b) + turned(reach_a);
-    of_b.min(of_a)
+    let of_b = moved(&anchor.b_in_a, &b_in_a) + turned(reach_b);
+    if of_b <= slack {
+        return true;
+    }
+    let a_in_b = D::inv_mul(b, a);
+    moved(&anchor.a_in_b, &a_in_b) + turned(reach_a) <= slack
 }
 
 /// One end of a pair for [`try_carry`]: the collider, its move since the
@@ -130,12 +142,11 @@ fn try_carry<D: Dim>(s: &mut PairState<D>, ea: End<'_, D>, eb: End<'_, D>, tol: 
     }
     let off = offset(a, b).unwrap_or(0.0);
     let slack = tol - (off - anchor.offset).max(0.0);
-    let drift = drift::<D>(anchor, &a.pose, &b.pose, ea.reach, eb.reach);
     // NaN anywhere fails the test: the pair is tested.
-    if drift.partial_cmp(&slack).is_none_or(|o| o.is_gt()) {
+    if !drift_within::<D>(anchor, &a.pose, &b.pose, ea.reach, eb.reach, slack) {
         return false;
     }
-    let carry = |m: &mut D::Manifold| *m = D::carry(m, ea.moved, eb.moved);
+    let carry = |m: &mut D::Manifold| D::carry(m, ea.moved, eb.moved);
     let touches = |m: &D::Manifold| D::manifold_depth(m) >= -off;
     match &mut s.manifolds {
         Manifolds::One(m) => {
