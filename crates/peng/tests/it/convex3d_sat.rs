@@ -14,8 +14,21 @@ use peng::query::types::Feature;
 use peng::shape::d3::{ConvexPolyhedron, Shape};
 use sat_common::{brute, hull, interval, place, placed, Rng};
 
-/// A convex polyhedron as a polytope that exposes its cached data.
-struct Hull<'a>(&'a ConvexPolyhedron);
+/// A convex polyhedron as a polytope, exposing its cached data through
+/// `Polytope::hull` when the flag is set. Without it the test reads the
+/// polytope methods only and runs every pass (no shortcut needs the
+/// hull's data).
+struct Hull<'a>(&'a ConvexPolyhedron, bool);
+
+/// The polytope that exposes its cached data: the fast path.
+fn cached(p: &ConvexPolyhedron) -> Hull<'_> {
+    Hull(p, true)
+}
+
+/// The polytope without its cached data: every pass runs.
+fn uncached(p: &ConvexPolyhedron) -> Hull<'_> {
+    Hull(p, false)
+}
 
 impl Polytope for Hull<'_> {
     fn face_count(&self) -> usize {
@@ -85,7 +98,7 @@ impl Polytope for Hull<'_> {
         self.0.support_vertex(dir)
     }
     fn hull(&self) -> Option<&ConvexPolyhedron> {
-        Some(self.0)
+        self.1.then_some(self.0)
     }
 }
 
@@ -135,7 +148,7 @@ fn cached_hulls_agree_with_brute_force() {
         let pose = place(&mut rng, &a, &b, 0.3, 1.6);
         let scale = a.vertex_radius().max(b.vertex_radius());
         let exact = brute(&a, &b, &pose);
-        let r = sat(&Hull(&a), &Hull(&b), &pose, f32::INFINITY).expect("solids give an axis");
+        let r = sat(&cached(&a), &cached(&b), &pose, f32::INFINITY).expect("solids give an axis");
         // Overlapping or not, the best axis over the Minkowski difference's
         // faces (no edge pair pruned wrongly) for pairs overlapping or
         // within a contact prediction (well apart, the walk only bounds the
@@ -192,7 +205,7 @@ fn cached_boxes_with_exact_ties_agree_with_brute_force() {
         let pose = Pose3::from_axis_angle(t, axis * angle);
         let scale = a.vertex_radius().max(b.vertex_radius());
         let exact = brute(&a, &b, &pose);
-        let r = sat(&Hull(&a), &Hull(&b), &pose, f32::INFINITY).unwrap();
+        let r = sat(&cached(&a), &cached(&b), &pose, f32::INFINITY).unwrap();
         if exact < 0.0 || r.separation < 0.0 {
             assert!(
                 (r.separation - exact).abs() <= 1e-5 * scale,
@@ -213,8 +226,8 @@ fn early_rejection_only_when_farther_than_cutoff() {
         let (a, b) = (hull(&mut rng, 16), hull(&mut rng, 16));
         let pose = place(&mut rng, &a, &b, 0.5, 1.6);
         let cutoff = [0.0, 0.01, 0.1][i % 3];
-        let fast = sat_within(&Hull(&a), &Hull(&b), &pose, cutoff);
-        let full = sat(&Hull(&a), &Hull(&b), &pose, cutoff);
+        let fast = sat_within(&cached(&a), &cached(&b), &pose, cutoff);
+        let full = sat(&cached(&a), &cached(&b), &pose, cutoff);
         match fast {
             Some(r) => {
                 kept += 1;
@@ -287,8 +300,8 @@ fn skipping_faces_on_bounds_changes_no_answer() {
             place(&mut rng, &a, &b, 0.7, 1.05)
         };
         let cutoff = [0.0, 0.02, 0.1][i % 3];
-        let full = sat(&Hull(&a), &Hull(&b), &pose, cutoff).expect("solids give an axis");
-        let fast = sat_within(&Hull(&a), &Hull(&b), &pose, cutoff);
+        let full = sat(&cached(&a), &cached(&b), &pose, cutoff).expect("solids give an axis");
+        let fast = sat_within(&cached(&a), &cached(&b), &pose, cutoff);
         if full.separation <= cutoff {
             compared += 1;
             assert_eq!(fast, Some(full), "pair {i}");
@@ -300,61 +313,6 @@ fn skipping_faces_on_bounds_changes_no_answer() {
         }
     }
     assert!(compared > 700, "only {compared} pairs near contact");
-}
-
-/// [`Hull`] without its cached polyhedron: the test reads it through the
-/// polytope methods and runs every pass (no shortcut needs the hull's data).
-struct Uncached<'a>(Hull<'a>);
-
-impl Polytope for Uncached<'_> {
-    fn face_count(&self) -> usize {
-        self.0.face_count()
-    }
-    fn face_plane(&self, f: usize) -> (Vec3, f32) {
-        self.0.face_plane(f)
-    }
-    fn face_polygon(&self, f: usize, out: &mut Polygon) {
-        self.0.face_polygon(f, out)
-    }
-    fn edge_count(&self) -> usize {
-        self.0.edge_count()
-    }
-    fn edge(&self, e: usize) -> (Vec3, Vec3) {
-        self.0.edge(e)
-    }
-    fn edge_normals(&self, e: usize) -> Option<(Vec3, Vec3)> {
-        self.0.edge_normals(e)
-    }
-    fn support(&self, dir: Vec3) -> Vec3 {
-        self.0.support(dir)
-    }
-    fn support_vertex(&self, dir: Vec3) -> (Vec3, Feature) {
-        self.0.support_vertex(dir)
-    }
-    fn interior_point(&self) -> Vec3 {
-        self.0.interior_point()
-    }
-    fn scale(&self) -> f32 {
-        self.0.scale()
-    }
-    fn is_solid(&self) -> bool {
-        true
-    }
-    fn vertex_count(&self) -> usize {
-        self.0.vertex_count()
-    }
-    fn vertex(&self, i: usize) -> Vec3 {
-        self.0.vertex(i)
-    }
-    fn edge_topology(&self, e: usize) -> [usize; 4] {
-        self.0.edge_topology(e)
-    }
-    fn vertex_adjacency(&self, v: usize) -> (&[u32], &[u32]) {
-        self.0.vertex_adjacency(v)
-    }
-    fn support_index(&self, dir: Vec3) -> usize {
-        self.0.support_index(dir)
-    }
 }
 
 #[test]
@@ -389,14 +347,10 @@ fn a_vertex_over_a_face_ends_the_test_with_the_face_and_no_better_edge_is_missed
         let gap = rng.range(1e-4, 0.05);
         let pose = Pose3::new(q + n * gap - low, rot.rotation);
         let scale = a.vertex_radius().max(b.vertex_radius());
-        let fast = sat(&Hull(&a), &Hull(&b), &pose, f32::INFINITY).expect("solids give an axis");
-        let full = sat(
-            &Uncached(Hull(&a)),
-            &Uncached(Hull(&b)),
-            &pose,
-            f32::INFINITY,
-        )
-        .expect("solids give an axis");
+        let fast =
+            sat(&cached(&a), &cached(&b), &pose, f32::INFINITY).expect("solids give an axis");
+        let full =
+            sat(&uncached(&a), &uncached(&b), &pose, f32::INFINITY).expect("solids give an axis");
         assert!(
             (fast.separation - full.separation).abs() <= 1e-5 * scale
                 && fast.normal.dot(full.normal) > 1.0 - 1e-5,
