@@ -39,6 +39,30 @@ macro_rules! avx2_dispatch {
             unsafe { $lanes($($arg),*) }
         }
     };
+    // A lane loop generic over how it moves rows in and out of lanes
+    // ([`Rows`]): 256-bit transposes in the AVX2 build, the baseline's
+    // elsewhere.
+    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident::<Rows>, ($($arg:ident: $ty:ty),* $(,)?)) => {
+        $(#[$doc])*
+        $vis unsafe fn $run($($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2; the rest as the caller's.
+                return unsafe { $avx2($($arg),*) };
+            }
+            // SAFETY: the caller's.
+            unsafe { $lanes::<$crate::solver::lanes::BaselineRows>($($arg),*) }
+        }
+
+        /// The lane loop compiled for AVX2.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn $avx2($($arg: $ty),*) {
+            // SAFETY: the processor has AVX2 (this function's feature), as
+            // `AvxRows` asks; the rest as the caller's.
+            unsafe { $lanes::<$crate::solver::lanes::AvxRows>($($arg),*) }
+        }
+    };
 }
 pub(crate) use avx2_dispatch;
 
@@ -263,18 +287,59 @@ impl M8 {
     }
 }
 
-/// A 3D vector in each lane.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct V3 {
-    pub x: F8,
-    pub y: F8,
-    pub z: F8,
+/// Eight lanes as a value to compute with: [`F8`] itself (plain arrays,
+/// which the compiler may or may not vectorise), or an AVX register
+/// (`super::avx::Avx8`, one instruction per operation for certain).
+/// [`F8`] stays the type a block stores; a kernel generic over `Lane`
+/// loads its fields with [`load`](Lane::load).
+pub(crate) trait Lane:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + AddAssign + SubAssign
+{
+    /// Stored lanes as a value.
+    ///
+    /// # Safety
+    /// The processor has what the lane type needs (`Avx8`: AVX).
+    unsafe fn load(f: &F8) -> Self;
+
+    /// `x` in every lane.
+    ///
+    /// # Safety
+    /// As for [`load`](Lane::load).
+    unsafe fn splat(x: f32) -> Self;
+
+    /// The lanes as stored lanes.
+    fn store(self) -> F8;
 }
 
-impl Add for V3 {
-    type Output = V3;
+impl Lane for F8 {
     #[inline(always)]
-    fn add(self, o: V3) -> V3 {
+    unsafe fn load(f: &F8) -> F8 {
+        *f
+    }
+
+    #[inline(always)]
+    unsafe fn splat(x: f32) -> F8 {
+        F8::splat(x)
+    }
+
+    #[inline(always)]
+    fn store(self) -> F8 {
+        self
+    }
+}
+
+/// A 3D vector in each lane.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(crate) struct V3<L = F8> {
+    pub x: L,
+    pub y: L,
+    pub z: L,
+}
+
+impl<L: Lane> Add for V3<L> {
+    type Output = V3<L>;
+    #[inline(always)]
+    fn add(self, o: V3<L>) -> V3<L> {
         V3 {
             x: self.x + o.x,
             y: self.y + o.y,
@@ -283,10 +348,10 @@ impl Add for V3 {
     }
 }
 
-impl Sub for V3 {
-    type Output = V3;
+impl<L: Lane> Sub for V3<L> {
+    type Output = V3<L>;
     #[inline(always)]
-    fn sub(self, o: V3) -> V3 {
+    fn sub(self, o: V3<L>) -> V3<L> {
         V3 {
             x: self.x - o.x,
             y: self.y - o.y,
@@ -295,10 +360,10 @@ impl Sub for V3 {
     }
 }
 
-impl Mul<F8> for V3 {
-    type Output = V3;
+impl<L: Lane> Mul<L> for V3<L> {
+    type Output = V3<L>;
     #[inline(always)]
-    fn mul(self, s: F8) -> V3 {
+    fn mul(self, s: L) -> V3<L> {
         V3 {
             x: self.x * s,
             y: self.y * s,
@@ -307,17 +372,72 @@ impl Mul<F8> for V3 {
     }
 }
 
-impl AddAssign for V3 {
+impl<L: Lane> AddAssign for V3<L> {
     #[inline(always)]
-    fn add_assign(&mut self, o: V3) {
+    fn add_assign(&mut self, o: V3<L>) {
         *self = *self + o;
     }
 }
 
-impl SubAssign for V3 {
+impl<L: Lane> SubAssign for V3<L> {
     #[inline(always)]
-    fn sub_assign(&mut self, o: V3) {
+    fn sub_assign(&mut self, o: V3<L>) {
         *self = *self - o;
+    }
+}
+
+impl<L: Lane> V3<L> {
+    /// Lane-wise dot product.
+    #[inline(always)]
+    pub fn dot(self, o: V3<L>) -> L {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    /// Lane-wise cross product.
+    #[inline(always)]
+    pub fn cross(self, o: V3<L>) -> V3<L> {
+        V3 {
+            x: self.y * o.z - self.z * o.y,
+            y: self.z * o.x - self.x * o.z,
+            z: self.x * o.y - self.y * o.x,
+        }
+    }
+
+    /// Stored lanes as a value.
+    ///
+    /// # Safety
+    /// As for [`Lane::load`].
+    #[inline(always)]
+    pub unsafe fn load(v: &V3) -> V3<L> {
+        // SAFETY: the caller's.
+        unsafe {
+            V3 {
+                x: L::load(&v.x),
+                y: L::load(&v.y),
+                z: L::load(&v.z),
+            }
+        }
+    }
+
+    /// The lanes as stored lanes.
+    #[inline(always)]
+    pub fn store(self) -> V3 {
+        V3 {
+            x: self.x.store(),
+            y: self.y.store(),
+            z: self.z.store(),
+        }
+    }
+
+    /// Every lane zero.
+    ///
+    /// # Safety
+    /// As for [`Lane::load`].
+    #[inline(always)]
+    pub unsafe fn zero() -> V3<L> {
+        // SAFETY: the caller's.
+        let z = unsafe { L::splat(0.0) };
+        V3 { x: z, y: z, z }
     }
 }
 
@@ -328,22 +448,6 @@ impl V3 {
         y: F8::ZERO,
         z: F8::ZERO,
     };
-
-    /// Lane-wise dot product.
-    #[inline(always)]
-    pub fn dot(self, o: V3) -> F8 {
-        self.x * o.x + self.y * o.y + self.z * o.z
-    }
-
-    /// Lane-wise cross product.
-    #[inline(always)]
-    pub fn cross(self, o: V3) -> V3 {
-        V3 {
-            x: self.y * o.z - self.z * o.y,
-            y: self.z * o.x - self.x * o.z,
-            z: self.x * o.y - self.y * o.x,
-        }
-    }
 
     /// Sets lane `l` to `v`.
     #[inline(always)]
@@ -360,66 +464,170 @@ impl V3 {
     }
 }
 
-/// Row `j` of every lane's four floats, as lane vectors: `out[j].0[l] =
-/// rows[l][j]` (array-of-structures to lanes). Built from 4x4 transposes
-/// on x86-64 (SSE is part of its baseline): four loads and a few shuffles
-/// per four lanes instead of a load and an insert per lane and field (the
-/// 3D solve phase took about a fifth less time).
-#[inline(always)]
-pub(crate) fn transpose_in(rows: [&[f32; 4]; LANES]) -> [F8; 4] {
-    let mut out = [F8::ZERO; 4];
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::*;
-        for half in 0..LANES / 4 {
-            let o = 4 * half;
-            // SAFETY: each row is four readable floats; each output has
-            // `LANES` floats from `o`.
-            unsafe {
-                let r: [__m128; 4] = core::array::from_fn(|k| _mm_loadu_ps(rows[o + k].as_ptr()));
-                for (j, c) in transpose4(r).into_iter().enumerate() {
-                    _mm_storeu_ps(out[j].0.as_mut_ptr().add(o), c);
-                }
-            }
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    for (l, row) in rows.iter().enumerate() {
-        for j in 0..4 {
-            out[j].0[l] = row[j];
-        }
-    }
-    out
+/// How a lane loop moves each lane's row of four floats into lane vectors
+/// and back (array-of-structures to lanes): the 3D solver reads and writes
+/// its bodies this way.
+///
+/// Why two ways: the compiler vectorises a lane loop's arithmetic (the
+/// operators of [`F8`] are plain loops) only when it sees whole eight-lane
+/// values at both ends. A loop whose results leave through 128-bit
+/// transposes, as the 3D warm start's velocities do, was compiled to
+/// scalar code; through 256-bit transposes it is compiled to one AVX
+/// instruction per lane operation.
+pub(crate) trait Rows {
+    /// The lane type of kernels that move rows this way.
+    type Lane: Lane;
+
+    /// Row `j` of every lane's four floats, as lane vectors: `out[j].0[l] =
+    /// rows[l][j]`.
+    ///
+    /// # Safety
+    /// The processor has what the implementation needs ([`AvxRows`]: AVX).
+    unsafe fn rows_in(rows: [&[f32; 4]; LANES]) -> [F8; 4];
+
+    /// The inverse of [`rows_in`](Rows::rows_in): each lane's four floats
+    /// from four lane vectors, `out[l][j] = cols[j].0[l]`.
+    ///
+    /// # Safety
+    /// As for [`rows_in`](Rows::rows_in).
+    unsafe fn rows_out(cols: [F8; 4]) -> [[f32; 4]; LANES];
 }
 
-/// The inverse of [`transpose_in`]: each lane's four floats from four lane
-/// vectors, `out[l][j] = cols[j].0[l]`.
-#[inline(always)]
-pub(crate) fn transpose_out(cols: [F8; 4]) -> [[f32; 4]; LANES] {
-    let mut out = [[0.0; 4]; LANES];
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::*;
-        for half in 0..LANES / 4 {
-            let o = 4 * half;
-            // SAFETY: each column has `LANES` floats from `o`; each output
-            // row is four floats.
-            unsafe {
-                let c: [__m128; 4] =
-                    core::array::from_fn(|j| _mm_loadu_ps(cols[j].0.as_ptr().add(o)));
-                for (k, r) in transpose4(c).into_iter().enumerate() {
-                    _mm_storeu_ps(out[o + k].as_mut_ptr(), r);
+/// [`Rows`] on any processor: 4x4 SSE transposes on x86-64 (SSE is part of
+/// its baseline), four loads and a few shuffles per four lanes instead of a
+/// load and an insert per lane and field (the 3D solve phase took about a
+/// fifth less time); plain copies elsewhere.
+pub(crate) struct BaselineRows;
+
+impl Rows for BaselineRows {
+    type Lane = F8;
+
+    #[inline(always)]
+    unsafe fn rows_in(rows: [&[f32; 4]; LANES]) -> [F8; 4] {
+        let mut out = [F8::ZERO; 4];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::*;
+            for half in 0..LANES / 4 {
+                let o = 4 * half;
+                // SAFETY: each row is four readable floats; each output has
+                // `LANES` floats from `o`.
+                unsafe {
+                    let r: [__m128; 4] =
+                        core::array::from_fn(|k| _mm_loadu_ps(rows[o + k].as_ptr()));
+                    for (j, c) in transpose4(r).into_iter().enumerate() {
+                        _mm_storeu_ps(out[j].0.as_mut_ptr().add(o), c);
+                    }
                 }
             }
         }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    for (l, row) in out.iter_mut().enumerate() {
-        for j in 0..4 {
-            row[j] = cols[j].0[l];
+        #[cfg(not(target_arch = "x86_64"))]
+        for (l, row) in rows.iter().enumerate() {
+            for j in 0..4 {
+                out[j].0[l] = row[j];
+            }
         }
+        out
     }
-    out
+
+    #[inline(always)]
+    unsafe fn rows_out(cols: [F8; 4]) -> [[f32; 4]; LANES] {
+        let mut out = [[0.0; 4]; LANES];
+        #[cfg(target_arch = "x86_64")]
+        {
+            use core::arch::x86_64::*;
+            for half in 0..LANES / 4 {
+                let o = 4 * half;
+                // SAFETY: each column has `LANES` floats from `o`; each
+                // output row is four floats.
+                unsafe {
+                    let c: [__m128; 4] =
+                        core::array::from_fn(|j| _mm_loadu_ps(cols[j].0.as_ptr().add(o)));
+                    for (k, r) in transpose4(c).into_iter().enumerate() {
+                        _mm_storeu_ps(out[o + k].as_mut_ptr(), r);
+                    }
+                }
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        for (l, row) in out.iter_mut().enumerate() {
+            for j in 0..4 {
+                row[j] = cols[j].0[l];
+            }
+        }
+        out
+    }
+}
+
+/// [`Rows`] by 8x4 AVX transposes: lanes `l` and `l + 4` share a 256-bit
+/// register, one 128-bit half each, so the 4x4 transpose of
+/// [`BaselineRows`] runs on both halves at once (`unpack` and `shuffle` act
+/// within each half). For lane loops compiled for AVX2 only
+/// (`avx2_dispatch!`).
+#[cfg(target_arch = "x86_64")]
+pub(crate) struct AvxRows;
+
+#[cfg(target_arch = "x86_64")]
+impl Rows for AvxRows {
+    type Lane = super::avx::Avx8;
+
+    #[inline(always)]
+    unsafe fn rows_in(rows: [&[f32; 4]; LANES]) -> [F8; 4] {
+        use core::arch::x86_64::*;
+        let mut out = [F8::ZERO; 4];
+        // SAFETY: the processor has AVX (the caller's); each row is four
+        // readable floats and each output eight writable ones.
+        unsafe {
+            // r[k] = row k | row k + 4.
+            let r: [__m256; 4] = core::array::from_fn(|k| {
+                let lo = _mm256_castps128_ps256(_mm_loadu_ps(rows[k].as_ptr()));
+                _mm256_insertf128_ps::<1>(lo, _mm_loadu_ps(rows[k + 4].as_ptr()))
+            });
+            for (j, c) in transpose4x2(r).into_iter().enumerate() {
+                _mm256_storeu_ps(out[j].0.as_mut_ptr(), c);
+            }
+        }
+        out
+    }
+
+    #[inline(always)]
+    unsafe fn rows_out(cols: [F8; 4]) -> [[f32; 4]; LANES] {
+        use core::arch::x86_64::*;
+        let mut out = [[0.0; 4]; LANES];
+        // SAFETY: as in `rows_in`.
+        unsafe {
+            let c: [__m256; 4] = core::array::from_fn(|j| _mm256_loadu_ps(cols[j].0.as_ptr()));
+            // t[k] = row k | row k + 4.
+            for (k, t) in transpose4x2(c).into_iter().enumerate() {
+                _mm_storeu_ps(out[k].as_mut_ptr(), _mm256_castps256_ps128(t));
+                _mm_storeu_ps(out[k + 4].as_mut_ptr(), _mm256_extractf128_ps::<1>(t));
+            }
+        }
+        out
+    }
+}
+
+/// Two 4x4 transposes at once, one in each 128-bit half.
+///
+/// # Safety
+/// The processor has AVX.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn transpose4x2(r: [core::arch::x86_64::__m256; 4]) -> [core::arch::x86_64::__m256; 4] {
+    use core::arch::x86_64::*;
+    // SAFETY: the caller's.
+    unsafe {
+        let t0 = _mm256_unpacklo_ps(r[0], r[1]); // r0.0 r1.0 r0.1 r1.1 (each half)
+        let t1 = _mm256_unpacklo_ps(r[2], r[3]); // r2.0 r3.0 r2.1 r3.1
+        let t2 = _mm256_unpackhi_ps(r[0], r[1]); // r0.2 r1.2 r0.3 r1.3
+        let t3 = _mm256_unpackhi_ps(r[2], r[3]); // r2.2 r3.2 r2.3 r3.3
+        [
+            _mm256_shuffle_ps::<0x44>(t0, t1), // r0.0 r1.0 r2.0 r3.0
+            _mm256_shuffle_ps::<0xEE>(t0, t1), // r0.1 r1.1 r2.1 r3.1
+            _mm256_shuffle_ps::<0x44>(t2, t3), // r0.2 r1.2 r2.2 r3.2
+            _mm256_shuffle_ps::<0xEE>(t2, t3), // r0.3 r1.3 r2.3 r3.3
+        ]
+    }
 }
 
 /// A 4x4 transpose of SSE registers (unpack pairs, then move halves).
@@ -450,13 +658,23 @@ mod tests {
     fn transposes_move_each_lanes_row_into_the_lanes_and_back() {
         let rows: [[f32; 4]; LANES] =
             core::array::from_fn(|l| core::array::from_fn(|j| (10 * l + j) as f32));
-        let cols = transpose_in(core::array::from_fn(|l| &rows[l]));
+        check_rows::<BaselineRows>(&rows);
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            check_rows::<AvxRows>(&rows);
+        }
+    }
+
+    /// `R` moves `rows` into lanes and back unchanged.
+    fn check_rows<R: Rows>(rows: &[[f32; 4]; LANES]) {
+        // SAFETY: the caller checked what `R` needs.
+        let cols = unsafe { R::rows_in(core::array::from_fn(|l| &rows[l])) };
         for (j, c) in cols.iter().enumerate() {
             for l in 0..LANES {
                 assert_eq!(c.0[l], (10 * l + j) as f32);
             }
         }
-        assert_eq!(transpose_out(cols), rows);
+        assert_eq!(unsafe { R::rows_out(cols) }, *rows);
     }
 
     /// Lanes 0-3 of an eight-lane value from four numbers, the rest

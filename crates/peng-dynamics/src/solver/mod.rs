@@ -27,6 +27,8 @@
 //! as a team between passes ([`team`]). The joints are coloured the
 //! same way, one joint at a time ([`crate::joint::graph`]).
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx;
 pub(crate) mod block4;
 pub(crate) mod body;
 pub(crate) mod colour;

@@ -15,7 +15,7 @@ use core::ops::Range;
 use super::body::SolverBody;
 use super::colour::Shared;
 use super::contact::{ContactC, ContactParams, MAX_POINTS};
-use super::lanes::{avx2_dispatch, transpose_in, transpose_out, F8, LANES, M8, V3};
+use super::lanes::{avx2_dispatch, BaselineRows, Lane, Rows, F8, LANES, M8, V3};
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
 use peng::world::Dim3;
@@ -80,6 +80,22 @@ impl Sym3 {
         self.yy.0[l] = m.y_axis.y;
         self.yz.0[l] = m.z_axis.y;
         self.zz.0[l] = m.z_axis.z;
+    }
+
+    /// [`mul`](Self::mul) in lanes of type `L`.
+    ///
+    /// # Safety
+    /// The processor has what `L` needs.
+    #[inline(always)]
+    unsafe fn mul_lanes<L: Lane>(&self, v: V3<L>) -> V3<L> {
+        // SAFETY: the caller's.
+        let [xx, xy, xz, yy, yz, zz] =
+            [self.xx, self.xy, self.xz, self.yy, self.yz, self.zz].map(|e| unsafe { L::load(&e) });
+        V3 {
+            x: xx * v.x + xy * v.y + xz * v.z,
+            y: xy * v.x + yy * v.y + yz * v.z,
+            z: xz * v.x + yz * v.y + zz * v.z,
+        }
     }
 
     #[inline(always)]
@@ -172,12 +188,13 @@ impl Side {
     /// The bodies of the lanes (a still, fixed body in empty ones): each
     /// body's first 64 bytes as four rows of four floats
     /// ([`SolverBody::hot_rows`]), transposed into lanes
-    /// ([`transpose_in`]).
+    /// ([`Rows::rows_in`]).
     ///
     /// # Safety
-    /// No other thread writes these bodies meanwhile (see [`Shared`]).
+    /// No other thread writes these bodies meanwhile (see [`Shared`]); the
+    /// processor has what `R` needs.
     #[inline(always)]
-    unsafe fn gather(
+    unsafe fn gather<R: Rows>(
         bodies: &Shared<SolverBody<Dim3>>,
         idx: &[u32; LANES],
         idle: &SolverBody<Dim3>,
@@ -191,7 +208,8 @@ impl Side {
             }
         };
         let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
-        let row = |k: usize| transpose_in(core::array::from_fn(|l| &b[l].hot_rows()[k]));
+        // SAFETY: the caller's.
+        let row = |k: usize| unsafe { R::rows_in(core::array::from_fn(|l| &b[l].hot_rows()[k])) };
         let ([vx, vy, vz, wx], [wy, wz, dpx, dpy], [dpz, ..], [qx, qy, qz, qw]) =
             (row(0), row(1), row(2), row(3));
         Side {
@@ -222,16 +240,18 @@ impl Side {
     /// Writes the velocities of the lanes marked in `write` back.
     ///
     /// # Safety
-    /// No other thread reads or writes these bodies meanwhile.
+    /// No other thread reads or writes these bodies meanwhile; the
+    /// processor has what `R` needs.
     #[inline(always)]
-    unsafe fn scatter(
+    unsafe fn scatter<R: Rows>(
         &self,
         bodies: &Shared<SolverBody<Dim3>>,
         idx: &[u32; LANES],
         write: &[bool; LANES],
     ) {
-        let row0 = transpose_out([self.v.x, self.v.y, self.v.z, self.w.x]);
-        let row1 = transpose_out([self.w.y, self.w.z, F8::ZERO, F8::ZERO]);
+        // SAFETY: the caller's.
+        let row0 = unsafe { R::rows_out([self.v.x, self.v.y, self.v.z, self.w.x]) };
+        let row1 = unsafe { R::rows_out([self.w.y, self.w.z, F8::ZERO, F8::ZERO]) };
         for l in 0..LANES {
             if write[l] {
                 // SAFETY: the caller's.
@@ -360,9 +380,9 @@ impl WideContacts3 {
             if !bouncy.any() {
                 continue;
             }
-            // SAFETY (gather, scatter): one thread.
-            let mut a = unsafe { Side::gather(&bodies, &c.a, &idle) };
-            let mut b = unsafe { Side::gather(&bodies, &c.b, &idle) };
+            // SAFETY (gather, scatter): one thread; the baseline's rows.
+            let mut a = unsafe { Side::gather::<BaselineRows>(&bodies, &c.a, &idle) };
+            let mut b = unsafe { Side::gather::<BaselineRows>(&bodies, &c.b, &idle) };
             for (i, p) in c.p.iter_mut().enumerate() {
                 let impact = cold.relative_velocity[i];
                 let pushed = p.max_normal_impulse.gt(zero);
@@ -377,8 +397,8 @@ impl WideContacts3 {
                 b.apply(c.mb, &c.ib, p.rb, imp, plus);
             }
             unsafe {
-                a.scatter(&bodies, &c.a, &c.write_a);
-                b.scatter(&bodies, &c.b, &c.write_b);
+                a.scatter::<BaselineRows>(&bodies, &c.a, &c.write_a);
+                b.scatter::<BaselineRows>(&bodies, &c.b, &c.write_b);
             }
         }
     }
@@ -433,36 +453,60 @@ avx2_dispatch!(
     /// No other thread reaches the dynamic bodies of these blocks meanwhile.
     warm_start_run,
     warm_start_avx2,
-    warm_start_lanes,
+    warm_start_lanes::<Rows>,
     (blocks: &[Block], bodies: &Shared<SolverBody<Dim3>>, run: Range<usize>)
 );
 
 #[inline(always)]
-unsafe fn warm_start_lanes(blocks: &[Block], bodies: &Shared<SolverBody<Dim3>>, run: Range<usize>) {
-    let (plus, minus) = (F8::splat(1.0), F8::splat(-1.0));
+unsafe fn warm_start_lanes<R: Rows>(
+    blocks: &[Block],
+    bodies: &Shared<SolverBody<Dim3>>,
+    run: Range<usize>,
+) {
     let idle = SolverBody::fixed();
     for i in run {
         let c = &blocks[i];
-        // SAFETY (gather, scatter): the caller's.
-        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
-        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
-        // The points' impulses summed, with their moments about each
-        // centre of mass.
-        let (mut sum, mut moment_a, mut moment_b) = (V3::ZERO, V3::ZERO, V3::ZERO);
-        let t1 = c.t1();
-        for p in &c.p {
-            let imp =
-                c.n * p.normal_impulse + c.t * p.tangent_impulse[0] + t1 * p.tangent_impulse[1];
-            sum += imp;
-            moment_a += p.ra.cross(imp);
-            moment_b += p.rb.cross(imp);
-        }
-        a.apply_sum(c.ma, &c.ia, sum, moment_a, minus);
-        b.apply_sum(c.mb, &c.ib, sum, moment_b, plus);
+        // SAFETY (gather, scatter, apply): the caller's, which covers what
+        // `R` and its lane type need.
         unsafe {
-            a.scatter(bodies, &c.a, &c.write_a);
-            b.scatter(bodies, &c.b, &c.write_b);
+            let mut a = Side::gather::<R>(bodies, &c.a, &idle);
+            let mut b = Side::gather::<R>(bodies, &c.b, &idle);
+            apply_accumulated::<R::Lane>(c, &mut a, &mut b);
+            a.scatter::<R>(bodies, &c.a, &c.write_a);
+            b.scatter::<R>(bodies, &c.b, &c.write_b);
         }
+    }
+}
+
+/// Applies the accumulated impulses of block `c`'s points to the
+/// velocities of its bodies `a` and `b`: the impulses summed, with their
+/// moments about each centre of mass, so the inverse inertia multiplies
+/// once a side. Computed in lanes of type `L` (see [`Lane`]).
+///
+/// # Safety
+/// The processor has what `L` needs.
+#[inline(always)]
+unsafe fn apply_accumulated<L: Lane>(c: &Block, a: &mut Side, b: &mut Side) {
+    // SAFETY (every load and splat): the caller's.
+    unsafe {
+        let (n, t) = (V3::<L>::load(&c.n), V3::<L>::load(&c.t));
+        let t1 = n.cross(t);
+        let (mut sum, mut moment_a, mut moment_b) = (V3::zero(), V3::zero(), V3::zero());
+        for p in &c.p {
+            let imp = n * L::load(&p.normal_impulse)
+                + t * L::load(&p.tangent_impulse[0])
+                + t1 * L::load(&p.tangent_impulse[1]);
+            sum += imp;
+            moment_a += V3::load(&p.ra).cross(imp);
+            moment_b += V3::load(&p.rb).cross(imp);
+        }
+        // The same operations as `Side::apply_sum` (with the sign folded
+        // into a subtraction for A, which rounds the same): the lanes
+        // give the velocities of the scalar solver to the bit.
+        a.v = (V3::load(&a.v) - sum * L::load(&c.ma)).store();
+        a.w = (V3::load(&a.w) - c.ia.mul_lanes(moment_a)).store();
+        b.v = (V3::load(&b.v) + sum * L::load(&c.mb)).store();
+        b.w = (V3::load(&b.w) + c.ib.mul_lanes(moment_b)).store();
     }
 }
 
@@ -475,7 +519,7 @@ avx2_dispatch!(
     /// meanwhile.
     solve_run,
     solve_avx2,
-    solve_lanes,
+    solve_lanes::<Rows>,
     (
         blocks: &Shared<Block>,
         bodies: &Shared<SolverBody<Dim3>>,
@@ -486,7 +530,7 @@ avx2_dispatch!(
 );
 
 #[inline(always)]
-unsafe fn solve_lanes(
+unsafe fn solve_lanes<R: Rows>(
     blocks: &Shared<Block>,
     bodies: &Shared<SolverBody<Dim3>>,
     run: Range<usize>,
@@ -503,8 +547,8 @@ unsafe fn solve_lanes(
         // SAFETY: the caller's.
         let c = unsafe { blocks.get_mut(i) };
         // SAFETY (gather, scatter): the caller's.
-        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
-        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
+        let mut a = unsafe { Side::gather::<R>(bodies, &c.a, &idle) };
+        let mut b = unsafe { Side::gather::<R>(bodies, &c.b, &idle) };
         let mut r = [zero; MAX_POINTS];
         let mut gamma = [zero; MAX_POINTS];
         let mut active = [M8::default(); MAX_POINTS];
@@ -555,8 +599,8 @@ unsafe fn solve_lanes(
             b.apply(c.mb, &c.ib, p.rb, imp, plus);
         }
         unsafe {
-            a.scatter(bodies, &c.a, &c.write_a);
-            b.scatter(bodies, &c.b, &c.write_b);
+            a.scatter::<R>(bodies, &c.a, &c.write_a);
+            b.scatter::<R>(bodies, &c.b, &c.write_b);
         }
     }
 }
@@ -822,6 +866,73 @@ mod tests {
 
     /// The lanes give the scalar solver's velocities and impulses after a
     /// warm start, a soft solve and a relax pass.
+    /// The AVX kernels ([`AvxRows`], `Avx8` lanes) and the baseline's give
+    /// the same velocities and impulses to the bit: the same operations in
+    /// the same order, only moved through other registers.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx_kernels_match_the_baseline_to_the_bit() {
+        use super::super::lanes::AvxRows;
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let h = 1.0 / 240.0;
+        let params = ContactParams {
+            soft: Softness::new(30.0, 10.0, h),
+            fixed_soft: Softness::new(60.0, 10.0, h),
+            inv_h: 1.0 / h,
+            max_push: 3.0,
+            slop: 0.005,
+        };
+        let bits = |b: &[SolverBody<Dim3>]| -> Vec<u32> {
+            b.iter()
+                .flat_map(|b| b.v.to_array().into_iter().chain(b.w.to_array()))
+                .map(f32::to_bits)
+                .collect()
+        };
+        for seed in 0..20 {
+            let (bodies, contacts) = scene(seed);
+            let mut runs = Vec::new();
+            for avx in [false, true] {
+                let mut bw = bodies.clone();
+                let mut wide = WideContacts3::default();
+                wide.load(&bw, &contacts, &params);
+                let shared = Shared::new(&mut bw);
+                // SAFETY: one thread at a time (each `run` call's closure
+                // gets runs that share no dynamic body); AVX2 checked above.
+                wide.lanes.run(|blocks, run| unsafe {
+                    if avx {
+                        warm_start_lanes::<AvxRows>(blocks, &shared, run)
+                    } else {
+                        warm_start_lanes::<BaselineRows>(blocks, &shared, run)
+                    }
+                });
+                let after_warm_start = bits(&bw);
+                for use_bias in [true, false] {
+                    let shared = Shared::new(&mut bw);
+                    wide.lanes.run_mut(|blocks, run| unsafe {
+                        if avx {
+                            solve_lanes::<AvxRows>(blocks, &shared, run, &params, use_bias)
+                        } else {
+                            solve_lanes::<BaselineRows>(blocks, &shared, run, &params, use_bias)
+                        }
+                    });
+                }
+                let mut impulses = vec![(0, 0.0, glam::Vec3::ZERO); 4 * contacts.len()];
+                wide.impulses(&mut impulses);
+                let impulse_bits: Vec<u32> = impulses
+                    .iter()
+                    .flat_map(|&(_, n, t)| [n, t.x, t.y, t.z])
+                    .map(f32::to_bits)
+                    .collect();
+                runs.push((after_warm_start, bits(&bw), impulse_bits));
+            }
+            assert!(runs[0].0 == runs[1].0, "seed {seed}: warm start");
+            assert!(runs[0].1 == runs[1].1, "seed {seed}: solve");
+            assert!(runs[0].2 == runs[1].2, "seed {seed}: impulses");
+        }
+    }
+
     #[test]
     fn lanes_agree_with_the_scalar_solver() {
         let h = 1.0 / 240.0;

@@ -1,0 +1,92 @@
+//! Eight lanes in an AVX register, for lane kernels compiled for AVX2
+//! (`lanes::avx2_dispatch!`): each operator is one instruction for certain,
+//! where the plain [`F8`] leaves vectorising to the compiler, which does
+//! not always (the 3D warm start's arithmetic came out scalar).
+
+use core::arch::x86_64::*;
+use core::ops::{Add, AddAssign, Mul, Sub, SubAssign};
+
+use super::lanes::{Lane, F8};
+
+/// Eight `f32` lanes in a 256-bit register.
+///
+/// Made only by the unsafe [`Lane::load`] and [`Lane::splat`], whose
+/// callers promise AVX: every value of this type therefore lives where the
+/// processor has AVX, which is what its operators' intrinsics need.
+#[derive(Clone, Copy)]
+pub(crate) struct Avx8(__m256);
+
+impl Lane for Avx8 {
+    #[inline(always)]
+    unsafe fn load(f: &F8) -> Avx8 {
+        // SAFETY: AVX is the caller's; `F8` is 32 floats-aligned storage
+        // of eight floats.
+        Avx8(unsafe { _mm256_load_ps(f.0.as_ptr()) })
+    }
+
+    #[inline(always)]
+    unsafe fn splat(x: f32) -> Avx8 {
+        // SAFETY: AVX is the caller's.
+        Avx8(unsafe { _mm256_set1_ps(x) })
+    }
+
+    #[inline(always)]
+    fn store(self) -> F8 {
+        let mut f = F8::ZERO;
+        // SAFETY: a value of this type exists only where the processor has
+        // AVX (see the type); `f` is aligned storage of eight floats.
+        unsafe { _mm256_store_ps(f.0.as_mut_ptr(), self.0) };
+        f
+    }
+}
+
+macro_rules! avx_op {
+    ($trait:ident, $f:ident, $assign:ident, $fa:ident, $intrinsic:ident) => {
+        impl $trait for Avx8 {
+            type Output = Avx8;
+            #[inline(always)]
+            fn $f(self, o: Avx8) -> Avx8 {
+                // SAFETY: a value of this type exists only where the
+                // processor has AVX (see the type).
+                Avx8(unsafe { $intrinsic(self.0, o.0) })
+            }
+        }
+
+        impl $assign for Avx8 {
+            #[inline(always)]
+            fn $fa(&mut self, o: Avx8) {
+                *self = $trait::$f(*self, o);
+            }
+        }
+    };
+}
+avx_op!(Add, add, AddAssign, add_assign, _mm256_add_ps);
+avx_op!(Sub, sub, SubAssign, sub_assign, _mm256_sub_ps);
+avx_op!(Mul, mul, MulAssign, mul_assign, _mm256_mul_ps);
+
+use core::ops::MulAssign;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operators_agree_with_the_plain_lanes() {
+        if !std::arch::is_x86_feature_detected!("avx") {
+            return;
+        }
+        let a = F8([1.0, -2.0, 3.5, 0.25, 1e30, -0.0, 7.0, 1e-30]);
+        let b = F8([2.0, 2.0, -1.0, 0.5, 1e10, 3.0, -7.0, 4.0]);
+        // SAFETY: the processor has AVX (checked above).
+        let (x, y) = unsafe { (Avx8::load(&a), Avx8::load(&b)) };
+        assert_eq!((x + y).store(), a + b);
+        assert_eq!((x - y).store(), a - b);
+        assert_eq!((x * y).store(), a * b);
+        let mut z = x;
+        z += y;
+        z -= x;
+        z *= y;
+        assert_eq!(z.store(), (a + b - a) * b);
+        assert_eq!(unsafe { Avx8::splat(2.5) }.store(), F8::splat(2.5));
+    }
+}
