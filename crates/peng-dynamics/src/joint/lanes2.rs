@@ -16,7 +16,7 @@ use peng::world::Dim2;
 
 use crate::solver::body::SolverBody;
 use crate::solver::colour::{self, Shared};
-use crate::solver::lanes::{avx2_dispatch, F8, LANES};
+use crate::solver::lanes::{avx2_dispatch, Lane, F8, LANES};
 use crate::solver::pack::NONE;
 use crate::solver::soft::Softness;
 use crate::solver::wide2::Side;
@@ -200,30 +200,62 @@ avx2_dispatch!(
     /// bodies, meanwhile.
     pub(crate) warm_start,
     warm_start_avx2,
-    warm_start_lanes,
+    warm_start_lanes::<Lane>,
     (blocks: &Shared<HingeBlock>, bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>)
 );
 
 #[inline(always)]
-unsafe fn warm_start_lanes(
+unsafe fn warm_start_lanes<L: Lane>(
     blocks: &Shared<HingeBlock>,
     bodies: &Shared<SolverBody<Dim2>>,
     run: Range<usize>,
 ) {
     let idle = SolverBody::fixed();
     for i in run {
-        // SAFETY (block, gather, scatter): the caller's.
-        let c = unsafe { blocks.get(i) };
-        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
-        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
-        let [rax, ray, rbx, rby, _, _] = geometry(c, &a, &b);
-        a.apply(-c.ma, -c.ia, rax, ray, c.px, c.py);
-        b.apply(c.mb, c.ib, rbx, rby, c.px, c.py);
+        // SAFETY (block, gather, apply, scatter): the caller's, which
+        // covers what `L` needs.
         unsafe {
+            let c = blocks.get(i);
+            let mut a = Side::gather(bodies, &c.a, &idle);
+            let mut b = Side::gather(bodies, &c.b, &idle);
+            apply_accumulated::<L>(c, &mut a, &mut b);
             a.scatter(bodies, &c.a, &c.write_a);
             b.scatter(bodies, &c.b, &c.write_b);
         }
     }
+}
+
+/// Applies block `c`'s accumulated point impulses at the anchors' arms
+/// now to the velocities of `a` and `b`, in lanes of type `L`: the
+/// operations of [`geometry`] and [`Side::apply`] in their order, so every
+/// lane type gives the same bits. (The plain lanes' arithmetic compiled to
+/// scalar code here, whatever the target.)
+///
+/// # Safety
+/// The processor has what `L` needs.
+#[inline(always)]
+unsafe fn apply_accumulated<L: Lane>(c: &HingeBlock, a: &mut Side, b: &mut Side) {
+    // SAFETY (every load): the caller's.
+    let ld = |f: &F8| unsafe { L::load(f) };
+    let (px, py) = (ld(&c.px), ld(&c.py));
+    let (qc, qs) = (ld(&a.qc), ld(&a.qs));
+    let (rax, ray) = (
+        qc * ld(&c.rax) - qs * ld(&c.ray),
+        qs * ld(&c.rax) + qc * ld(&c.ray),
+    );
+    let (m, i) = (-ld(&c.ma), -ld(&c.ia));
+    a.vx = (ld(&a.vx) + m * px).store();
+    a.vy = (ld(&a.vy) + m * py).store();
+    a.w = (ld(&a.w) + i * (rax * py - ray * px)).store();
+    let (qc, qs) = (ld(&b.qc), ld(&b.qs));
+    let (rbx, rby) = (
+        qc * ld(&c.rbx) - qs * ld(&c.rby),
+        qs * ld(&c.rbx) + qc * ld(&c.rby),
+    );
+    let (m, i) = (ld(&c.mb), ld(&c.ib));
+    b.vx = (ld(&b.vx) + m * px).store();
+    b.vy = (ld(&b.vy) + m * py).store();
+    b.w = (ld(&b.w) + i * (rbx * py - rby * px)).store();
 }
 
 avx2_dispatch!(

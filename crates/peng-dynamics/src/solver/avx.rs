@@ -4,7 +4,7 @@
 //! not always (the 3D warm start's arithmetic came out scalar).
 
 use core::arch::x86_64::*;
-use core::ops::{Add, AddAssign, Mul, Sub, SubAssign};
+use core::ops::{Add, AddAssign, Mul, MulAssign, Neg, Sub, SubAssign};
 
 use super::lanes::{Lane, F8};
 
@@ -64,7 +64,17 @@ avx_op!(Add, add, AddAssign, add_assign, _mm256_add_ps);
 avx_op!(Sub, sub, SubAssign, sub_assign, _mm256_sub_ps);
 avx_op!(Mul, mul, MulAssign, mul_assign, _mm256_mul_ps);
 
-use core::ops::MulAssign;
+impl Neg for Avx8 {
+    type Output = Avx8;
+    /// The sign bit flipped, as `-x` does (not `0 - x`, which differs at
+    /// zero).
+    #[inline(always)]
+    fn neg(self) -> Avx8 {
+        // SAFETY: a value of this type exists only where the processor has
+        // AVX (see the type).
+        Avx8(unsafe { _mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)) })
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -88,5 +98,11 @@ mod tests {
         z *= y;
         assert_eq!(z.store(), (a + b - a) * b);
         assert_eq!(unsafe { Avx8::splat(2.5) }.store(), F8::splat(2.5));
+        let negated = (-x).store();
+        assert!(negated
+            .0
+            .iter()
+            .zip((-a).0)
+            .all(|(n, m)| n.to_bits() == m.to_bits()));
     }
 }

@@ -39,6 +39,29 @@ macro_rules! avx2_dispatch {
             unsafe { $lanes($($arg),*) }
         }
     };
+    // A lane loop generic over its lane type ([`Lane`]): AVX registers in
+    // the AVX2 build, the plain lanes elsewhere.
+    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident::<Lane>, ($($arg:ident: $ty:ty),* $(,)?)) => {
+        $(#[$doc])*
+        $vis unsafe fn $run($($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2; the rest as the caller's.
+                return unsafe { $avx2($($arg),*) };
+            }
+            // SAFETY: the caller's.
+            unsafe { $lanes::<$crate::solver::lanes::F8>($($arg),*) }
+        }
+
+        /// The lane loop compiled for AVX2.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn $avx2($($arg: $ty),*) {
+            // SAFETY: the processor has AVX2 (this function's feature), as
+            // `Avx8` asks; the rest as the caller's.
+            unsafe { $lanes::<$crate::solver::avx::Avx8>($($arg),*) }
+        }
+    };
     // A lane loop generic over how it moves rows in and out of lanes
     // ([`Rows`]): 256-bit transposes in the AVX2 build, the baseline's
     // elsewhere.
@@ -293,7 +316,13 @@ impl M8 {
 /// [`F8`] stays the type a block stores; a kernel generic over `Lane`
 /// loads its fields with [`load`](Lane::load).
 pub(crate) trait Lane:
-    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> + AddAssign + SubAssign
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
 {
     /// Stored lanes as a value.
     ///
