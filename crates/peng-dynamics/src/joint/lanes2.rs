@@ -179,16 +179,73 @@ impl HingeLanes {
 }
 
 /// The lanes' anchor arms now (`ΔR r₀`) and the separation `d` of the
-/// anchors (as `JointC::geo`).
+/// anchors (as `JointC::geo`), in lanes of type `L`.
+///
+/// # Safety
+/// The processor has what `L` needs.
 #[inline(always)]
-fn geometry(c: &HingeBlock, a: &Side, b: &Side) -> [F8; 6] {
-    let rax = a.qc * c.rax - a.qs * c.ray;
-    let ray = a.qs * c.rax + a.qc * c.ray;
-    let rbx = b.qc * c.rbx - b.qs * c.rby;
-    let rby = b.qs * c.rbx + b.qc * c.rby;
-    let dx = (b.dpx - a.dpx) + c.dcx + rbx - rax;
-    let dy = (b.dpy - a.dpy) + c.dcy + rby - ray;
+unsafe fn geometry<L: Lane>(c: &HingeBlock, a: &Side, b: &Side) -> [L; 6] {
+    // SAFETY (every load): the caller's.
+    let ld = |f: &F8| unsafe { L::load(f) };
+    let (qc, qs) = (ld(&a.qc), ld(&a.qs));
+    let rax = qc * ld(&c.rax) - qs * ld(&c.ray);
+    let ray = qs * ld(&c.rax) + qc * ld(&c.ray);
+    let (qc, qs) = (ld(&b.qc), ld(&b.qs));
+    let rbx = qc * ld(&c.rbx) - qs * ld(&c.rby);
+    let rby = qs * ld(&c.rbx) + qc * ld(&c.rby);
+    let dx = (ld(&b.dpx) - ld(&a.dpx)) + ld(&c.dcx) + rbx - rax;
+    let dy = (ld(&b.dpy) - ld(&a.dpy)) + ld(&c.dcy) + rby - ray;
     [rax, ray, rbx, rby, dx, dy]
+}
+
+/// A side's velocities in lanes of type `L`.
+#[derive(Clone, Copy)]
+struct Motion<L> {
+    vx: L,
+    vy: L,
+    w: L,
+}
+
+impl<L: Lane> Motion<L> {
+    /// `side`'s velocities.
+    ///
+    /// # Safety
+    /// The processor has what `L` needs.
+    #[inline(always)]
+    unsafe fn of(side: &Side) -> Self {
+        // SAFETY: the caller's.
+        unsafe {
+            Motion {
+                vx: L::load(&side.vx),
+                vy: L::load(&side.vy),
+                w: L::load(&side.w),
+            }
+        }
+    }
+
+    /// Writes the velocities into `side`.
+    #[inline(always)]
+    fn put(self, side: &mut Side) {
+        side.vx = self.vx.store();
+        side.vy = self.vy.store();
+        side.w = self.w.store();
+    }
+
+    /// Velocity of the material point at `r` (`v + ω × r`), as
+    /// [`Side::velocity_at`].
+    #[inline(always)]
+    fn velocity_at(&self, rx: L, ry: L) -> (L, L) {
+        (self.vx - self.w * ry, self.vy + self.w * rx)
+    }
+
+    /// Applies the impulse `(px, py)` at `r`, for inverse mass `m` and
+    /// inertia `i`, as [`Side::apply`].
+    #[inline(always)]
+    fn apply(&mut self, m: L, i: L, rx: L, ry: L, px: L, py: L) {
+        self.vx += m * px;
+        self.vy += m * py;
+        self.w += i * (rx * py - ry * px);
+    }
 }
 
 avx2_dispatch!(
@@ -226,36 +283,23 @@ unsafe fn warm_start_lanes<L: Lane>(
 }
 
 /// Applies block `c`'s accumulated point impulses at the anchors' arms
-/// now to the velocities of `a` and `b`, in lanes of type `L`: the
-/// operations of [`geometry`] and [`Side::apply`] in their order, so every
-/// lane type gives the same bits. (The plain lanes' arithmetic compiled to
-/// scalar code here, whatever the target.)
+/// now to the velocities of `a` and `b`, in lanes of type `L`. (The plain
+/// lanes' arithmetic compiled to scalar code here, whatever the target.)
 ///
 /// # Safety
 /// The processor has what `L` needs.
 #[inline(always)]
 unsafe fn apply_accumulated<L: Lane>(c: &HingeBlock, a: &mut Side, b: &mut Side) {
-    // SAFETY (every load): the caller's.
-    let ld = |f: &F8| unsafe { L::load(f) };
-    let (px, py) = (ld(&c.px), ld(&c.py));
-    let (qc, qs) = (ld(&a.qc), ld(&a.qs));
-    let (rax, ray) = (
-        qc * ld(&c.rax) - qs * ld(&c.ray),
-        qs * ld(&c.rax) + qc * ld(&c.ray),
-    );
-    let (m, i) = (-ld(&c.ma), -ld(&c.ia));
-    a.vx = (ld(&a.vx) + m * px).store();
-    a.vy = (ld(&a.vy) + m * py).store();
-    a.w = (ld(&a.w) + i * (rax * py - ray * px)).store();
-    let (qc, qs) = (ld(&b.qc), ld(&b.qs));
-    let (rbx, rby) = (
-        qc * ld(&c.rbx) - qs * ld(&c.rby),
-        qs * ld(&c.rbx) + qc * ld(&c.rby),
-    );
-    let (m, i) = (ld(&c.mb), ld(&c.ib));
-    b.vx = (ld(&b.vx) + m * px).store();
-    b.vy = (ld(&b.vy) + m * py).store();
-    b.w = (ld(&b.w) + i * (rbx * py - rby * px)).store();
+    // SAFETY (loads, geometry, motions): the caller's.
+    unsafe {
+        let [rax, ray, rbx, rby, _, _] = geometry::<L>(c, a, b);
+        let (px, py) = (L::load(&c.px), L::load(&c.py));
+        let (mut va, mut vb) = (Motion::<L>::of(a), Motion::<L>::of(b));
+        va.apply(-L::load(&c.ma), -L::load(&c.ia), rax, ray, px, py);
+        vb.apply(L::load(&c.mb), L::load(&c.ib), rbx, rby, px, py);
+        va.put(a);
+        vb.put(b);
+    }
 }
 
 avx2_dispatch!(
@@ -268,7 +312,7 @@ avx2_dispatch!(
     /// meanwhile.
     pub(crate) solve,
     solve_avx2,
-    solve_lanes,
+    solve_lanes::<Lane>,
     (
         blocks: &Shared<HingeBlock>,
         bodies: &Shared<SolverBody<Dim2>>,
@@ -278,50 +322,67 @@ avx2_dispatch!(
 );
 
 #[inline(always)]
-unsafe fn solve_lanes(
+unsafe fn solve_lanes<L: Lane>(
     blocks: &Shared<HingeBlock>,
     bodies: &Shared<SolverBody<Dim2>>,
     run: Range<usize>,
     s: Softness,
 ) {
     let idle = SolverBody::fixed();
-    let (bias_rate, mass_scale, impulse_scale) = (
-        F8::splat(s.bias_rate),
-        F8::splat(s.mass_scale),
-        F8::splat(s.impulse_scale),
-    );
-    let tiny = F8::splat(f32::MIN_POSITIVE);
-    let eps = F8::splat(1e-12);
     for i in run {
-        // SAFETY (block, gather, scatter): the caller's.
-        let c = unsafe { blocks.get_mut(i) };
-        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
-        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
-        let [rax, ray, rbx, rby, dx, dy] = geometry(c, &a, &b);
-        let (vax, vay) = a.velocity_at(rax, ray);
-        let (vbx, vby) = b.velocity_at(rbx, rby);
-        let rhsx = (vbx - vax) + dx * bias_rate;
-        let rhsy = (vby - vay) + dy * bias_rate;
-        // `DynDim::solve_point_block` for the plane, in lanes.
-        let m = c.ma + c.mb;
-        let k11 = m + c.ia * ray * ray + c.ib * rby * rby;
-        let k12 = -c.ia * rax * ray - c.ib * rbx * rby;
-        let k22 = m + c.ia * rax * rax + c.ib * rbx * rbx;
-        let det = k11 * k22 - k12 * k12;
-        let ok = det.abs().gt(eps * (k11 * k22).abs().max(tiny));
-        let inv = det.recip_or_zero(ok);
-        let xx = F8::select(ok, inv * (k22 * rhsx - k12 * rhsy), F8::ZERO);
-        let xy = F8::select(ok, inv * (k11 * rhsy - k12 * rhsx), F8::ZERO);
-        let ddx = -(xx * mass_scale) - c.px * impulse_scale;
-        let ddy = -(xy * mass_scale) - c.py * impulse_scale;
-        c.px += ddx;
-        c.py += ddy;
-        a.apply(-c.ma, -c.ia, rax, ray, ddx, ddy);
-        b.apply(c.mb, c.ib, rbx, rby, ddx, ddy);
+        // SAFETY (block, gather, solve, scatter): the caller's, which
+        // covers what `L` needs.
         unsafe {
+            let c = blocks.get_mut(i);
+            let mut a = Side::gather(bodies, &c.a, &idle);
+            let mut b = Side::gather(bodies, &c.b, &idle);
+            solve_block::<L>(c, &mut a, &mut b, &s);
             a.scatter(bodies, &c.a, &c.write_a);
             b.scatter(bodies, &c.b, &c.write_b);
         }
+    }
+}
+
+/// One pass of block `c`'s point blocks on the velocities of `a` and `b`,
+/// in lanes of type `L`: `DynDim::solve_point_block` for the plane, its
+/// one branch (a singular block) as a lane select.
+///
+/// # Safety
+/// The processor has what `L` needs.
+#[inline(always)]
+unsafe fn solve_block<L: Lane>(c: &mut HingeBlock, a: &mut Side, b: &mut Side, s: &Softness) {
+    // SAFETY (splats, loads, geometry, motions): the caller's.
+    unsafe {
+        let sp = |x: f32| L::splat(x);
+        let ld = |f: &F8| L::load(f);
+        let (bias_rate, mass_scale, impulse_scale) =
+            (sp(s.bias_rate), sp(s.mass_scale), sp(s.impulse_scale));
+        let [rax, ray, rbx, rby, dx, dy] = geometry::<L>(c, a, b);
+        let (mut va, mut vb) = (Motion::<L>::of(a), Motion::<L>::of(b));
+        let (vax, vay) = va.velocity_at(rax, ray);
+        let (vbx, vby) = vb.velocity_at(rbx, rby);
+        let rhsx = (vbx - vax) + dx * bias_rate;
+        let rhsy = (vby - vay) + dy * bias_rate;
+        let (ma, ia, mb, ib) = (ld(&c.ma), ld(&c.ia), ld(&c.mb), ld(&c.ib));
+        let m = ma + mb;
+        let k11 = m + ia * ray * ray + ib * rby * rby;
+        let k12 = -ia * rax * ray - ib * rbx * rby;
+        let k22 = m + ia * rax * rax + ib * rbx * rbx;
+        let det = k11 * k22 - k12 * k12;
+        let floor = (k11 * k22).abs().max(sp(f32::MIN_POSITIVE));
+        let ok = det.abs().gt(sp(1e-12) * floor);
+        let inv = det.recip_or_zero(ok);
+        let xx = L::select(ok, inv * (k22 * rhsx - k12 * rhsy), sp(0.0));
+        let xy = L::select(ok, inv * (k11 * rhsy - k12 * rhsx), sp(0.0));
+        let (px, py) = (ld(&c.px), ld(&c.py));
+        let ddx = -(xx * mass_scale) - px * impulse_scale;
+        let ddy = -(xy * mass_scale) - py * impulse_scale;
+        c.px = (px + ddx).store();
+        c.py = (py + ddy).store();
+        va.apply(-ma, -ia, rax, ray, ddx, ddy);
+        vb.apply(mb, ib, rbx, rby, ddx, ddy);
+        va.put(a);
+        vb.put(b);
     }
 }
 

@@ -38,6 +38,41 @@ impl Lane for Avx8 {
         unsafe { _mm256_store_ps(f.0.as_mut_ptr(), self.0) };
         f
     }
+
+    // SAFETY (each unsafe block below): a value of this type exists only
+    // where the processor has AVX (see the type).
+
+    /// All ones or all zeros per lane, as a register of floats.
+    type Mask = Avx8;
+
+    #[inline(always)]
+    fn gt(self, o: Avx8) -> Avx8 {
+        // Ordered: false where either is NaN, as `>`.
+        Avx8(unsafe { _mm256_cmp_ps::<_CMP_GT_OQ>(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn max(self, o: Avx8) -> Avx8 {
+        // `vmaxps a, b` is `a > b ? a : b`, NaN and zeros included.
+        Avx8(unsafe { _mm256_max_ps(self.0, o.0) })
+    }
+
+    #[inline(always)]
+    fn abs(self) -> Avx8 {
+        Avx8(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+    }
+
+    #[inline(always)]
+    fn recip(self) -> Avx8 {
+        Avx8(unsafe { _mm256_div_ps(_mm256_set1_ps(1.0), self.0) })
+    }
+
+    #[inline(always)]
+    fn select(m: Avx8, a: Avx8, b: Avx8) -> Avx8 {
+        // The mask's lanes are all ones or all zeros, so its sign bit,
+        // which `blendv` reads, says the same.
+        Avx8(unsafe { _mm256_blendv_ps(b.0, a.0, m.0) })
+    }
 }
 
 macro_rules! avx_op {
@@ -98,6 +133,22 @@ mod tests {
         z *= y;
         assert_eq!(z.store(), (a + b - a) * b);
         assert_eq!(unsafe { Avx8::splat(2.5) }.store(), F8::splat(2.5));
+        let (p, q) = (F8([1.0, f32::NAN, -3.0, 0.0, -0.0, 2.0, f32::NAN, 1.0]), b);
+        let (u, v) = unsafe { (Avx8::load(&p), Avx8::load(&q)) };
+        let bits = |f: F8| f.0.map(f32::to_bits);
+        assert_eq!(bits(Avx8::max(u, v).store()), bits(p.max(q)));
+        assert_eq!(bits(Avx8::max(v, u).store()), bits(q.max(p)));
+        assert_eq!(bits(Lane::abs(u).store()), bits(p.abs()));
+        assert_eq!(bits(Lane::recip(v).store()), bits(F8::splat(1.0) / q));
+        let (m, mask) = (Lane::gt(u, v), p.gt(q));
+        assert_eq!(
+            bits(Avx8::select(m, u, v).store()),
+            bits(F8::select(mask, p, q))
+        );
+        assert_eq!(
+            bits(unsafe { u.recip_or_zero(m) }.store()),
+            bits(p.recip_or_zero(mask))
+        );
         let negated = (-x).store();
         assert!(negated
             .0

@@ -338,6 +338,35 @@ pub(crate) trait Lane:
 
     /// The lanes as stored lanes.
     fn store(self) -> F8;
+
+    /// Lane conditions, each all ones (true) or all zeros (false).
+    type Mask: Copy;
+
+    /// Lane-wise `self > o` (false where either is NaN).
+    fn gt(self, o: Self) -> Self::Mask;
+
+    /// Lane-wise `self > o ? self : o`.
+    fn max(self, o: Self) -> Self;
+
+    /// Lane-wise absolute value.
+    fn abs(self) -> Self;
+
+    /// Lane-wise `1 / self`, correctly rounded.
+    fn recip(self) -> Self;
+
+    /// `a` where `m`, else `b`.
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+
+    /// `1 / self` where `keep`, else 0 (as [`F8::recip_or_zero`]).
+    ///
+    /// # Safety
+    /// As for [`load`](Lane::load).
+    #[inline(always)]
+    unsafe fn recip_or_zero(self, keep: Self::Mask) -> Self {
+        // SAFETY: the caller's.
+        let (one, zero) = unsafe { (Self::splat(1.0), Self::splat(0.0)) };
+        Self::select(keep, Self::select(keep, self, one).recip(), zero)
+    }
 }
 
 impl Lane for F8 {
@@ -354,6 +383,33 @@ impl Lane for F8 {
     #[inline(always)]
     fn store(self) -> F8 {
         self
+    }
+
+    type Mask = M8;
+
+    #[inline(always)]
+    fn gt(self, o: F8) -> M8 {
+        F8::gt(self, o)
+    }
+
+    #[inline(always)]
+    fn max(self, o: F8) -> F8 {
+        F8::max(self, o)
+    }
+
+    #[inline(always)]
+    fn abs(self) -> F8 {
+        F8::abs(self)
+    }
+
+    #[inline(always)]
+    fn recip(self) -> F8 {
+        F8::splat(1.0) / self
+    }
+
+    #[inline(always)]
+    fn select(m: M8, a: F8, b: F8) -> F8 {
+        F8::select(m, a, b)
     }
 }
 
