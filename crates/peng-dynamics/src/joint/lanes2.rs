@@ -19,7 +19,7 @@ use crate::solver::colour::{self, Shared};
 use crate::solver::lanes::{avx2_dispatch, Lane, F8, LANES};
 use crate::solver::pack::NONE;
 use crate::solver::soft::Softness;
-use crate::solver::wide2::Side;
+use crate::solver::wide2::{Motion, Side};
 
 /// Eight hinges.
 #[derive(Debug, Clone, Copy)]
@@ -196,56 +196,6 @@ unsafe fn geometry<L: Lane>(c: &HingeBlock, a: &Side, b: &Side) -> [L; 6] {
     let dx = (ld(&b.dpx) - ld(&a.dpx)) + ld(&c.dcx) + rbx - rax;
     let dy = (ld(&b.dpy) - ld(&a.dpy)) + ld(&c.dcy) + rby - ray;
     [rax, ray, rbx, rby, dx, dy]
-}
-
-/// A side's velocities in lanes of type `L`.
-#[derive(Clone, Copy)]
-struct Motion<L> {
-    vx: L,
-    vy: L,
-    w: L,
-}
-
-impl<L: Lane> Motion<L> {
-    /// `side`'s velocities.
-    ///
-    /// # Safety
-    /// The processor has what `L` needs.
-    #[inline(always)]
-    unsafe fn of(side: &Side) -> Self {
-        // SAFETY: the caller's.
-        unsafe {
-            Motion {
-                vx: L::load(&side.vx),
-                vy: L::load(&side.vy),
-                w: L::load(&side.w),
-            }
-        }
-    }
-
-    /// Writes the velocities into `side`.
-    #[inline(always)]
-    fn put(self, side: &mut Side) {
-        side.vx = self.vx.store();
-        side.vy = self.vy.store();
-        side.w = self.w.store();
-    }
-
-    /// Velocity of the material point at `r` (`v + ω × r`), as
-    /// [`Side::velocity_at`].
-    #[inline(always)]
-    fn velocity_at(&self, rx: L, ry: L) -> (L, L) {
-        (self.vx - self.w * ry, self.vy + self.w * rx)
-    }
-
-    /// Applies the impulse `(px, py)` at `r`, for inverse mass `m` and
-    /// inertia `i`, as [`Side::apply`].
-    #[inline(always)]
-    fn apply(&mut self, m: L, i: L, rx: L, ry: L, px: L, py: L) {
-        self.vx += m * px;
-        self.vy += m * py;
-        self.w += i * (rx * py - ry * px);
-    }
 }
 
 avx2_dispatch!(

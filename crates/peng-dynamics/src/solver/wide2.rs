@@ -17,7 +17,7 @@ use glam::Vec2;
 use super::body::SolverBody;
 use super::colour::Shared;
 use super::contact::{ContactC, ContactParams};
-use super::lanes::{avx2_dispatch, F8, LANES, M8};
+use super::lanes::{avx2_dispatch, Lane, F8, LANES, M8};
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
 use peng::world::Dim2;
@@ -156,6 +156,56 @@ impl Side {
     /// inertia `i`.
     #[inline(always)]
     pub fn apply(&mut self, m: F8, i: F8, rx: F8, ry: F8, px: F8, py: F8) {
+        self.vx += m * px;
+        self.vy += m * py;
+        self.w += i * (rx * py - ry * px);
+    }
+}
+
+/// A side's velocities in lanes of type `L`.
+#[derive(Clone, Copy)]
+pub(crate) struct Motion<L> {
+    vx: L,
+    vy: L,
+    w: L,
+}
+
+impl<L: Lane> Motion<L> {
+    /// `side`'s velocities.
+    ///
+    /// # Safety
+    /// The processor has what `L` needs.
+    #[inline(always)]
+    pub unsafe fn of(side: &Side) -> Self {
+        // SAFETY: the caller's.
+        unsafe {
+            Motion {
+                vx: L::load(&side.vx),
+                vy: L::load(&side.vy),
+                w: L::load(&side.w),
+            }
+        }
+    }
+
+    /// Writes the velocities into `side`.
+    #[inline(always)]
+    pub fn put(self, side: &mut Side) {
+        side.vx = self.vx.store();
+        side.vy = self.vy.store();
+        side.w = self.w.store();
+    }
+
+    /// Velocity of the material point at `r` (`v + ω × r`), as
+    /// [`Side::velocity_at`].
+    #[inline(always)]
+    pub fn velocity_at(&self, rx: L, ry: L) -> (L, L) {
+        (self.vx - self.w * ry, self.vy + self.w * rx)
+    }
+
+    /// Applies the impulse `(px, py)` at `r`, for inverse mass `m` and
+    /// inertia `i`, as [`Side::apply`].
+    #[inline(always)]
+    pub fn apply(&mut self, m: L, i: L, rx: L, ry: L, px: L, py: L) {
         self.vx += m * px;
         self.vy += m * py;
         self.w += i * (rx * py - ry * px);
@@ -325,25 +375,37 @@ avx2_dispatch!(
     /// No other thread reaches the dynamic bodies of these blocks meanwhile.
     warm_start_run,
     warm_start_avx2,
-    warm_start_lanes,
+    warm_start_lanes::<Lane>,
     (blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>)
 );
 
 #[inline(always)]
-unsafe fn warm_start_lanes(blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>) {
+unsafe fn warm_start_lanes<L: Lane>(
+    blocks: &[Block],
+    bodies: &Shared<SolverBody<Dim2>>,
+    run: Range<usize>,
+) {
     let idle = SolverBody::fixed();
     for i in run {
         let c = &blocks[i];
-        // SAFETY (gather, scatter): the caller's.
-        let mut a = unsafe { Side::gather(bodies, &c.a, &idle) };
-        let mut b = unsafe { Side::gather(bodies, &c.b, &idle) };
-        for p in &c.p {
-            let px = c.nx * p.normal_impulse + c.tx * p.tangent_impulse;
-            let py = c.ny * p.normal_impulse + c.ty * p.tangent_impulse;
-            a.apply(-c.ma, -c.ia, p.rax, p.ray, px, py);
-            b.apply(c.mb, c.ib, p.rbx, p.rby, px, py);
-        }
+        // SAFETY (gather, loads, motions, scatter): the caller's, which
+        // covers what `L` needs.
         unsafe {
+            let mut a = Side::gather(bodies, &c.a, &idle);
+            let mut b = Side::gather(bodies, &c.b, &idle);
+            let ld = |f: &F8| L::load(f);
+            let (mut va, mut vb) = (Motion::<L>::of(&a), Motion::<L>::of(&b));
+            let (nx, ny, tx, ty) = (ld(&c.nx), ld(&c.ny), ld(&c.tx), ld(&c.ty));
+            let (ma, ia, mb, ib) = (ld(&c.ma), ld(&c.ia), ld(&c.mb), ld(&c.ib));
+            for p in &c.p {
+                let (normal, tangent) = (ld(&p.normal_impulse), ld(&p.tangent_impulse));
+                let px = nx * normal + tx * tangent;
+                let py = ny * normal + ty * tangent;
+                va.apply(-ma, -ia, ld(&p.rax), ld(&p.ray), px, py);
+                vb.apply(mb, ib, ld(&p.rbx), ld(&p.rby), px, py);
+            }
+            va.put(&mut a);
+            vb.put(&mut b);
             a.scatter(bodies, &c.a, &c.write_a);
             b.scatter(bodies, &c.b, &c.write_b);
         }
@@ -710,6 +772,60 @@ mod tests {
 
     /// The lanes give the scalar solver's velocities and impulses, pass by
     /// pass (warm start, soft solve, relax).
+    /// The warm start in AVX registers (`Avx8`) gives the plain lanes'
+    /// velocities to the bit: the same operations in the same order.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn avx_warm_start_matches_the_plain_lanes_to_the_bit() {
+        use super::super::avx::Avx8;
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let h = 1.0 / 240.0;
+        let params = ContactParams {
+            soft: Softness::new(30.0, 10.0, h),
+            fixed_soft: Softness::new(60.0, 10.0, h),
+            inv_h: 1.0 / h,
+            max_push: 3.0,
+            slop: 0.005,
+        };
+        for seed in 0..20 {
+            let (bodies, contacts) = scene(seed);
+            let mut wide = WideContacts2::default();
+            wide.load(&bodies, &contacts, &params);
+            let runs: Vec<Vec<u32>> = [false, true]
+                .into_iter()
+                .map(|avx| {
+                    let mut bw = bodies.clone();
+                    let shared = Shared::new(&mut bw);
+                    // SAFETY: runs that go at once share no dynamic body;
+                    // AVX2 checked above.
+                    wide.lanes.run(|blocks, run| unsafe {
+                        if avx {
+                            warm_start_lanes::<Avx8>(blocks, &shared, run)
+                        } else {
+                            warm_start_lanes::<F8>(blocks, &shared, run)
+                        }
+                    });
+                    bodies_bits(&bw)
+                })
+                .collect();
+            assert!(
+                runs[0] != bodies_bits(&bodies),
+                "seed {seed}: no impulse applied"
+            );
+            assert!(runs[0] == runs[1], "seed {seed}");
+        }
+    }
+
+    fn bodies_bits(bodies: &[SolverBody<Dim2>]) -> Vec<u32> {
+        bodies
+            .iter()
+            .flat_map(|b| [b.v.x, b.v.y, b.w])
+            .map(f32::to_bits)
+            .collect()
+    }
+
     #[test]
     fn lanes_agree_with_the_scalar_solver() {
         let h = 1.0 / 240.0;
