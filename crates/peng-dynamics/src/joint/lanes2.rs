@@ -14,6 +14,8 @@ use core::ops::Range;
 use peng::math::Vector;
 use peng::world::Dim2;
 
+#[cfg(target_arch = "x86_64")]
+use crate::solver::avx::Avx8;
 use crate::solver::body::SolverBody;
 use crate::solver::colour::{self, Shared};
 use crate::solver::lanes::{avx2_dispatch, Lane, F8, LANES};
@@ -207,7 +209,7 @@ avx2_dispatch!(
     /// bodies, meanwhile.
     pub(crate) warm_start,
     warm_start_avx2,
-    warm_start_lanes::<Lane>,
+    warm_start_lanes::<F8 | Avx8>,
     (blocks: &Shared<HingeBlock>, bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>)
 );
 
@@ -262,7 +264,7 @@ avx2_dispatch!(
     /// meanwhile.
     pub(crate) solve,
     solve_avx2,
-    solve_lanes::<Lane>,
+    solve_lanes::<F8 | Avx8>,
     (
         blocks: &Shared<HingeBlock>,
         bodies: &Shared<SolverBody<Dim2>>,

@@ -39,9 +39,10 @@ macro_rules! avx2_dispatch {
             unsafe { $lanes($($arg),*) }
         }
     };
-    // A lane loop generic over its lane type ([`Lane`]): AVX registers in
-    // the AVX2 build, the plain lanes elsewhere.
-    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident::<Lane>, ($($arg:ident: $ty:ty),* $(,)?)) => {
+    // A lane loop generic over a type parameter that says how it computes:
+    // `$plain` in the baseline build, `$avx` in the AVX2 build (a [`Lane`]
+    // type, or a [`Rows`] type whose lanes are those).
+    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident::<$plain:ty | $avx:ty>, ($($arg:ident: $ty:ty),* $(,)?)) => {
         $(#[$doc])*
         $vis unsafe fn $run($($arg: $ty),*) {
             #[cfg(target_arch = "x86_64")]
@@ -50,7 +51,7 @@ macro_rules! avx2_dispatch {
                 return unsafe { $avx2($($arg),*) };
             }
             // SAFETY: the caller's.
-            unsafe { $lanes::<$crate::solver::lanes::F8>($($arg),*) }
+            unsafe { $lanes::<$plain>($($arg),*) }
         }
 
         /// The lane loop compiled for AVX2.
@@ -58,32 +59,8 @@ macro_rules! avx2_dispatch {
         #[target_feature(enable = "avx2")]
         unsafe fn $avx2($($arg: $ty),*) {
             // SAFETY: the processor has AVX2 (this function's feature), as
-            // `Avx8` asks; the rest as the caller's.
-            unsafe { $lanes::<$crate::solver::avx::Avx8>($($arg),*) }
-        }
-    };
-    // A lane loop generic over how it moves rows in and out of lanes
-    // ([`Rows`]): 256-bit transposes in the AVX2 build, the baseline's
-    // elsewhere.
-    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident::<Rows>, ($($arg:ident: $ty:ty),* $(,)?)) => {
-        $(#[$doc])*
-        $vis unsafe fn $run($($arg: $ty),*) {
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the processor has AVX2; the rest as the caller's.
-                return unsafe { $avx2($($arg),*) };
-            }
-            // SAFETY: the caller's.
-            unsafe { $lanes::<$crate::solver::lanes::BaselineRows>($($arg),*) }
-        }
-
-        /// The lane loop compiled for AVX2.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2")]
-        unsafe fn $avx2($($arg: $ty),*) {
-            // SAFETY: the processor has AVX2 (this function's feature), as
-            // `AvxRows` asks; the rest as the caller's.
-            unsafe { $lanes::<$crate::solver::lanes::AvxRows>($($arg),*) }
+            // the AVX types ask; the rest as the caller's.
+            unsafe { $lanes::<$avx>($($arg),*) }
         }
     };
 }

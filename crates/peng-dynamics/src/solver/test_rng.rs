@@ -1,6 +1,23 @@
-//! A small seeded generator for the solvers' randomised unit tests.
+//! A small seeded generator for the solvers' randomised unit tests, and
+//! the contact coefficients they share.
 
 use glam::{Vec2, Vec3};
+
+use super::contact::ContactParams;
+use super::soft::Softness;
+
+/// The contact coefficients of the lane tests: 240 Hz substeps, a 30 Hz
+/// contact spring (60 Hz against fixed bodies), heavily damped.
+pub(crate) fn test_params() -> ContactParams {
+    let h = 1.0 / 240.0;
+    ContactParams {
+        soft: Softness::new(30.0, 10.0, h),
+        fixed_soft: Softness::new(60.0, 10.0, h),
+        inv_h: 1.0 / h,
+        max_push: 3.0,
+        slop: 0.005,
+    }
+}
 
 /// A linear congruential generator (Numerical Recipes' constants): the
 /// same numbers on every platform, and no dependency.

@@ -14,6 +14,8 @@ use core::ops::Range;
 
 use glam::Vec2;
 
+#[cfg(target_arch = "x86_64")]
+use super::avx::Avx8;
 use super::body::SolverBody;
 use super::colour::Shared;
 use super::contact::{ContactC, ContactParams};
@@ -375,7 +377,7 @@ avx2_dispatch!(
     /// No other thread reaches the dynamic bodies of these blocks meanwhile.
     warm_start_run,
     warm_start_avx2,
-    warm_start_lanes::<Lane>,
+    warm_start_lanes::<F8 | Avx8>,
     (blocks: &[Block], bodies: &Shared<SolverBody<Dim2>>, run: Range<usize>)
 );
 
@@ -673,11 +675,10 @@ mod tests {
     use super::*;
     use crate::dim::DynDim;
     use crate::solver::contact::{self, effective_mass, ContactPointC, MAX_POINTS};
-    use crate::solver::soft::Softness;
     use peng::math::Rot2;
     use peng::query::types::ContactId;
 
-    use crate::solver::test_rng::Rng;
+    use crate::solver::test_rng::{test_params, Rng};
 
     fn body(rng: &mut Rng) -> SolverBody<Dim2> {
         SolverBody {
@@ -777,18 +778,10 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx_warm_start_matches_the_plain_lanes_to_the_bit() {
-        use super::super::avx::Avx8;
         if !std::arch::is_x86_feature_detected!("avx2") {
             return;
         }
-        let h = 1.0 / 240.0;
-        let params = ContactParams {
-            soft: Softness::new(30.0, 10.0, h),
-            fixed_soft: Softness::new(60.0, 10.0, h),
-            inv_h: 1.0 / h,
-            max_push: 3.0,
-            slop: 0.005,
-        };
+        let params = test_params();
         for seed in 0..20 {
             let (bodies, contacts) = scene(seed);
             let mut wide = WideContacts2::default();
@@ -828,14 +821,7 @@ mod tests {
 
     #[test]
     fn lanes_agree_with_the_scalar_solver() {
-        let h = 1.0 / 240.0;
-        let params = ContactParams {
-            soft: Softness::new(30.0, 10.0, h),
-            fixed_soft: Softness::new(60.0, 10.0, h),
-            inv_h: 1.0 / h,
-            max_push: 3.0,
-            slop: 0.005,
-        };
+        let params = test_params();
         let mut singular = 0;
         for seed in 0..20 {
             let (bodies, contacts) = scene(seed);

@@ -15,6 +15,8 @@ use core::ops::Range;
 use super::body::SolverBody;
 use super::colour::Shared;
 use super::contact::{ContactC, ContactParams, MAX_POINTS};
+#[cfg(target_arch = "x86_64")]
+use super::lanes::AvxRows;
 use super::lanes::{avx2_dispatch, BaselineRows, Lane, Rows, F8, LANES, M8, V3};
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
@@ -453,7 +455,7 @@ avx2_dispatch!(
     /// No other thread reaches the dynamic bodies of these blocks meanwhile.
     warm_start_run,
     warm_start_avx2,
-    warm_start_lanes::<Rows>,
+    warm_start_lanes::<BaselineRows | AvxRows>,
     (blocks: &[Block], bodies: &Shared<SolverBody<Dim3>>, run: Range<usize>)
 );
 
@@ -519,7 +521,7 @@ avx2_dispatch!(
     /// meanwhile.
     solve_run,
     solve_avx2,
-    solve_lanes::<Rows>,
+    solve_lanes::<BaselineRows | AvxRows>,
     (
         blocks: &Shared<Block>,
         bodies: &Shared<SolverBody<Dim3>>,
@@ -743,7 +745,6 @@ mod tests {
     use super::*;
     use crate::dim::DynDim;
     use crate::solver::contact::{self, effective_mass, ContactPointC};
-    use crate::solver::soft::Softness;
 
     /// `sym` puts the 16 entries of a symmetric 4x4 matrix on its 10
     /// distinct places, `K_ij` and `K_ji` on the same one.
@@ -763,7 +764,7 @@ mod tests {
     use glam::{Quat, Vec3};
     use peng::query::types::ContactId;
 
-    use crate::solver::test_rng::Rng;
+    use crate::solver::test_rng::{test_params, Rng};
 
     fn body(rng: &mut Rng) -> SolverBody<Dim3> {
         // A world inverse inertia R D Rᵀ: symmetric positive definite.
@@ -872,18 +873,10 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn avx_kernels_match_the_baseline_to_the_bit() {
-        use super::super::lanes::AvxRows;
         if !std::arch::is_x86_feature_detected!("avx2") {
             return;
         }
-        let h = 1.0 / 240.0;
-        let params = ContactParams {
-            soft: Softness::new(30.0, 10.0, h),
-            fixed_soft: Softness::new(60.0, 10.0, h),
-            inv_h: 1.0 / h,
-            max_push: 3.0,
-            slop: 0.005,
-        };
+        let params = test_params();
         let bits = |b: &[SolverBody<Dim3>]| -> Vec<u32> {
             b.iter()
                 .flat_map(|b| b.v.to_array().into_iter().chain(b.w.to_array()))
@@ -935,14 +928,7 @@ mod tests {
 
     #[test]
     fn lanes_agree_with_the_scalar_solver() {
-        let h = 1.0 / 240.0;
-        let params = ContactParams {
-            soft: Softness::new(30.0, 10.0, h),
-            fixed_soft: Softness::new(60.0, 10.0, h),
-            inv_h: 1.0 / h,
-            max_push: 3.0,
-            slop: 0.005,
-        };
+        let params = test_params();
         let mut singular = 0;
         for seed in 0..20 {
             let (bodies, contacts) = scene(seed);
