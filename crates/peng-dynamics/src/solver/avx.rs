@@ -19,8 +19,8 @@ pub(crate) struct Avx8(__m256);
 impl Lane for Avx8 {
     #[inline(always)]
     unsafe fn load(f: &F8) -> Avx8 {
-        // SAFETY: AVX is the caller's; `F8` is 32 floats-aligned storage
-        // of eight floats.
+        // SAFETY: AVX is the caller's; `F8` is 32-byte aligned storage of
+        // eight floats.
         Avx8(unsafe { _mm256_load_ps(f.0.as_ptr()) })
     }
 

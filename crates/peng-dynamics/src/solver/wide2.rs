@@ -138,10 +138,11 @@ impl Side {
         }
     }
 
-    /// Velocity of the material point at `r` (`v + ω × r`).
+    /// Velocity of the material point at `r` ([`Motion::velocity_at`]).
     #[inline(always)]
     pub fn velocity_at(&self, rx: F8, ry: F8) -> (F8, F8) {
-        (self.vx - self.w * ry, self.vy + self.w * rx)
+        // SAFETY: the plain lanes need nothing of the processor.
+        unsafe { Motion::<F8>::of(self) }.velocity_at(rx, ry)
     }
 
     /// Displacement of the material point at `r` since the step began
@@ -154,13 +155,13 @@ impl Side {
         )
     }
 
-    /// Applies the impulse `(px, py)` at `r`, for inverse mass `m` and
-    /// inertia `i`.
+    /// Applies the impulse `(px, py)` at `r` ([`Motion::apply`]).
     #[inline(always)]
     pub fn apply(&mut self, m: F8, i: F8, rx: F8, ry: F8, px: F8, py: F8) {
-        self.vx += m * px;
-        self.vy += m * py;
-        self.w += i * (rx * py - ry * px);
+        // SAFETY: the plain lanes need nothing of the processor.
+        let mut motion = unsafe { Motion::<F8>::of(self) };
+        motion.apply(m, i, rx, ry, px, py);
+        motion.put(self);
     }
 }
 
@@ -197,15 +198,14 @@ impl<L: Lane> Motion<L> {
         side.w = self.w.store();
     }
 
-    /// Velocity of the material point at `r` (`v + ω × r`), as
-    /// [`Side::velocity_at`].
+    /// Velocity of the material point at `r` (`v + ω × r`).
     #[inline(always)]
     pub fn velocity_at(&self, rx: L, ry: L) -> (L, L) {
         (self.vx - self.w * ry, self.vy + self.w * rx)
     }
 
     /// Applies the impulse `(px, py)` at `r`, for inverse mass `m` and
-    /// inertia `i`, as [`Side::apply`].
+    /// inertia `i`.
     #[inline(always)]
     pub fn apply(&mut self, m: L, i: L, rx: L, ry: L, px: L, py: L) {
         self.vx += m * px;
@@ -771,8 +771,6 @@ mod tests {
         (x - y).abs() <= 1e-4 * (1.0 + x.abs().max(y.abs()))
     }
 
-    /// The lanes give the scalar solver's velocities and impulses, pass by
-    /// pass (warm start, soft solve, relax).
     /// The warm start in AVX registers (`Avx8`) gives the plain lanes'
     /// velocities to the bit: the same operations in the same order.
     #[cfg(target_arch = "x86_64")]
@@ -819,6 +817,8 @@ mod tests {
             .collect()
     }
 
+    /// The lanes give the scalar solver's velocities and impulses, pass by
+    /// pass (warm start, soft solve, relax).
     #[test]
     fn lanes_agree_with_the_scalar_solver() {
         let params = test_params();

@@ -84,7 +84,7 @@ impl Sym3 {
         self.zz.0[l] = m.z_axis.z;
     }
 
-    /// [`mul`](Self::mul) in lanes of type `L`.
+    /// The matrix times `v` in each lane, in lanes of type `L`.
     ///
     /// # Safety
     /// The processor has what `L` needs.
@@ -100,13 +100,11 @@ impl Sym3 {
         }
     }
 
+    /// The matrix times `v` in each lane.
     #[inline(always)]
     fn mul(&self, v: V3) -> V3 {
-        V3 {
-            x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
-            y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
-            z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
-        }
+        // SAFETY: the plain lanes need nothing of the processor.
+        unsafe { self.mul_lanes::<F8>(v) }
     }
 }
 
