@@ -36,17 +36,28 @@ fn the_profile_is_zero_before_the_first_step() {
 fn the_phases_add_up_to_the_step_and_each_takes_time() {
     let mut w = stack(6);
     w.step().unwrap();
-    let t = Instant::now();
-    w.step().unwrap();
-    let wall = t.elapsed();
-    let p = w.profile();
-    assert!(p.collide > Duration::ZERO, "{p:?}");
-    assert!(p.prepare > Duration::ZERO, "{p:?}");
-    assert!(p.solve > Duration::ZERO, "{p:?}");
-    assert_eq!(p.total(), p.collide + p.prepare + p.solve + p.finish);
-    // The phases lie within the step's own wall time.
-    assert!(p.total() <= wall, "{p:?} within {wall:?}");
-    assert!(p.total() * 2 > wall / 2, "{p:?} is most of {wall:?}");
+    // A step the host preempts outside the phases (a CI run beside other
+    // jobs once took 28 ms for 0.3 ms of phases) tells nothing about the
+    // profile, so the phases must be most of the wall time in the best of
+    // several steps, not in every one.
+    let mut steps = Vec::new();
+    for _ in 0..10 {
+        let t = Instant::now();
+        w.step().unwrap();
+        let wall = t.elapsed();
+        let p = w.profile();
+        assert!(p.collide > Duration::ZERO, "{p:?}");
+        assert!(p.prepare > Duration::ZERO, "{p:?}");
+        assert!(p.solve > Duration::ZERO, "{p:?}");
+        assert_eq!(p.total(), p.collide + p.prepare + p.solve + p.finish);
+        // The phases lie within the step's own wall time.
+        assert!(p.total() <= wall, "{p:?} within {wall:?}");
+        steps.push((p, wall));
+    }
+    assert!(
+        steps.iter().any(|(p, wall)| p.total() * 2 > *wall / 2),
+        "the phases are most of no step: {steps:?}"
+    );
 }
 
 #[test]
