@@ -61,6 +61,19 @@ pub trait Dim: 'static + Send + Sync + Sized {
         pb: &Self::Pose,
         prediction: f32,
     ) -> Option<Self::Manifold>;
+    /// [`contact`](Self::contact), or when there is none, a lower bound on
+    /// the shapes' distance, at least `prediction` (more where the query
+    /// measures one, see `d3::contact_or_gap`). The default measures
+    /// nothing and gives `prediction`.
+    fn contact_or_gap(
+        a: &Self::Shape,
+        pa: &Self::Pose,
+        b: &Self::Shape,
+        pb: &Self::Pose,
+        prediction: f32,
+    ) -> Result<Self::Manifold, f32> {
+        Self::contact(a, pa, b, pb, prediction).ok_or(prediction)
+    }
     /// Whether every pair with this shape gives at most one manifold when the
     /// other shape does too (not a compound, mesh or polyline).
     fn at_most_one_manifold(shape: &Self::Shape) -> bool;
@@ -405,6 +418,15 @@ impl Dim for Dim3 {
         prediction: f32,
     ) -> Option<Self::Manifold> {
         d3::contact(a, pa, b, pb, prediction)
+    }
+    fn contact_or_gap(
+        a: &Self::Shape,
+        pa: &Pose3,
+        b: &Self::Shape,
+        pb: &Pose3,
+        prediction: f32,
+    ) -> Result<Self::Manifold, f32> {
+        d3::contact_or_gap(a, pa, b, pb, prediction)
     }
     #[inline]
     fn at_most_one_manifold(shape: &Self::Shape) -> bool {

@@ -49,6 +49,7 @@
 //! # }
 //! ```
 
+mod apart;
 mod collider;
 mod dim;
 mod error;
@@ -132,6 +133,11 @@ pub struct World<D: Dim> {
     reach: Vec<f32>,
     /// Touching pairs the last update carried (see `reuse.rs`).
     carried: usize,
+    /// Pairs found apart with a measured gap, sorted by pair (see
+    /// `apart.rs`).
+    apart: Vec<(pairs::PairKey, apart::Apart<D>)>,
+    /// Candidate pairs the last update skipped as still apart.
+    skipped_apart: usize,
     /// The broad phase's slack (see `slack.rs`); 0: exact boxes.
     slack: f32,
     /// Colliders moved since the last update whose proxies kept their
@@ -262,6 +268,8 @@ impl<D: Dim> World<D> {
             reshaped: Vec::new(),
             reach: Vec::new(),
             carried: 0,
+            apart: Vec::new(),
+            skipped_apart: 0,
             slack: 0.0,
             unhanded: Vec::new(),
             tight: Vec::new(),

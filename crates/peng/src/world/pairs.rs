@@ -91,13 +91,31 @@ pub(crate) fn offset<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<f32> {
 }
 
 /// Applies the touching rule to a pair; `Some(state)` when it touches.
+#[cfg(test)]
 pub(crate) fn touch<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<PairState<D>> {
+    touch_measured(a, b).0
+}
+
+/// The touching rule on a pair, and for a solid pair of single-manifold
+/// shapes found apart, a lower bound on their distance (`-∞` when none was
+/// measured; see [`Dim::contact_or_gap`]).
+pub(crate) fn touch_measured<D: Dim>(
+    a: &Collider<D>,
+    b: &Collider<D>,
+) -> (Option<PairState<D>>, f32) {
     let sensor = a.sensor || b.sensor;
     let continuous = a.events == EventMode::Continuous || b.events == EventMode::Continuous;
     let single = D::at_most_one_manifold(&a.shape) && D::at_most_one_manifold(&b.shape);
-    let contacts = |prediction: f32| {
+    let mut gap = f32::NEG_INFINITY;
+    let mut contacts = |prediction: f32| {
         if single {
-            Manifolds::One(D::contact(&a.shape, &a.pose, &b.shape, &b.pose, prediction))
+            match D::contact_or_gap(&a.shape, &a.pose, &b.shape, &b.pose, prediction) {
+                Ok(m) => Manifolds::One(Some(m)),
+                Err(g) => {
+                    gap = g;
+                    Manifolds::One(None)
+                }
+            }
         } else {
             let mut v = Vec::new();
             D::contacts(&a.shape, &a.pose, &b.shape, &b.pose, prediction, &mut v);
@@ -128,14 +146,19 @@ pub(crate) fn touch<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<PairStat
         let t = m.as_slice().iter().any(|m| D::manifold_depth(m) >= 0.0);
         (t, m)
     };
-    touching.then_some(PairState {
+    // Only the solid rules without a centre radius measure a gap.
+    if touching || sensor || centre_radius(a, b).is_some() {
+        gap = f32::NEG_INFINITY;
+    }
+    let state = touching.then_some(PairState {
         sensor,
         continuous,
         manifolds,
         toi: None,
         anchor: None,
         carried: false,
-    })
+    });
+    (state, gap)
 }
 
 #[cfg(test)]

@@ -106,19 +106,41 @@ fn drift_within<D: Dim>(
     reach_b: f32,
     slack: f32,
 ) -> bool {
+    drift_from::<D>(
+        &anchor.b_in_a,
+        &anchor.a_in_b,
+        a,
+        b,
+        reach_a,
+        reach_b,
+        slack,
+    )
+}
+
+/// [`drift_within`] from the relative poses `b_in_a0 = A0⁻¹B0` and
+/// `a_in_b0 = B0⁻¹A0` of some earlier test.
+pub(crate) fn drift_from<D: Dim>(
+    b_in_a0: &D::Pose,
+    a_in_b0: &D::Pose,
+    a: &D::Pose,
+    b: &D::Pose,
+    reach_a: f32,
+    reach_b: f32,
+    slack: f32,
+) -> bool {
     let b_in_a = D::inv_mul(a, b);
-    let chord = D::turn_chord(&anchor.b_in_a, &b_in_a);
+    let chord = D::turn_chord(b_in_a0, &b_in_a);
     // `chord·reach`, with no turn counting as no motion even for an
     // unbounded shape (where `0·∞` would be NaN). A NaN chord (degenerate
     // rotation) makes the drift NaN, and the comparisons fail.
     let turned = |r: f32| if chord == 0.0 { 0.0 } else { chord * r };
     let moved = |p0: &D::Pose, p: &D::Pose| (D::translation(p) - D::translation(p0)).length();
-    let of_b = moved(&anchor.b_in_a, &b_in_a) + turned(reach_b);
+    let of_b = moved(b_in_a0, &b_in_a) + turned(reach_b);
     if of_b <= slack {
         return true;
     }
     let a_in_b = D::inv_mul(b, a);
-    moved(&anchor.a_in_b, &a_in_b) + turned(reach_a) <= slack
+    moved(a_in_b0, &a_in_b) + turned(reach_a) <= slack
 }
 
 /// One end of a pair for [`try_carry`]: the collider, its move since the

@@ -15,11 +15,12 @@
 
 use rayon::prelude::*;
 
+use super::apart::{self, Apart};
 use super::collider::Collider;
 use super::dim::Dim;
 use super::events::{emit, ContactEvent, EventKind, Transition};
 use super::handle::ColliderHandle;
-use super::pairs::{touch, PairKey, PairState};
+use super::pairs::{touch_measured, PairKey, PairState};
 use super::reuse::anchor;
 use super::sweep::{is_bullet, sweep, sweep_hit};
 use super::World;
@@ -32,6 +33,10 @@ use crate::math::Vector;
 /// when one of the two colliders changed).
 pub type PairFilter<D> =
     dyn Fn(ColliderHandle, &Collider<D>, ColliderHandle, &Collider<D>) -> bool + Send + Sync;
+
+/// The narrow phase's results: each tested pair's touching state, and the
+/// gap record of each pair found apart.
+type NarrowResults<D> = (Vec<Option<PairState<D>>>, Vec<Option<Apart<D>>>);
 
 /// Below this many pairs to test, the narrow phase runs on the calling
 /// thread (spreading a few pairs over threads costs more than it saves).
@@ -118,6 +123,7 @@ impl<D: Dim> World<D> {
     pub fn update(&mut self) -> &[ContactEvent] {
         self.events.clear();
         self.carried = 0;
+        self.skipped_apart = 0;
         let quiet = self.changed_list.is_empty() && !self.removed_any && !self.retest_all;
         if quiet {
             // Nothing changed: every touching pair persists as it was. The
@@ -134,7 +140,9 @@ impl<D: Dim> World<D> {
         self.broad.update_pairs();
         let mut work = self.candidate_pairs(scan);
         self.carry_pairs(&mut work);
-        let fresh = self.narrow_phase(&work);
+        let kept = self.skip_apart(&mut work);
+        let (fresh, gaps) = self.narrow_phase(&work);
+        self.keep_apart(&work, gaps, kept);
         let mut transitions = self.merge(work, fresh);
         self.remove_on_contact(&mut transitions);
         for t in &transitions {
@@ -202,37 +210,44 @@ impl<D: Dim> World<D> {
         Some(if a < b { (a, b) } else { (b, a) })
     }
 
-    /// The touching rule on every pair of `work`, in parallel, in order.
-    fn narrow_phase(&self, work: &[PairKey]) -> Vec<Option<PairState<D>>> {
+    /// The touching rule on every pair of `work`, in parallel, in order,
+    /// with the gap record of each pair found apart (see `apart.rs`).
+    fn narrow_phase(&self, work: &[PairKey]) -> NarrowResults<D> {
         let colliders = &self.colliders;
         let from = &self.prev_poses;
         let reuse = self.reuse.is_some();
         let one = |&(a, b): &PairKey| match (colliders.get(a), colliders.get(b)) {
             (Some(ca), Some(cb)) => {
-                let mut ended = touch(ca, cb);
+                let (mut ended, gap) = touch_measured(ca, cb);
                 if !(ca.ccd || cb.ccd) {
                     if let (Some(s), true) = (ended.as_mut(), reuse) {
                         s.anchor = anchor(ca, cb, s);
                     }
-                    return ended;
+                    let rec = if ended.is_none() {
+                        apart::record(ca, cb, gap)
+                    } else {
+                        None
+                    };
+                    return (ended, rec);
                 }
                 let fa = from.get(a.index() as usize).unwrap_or(&ca.pose);
                 let fb = from.get(b.index() as usize).unwrap_or(&cb.pose);
-                match ended {
+                let s = match ended {
                     // Touching at the end: the sweep only dates the impact.
                     Some(mut s) => {
                         s.toi = sweep_hit(ca, fa, cb, fb).map(|h| h.time);
                         Some(s)
                     }
                     None => sweep(ca, fa, cb, fb),
-                }
+                };
+                (s, None)
             }
-            _ => None,
+            _ => (None, None),
         };
         if work.len() >= PARALLEL_MIN {
-            work.par_iter().map(one).collect()
+            work.par_iter().map(one).unzip()
         } else {
-            work.iter().map(one).collect()
+            work.iter().map(one).unzip()
         }
     }
 

@@ -32,7 +32,7 @@ mod project;
 mod round;
 
 use crate::math::Pose3;
-use crate::query::sat::polytope_manifold;
+use crate::query::sat::{polytope_manifold, polytope_manifold_or_gap};
 use crate::query::types::Manifold3;
 use crate::shape::d3::Shape;
 use polytopes::AnyPoly;
@@ -71,6 +71,41 @@ pub fn contact(
         }
         _ => contact_general(a, pose_a, b, pose_b, prediction),
     }
+}
+
+/// [`contact`], or when there is none, a lower bound on the distance
+/// between the shapes, so that a caller can tell how far the pair must move
+/// before it may touch. Pairs of convex polyhedra and boxes (not two boxes)
+/// give the separation of the axis their separating-axis test stopped on
+/// (more than `prediction`; `-∞` when the test found no axis); the other
+/// pairs give `prediction` (the contract of [`contact`]: no manifold means
+/// no closer than that).
+pub fn contact_or_gap(
+    a: &Shape,
+    pose_a: &Pose3,
+    b: &Shape,
+    pose_b: &Pose3,
+    prediction: f32,
+) -> Result<Manifold3, f32> {
+    let solid = |s: &Shape| matches!(s, Shape::Cuboid(_) | Shape::Polyhedron(_));
+    let two_boxes = matches!((a, b), (Shape::Cuboid(_), Shape::Cuboid(_)));
+    if !(solid(a) && solid(b)) || two_boxes {
+        return contact(a, pose_a, b, pose_b, prediction).ok_or(prediction);
+    }
+    debug_assert!(pose_a.is_finite() && pose_b.is_finite());
+    // As `contact_pair` orders the pair: by rank, solved in the first's frame.
+    let (first, pose_first, second, pose_second, swap) = if rank(a) > rank(b) {
+        (b, pose_b, a, pose_a, true)
+    } else {
+        (a, pose_a, b, pose_b, false)
+    };
+    let (Some(pa), Some(pb)) = (AnyPoly::of(first), AnyPoly::of(second)) else {
+        return contact(a, pose_a, b, pose_b, prediction).ok_or(prediction);
+    };
+    let b_in_a = pose_first.inv_mul(pose_second);
+    let m = polytope_manifold_or_gap(&pa, &pb, &b_in_a, prediction)?;
+    let w = to_world(&m, pose_first);
+    Ok(if swap { w.swapped() } else { w })
 }
 
 /// [`contact`] for the pairs without a fast arm (kept out of line so that

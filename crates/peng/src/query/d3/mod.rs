@@ -6,7 +6,7 @@ mod mesh;
 mod point;
 mod ray;
 
-pub use contact::{contact, contacts, contacts_with_options};
+pub use contact::{contact, contact_or_gap, contacts, contacts_with_options};
 pub use distance::{distance, distance_cached, intersects};
 pub use mesh::ContactOptions;
 pub use point::{contains_point, project_point};

@@ -5,7 +5,7 @@ use super::clip::{clip, ClipBuffer, MAX_CLIPPED};
 use super::closest::segment_segment;
 use super::polytope::{Polygon, Polytope};
 use super::reduce::reduce_to_four;
-use super::separation::{sat_within, SatAxis, SatResult};
+use super::separation::{sat_within_or_gap, SatAxis, SatResult};
 use crate::math::{Pose3, Vec3};
 use crate::query::gjk::{gjk, GjkStatus, SupportMap};
 use crate::query::types::{ContactId, ContactPoint3, Feature, Manifold3};
@@ -18,12 +18,38 @@ pub fn polytope_manifold<A: Polytope, B: Polytope>(
     b_in_a: &Pose3,
     prediction: f32,
 ) -> Option<Manifold3> {
-    let r = sat_within(a, b, b_in_a, prediction)?;
-    if r.separation > prediction || r.separation.is_nan() {
-        return None;
+    polytope_manifold_or_gap(a, b, b_in_a, prediction).ok()
+}
+
+/// [`polytope_manifold`], or when there is none, a lower bound on the
+/// distance between the shapes: the separation of the first axis found to
+/// separate them by more than `prediction` (the projections of two shapes
+/// on a unit axis are at least their distance apart), `prediction` when the
+/// features turned out farther apart than it, or `-∞` when no bound is
+/// known (no axis, NaN).
+pub fn polytope_manifold_or_gap<A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    prediction: f32,
+) -> Result<Manifold3, f32> {
+    let r = match sat_within_or_gap(a, b, b_in_a, prediction) {
+        Ok(r) => r,
+        Err(gap) => return Err(gap.unwrap_or(f32::NEG_INFINITY)),
+    };
+    if r.separation > prediction {
+        return Err(r.separation);
+    }
+    if r.separation.is_nan() {
+        return Err(f32::NEG_INFINITY);
     }
     let m = manifold_from_axis(a, b, b_in_a, &r, prediction);
-    (!m.is_empty()).then_some(m)
+    // Empty: the features turned out farther apart than `prediction`.
+    if m.is_empty() {
+        Err(prediction)
+    } else {
+        Ok(m)
+    }
 }
 
 /// Builds the manifold for the axis `r` found by [`sat`](super::sat); empty when the

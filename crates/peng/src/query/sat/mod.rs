@@ -25,6 +25,6 @@ pub mod reduce;
 pub mod separation;
 mod triangle;
 
-pub use manifold::{face_contact, manifold_from_axis, polytope_manifold};
+pub use manifold::{face_contact, manifold_from_axis, polytope_manifold, polytope_manifold_or_gap};
 pub use polytope::{Polygon, PolygonVertex, Polytope, MAX_POLYGON};
 pub use separation::{sat, SatAxis, SatResult};

@@ -106,7 +106,7 @@ pub fn sat<A: Polytope, B: Polytope>(
     b_in_a: &Pose3,
     cutoff: f32,
 ) -> Option<SatResult> {
-    sat_impl(a, b, b_in_a, cutoff, false)
+    sat_impl(a, b, b_in_a, cutoff, false).ok()
 }
 
 /// [`sat`], except that it may also return `None` once the shapes are known
@@ -120,18 +120,33 @@ pub fn sat_within<A: Polytope, B: Polytope>(
     b_in_a: &Pose3,
     cutoff: f32,
 ) -> Option<SatResult> {
+    sat_impl(a, b, b_in_a, cutoff, true).ok()
+}
+
+/// [`sat_within`], saying why it found no axis: `Err(Some(g))` when the
+/// line through the vertex means separates the shapes by `g > cutoff` (a
+/// lower bound on their distance), `Err(None)` when neither shape offers an
+/// axis. An `Ok` axis separating by more than `cutoff` bounds the distance
+/// from below in the same way.
+pub fn sat_within_or_gap<A: Polytope, B: Polytope>(
+    a: &A,
+    b: &B,
+    b_in_a: &Pose3,
+    cutoff: f32,
+) -> Result<SatResult, Option<f32>> {
     sat_impl(a, b, b_in_a, cutoff, true)
 }
 
 /// [`sat`] and [`sat_within`] (`reject`: test the axis through the centres
-/// first and return `None` when it separates by more than `cutoff`).
+/// first and return its separation as the error when it separates by more
+/// than `cutoff`; `Err(None)`: no axis).
 fn sat_impl<A: Polytope, B: Polytope>(
     a: &A,
     b: &B,
     b_in_a: &Pose3,
     cutoff: f32,
     reject: bool,
-) -> Option<SatResult> {
+) -> Result<SatResult, Option<f32>> {
     let scale = a.scale().max(b.scale());
     let tol = FACE_BIAS_REL * scale.max(f32::MIN_POSITIVE);
     if a.is_solid() && b.is_solid() {
@@ -149,22 +164,23 @@ fn sat_impl<A: Polytope, B: Polytope>(
                     let len = d.length();
                     if len > 0.0 {
                         let u = d / len;
-                        if vb.min_dot(u) + va.min_dot(-u) > cutoff {
-                            return None;
+                        let gap = vb.min_dot(u) + va.min_dot(-u);
+                        if gap > cutoff {
+                            return Err(Some(gap));
                         }
                         toward_b = Some(u);
                     }
                 }
-                return sat_solid(&va, &vb, centre_a, tol, cutoff, toward_b);
+                return sat_solid(&va, &vb, centre_a, tol, cutoff, toward_b).ok_or(None);
             }
         }
         let mut pa = Prepared::default();
         let mut pb = Prepared::default();
         if a.prepare(None, &mut pa) && b.prepare(Some(b_in_a), &mut pb) {
-            return sat_solid(&pa, &pb, centre_a, tol, cutoff, None);
+            return sat_solid(&pa, &pb, centre_a, tol, cutoff, None).ok_or(None);
         }
         let (ma, mb) = (Mapped::new(a, None), Mapped::new(b, Some(b_in_a)));
-        return sat_solid(&ma, &mb, centre_a, tol, cutoff, None);
+        return sat_solid(&ma, &mb, centre_a, tol, cutoff, None).ok_or(None);
     }
     // A triangle against a solid: in the solid's frame.
     if let (Some((v, n)), true) = (a.triangle(), b.is_solid()) {
@@ -172,19 +188,21 @@ fn sat_impl<A: Polytope, B: Polytope>(
             v: v.map(|p| b_in_a.inverse_transform_point(p)),
             n: b_in_a.inverse_transform_vector(n),
         };
-        return triangle_solid(&tri, b, true, tol, cutoff, reject).map(|mut r| {
-            r.normal = b_in_a.transform_vector(r.normal);
-            r
-        });
+        return triangle_solid(&tri, b, true, tol, cutoff, reject)
+            .map(|mut r| {
+                r.normal = b_in_a.transform_vector(r.normal);
+                r
+            })
+            .ok_or(None);
     }
     if let (Some((v, n)), true) = (b.triangle(), a.is_solid()) {
         let tri = FlatTriangle {
             v: v.map(|p| b_in_a.transform_point(p)),
             n: b_in_a.transform_vector(n),
         };
-        return triangle_solid(&tri, a, false, tol, cutoff, reject);
+        return triangle_solid(&tri, a, false, tol, cutoff, reject).ok_or(None);
     }
-    sat_flat(a, b, b_in_a, scale, tol, cutoff)
+    sat_flat(a, b, b_in_a, scale, tol, cutoff).ok_or(None)
 }
 
 /// Keeps `face` over `other` unless `other` separates by more than `tol`.

@@ -1,0 +1,136 @@
+//! Pairs kept apart in the collision world: the gap the contact query
+//! measures is a lower bound on the distance, and a world that skips the
+//! pairs its gaps prove apart touches exactly the pairs a test of every
+//! pair finds, on a pile of hulls and boxes that jitters and closes in.
+
+use std::collections::BTreeSet;
+
+use peng::math::{Pose3, Quat, Vec3};
+use peng::query::d3::{contact, contact_or_gap, distance};
+use peng::shape::d3;
+use peng::world::{Collider, ColliderHandle, Margin, World3};
+
+use crate::mesh_common::Rng;
+
+/// A random box or hull of about half a metre.
+fn shape(r: &mut Rng, i: usize) -> d3::Shape {
+    if i.is_multiple_of(3) {
+        let h = Vec3::new(r.range(0.2, 0.4), r.range(0.2, 0.4), r.range(0.2, 0.4));
+        d3::Cuboid::new(h).expect("cuboid").into()
+    } else {
+        let pts: Vec<Vec3> = (0..12).map(|_| r.unit3() * r.range(0.3, 0.5)).collect();
+        d3::ConvexPolyhedron::from_points(&pts)
+            .expect("hull")
+            .into()
+    }
+}
+
+fn random_pose(r: &mut Rng, extent: f32) -> Pose3 {
+    let axis = r.unit3();
+    Pose3::new(
+        r.v3(-extent, extent),
+        Quat::from_axis_angle(axis, r.range(0.0, 3.0)),
+    )
+}
+
+#[test]
+fn the_gap_bounds_the_distance_and_the_manifold_is_contacts() {
+    let mut r = Rng(0xa9a7);
+    let (mut gaps, mut manifolds) = (0, 0);
+    for i in 0..3000 {
+        let (a, b) = (shape(&mut r, i), shape(&mut r, i + 1));
+        let (pa, pb) = (random_pose(&mut r, 0.8), random_pose(&mut r, 0.8));
+        let prediction = r.range(0.0, 0.05);
+        match contact_or_gap(&a, &pa, &b, &pb, prediction) {
+            Ok(m) => {
+                manifolds += 1;
+                assert_eq!(Some(m), contact(&a, &pa, &b, &pb, prediction), "pair {i}");
+            }
+            Err(gap) => {
+                assert!(contact(&a, &pa, &b, &pb, prediction).is_none(), "pair {i}");
+                let d = distance(&a, &pa, &b, &pb).distance;
+                assert!(gap >= prediction, "pair {i}: gap {gap} below {prediction}");
+                assert!(gap <= d + 1e-5, "pair {i}: gap {gap} over the distance {d}");
+                gaps += 1;
+            }
+        }
+    }
+    assert!(
+        gaps > 500 && manifolds > 500,
+        "{gaps} gaps, {manifolds} manifolds"
+    );
+}
+
+/// The pairs touching under the world's rule, by testing every pair:
+/// within the sum of their offsets (no displacement here).
+fn touching_by_brute_force(
+    w: &World3,
+    handles: &[ColliderHandle],
+) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
+    let mut out = BTreeSet::new();
+    for (i, &ha) in handles.iter().enumerate() {
+        for &hb in &handles[i + 1..] {
+            let (a, b) = (w.get(ha).expect("live"), w.get(hb).expect("live"));
+            let off = [a, b]
+                .map(|c| match c.margin {
+                    Margin::Offset(d) => d,
+                    _ => 0.0,
+                })
+                .iter()
+                .sum::<f32>();
+            let m = contact(&a.shape, &a.pose, &b.shape, &b.pose, off);
+            if m.is_some_and(|m| m.depth() >= -off) {
+                out.insert(if ha < hb { (ha, hb) } else { (hb, ha) });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn skipping_pairs_kept_apart_changes_no_touching_pair() {
+    let mut r = Rng(0x5eed);
+    let mut w = World3::new();
+    let mut handles = Vec::new();
+    for i in 0..40 {
+        // A loose 4 x 5 x 2 grid, 1.1 m apart: most neighbours start apart.
+        let (x, y, z) = ((i % 4) as f32, ((i / 4) % 5) as f32, (i / 20) as f32);
+        let t = Vec3::new(x, y, z) * 1.1;
+        let c = Collider::new(
+            shape(&mut r, i),
+            Pose3::new(t, Quat::from_scaled_axis(r.v3(-1.0, 1.0))),
+        )
+        .with_margin(Margin::Offset(0.005));
+        handles.push(w.insert(c).expect("insert"));
+    }
+    let centre = Vec3::new(1.5, 2.0, 0.5) * 1.1;
+    let (mut skipped, mut began) = (0, 0);
+    let mut before = BTreeSet::new();
+    for u in 0..200 {
+        for &h in &handles {
+            let p = w.get(h).expect("live").pose;
+            // Jitter, now and then a jump, and the whole pile closing in on
+            // its centre by 0.3 % an update: pairs kept apart come to touch.
+            let step = if (u + h.index() as usize).is_multiple_of(13) {
+                0.03
+            } else {
+                4e-4
+            };
+            let inward = (centre - p.translation) * 0.003;
+            let turn = Quat::from_scaled_axis(r.v3(-step, step));
+            let q = Pose3::new(
+                p.translation + inward + r.v3(-step, step),
+                (turn * p.rotation).normalize(),
+            );
+            w.set_pose(h, q).expect("move");
+        }
+        w.update();
+        skipped += w.skipped_apart_pairs();
+        let now: BTreeSet<_> = w.touching_pairs().collect();
+        assert_eq!(now, touching_by_brute_force(&w, &handles), "update {u}");
+        began += now.difference(&before).count();
+        before = now;
+    }
+    assert!(skipped > 1000, "only {skipped} pair updates skipped");
+    assert!(began > 40, "only {began} pairs began touching");
+}
