@@ -119,6 +119,7 @@ fn drift_within<D: Dim>(
 
 /// [`drift_within`] from the relative poses `b_in_a0 = A0⁻¹B0` and
 /// `a_in_b0 = B0⁻¹A0` of some earlier test.
+#[inline]
 pub(crate) fn drift_from<D: Dim>(
     b_in_a0: &D::Pose,
     a_in_b0: &D::Pose,
