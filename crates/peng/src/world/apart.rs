@@ -31,7 +31,7 @@
 use super::collider::Collider;
 use super::dim::Dim;
 use super::pairs::{centre_radius, offset, PairKey};
-use super::reuse::drift_from;
+use super::reuse::drift_within;
 use super::World;
 
 /// The rounding allowed for the gap and the drift, relative to the smaller
@@ -83,7 +83,7 @@ fn still_apart<D: Dim>(
     let rounding = ROUNDING_REL * (reach_a.min(reach_b) + rec.gap.abs());
     let room = rec.gap - off - rounding;
     room > 0.0
-        && drift_from::<D>(
+        && drift_within::<D>(
             &rec.b_in_a,
             &rec.a_in_b,
             &a.pose,
@@ -151,15 +151,18 @@ impl<D: Dim> World<D> {
         fresh: Vec<Option<Apart<D>>>,
         kept: Vec<bool>,
     ) {
-        let old = core::mem::take(&mut self.apart);
-        let mut now = Vec::with_capacity(old.len().max(work.len() / 2));
+        let mut old = core::mem::take(&mut self.apart);
+        // The previous list's buffer (a fresh allocation of a large list
+        // each update costs its page faults again).
+        let mut now = core::mem::take(&mut self.apart_spare);
+        now.clear();
         let mut new = work
             .iter()
             .zip(fresh)
             .filter_map(|(k, r)| r.map(|r| (*k, r)))
             .peekable();
         let mut w = 0;
-        for ((k, rec), skipped) in old.into_iter().zip(kept) {
+        for ((k, rec), skipped) in old.drain(..).zip(kept) {
             while let Some((nk, _)) = new.peek() {
                 if *nk >= k {
                     break;
@@ -181,5 +184,6 @@ impl<D: Dim> World<D> {
         }
         now.extend(new);
         self.apart = now;
+        self.apart_spare = old;
     }
 }

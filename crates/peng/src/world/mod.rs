@@ -136,6 +136,8 @@ pub struct World<D: Dim> {
     /// Pairs found apart with a measured gap, sorted by pair (see
     /// `apart.rs`).
     apart: Vec<(pairs::PairKey, apart::Apart<D>)>,
+    /// The previous apart list's buffer, emptied, for the next update's.
+    apart_spare: Vec<(pairs::PairKey, apart::Apart<D>)>,
     /// Candidate pairs the last update skipped as still apart.
     skipped_apart: usize,
     /// The broad phase's slack (see `slack.rs`); 0: exact boxes.
@@ -269,6 +271,7 @@ impl<D: Dim> World<D> {
             reach: Vec::new(),
             carried: 0,
             apart: Vec::new(),
+            apart_spare: Vec::new(),
             skipped_apart: 0,
             slack: 0.0,
             unhanded: Vec::new(),

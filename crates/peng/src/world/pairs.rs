@@ -96,9 +96,11 @@ pub(crate) fn touch<D: Dim>(a: &Collider<D>, b: &Collider<D>) -> Option<PairStat
     touch_measured(a, b).0
 }
 
-/// The touching rule on a pair, and for a solid pair of single-manifold
-/// shapes found apart, a lower bound on their distance (`-∞` when none was
-/// measured; see [`Dim::contact_or_gap`]).
+/// The touching rule on a pair, and the lower bound on the shapes' distance
+/// that the contact query of two single-manifold shapes gave when it found
+/// no manifold (see [`Dim::contact_or_gap`]; `-∞` when there was no such
+/// query). Only meaningful for a pair found apart; which pairs may keep it
+/// is `apart.rs`'s rule.
 pub(crate) fn touch_measured<D: Dim>(
     a: &Collider<D>,
     b: &Collider<D>,
@@ -146,10 +148,6 @@ pub(crate) fn touch_measured<D: Dim>(
         let t = m.as_slice().iter().any(|m| D::manifold_depth(m) >= 0.0);
         (t, m)
     };
-    // Only the solid rules without a centre radius measure a gap.
-    if touching || sensor || centre_radius(a, b).is_some() {
-        gap = f32::NEG_INFINITY;
-    }
     let state = touching.then_some(PairState {
         sensor,
         continuous,

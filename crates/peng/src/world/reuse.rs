@@ -93,34 +93,14 @@ pub(crate) fn anchor<D: Dim>(
 }
 
 /// Whether the bound on how far any point of either collider moved relative
-/// to the other, between the anchor's relative poses and the current poses
-/// `a` and `b`, is at most `slack` (module docs). The bound is the smaller
-/// of the one measured in A's frame and the one in B's; the second is
-/// computed only when the first is over (a hull on a large mesh: the
-/// hull's reach). A NaN anywhere makes it fail.
-fn drift_within<D: Dim>(
-    anchor: &Anchor<D>,
-    a: &D::Pose,
-    b: &D::Pose,
-    reach_a: f32,
-    reach_b: f32,
-    slack: f32,
-) -> bool {
-    drift_from::<D>(
-        &anchor.b_in_a,
-        &anchor.a_in_b,
-        a,
-        b,
-        reach_a,
-        reach_b,
-        slack,
-    )
-}
-
-/// [`drift_within`] from the relative poses `b_in_a0 = A0⁻¹B0` and
-/// `a_in_b0 = B0⁻¹A0` of some earlier test.
+/// to the other, between an earlier test (its relative poses `b_in_a0 =
+/// A0⁻¹B0` and `a_in_b0 = B0⁻¹A0`: a reuse anchor's, or an apart pair's)
+/// and the current poses `a` and `b`, is at most `slack` (module docs). The
+/// bound is the smaller of the one measured in A's frame and the one in
+/// B's; the second is computed only when the first is over (a hull on a
+/// large mesh: the hull's reach). A NaN anywhere makes it fail.
 #[inline]
-pub(crate) fn drift_from<D: Dim>(
+pub(crate) fn drift_within<D: Dim>(
     b_in_a0: &D::Pose,
     a_in_b0: &D::Pose,
     a: &D::Pose,
@@ -166,7 +146,10 @@ fn try_carry<D: Dim>(s: &mut PairState<D>, ea: End<'_, D>, eb: End<'_, D>, tol: 
     let off = offset(a, b).unwrap_or(0.0);
     let slack = tol - (off - anchor.offset).max(0.0);
     // NaN anywhere fails the test: the pair is tested.
-    if !drift_within::<D>(anchor, &a.pose, &b.pose, ea.reach, eb.reach, slack) {
+    let (b_in_a0, a_in_b0) = (&anchor.b_in_a, &anchor.a_in_b);
+    if !drift_within::<D>(
+        b_in_a0, a_in_b0, &a.pose, &b.pose, ea.reach, eb.reach, slack,
+    ) {
         return false;
     }
     let carry = |m: &mut D::Manifold| D::carry(m, ea.moved, eb.moved);
