@@ -103,7 +103,11 @@ impl Neg for F8 {
     type Output = F8;
     #[inline(always)]
     fn neg(self) -> F8 {
-        F8(self.0.map(|x| -x))
+        let mut r = self.0;
+        for x in &mut r {
+            *x = -*x;
+        }
+        F8(r)
     }
 }
 
@@ -195,13 +199,23 @@ impl F8 {
     /// Lane-wise absolute value.
     #[inline(always)]
     pub fn abs(self) -> F8 {
-        F8(self.0.map(f32::abs))
+        let mut r = self.0;
+        for x in &mut r {
+            *x = x.abs();
+        }
+        F8(r)
     }
 
     /// Lane-wise square root.
     #[inline(always)]
     pub fn sqrt(self) -> F8 {
-        F8(self.0.map(f32::sqrt))
+        // A loop, not `array::map`: the map's closure was not inlined into
+        // the AVX2 kernels, and each call passed the lanes through memory.
+        let mut r = self.0;
+        for x in &mut r {
+            *x = x.sqrt();
+        }
+        F8(r)
     }
 
     /// `a` where `m`, else `b`.
@@ -261,7 +275,11 @@ impl M8 {
     /// Lane-wise not.
     #[inline(always)]
     pub fn not(self) -> M8 {
-        M8(self.0.map(|x| !x))
+        let mut r = self.0;
+        for x in &mut r {
+            *x = !*x;
+        }
+        M8(r)
     }
 
     /// Lane-wise or.

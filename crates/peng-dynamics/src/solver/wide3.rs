@@ -90,9 +90,10 @@ impl Sym3 {
     /// The processor has what `L` needs.
     #[inline(always)]
     unsafe fn mul_lanes<L: Lane>(&self, v: V3<L>) -> V3<L> {
-        // SAFETY: the caller's.
-        let [xx, xy, xz, yy, yz, zz] =
-            [self.xx, self.xy, self.xz, self.yy, self.yz, self.zz].map(|e| unsafe { L::load(&e) });
+        // SAFETY: the caller's. (Six loads, not an `array::map`, whose
+        // closure was not inlined into the AVX2 kernels.)
+        let (xx, xy, xz) = unsafe { (L::load(&self.xx), L::load(&self.xy), L::load(&self.xz)) };
+        let (yy, yz, zz) = unsafe { (L::load(&self.yy), L::load(&self.yz), L::load(&self.zz)) };
         V3 {
             x: xx * v.x + xy * v.y + xz * v.z,
             y: xy * v.x + yy * v.y + yz * v.z,
@@ -627,7 +628,13 @@ fn normal_deltas(
     // Three or four points, all pushing: the exact solution where it keeps
     // every impulse non-negative (see `block4`); absent points are rows of
     // the identity. The sweeps run only when some lane with points is left.
-    let used: [M8; MAX_POINTS] = core::array::from_fn(|i| c.p[i].exists);
+    // Plain loops rather than `core::array::from_fn`: its closures were not
+    // inlined into the AVX2 kernel, and each call passed lanes through memory
+    // (about 7 % of the 3D pyramid's instructions).
+    let mut used = [M8::default(); MAX_POINTS];
+    for i in 0..MAX_POINTS {
+        used[i] = c.p[i].exists;
+    }
     let mut all = c.p[2].exists;
     for i in 0..MAX_POINTS {
         all = all.and(active[i].or(used[i].not()));
@@ -636,19 +643,21 @@ fn normal_deltas(
     if all.any() {
         let one = F8::splat(1.0);
         let reg = F8::splat(super::block4::REGULARISATION);
-        let a: [[F8; MAX_POINTS]; MAX_POINTS] = core::array::from_fn(|i| {
-            core::array::from_fn(|j| {
+        let mut a = [[zero; MAX_POINTS]; MAX_POINTS];
+        let mut rhs = [zero; MAX_POINTS];
+        for i in 0..MAX_POINTS {
+            for j in 0..MAX_POINTS {
                 let both = used[i].and(used[j]);
-                if i == j {
+                a[i][j] = if i == j {
                     let kii = c.k[sym(i, i)];
                     let d = kii + gamma[i].max(reg * kii);
                     F8::select(both, d, one)
                 } else {
                     F8::select(both, c.k[sym(i, j)], zero)
-                }
-            })
-        });
-        let rhs = core::array::from_fn(|i| F8::select(used[i], zero - r[i], zero));
+                };
+            }
+            rhs[i] = F8::select(used[i], zero - r[i], zero);
+        }
         let (x, d) = super::block4::ldlt4(&a, rhs, |d| d.recip_or_zero(d.gt(zero)));
         let mut ok = all;
         for i in 0..MAX_POINTS {
