@@ -632,8 +632,8 @@ fn normal_deltas(
     // inlined into the AVX2 kernel, and each call passed lanes through memory
     // (about 7 % of the 3D pyramid's instructions).
     let mut used = [M8::default(); MAX_POINTS];
-    for i in 0..MAX_POINTS {
-        used[i] = c.p[i].exists;
+    for (u, p) in used.iter_mut().zip(&c.p) {
+        *u = p.exists;
     }
     let mut all = c.p[2].exists;
     for i in 0..MAX_POINTS {
