@@ -181,7 +181,8 @@ impl<D: DynDim> Sources<'_, D> {
                     ra,
                     rb,
                     base_sep: -p.depth - (rb - ra).dot(n),
-                    normal_mass: effective_mass(sa, sb, ra, rb, n),
+                    // `1 / K_ii`, set below with the Delassus matrix.
+                    normal_mass: 0.0,
                     tangent_mass: tm,
                     normal_impulse: warm_n,
                     tangent_impulse: [warm_t.dot(tangents[0]), warm_t.dot(tangents[1])],
@@ -193,6 +194,14 @@ impl<D: DynDim> Sources<'_, D> {
                 c.len += 1;
             }
             c.compute_k(sa, sb);
+            // The normal row's effective mass is the inverse of its diagonal
+            // entry of `K`, which sums the same products in the same order as
+            // `effective_mass` along the normal: the same value, not computed
+            // twice.
+            for (i, p) in c.points[..c.len as usize].iter_mut().enumerate() {
+                let k = c.k[i][i];
+                p.normal_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+            }
             emit(&c, key);
         }
     }
