@@ -481,4 +481,84 @@ mod tests {
             "every case exercised: {cases:?}"
         );
     }
+
+    /// The contact build takes a point's normal mass as `1 / K_ii`: that is
+    /// the normal row's effective mass to the bit, in 2D and 3D (the same
+    /// products summed in the same order), on random bodies and anchors.
+    #[test]
+    fn normal_mass_is_the_inverse_diagonal_of_k_to_the_bit() {
+        use super::super::test_rng::Rng;
+        use glam::{Mat3, Quat, Vec2, Vec3};
+        use peng::world::{Dim2, Dim3};
+        let mut rng = Rng(41);
+        for _ in 0..500 {
+            let mut body3 = || {
+                let rot = Mat3::from_quat(Quat::from_scaled_axis(rng.v3(3.0)));
+                let d = Vec3::new(
+                    rng.range(0.1, 3.0),
+                    rng.range(0.1, 3.0),
+                    rng.range(0.1, 3.0),
+                );
+                SolverBody::<Dim3> {
+                    inv_m: rng.range(0.1, 2.0),
+                    inv_i: rot * Mat3::from_diagonal(d) * rot.transpose(),
+                    dynamic: true,
+                    ..SolverBody::fixed()
+                }
+            };
+            let (a, b) = (body3(), body3());
+            let n = rng.v3(1.0).normalize_or(Vec3::Y);
+            let mut c = ContactC::<Dim3> {
+                a: 0,
+                b: 1,
+                normal: n,
+                tangents: [Vec3::ZERO; 2],
+                n_tangents: 2,
+                len: MAX_POINTS as u8,
+                friction: 0.5,
+                restitution: 0.0,
+                against_fixed: false,
+                points: [ContactPointC::<Dim3>::EMPTY; MAX_POINTS],
+                k: [[0.0; MAX_POINTS]; MAX_POINTS],
+            };
+            for p in &mut c.points {
+                (p.ra, p.rb) = (rng.v3(2.0), rng.v3(2.0));
+            }
+            c.compute_k(&a, &b);
+            for (i, p) in c.points.iter().enumerate() {
+                let m = effective_mass(&a, &b, p.ra, p.rb, n);
+                assert_eq!((1.0 / c.k[i][i]).to_bits(), m.to_bits(), "3D point {i}");
+            }
+
+            let mut body2 = || SolverBody::<Dim2> {
+                inv_m: rng.range(0.1, 2.0),
+                inv_i: rng.range(0.1, 3.0),
+                dynamic: true,
+                ..SolverBody::fixed()
+            };
+            let (a, b) = (body2(), body2());
+            let n = rng.v2(1.0).normalize_or(Vec2::Y);
+            let mut c = ContactC::<Dim2> {
+                a: 0,
+                b: 1,
+                normal: n,
+                tangents: [Vec2::ZERO; 2],
+                n_tangents: 1,
+                len: MAX_POINTS as u8,
+                friction: 0.5,
+                restitution: 0.0,
+                against_fixed: false,
+                points: [ContactPointC::<Dim2>::EMPTY; MAX_POINTS],
+                k: [[0.0; MAX_POINTS]; MAX_POINTS],
+            };
+            for p in &mut c.points {
+                (p.ra, p.rb) = (rng.v2(2.0), rng.v2(2.0));
+            }
+            c.compute_k(&a, &b);
+            for (i, p) in c.points.iter().enumerate() {
+                let m = effective_mass(&a, &b, p.ra, p.rb, n);
+                assert_eq!((1.0 / c.k[i][i]).to_bits(), m.to_bits(), "2D point {i}");
+            }
+        }
+    }
 }
