@@ -103,6 +103,12 @@ impl Lanes {
         }
     }
 
+    /// What the lane solvers compute of the contacts themselves, once the
+    /// contacts are in (the 3D `K` and friction masses: `D::LANE_MASSES`).
+    fn masses(&mut self) {
+        self.wide3.masses();
+    }
+
     fn warm_start<D: DynDim>(&self, bodies: &mut Vec<SolverBody<D>>) {
         if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim2>>>(bodies) {
             self.wide2.warm_start(b);
@@ -187,6 +193,7 @@ pub(crate) fn run_step<D: DynDim>(
     // The passes below are short and many: they run on a team of threads
     // held for the whole step ([`team`]).
     team::with_team(|| {
+        contacts.masses();
         for _ in 0..n {
             integrate_velocities(bodies, h);
             joint::warm_start(bodies, joints);

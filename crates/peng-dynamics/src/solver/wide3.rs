@@ -339,6 +339,7 @@ impl WideContacts3 {
             self.add(bodies, c, i as u32, slot, params);
             slot += c.len as u32;
         }
+        self.masses();
     }
 
     /// The contacts in the order the lanes solve them.
@@ -348,6 +349,17 @@ impl WideContacts3 {
             .iter()
             .flat_map(|(_, cold)| cold.ids.into_iter().filter(|&id| id != NONE))
             .collect()
+    }
+
+    /// Computes every block's Delassus matrix `K` and friction masses from
+    /// its packed anchors, normal, tangent and bodies (once a step, before
+    /// the substeps): eight manifolds at a time, where building each
+    /// manifold alone cost about a third of its set-up.
+    pub fn masses(&mut self) {
+        // SAFETY: runs that go at once share no block (`run_mut`); the
+        // pass reads no body.
+        self.lanes
+            .run_mut(|blocks, run| unsafe { masses_run(blocks, run) });
     }
 
     /// Applies the accumulated impulses (warm starting).
@@ -390,7 +402,10 @@ impl WideContacts3 {
                 let on = p.exists.and(bouncy).and(fast.ge(impact)).and(pushed);
                 let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(c.n);
                 let target = -cold.restitution * impact + cold.restitution_bias[i];
-                let new = (p.normal_impulse - cold.normal_mass[i] * (vn - target)).max(zero);
+                // The normal row's effective mass, `1 / K_ii`.
+                let kii = c.k[sym(i, i)];
+                let normal_mass = kii.recip_or_zero(kii.gt(zero));
+                let new = (p.normal_impulse - normal_mass * (vn - target)).max(zero);
                 let d = F8::select(on, new - p.normal_impulse, zero);
                 p.normal_impulse += d;
                 let imp = c.n * d;
@@ -444,6 +459,78 @@ impl WideContacts3 {
             }
         }
     }
+}
+
+avx2_dispatch!(
+    /// [`WideContacts3::masses`] on the blocks `run`, compiled for AVX2
+    /// where the processor has it.
+    ///
+    /// # Safety
+    /// No other thread reaches these blocks meanwhile.
+    masses_run,
+    masses_avx2,
+    masses_lanes,
+    (blocks: &Shared<Block>, run: Range<usize>)
+);
+
+/// The Delassus matrix of each block's normal rows and its points'
+/// friction masses, in lanes (the arithmetic of `ContactC::compute_k` and
+/// `contact::effective_mass`):
+/// `K_ij = m_a⁻¹ + m_b⁻¹ + (r_aj × n)·I_a⁻¹(r_ai × n) + (r_bj × n)·I_b⁻¹(r_bi × n)`
+/// where both points exist (0 elsewhere, as the solver expects of absent
+/// points), and each point's friction mass the smaller of the effective
+/// masses along the two tangents.
+///
+/// # Safety
+/// No other thread reaches these blocks meanwhile.
+#[inline(always)]
+unsafe fn masses_lanes(blocks: &Shared<Block>, run: Range<usize>) {
+    let zero = F8::ZERO;
+    for i in run {
+        // SAFETY: the caller's.
+        let c = unsafe { blocks.get_mut(i) };
+        let m = c.ma + c.mb;
+        let (n, t0, t1) = (c.n, c.t, c.t1());
+        let mut ca = [V3::ZERO; MAX_POINTS];
+        let mut ua = [V3::ZERO; MAX_POINTS];
+        let mut cb = [V3::ZERO; MAX_POINTS];
+        let mut ub = [V3::ZERO; MAX_POINTS];
+        for (k, p) in c.p.iter().enumerate() {
+            (ca[k], ua[k]) = arm(p.ra, n, &c.ia);
+            (cb[k], ub[k]) = arm(p.rb, n, &c.ib);
+        }
+        for a in 0..MAX_POINTS {
+            for b in a..MAX_POINTS {
+                let k = m + ca[b].dot(ua[a]) + cb[b].dot(ub[a]);
+                let both = c.p[a].exists.and(c.p[b].exists);
+                c.k[sym(a, b)] = F8::select(both, k, zero);
+            }
+        }
+        for p in c.p.iter_mut() {
+            let m0 = effective_mass(m, p, t0, &c.ia, &c.ib);
+            let m1 = effective_mass(m, p, t1, &c.ia, &c.ib);
+            p.tangent_mass = F8::select(p.exists, m0.min(m1), zero);
+        }
+    }
+}
+
+/// `r × d` and `I⁻¹ (r × d)`. (Functions, not closures, here: a closure was
+/// left as a call out of the AVX2 kernel.)
+#[inline(always)]
+fn arm(r: V3, d: V3, inv_i: &Sym3) -> (V3, V3) {
+    let x = r.cross(d);
+    (x, inv_i.mul(x))
+}
+
+/// The effective mass of point `p` along `d`,
+/// `1 / (m + (r_a × d)·I_a⁻¹(r_a × d) + (r_b × d)·I_b⁻¹(r_b × d))` (`m`: the
+/// summed inverse masses), 0 where nothing responds.
+#[inline(always)]
+fn effective_mass(m: F8, p: &PointLanes, d: V3, ia: &Sym3, ib: &Sym3) -> F8 {
+    let (xa, ya) = arm(p.ra, d, ia);
+    let (xb, yb) = arm(p.rb, d, ib);
+    let k = m + xa.dot(ya) + xb.dot(yb);
+    k.recip_or_zero(k.gt(F8::ZERO))
 }
 
 avx2_dispatch!(
@@ -728,18 +815,14 @@ fn pack(
     c.bias_rate.0[l] = sf.bias_rate;
     c.gamma_ratio.0[l] = sf.impulse_scale / sf.mass_scale;
     c.two.set(l, con.len == 2);
+    // `K` and the friction masses are computed in lanes afterwards
+    // (`masses_lanes`), from what this packs.
     let len = con.len as usize;
-    for i in 0..len {
-        for j in i..len {
-            c.k[sym(i, j)].0[l] = con.k[i][j];
-        }
-    }
     for (q, p) in con.points[..len].iter().zip(c.p.iter_mut()) {
         p.exists.set(l, true);
         p.ra.set(l, q.ra);
         p.rb.set(l, q.rb);
         p.base_sep.0[l] = q.base_sep;
-        p.tangent_mass.0[l] = q.tangent_mass[0].min(q.tangent_mass[1]);
         p.normal_impulse.0[l] = q.normal_impulse;
         p.tangent_impulse[0].0[l] = q.tangent_impulse[0];
         p.tangent_impulse[1].0[l] = q.tangent_impulse[1];
@@ -930,6 +1013,59 @@ mod tests {
             assert!(runs[0].0 == runs[1].0, "seed {seed}: warm start");
             assert!(runs[0].1 == runs[1].1, "seed {seed}: solve");
             assert!(runs[0].2 == runs[1].2, "seed {seed}: impulses");
+        }
+    }
+
+    /// The Delassus matrices and friction masses computed in lanes are the
+    /// scalar ones (`ContactC::compute_k`, `effective_mass`) to rounding, and
+    /// zero for absent points; the restitution's normal mass `1 / K_ii` too.
+    #[test]
+    fn lane_masses_match_the_scalar_ones() {
+        let params = test_params();
+        let rel = |x: f32, y: f32| (x - y).abs() <= 1e-5 * x.abs().max(y.abs()).max(1e-3);
+        for seed in 0..20 {
+            let (bodies, contacts) = scene(seed);
+            let mut wide = WideContacts3::default();
+            wide.load(&bodies, &contacts, &params);
+            let mut lanes = 0;
+            for (c, cold) in wide.lanes.iter() {
+                for lane in 0..LANES {
+                    let Some(con) = contacts.get(cold.ids[lane] as usize) else {
+                        continue;
+                    };
+                    lanes += 1;
+                    let len = con.len as usize;
+                    for i in 0..MAX_POINTS {
+                        for j in 0..MAX_POINTS {
+                            // Off the diagonal, to rounding of the diagonal's
+                            // size (the terms cancel; the scalar `K` is not
+                            // exactly symmetric either).
+                            let (want, size) = if i < len && j < len {
+                                (con.k[i][j], con.k[i][i].max(con.k[j][j]))
+                            } else {
+                                (0.0, 0.0)
+                            };
+                            let got = c.k[sym(i, j)].0[lane];
+                            assert!(
+                                (got - want).abs() <= 1e-5 * size,
+                                "seed {seed} K[{i}][{j}]: {got} vs {want}"
+                            );
+                        }
+                        let want = con.points[i].tangent_mass[0].min(con.points[i].tangent_mass[1]);
+                        let want = if i < len { want } else { 0.0 };
+                        let got = c.p[i].tangent_mass.0[lane];
+                        assert!(rel(got, want), "seed {seed} point {i}: {got} vs {want}");
+                        if i < len {
+                            let n = con.points[i].normal_mass;
+                            assert!(
+                                rel(1.0 / c.k[sym(i, i)].0[lane], n),
+                                "seed {seed} normal mass"
+                            );
+                        }
+                    }
+                }
+            }
+            assert_eq!(lanes, contacts.len());
         }
     }
 

@@ -167,8 +167,10 @@ impl<D: DynDim> Sources<'_, D> {
                 let mid = (p.point_a + p.point_b) * 0.5;
                 let (ra, rb) = (mid - self.coms[a], mid - self.coms[b]);
                 let mut tm = [0.0; 2];
-                for (k, t) in tangents.iter().take(nt).enumerate() {
-                    tm[k] = effective_mass(sa, sb, ra, rb, *t);
+                if !D::LANE_MASSES {
+                    for (k, t) in tangents.iter().take(nt).enumerate() {
+                        tm[k] = effective_mass(sa, sb, ra, rb, *t);
+                    }
                 }
                 let dv = sb.velocity_at(rb) - sa.velocity_at(ra);
                 let a_n = (sb.accel - sa.accel).dot(n);
@@ -193,14 +195,17 @@ impl<D: DynDim> Sources<'_, D> {
                 };
                 c.len += 1;
             }
-            c.compute_k(sa, sb);
-            // The normal row's effective mass is the inverse of its diagonal
-            // entry of `K`, which sums the same products in the same order as
-            // `effective_mass` along the normal: the same value, not computed
-            // twice.
-            for (i, p) in c.points[..c.len as usize].iter_mut().enumerate() {
-                let k = c.k[i][i];
-                p.normal_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+            // The lanes compute `K` and the masses themselves in 3D
+            // (`DynDim::LANE_MASSES`). Elsewhere the normal row's effective
+            // mass is the inverse of its diagonal entry of `K`, which sums
+            // the same products in the same order as `effective_mass` along
+            // the normal: the same value, not computed twice.
+            if !D::LANE_MASSES {
+                c.compute_k(sa, sb);
+                for (i, p) in c.points[..c.len as usize].iter_mut().enumerate() {
+                    let k = c.k[i][i];
+                    p.normal_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
+                }
             }
             emit(&c, key);
         }
