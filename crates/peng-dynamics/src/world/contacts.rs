@@ -26,7 +26,7 @@ use rayon::prelude::*;
 use peng::math::Vector;
 use peng::world::{ColliderHandle, World};
 
-use super::{CachedImpulse, ColliderInfo, PhysicsWorld};
+use super::{ColliderInfo, PhysicsWorld, WarmStart};
 use crate::dim::DynDim;
 use crate::solver::body::SolverBody;
 use crate::solver::contact::{
@@ -70,20 +70,21 @@ struct Sources<'a, D: DynDim> {
     colliders: &'a [Option<ColliderInfo<D>>],
     bodies: &'a [SolverBody<D>],
     coms: &'a [D::V],
-    cache: &'a [CachedImpulse<D::V>],
+    /// The last step's contacts, for warm starting.
+    warm: &'a WarmStart<D::V>,
     /// The substep.
     h: f32,
 }
 
 impl<D: DynDim> Sources<'_, D> {
-    /// The index of the first cache entry of pair `(ha, hb)` or of a later
-    /// pair (the cache is sorted by pair), searched from `guess` outwards
-    /// in doubling steps, then by bisection: when the guess is close, the
-    /// entries read lie near each other, where a bisection of the whole
-    /// cache reads some twenty entries megabytes apart.
+    /// The index of the last step's first contact of pair `(ha, hb)` or of
+    /// a later pair (they are sorted by pair), searched from `guess`
+    /// outwards in doubling steps, then by bisection: when the guess is
+    /// close, the entries read lie near each other, where a bisection of
+    /// the whole list reads some twenty entries far apart.
     fn cache_start(&self, ha: ColliderHandle, hb: ColliderHandle, guess: usize) -> usize {
-        let cache = self.cache;
-        let before = |i: usize| (cache[i].0 .0, cache[i].0 .1) < (ha, hb);
+        let cache = &self.warm.keys[..];
+        let before = |i: usize| (cache[i].0, cache[i].1) < (ha, hb);
         let guess = guess.min(cache.len());
         // The answer lies in `lo..=hi`.
         let (mut lo, mut hi) = (guess, guess);
@@ -103,13 +104,13 @@ impl<D: DynDim> Sources<'_, D> {
                 step *= 2;
             }
         }
-        lo + cache[lo..hi].partition_point(|e| (e.0 .0, e.0 .1) < (ha, hb))
+        lo + cache[lo..hi].partition_point(|e| (e.0, e.1) < (ha, hb))
     }
 
     /// Builds the constraints of touching pair `(ha, hb)`, one per manifold
     /// with points, and hands each to `emit`; none when neither body is an
-    /// awake dynamic one. `cursor` is a cache index at or before the pair's
-    /// first entry, and is left at it.
+    /// awake dynamic one. `cursor` is an index into the last step's
+    /// contacts at or before the pair's first, and is left at it.
     fn pair(
         &self,
         (ha, hb): (ColliderHandle, ColliderHandle),
@@ -117,15 +118,15 @@ impl<D: DynDim> Sources<'_, D> {
         cursor: &mut usize,
         mut emit: impl FnMut(&ContactC<D>, ContactKey),
     ) {
-        let cache = self.cache;
-        while *cursor < cache.len() && (cache[*cursor].0 .0, cache[*cursor].0 .1) < (ha, hb) {
+        let keys = &self.warm.keys[..];
+        while *cursor < keys.len() && (keys[*cursor].0, keys[*cursor].1) < (ha, hb) {
             *cursor += 1;
         }
         let mut end = *cursor;
-        while end < cache.len() && (cache[end].0 .0, cache[end].0 .1) == (ha, hb) {
+        while end < keys.len() && (keys[end].0, keys[end].1) == (ha, hb) {
             end += 1;
         }
-        let cached = &cache[*cursor..end];
+        let first = *cursor;
         let (Some(ia), Some(ib)) = (
             self.colliders[ha.index() as usize].as_ref(),
             self.colliders[hb.index() as usize].as_ref(),
@@ -163,6 +164,11 @@ impl<D: DynDim> Sources<'_, D> {
             };
             let (pa, pb) = D::parts(m);
             let key = (ha, hb, pa, pb);
+            // The same manifold's points last step, if it had one.
+            let cached = (first..end).find(|&k| keys[k] == key).map_or(&[][..], |k| {
+                let span = &self.warm.points[k..k + 2];
+                &self.warm.impulses[span[0] as usize..span[1] as usize]
+            });
             for p in pts.iter().take(MAX_POINTS) {
                 let mid = (p.point_a + p.point_b) * 0.5;
                 let (ra, rb) = (mid - self.coms[a], mid - self.coms[b]);
@@ -174,10 +180,9 @@ impl<D: DynDim> Sources<'_, D> {
                 }
                 let dv = sb.velocity_at(rb) - sa.velocity_at(ra);
                 let a_n = (sb.accel - sa.accel).dot(n);
-                let want = (key.0, key.1, key.2, key.3, p.id.0);
                 let (warm_n, warm_t) = cached
                     .iter()
-                    .find(|(k, _, _)| *k == want)
+                    .find(|(id, _, _)| *id == p.id.0)
                     .map_or((0.0, D::V::ZERO), |e| (e.1, e.2));
                 c.points[c.len as usize] = ContactPointC {
                     ra,
@@ -220,9 +225,9 @@ impl<D: DynDim> Sources<'_, D> {
         out: &mut Vec<(ContactC<D>, ContactKey)>,
     ) {
         out.clear();
-        // The cache holds about as many entries per touching pair all
-        // along: its place in proportion is a close guess.
-        let per_pair = self.cache.len() as f64 / world.touching_len().max(1) as f64;
+        // There are about as many contacts per touching pair all along:
+        // the place in proportion is a close guess.
+        let per_pair = self.warm.keys.len() as f64 / world.touching_len().max(1) as f64;
         let guess = (range.start as f64 * per_pair) as usize;
         let mut cursor = None;
         for (ha, hb, manifolds) in world.touching_contacts_in(range) {
@@ -282,7 +287,7 @@ impl<D: DynDim> PhysicsWorld<D> {
             colliders: &self.colliders,
             bodies: &self.solver_bodies,
             coms: &coms,
-            cache: &self.cache,
+            warm: &self.warm,
             h,
         };
         let mut packer = Packer {
@@ -298,8 +303,8 @@ impl<D: DynDim> PhysicsWorld<D> {
         if rayon::current_num_threads() > 1 && world.touching_len() >= THREADED_MIN {
             build_threaded(&src, world, &mut packer, &mut self.contact_chunks);
         } else {
-            // The cache and the touching pairs are both sorted by pair: one
-            // cursor walks the cache alongside.
+            // The last step's contacts and the touching pairs are both
+            // sorted by pair: one cursor walks them alongside.
             let mut cursor = 0usize;
             for (ha, hb, manifolds) in world.touching_contacts() {
                 src.pair((ha, hb), manifolds, &mut cursor, |c, k| packer.push(c, k));
@@ -422,14 +427,14 @@ mod tests {
         let mut rng = Rng(7);
         let h = |i: u32| ColliderHandle::from_parts(i, 0);
         for len in [0usize, 1, 2, 5, 64, 300] {
-            // Sorted pairs (i, i + 1) with even i, one to three entries
-            // each.
-            let mut cache: Vec<CachedImpulse<glam::Vec2>> = Vec::new();
+            // Sorted pairs (i, i + 1) with even i, one to three contacts
+            // (manifolds of parts) each.
+            let mut warm = WarmStart::<glam::Vec2>::default();
             let mut i = 0;
-            while cache.len() < len {
+            while warm.keys.len() < len {
                 let n = 1 + (rng.range(0.0, 3.0) as usize);
-                for id in 0..n.min(len - cache.len()) {
-                    cache.push(((h(i), h(i + 1), 0, 0, id as u32), 0.0, glam::Vec2::ZERO));
+                for part in 0..n.min(len - warm.keys.len()) {
+                    warm.keys.push((h(i), h(i + 1), part as u32, 0));
                 }
                 i += 2;
             }
@@ -437,11 +442,12 @@ mod tests {
                 colliders: &[],
                 bodies: &[],
                 coms: &[],
-                cache: &cache,
+                warm: &warm,
                 h: 0.0,
             };
+            let cache = &warm.keys;
             for a in 0..i + 3 {
-                let want = cache.partition_point(|e| (e.0 .0, e.0 .1) < (h(a), h(a + 1)));
+                let want = cache.partition_point(|e| (e.0, e.1) < (h(a), h(a + 1)));
                 for guess in 0..len + 3 {
                     assert_eq!(
                         src.cache_start(h(a), h(a + 1), guess),

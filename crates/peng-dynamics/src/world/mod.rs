@@ -79,11 +79,28 @@ pub(crate) struct ColliderInfo<D: DynDim> {
     pub reach: f32,
 }
 
-/// The impulses a contact point had at the end of a step, for warm
-/// starting: key (collider pair, parts, feature id), the normal impulse,
-/// and the friction impulse as a world vector (the tangent basis of the
-/// next step may differ: 3D tangents come from the normal, which turns).
-pub(crate) type CachedImpulse<V> = ((ColliderHandle, ColliderHandle, u32, u32, u32), f32, V);
+/// The last step's contacts, for warm starting: each contact's key
+/// (collider pair and parts, sorted by pair as the touching pairs are),
+/// its first point in `impulses` (then the total), and each point's
+/// feature id, normal impulse and friction impulse as a world vector (the
+/// tangent basis of the next step may differ: 3D tangents come from the
+/// normal, which turns). The step's own lists, kept by swapping, not
+/// copied.
+pub(crate) struct WarmStart<V> {
+    pub keys: Vec<contacts::ContactKey>,
+    pub points: Vec<u32>,
+    pub impulses: Vec<crate::solver::PointImpulse<V>>,
+}
+
+impl<V> Default for WarmStart<V> {
+    fn default() -> Self {
+        WarmStart {
+            keys: Vec::new(),
+            points: Vec::new(),
+            impulses: Vec::new(),
+        }
+    }
+}
 
 /// Rigid bodies with colliders, contacts and gravity. See the module
 /// documentation.
@@ -93,7 +110,8 @@ pub struct PhysicsWorld<D: DynDim> {
     free: Vec<u32>,
     collision: World<D>,
     colliders: Vec<Option<ColliderInfo<D>>>,
-    cache: Vec<CachedImpulse<D::V>>,
+    /// The last step's contacts and impulses.
+    warm: WarmStart<D::V>,
     // Buffers reused from step to step.
     solver_bodies: Vec<SolverBody<D>>,
     /// The step's contacts: bodies, collider-pair keys, and each one's
@@ -154,7 +172,7 @@ impl<D: DynDim> PhysicsWorld<D> {
             free: Vec::new(),
             collision,
             colliders: Vec::new(),
-            cache: Vec::new(),
+            warm: WarmStart::default(),
             solver_bodies: Vec::new(),
             contact_pairs: Vec::new(),
             contact_keys: Vec::new(),

@@ -138,19 +138,18 @@ impl<D: DynDim> PhysicsWorld<D> {
         }
     }
 
-    /// Keeps the impulses of this step's contact points for warm starting.
+    /// Keeps this step's contacts and their points' impulses for warm
+    /// starting: the impulse list is filled from the lanes, and the three
+    /// lists change places with the last step's (whose buffers the next
+    /// step fills).
     fn store_impulses(&mut self) {
         let total = self.contact_points.last().copied().unwrap_or(0) as usize;
         self.impulses.clear();
         self.impulses.resize(total, (0, 0.0, D::V::ZERO));
         self.lanes.impulses::<D>(&mut self.impulses);
-        self.cache.clear();
-        // In pair order (the contacts were built in the touching pairs'
-        // order), which is all the lookup needs.
-        for (k, span) in self.contact_keys.iter().zip(self.contact_points.windows(2)) {
-            for &(id, normal, tangent) in &self.impulses[span[0] as usize..span[1] as usize] {
-                self.cache.push(((k.0, k.1, k.2, k.3, id), normal, tangent));
-            }
-        }
+        let warm = &mut self.warm;
+        core::mem::swap(&mut warm.keys, &mut self.contact_keys);
+        core::mem::swap(&mut warm.points, &mut self.contact_points);
+        core::mem::swap(&mut warm.impulses, &mut self.impulses);
     }
 }
