@@ -83,11 +83,6 @@ pub trait DynDim: Dim {
     const GRAVITY: Self::V;
     /// Zero inverse inertia (an infinitely heavy body).
     const INV_INERTIA_ZERO: Self::InvInertia;
-    /// Whether the lane solver computes the contacts' Delassus matrices
-    /// and effective masses itself, from the anchors, normals and bodies it
-    /// packs (the 3D one, eight manifolds at a time): the contact build
-    /// then leaves them out.
-    const LANE_MASSES: bool;
 
     /// Mass properties of a shape of uniform `density`.
     fn mass_of(shape: &Self::Shape, density: f32) -> Result<Self::Mass, MassError>;
@@ -208,7 +203,6 @@ impl DynDim for Dim2 {
     type Mass = MassProperties2;
     const ROT_IDENTITY: Rot2 = Rot2::IDENTITY;
     const GRAVITY: Vec2 = Vec2::new(0.0, -9.81);
-    const LANE_MASSES: bool = false;
     const INV_INERTIA_ZERO: f32 = 0.0;
 
     fn mass_of(shape: &Self::Shape, density: f32) -> Result<MassProperties2, MassError> {
@@ -369,7 +363,6 @@ impl DynDim for Dim3 {
     type Mass = MassProperties3;
     const ROT_IDENTITY: Quat = Quat::IDENTITY;
     const GRAVITY: Vec3 = Vec3::new(0.0, -9.81, 0.0);
-    const LANE_MASSES: bool = true;
     const INV_INERTIA_ZERO: Mat3 = Mat3::ZERO;
 
     fn mass_of(shape: &Self::Shape, density: f32) -> Result<MassProperties3, MassError> {

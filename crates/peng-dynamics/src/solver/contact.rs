@@ -26,9 +26,12 @@ use peng::query::types::ContactId;
 
 #[cfg(test)]
 use super::block4::{ldlt4, REGULARISATION};
+#[cfg(test)]
 use super::body::SolverBody;
 use super::soft::Softness;
-use crate::dim::{Angular, DynDim};
+#[cfg(test)]
+use crate::dim::Angular;
+use crate::dim::DynDim;
 
 /// Most points of a manifold (4 in 3D, 2 in 2D).
 pub(crate) const MAX_POINTS: usize = 4;
@@ -47,9 +50,13 @@ pub(crate) struct ContactPointC<D: DynDim> {
     pub rb: D::V,
     /// The gap at the start of the step minus `n · (rb − ra)`.
     pub base_sep: f32,
-    /// `1 / (J M⁻¹ Jᵀ)` along the normal.
+    /// `1 / (J M⁻¹ Jᵀ)` along the normal. (This and the tangent masses
+    /// are the scalar reference solver's, in test builds: the lanes compute
+    /// their own, `Lanes::masses`.)
+    #[cfg_attr(not(test), allow(dead_code))]
     pub normal_mass: f32,
     /// The same along each tangent.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub tangent_mass: [f32; 2],
     /// Accumulated normal impulse.
     pub normal_impulse: f32,
@@ -109,7 +116,10 @@ pub(crate) struct ContactC<D: DynDim> {
     pub against_fixed: bool,
     /// The points.
     pub points: [ContactPointC<D>; MAX_POINTS],
-    /// The Delassus matrix of the normal rows, `K_ij = J_i M⁻¹ J_jᵀ`.
+    /// The Delassus matrix of the normal rows, `K_ij = J_i M⁻¹ J_jᵀ`, for
+    /// the scalar reference solver (test builds; the lanes compute their
+    /// own, `Lanes::masses`).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub k: [[f32; MAX_POINTS]; MAX_POINTS],
 }
 
@@ -130,6 +140,7 @@ impl<D: DynDim> Copy for ContactC<D> {}
 impl<D: DynDim> ContactC<D> {
     /// Fills [`k`](Self::k) from the points' anchors and the bodies'
     /// inverse masses.
+    #[cfg(test)]
     pub fn compute_k(&mut self, a: &SolverBody<D>, b: &SolverBody<D>) {
         let n = self.normal;
         let len = self.len as usize;
@@ -153,6 +164,7 @@ impl<D: DynDim> ContactC<D> {
 
 /// `1 / (m_a⁻¹ + m_b⁻¹ + (r_a × d)·I_a⁻¹(r_a × d) + (r_b × d)·I_b⁻¹(r_b × d))`,
 /// or 0 when nothing can respond.
+#[cfg(test)]
 #[inline]
 pub(crate) fn effective_mass<D: DynDim>(
     a: &SolverBody<D>,
@@ -482,9 +494,10 @@ mod tests {
         );
     }
 
-    /// The contact build takes a point's normal mass as `1 / K_ii`: that is
-    /// the normal row's effective mass to the bit, in 2D and 3D (the same
-    /// products summed in the same order), on random bodies and anchors.
+    /// A point's normal mass is `1 / K_ii` (restitution takes it so from
+    /// the lanes' `K`): that is the normal row's effective mass to the bit,
+    /// in 2D and 3D (the same products summed in the same order), on random
+    /// bodies and anchors.
     #[test]
     fn normal_mass_is_the_inverse_diagonal_of_k_to_the_bit() {
         use super::super::test_rng::Rng;

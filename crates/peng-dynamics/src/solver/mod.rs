@@ -104,8 +104,9 @@ impl Lanes {
     }
 
     /// What the lane solvers compute of the contacts themselves, once the
-    /// contacts are in (the 3D `K` and friction masses: `D::LANE_MASSES`).
+    /// contacts are in: the Delassus matrices and friction masses.
     fn masses(&mut self) {
+        self.wide2.masses();
         self.wide3.masses();
     }
 

@@ -276,8 +276,6 @@ pub(crate) struct Cold<const P: usize> {
     pub relative_velocity: [F8; P],
     /// `−a_n h / 2`, added to the restitution's target velocity.
     pub restitution_bias: [F8; P],
-    /// `1 / K_ii`.
-    pub normal_mass: [F8; P],
 }
 
 impl<const P: usize> Cold<P> {
@@ -289,7 +287,6 @@ impl<const P: usize> Cold<P> {
         restitution: F8::ZERO,
         relative_velocity: [F8::ZERO; P],
         restitution_bias: [F8::ZERO; P],
-        normal_mass: [F8::ZERO; P],
     };
 
     /// Fills `lane` with contact `id` (its points' impulses from `slot`
@@ -302,7 +299,6 @@ impl<const P: usize> Cold<P> {
             self.point_ids[i][lane] = q.id.0;
             self.relative_velocity[i].0[lane] = q.relative_velocity;
             self.restitution_bias[i].0[lane] = q.restitution_bias;
-            self.normal_mass[i].0[lane] = q.normal_mass;
         }
     }
 }

@@ -260,6 +260,7 @@ impl WideContacts2 {
             self.add(bodies, c, i as u32, slot, params);
             slot += c.len as u32;
         }
+        self.masses();
     }
 
     /// The contacts in the order the lanes solve them (colour after
@@ -270,6 +271,16 @@ impl WideContacts2 {
             .iter()
             .flat_map(|(_, cold)| cold.ids.into_iter().filter(|&id| id != NONE))
             .collect()
+    }
+
+    /// Computes every block's Delassus matrix `K` and friction masses from
+    /// its packed anchors, normal, tangent and bodies (once a step, before
+    /// the substeps), eight manifolds at a time.
+    pub fn masses(&mut self) {
+        // SAFETY: runs that go at once share no block (`run_mut`); the
+        // pass reads no body.
+        self.lanes
+            .run_mut(|blocks, run| unsafe { masses_run(blocks, run) });
     }
 
     /// Applies the accumulated impulses (warm starting).
@@ -313,7 +324,9 @@ impl WideContacts2 {
                 let (vbx, vby) = b.velocity_at(p.rbx, p.rby);
                 let vn = (vbx - vax) * c.nx + (vby - vay) * c.ny;
                 let target = -cold.restitution * impact + cold.restitution_bias[i];
-                let new = (p.normal_impulse - cold.normal_mass[i] * (vn - target)).max(zero);
+                // The normal row's effective mass, `1 / K_ii`.
+                let normal_mass = p.k.recip_or_zero(p.k.gt(zero));
+                let new = (p.normal_impulse - normal_mass * (vn - target)).max(zero);
                 let d = F8::select(on, new - p.normal_impulse, zero);
                 p.normal_impulse += d;
                 let (px, py) = (c.nx * d, c.ny * d);
@@ -365,6 +378,57 @@ impl WideContacts2 {
                     q.max_normal_impulse = p.max_normal_impulse.0[lane];
                 }
             }
+        }
+    }
+}
+
+avx2_dispatch!(
+    /// [`WideContacts2::masses`] on the blocks `run`, compiled for AVX2
+    /// where the processor has it.
+    ///
+    /// # Safety
+    /// No other thread reaches these blocks meanwhile.
+    masses_run,
+    masses_avx2,
+    masses_lanes,
+    (blocks: &Shared<Block>, run: Range<usize>)
+);
+
+/// The Delassus matrix of each block's normal rows and its points'
+/// friction masses, in lanes, with the arithmetic of `ContactC::compute_k`
+/// and `contact::effective_mass` in 2D to the bit:
+/// `K_ij = (m_a⁻¹ + m_b⁻¹) + c_aj (I_a⁻¹ c_ai) + c_bj (I_b⁻¹ c_bi)` with
+/// `c = r × n`, where both points exist (0 elsewhere, as the solver expects
+/// of an absent point).
+///
+/// # Safety
+/// No other thread reaches these blocks meanwhile.
+#[inline(always)]
+unsafe fn masses_lanes(blocks: &Shared<Block>, run: Range<usize>) {
+    let zero = F8::ZERO;
+    for i in run {
+        // SAFETY: the caller's.
+        let c = unsafe { blocks.get_mut(i) };
+        let m = c.ma + c.mb;
+        // `r × d` in 2D.
+        let cross = |rx: F8, ry: F8, dx: F8, dy: F8| rx * dy - ry * dx;
+        let (nx, ny, tx, ty) = (c.nx, c.ny, c.tx, c.ty);
+        let (ia, ib) = (c.ia, c.ib);
+        let mut ca = [zero; 2];
+        let mut cb = [zero; 2];
+        for (k, p) in c.p.iter().enumerate() {
+            ca[k] = cross(p.rax, p.ray, nx, ny);
+            cb[k] = cross(p.rbx, p.rby, nx, ny);
+        }
+        // `K_12` as `compute_k` sums `k[0][1]`: `c_1` against `I⁻¹ c_0`.
+        let k12 = m + ca[1] * (ia * ca[0]) + cb[1] * (ib * cb[0]);
+        c.k12 = F8::select(c.p[0].exists.and(c.p[1].exists), k12, zero);
+        for (k, p) in c.p.iter_mut().enumerate() {
+            let kii = m + ca[k] * (ia * ca[k]) + cb[k] * (ib * cb[k]);
+            p.k = F8::select(p.exists, kii, zero);
+            let (xa, xb) = (cross(p.rax, p.ray, tx, ty), cross(p.rbx, p.rby, tx, ty));
+            let kt = m + xa * (ia * xa) + xb * (ib * xb);
+            p.tangent_mass = F8::select(p.exists, kt.recip_or_zero(kt.gt(zero)), zero);
         }
     }
 }
@@ -653,7 +717,8 @@ fn pack(
     };
     c.bias_rate.0[l] = sf.bias_rate;
     c.gamma_ratio.0[l] = sf.impulse_scale / sf.mass_scale;
-    c.k12.0[l] = con.k[0][1];
+    // `K` and the friction masses are computed in lanes afterwards
+    // (`masses_lanes`), from what this packs.
     for (i, q) in con.points[..(con.len as usize).min(2)].iter().enumerate() {
         let p = &mut c.p[i];
         p.exists.set(l, true);
@@ -662,8 +727,6 @@ fn pack(
         p.rbx.0[l] = q.rb.x;
         p.rby.0[l] = q.rb.y;
         p.base_sep.0[l] = q.base_sep;
-        p.k.0[l] = con.k[i][i];
-        p.tangent_mass.0[l] = q.tangent_mass[0];
         p.normal_impulse.0[l] = q.normal_impulse;
         p.tangent_impulse.0[l] = q.tangent_impulse[0];
         p.max_normal_impulse.0[l] = q.max_normal_impulse;
@@ -819,6 +882,47 @@ mod tests {
 
     /// The lanes give the scalar solver's velocities and impulses, pass by
     /// pass (warm start, soft solve, relax).
+    /// The Delassus matrices and friction masses computed in lanes are the
+    /// scalar ones (`ContactC::compute_k`, `effective_mass`) to the bit (the
+    /// same operations in the same order), and zero for absent points.
+    #[test]
+    fn lane_masses_match_the_scalar_ones_to_the_bit() {
+        let params = test_params();
+        for seed in 0..20 {
+            let (bodies, contacts) = scene(seed);
+            let mut wide = WideContacts2::default();
+            wide.load(&bodies, &contacts, &params);
+            let mut lanes = 0;
+            for (c, cold) in wide.lanes.iter() {
+                for lane in 0..LANES {
+                    let Some(con) = contacts.get(cold.ids[lane] as usize) else {
+                        continue;
+                    };
+                    lanes += 1;
+                    let two = con.len == 2;
+                    let k12 = if two { con.k[0][1] } else { 0.0 };
+                    assert_eq!(c.k12.0[lane].to_bits(), k12.to_bits(), "seed {seed} K_12");
+                    for i in 0..2 {
+                        let here = i < con.len as usize;
+                        let (k, m) = if here {
+                            (con.k[i][i], con.points[i].tangent_mass[0])
+                        } else {
+                            (0.0, 0.0)
+                        };
+                        let p = &c.p[i];
+                        assert_eq!(p.k.0[lane].to_bits(), k.to_bits(), "seed {seed} K_{i}{i}");
+                        assert_eq!(
+                            p.tangent_mass.0[lane].to_bits(),
+                            m.to_bits(),
+                            "seed {seed} point {i}"
+                        );
+                    }
+                }
+            }
+            assert_eq!(lanes, contacts.len());
+        }
+    }
+
     #[test]
     fn lanes_agree_with_the_scalar_solver() {
         let params = test_params();

@@ -29,9 +29,7 @@ use peng::world::{ColliderHandle, World};
 use super::{ColliderInfo, PhysicsWorld, WarmStart};
 use crate::dim::DynDim;
 use crate::solver::body::SolverBody;
-use crate::solver::contact::{
-    effective_mass, impact_velocity, ContactC, ContactParams, ContactPointC, MAX_POINTS,
-};
+use crate::solver::contact::{impact_velocity, ContactC, ContactParams, ContactPointC, MAX_POINTS};
 use crate::solver::Lanes;
 
 /// A constraint's key: the collider pair and the manifold's parts.
@@ -172,12 +170,6 @@ impl<D: DynDim> Sources<'_, D> {
             for p in pts.iter().take(MAX_POINTS) {
                 let mid = (p.point_a + p.point_b) * 0.5;
                 let (ra, rb) = (mid - self.coms[a], mid - self.coms[b]);
-                let mut tm = [0.0; 2];
-                if !D::LANE_MASSES {
-                    for (k, t) in tangents.iter().take(nt).enumerate() {
-                        tm[k] = effective_mass(sa, sb, ra, rb, *t);
-                    }
-                }
                 let dv = sb.velocity_at(rb) - sa.velocity_at(ra);
                 let a_n = (sb.accel - sa.accel).dot(n);
                 let (warm_n, warm_t) = cached
@@ -188,9 +180,10 @@ impl<D: DynDim> Sources<'_, D> {
                     ra,
                     rb,
                     base_sep: -p.depth - (rb - ra).dot(n),
-                    // `1 / K_ii`, set below with the Delassus matrix.
+                    // The masses and `K` are computed in the lanes
+                    // (`Lanes::masses`), eight manifolds at a time.
                     normal_mass: 0.0,
-                    tangent_mass: tm,
+                    tangent_mass: [0.0; 2],
                     normal_impulse: warm_n,
                     tangent_impulse: [warm_t.dot(tangents[0]), warm_t.dot(tangents[1])],
                     max_normal_impulse: 0.0,
@@ -199,18 +192,6 @@ impl<D: DynDim> Sources<'_, D> {
                     id: p.id,
                 };
                 c.len += 1;
-            }
-            // The lanes compute `K` and the masses themselves in 3D
-            // (`DynDim::LANE_MASSES`). Elsewhere the normal row's effective
-            // mass is the inverse of its diagonal entry of `K`, which sums
-            // the same products in the same order as `effective_mass` along
-            // the normal: the same value, not computed twice.
-            if !D::LANE_MASSES {
-                c.compute_k(sa, sb);
-                for (i, p) in c.points[..c.len as usize].iter_mut().enumerate() {
-                    let k = c.k[i][i];
-                    p.normal_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
-                }
             }
             emit(&c, key);
         }
