@@ -53,10 +53,10 @@ pub(crate) struct ContactPointC<D: DynDim> {
     /// `1 / (J M⁻¹ Jᵀ)` along the normal. (This and the tangent masses
     /// are the scalar reference solver's, in test builds: the lanes compute
     /// their own, `Lanes::masses`.)
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub normal_mass: f32,
     /// The same along each tangent.
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub tangent_mass: [f32; 2],
     /// Accumulated normal impulse.
     pub normal_impulse: f32,
@@ -81,7 +81,9 @@ impl<D: DynDim> ContactPointC<D> {
         ra: D::V::ZERO,
         rb: D::V::ZERO,
         base_sep: 0.0,
+        #[cfg(test)]
         normal_mass: 0.0,
+        #[cfg(test)]
         tangent_mass: [0.0; 2],
         normal_impulse: 0.0,
         tangent_impulse: [0.0; 2],
@@ -119,7 +121,7 @@ pub(crate) struct ContactC<D: DynDim> {
     /// The Delassus matrix of the normal rows, `K_ij = J_i M⁻¹ J_jᵀ`, for
     /// the scalar reference solver (test builds; the lanes compute their
     /// own, `Lanes::masses`).
-    #[cfg_attr(not(test), allow(dead_code))]
+    #[cfg(test)]
     pub k: [[f32; MAX_POINTS]; MAX_POINTS],
 }
 

@@ -158,6 +158,7 @@ impl<D: DynDim> Sources<'_, D> {
                 restitution,
                 against_fixed: !(sa.dynamic && sb.dynamic),
                 points: [ContactPointC::<D>::EMPTY; MAX_POINTS],
+                #[cfg(test)]
                 k: [[0.0; MAX_POINTS]; MAX_POINTS],
             };
             let (pa, pb) = D::parts(m);
@@ -182,7 +183,9 @@ impl<D: DynDim> Sources<'_, D> {
                     base_sep: -p.depth - (rb - ra).dot(n),
                     // The masses and `K` are computed in the lanes
                     // (`Lanes::masses`), eight manifolds at a time.
+                    #[cfg(test)]
                     normal_mass: 0.0,
+                    #[cfg(test)]
                     tangent_mass: [0.0; 2],
                     normal_impulse: warm_n,
                     tangent_impulse: [warm_t.dot(tangents[0]), warm_t.dot(tangents[1])],
