@@ -4,6 +4,7 @@
 //! With `n` substeps of `h = dt / n`:
 //!
 //! ```text
+//! masses (each contact's Delassus matrix and friction masses, in lanes)
 //! for each substep:
 //!     integrate velocities (gravity, forces, damping)
 //!     warm start (apply the accumulated impulses, which start from the

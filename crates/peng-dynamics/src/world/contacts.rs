@@ -2,9 +2,10 @@
 //! with an awake dynamic body, warm-started from the last step's impulses
 //! and packed into the solver's lanes.
 //!
-//! Building a constraint (its anchors, effective masses, the normal rows'
-//! Delassus matrix, the warm-start lookup) depends on its pair alone and is
-//! most of the work. Packing (a lane in a block of the right colour) must go
+//! Building a constraint (its anchors, impact velocities and warm-start
+//! impulses; the effective masses and the normal rows' Delassus matrix are
+//! computed later in the lanes, `Lanes::masses`) depends on its pair alone
+//! and is most of the work. Packing (a lane in a block of the right colour) must go
 //! in pair order, so that the lanes, and so the results, are the same on any
 //! number of threads.
 //!
