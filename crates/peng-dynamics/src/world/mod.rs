@@ -87,8 +87,11 @@ pub(crate) struct ColliderInfo<D: DynDim> {
 /// normal, which turns). The step's own lists, kept by swapping, not
 /// copied.
 pub(crate) struct WarmStart<V> {
+    /// Each contact's key, in pair order.
     pub keys: Vec<contacts::ContactKey>,
+    /// Each contact's first point in `impulses`, then the total.
     pub points: Vec<u32>,
+    /// Each point's feature id and impulses.
     pub impulses: Vec<crate::solver::PointImpulse<V>>,
 }
 
