@@ -505,6 +505,38 @@ mod tests {
         use super::super::test_rng::Rng;
         use glam::{Mat3, Quat, Vec2, Vec3};
         use peng::world::{Dim2, Dim3};
+
+        /// `1 / K_ii` against the normal's effective mass for every point
+        /// of a four-point contact between `a` and `b` along `n`.
+        fn check<D: DynDim>(
+            a: &SolverBody<D>,
+            b: &SolverBody<D>,
+            n: D::V,
+            anchors: [(D::V, D::V); MAX_POINTS],
+        ) {
+            let mut c = ContactC::<D> {
+                a: 0,
+                b: 1,
+                normal: n,
+                tangents: [D::V::ZERO; 2],
+                n_tangents: 0,
+                len: MAX_POINTS as u8,
+                friction: 0.5,
+                restitution: 0.0,
+                against_fixed: false,
+                points: [ContactPointC::<D>::EMPTY; MAX_POINTS],
+                k: [[0.0; MAX_POINTS]; MAX_POINTS],
+            };
+            for (p, (ra, rb)) in c.points.iter_mut().zip(anchors) {
+                (p.ra, p.rb) = (ra, rb);
+            }
+            c.compute_k(a, b);
+            for (i, p) in c.points.iter().enumerate() {
+                let m = effective_mass(a, b, p.ra, p.rb, n);
+                assert_eq!((1.0 / c.k[i][i]).to_bits(), m.to_bits(), "point {i}");
+            }
+        }
+
         let mut rng = Rng(41);
         for _ in 0..500 {
             let mut body3 = || {
@@ -523,27 +555,8 @@ mod tests {
             };
             let (a, b) = (body3(), body3());
             let n = rng.v3(1.0).normalize_or(Vec3::Y);
-            let mut c = ContactC::<Dim3> {
-                a: 0,
-                b: 1,
-                normal: n,
-                tangents: [Vec3::ZERO; 2],
-                n_tangents: 2,
-                len: MAX_POINTS as u8,
-                friction: 0.5,
-                restitution: 0.0,
-                against_fixed: false,
-                points: [ContactPointC::<Dim3>::EMPTY; MAX_POINTS],
-                k: [[0.0; MAX_POINTS]; MAX_POINTS],
-            };
-            for p in &mut c.points {
-                (p.ra, p.rb) = (rng.v3(2.0), rng.v3(2.0));
-            }
-            c.compute_k(&a, &b);
-            for (i, p) in c.points.iter().enumerate() {
-                let m = effective_mass(&a, &b, p.ra, p.rb, n);
-                assert_eq!((1.0 / c.k[i][i]).to_bits(), m.to_bits(), "3D point {i}");
-            }
+            let anchors = core::array::from_fn(|_| (rng.v3(2.0), rng.v3(2.0)));
+            check(&a, &b, n, anchors);
 
             let mut body2 = || SolverBody::<Dim2> {
                 inv_m: rng.range(0.1, 2.0),
@@ -553,27 +566,8 @@ mod tests {
             };
             let (a, b) = (body2(), body2());
             let n = rng.v2(1.0).normalize_or(Vec2::Y);
-            let mut c = ContactC::<Dim2> {
-                a: 0,
-                b: 1,
-                normal: n,
-                tangents: [Vec2::ZERO; 2],
-                n_tangents: 1,
-                len: MAX_POINTS as u8,
-                friction: 0.5,
-                restitution: 0.0,
-                against_fixed: false,
-                points: [ContactPointC::<Dim2>::EMPTY; MAX_POINTS],
-                k: [[0.0; MAX_POINTS]; MAX_POINTS],
-            };
-            for p in &mut c.points {
-                (p.ra, p.rb) = (rng.v2(2.0), rng.v2(2.0));
-            }
-            c.compute_k(&a, &b);
-            for (i, p) in c.points.iter().enumerate() {
-                let m = effective_mass(&a, &b, p.ra, p.rb, n);
-                assert_eq!((1.0 / c.k[i][i]).to_bits(), m.to_bits(), "2D point {i}");
-            }
+            let anchors = core::array::from_fn(|_| (rng.v2(2.0), rng.v2(2.0)));
+            check(&a, &b, n, anchors);
         }
     }
 }
