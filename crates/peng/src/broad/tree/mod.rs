@@ -26,6 +26,7 @@ mod pending;
 mod query;
 mod selfpairs;
 mod stale;
+mod sweep;
 
 use crate::bound::Aabb;
 use crate::math::Vector;
@@ -264,6 +265,8 @@ pub struct DynamicTree<V> {
     /// next node allocation; removals keep it, since a removed leaf's sibling
     /// moves up to its grandparent, whose index is smaller still).
     pub(crate) parents_first: bool,
+    /// The sort and sweep's arrays (see `sweep.rs`).
+    sweep: sweep::SweepScratch<V>,
 }
 
 impl<V: Vector> Default for DynamicTree<V> {
@@ -314,6 +317,7 @@ impl<V: Vector> DynamicTree<V> {
             in_batch: Vec::new(),
             batch: Vec::new(),
             parents_first: false,
+            sweep: sweep::SweepScratch::default(),
         }
     }
 

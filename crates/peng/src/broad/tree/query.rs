@@ -61,6 +61,12 @@ impl<V: Vector> Slab<V> {
 /// instead of one query per changed proxy.
 const SELF_TRAVERSAL_FRACTION: usize = 4;
 
+/// When at least `1 / SWEEP_FRACTION` of the proxies changed, pairs are found
+/// by sort and sweep (`sweep.rs`) if the boxes allow it: the sweep tests
+/// every box, changed or not, where the self traversal skips the subtrees
+/// that did not change.
+const SWEEP_FRACTION: usize = 2;
+
 /// Changed proxies per parallel chunk of queries: the fewest a thread takes
 /// at once (each query costs about a microsecond).
 const QUERY_CHUNK: usize = 128;
@@ -206,9 +212,10 @@ impl<V: Vector> DynamicTree<V> {
     /// - the fat-neighbour lists, while they are kept (`adjacency.rs`; built
     ///   at the first update where a minority of a tree of at least a few
     ///   thousand proxies changed);
+    /// - sort and sweep when at least `1 / SWEEP_FRACTION` of the proxies
+    ///   changed, unless too many boxes share the sweep axis (`sweep.rs`);
     /// - one traversal of the tree against itself when at least
-    ///   `1 / SELF_TRAVERSAL_FRACTION` of the proxies changed (`selfpairs.rs`;
-    ///   every build from scratch);
+    ///   `1 / SELF_TRAVERSAL_FRACTION` of the proxies changed (`selfpairs.rs`);
     /// - otherwise one query per changed proxy: its box is queried against
     ///   the tree with its mask (Box2D's move buffer), and hits are kept when
     ///   the given boxes overlap and the filters agree.
@@ -237,8 +244,14 @@ impl<V: Vector> DynamicTree<V> {
             self.find_pairs_adjacent();
             return;
         }
+        // Most proxies changed: sort and sweep, unless too many boxes
+        // share the sweep axis.
+        let dirty = self.table.dirty_list.len();
+        if dirty * SWEEP_FRACTION >= self.table.len() && self.find_pairs_swept() {
+            return;
+        }
         // Many changed proxies: one traversal of the tree against itself.
-        if self.table.dirty_list.len() * SELF_TRAVERSAL_FRACTION >= self.table.len() {
+        if dirty * SELF_TRAVERSAL_FRACTION >= self.table.len() {
             self.find_pairs_self();
             return;
         }
