@@ -42,7 +42,7 @@ const MAX_CANDIDATES_PER_PROXY: usize = 128;
 
 /// How many boxes the choice of axis and the candidate estimate look at
 /// (at most).
-const SAMPLES: usize = 1024;
+const SAMPLES: usize = 256;
 
 /// The fewest proxies for which the sweep runs on several threads.
 const PARALLEL_PROXIES: usize = 1024;
