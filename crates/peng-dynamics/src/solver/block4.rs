@@ -12,8 +12,9 @@
 //! regularised; Golub and Van Loan, "Matrix Computations", §4.1). The
 //! coplanar points of a face contact make `K` singular (rank 3: one force,
 //! two torques), so each diagonal entry gets at least [`REGULARISATION`]
-//! times itself: the soft step's `γ` is already far larger, and the relax
-//! pass (`γ = 0`) picks the smallest change among the equivalent ones.
+//! times itself (the soft step's `γ` is already far larger). Only the soft
+//! pass solves this way; the relax pass (`γ = 0`) keeps to Gauss-Seidel
+//! sweeps, which cost less and leave the towers standing as well.
 
 use core::ops::{Add, Mul, Sub};
 

@@ -353,9 +353,12 @@ pub(crate) fn solve<D: DynDim>(
             x.is_some()
         };
         let solved = solved
-            || (len >= 3 && active[..len].iter().all(|&x| x) && {
-                // Three or four points all pushing: the unclamped solution when
-                // it keeps every impulse non-negative (see `block4`).
+            || (use_bias && len >= 3 && active[..len].iter().all(|&x| x) && {
+                // Three or four points all pushing, in the soft pass: the
+                // unclamped solution when it keeps every impulse
+                // non-negative (see `block4`). The relax pass keeps to the
+                // sweeps: the soft pass has already balanced the corners,
+                // and the towers stand the same.
                 let mut a = [[0.0f32; MAX_POINTS]; MAX_POINTS];
                 let mut rhs = [0.0f32; MAX_POINTS];
                 for i in 0..MAX_POINTS {

@@ -95,8 +95,9 @@ fn a_20_box_tower_stands_within_one_percent_with_12_substeps() {
 fn a_20_box_tower_stands_upright_at_the_default_spring() {
     // 30 Hz, 4 substeps: the top sinks by the static deflection (10 to 13
     // cm) and stays upright. In 3D this needs the exact solve of four
-    // coupled corner impulses (`solver::block4`): with Gauss-Seidel sweeps
-    // alone the tower leaned further at each substep and fell within 10 s.
+    // coupled corner impulses in the soft pass (`solver::block4`): with
+    // Gauss-Seidel sweeps alone the tower leaned further at each substep
+    // and fell within 10 s.
     for (what, (side, down)) in [("2D", tower2(20, 4, 30.0)), ("3D", tower3(20, 4, 30.0))] {
         assert!(side < 0.001, "{what}: swayed {side} m");
         assert!((0.08..0.16).contains(&down), "{what}: sank {down} m");
