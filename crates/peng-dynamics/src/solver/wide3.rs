@@ -423,11 +423,13 @@ impl WideContacts3 {
     /// world vector) into its slot of `out`.
     pub fn impulses(&self, out: &mut [PointImpulse<glam::Vec3>]) {
         for (c, cold) in self.lanes.iter() {
+            // The second tangent of every lane at once.
+            let t1s = c.t1();
             for lane in 0..LANES {
                 if cold.ids[lane] == NONE {
                     continue;
                 }
-                let (t0, t1) = (c.t.get(lane), c.t1().get(lane));
+                let (t0, t1) = (c.t.get(lane), t1s.get(lane));
                 for (i, p) in c.p.iter().enumerate() {
                     if p.exists.get(lane) {
                         out[(cold.slot[lane] as usize) + i] = (
