@@ -149,7 +149,11 @@ impl<V: Vector> DynamicTree<V> {
         }
         self.sort_live(&mut s, axis);
         self.lay_out(&mut s, axis);
-        let all = self.table.dirty_list.len() >= n;
+        // Every live proxy changed: the changed list (each slot once) has as
+        // many entries as there are live proxies, and only live ones (a
+        // removal lists its slot too, so the count alone could mislead).
+        let t = &self.table;
+        let all = t.dirty_list.len() >= n && t.dirty_list.iter().all(|&slot| t.alive(slot));
         let filtered = self.filtered > 0;
         match (all, filtered) {
             (true, false) => sweep_all::<V, true, false>(&s, &mut self.found),
@@ -462,10 +466,15 @@ mod tests {
             let expect = brute_pairs(&tree);
             assert_eq!(swept_pairs(&mut tree), Some(expect), "seed {seed}, all new");
             tree.update_pairs();
-            // Then move a share of the rest.
+            // Then remove a few more (their slots count as changed) and move
+            // a share of the rest.
+            let gone = |k: usize| k.is_multiple_of(17) || k % 13 == 5;
+            for k in (0..n).filter(|&k| !k.is_multiple_of(17) && gone(k)) {
+                tree.remove(ids[k]).unwrap();
+            }
             let share = 0.5 + 0.5 * rng.unit();
             for (k, &id) in ids.iter().enumerate() {
-                if k % 17 != 0 && rng.unit() < share {
+                if !gone(k) && rng.unit() < share {
                     let b = make(&mut rng, 20.0);
                     tree.move_proxy(id, b, V::ZERO).unwrap();
                 }
@@ -507,6 +516,43 @@ mod tests {
     #[test]
     fn sweep_finds_exactly_the_brute_force_pairs_in_3d() {
         check_random(random_box3);
+    }
+
+    /// Removals list their slots as changed too: with two removed and all
+    /// but two of the rest moved, the changed list is as long as the live
+    /// proxies, yet the two unmoved ones (which overlap) are not new. The
+    /// update keeps their pair once, and every pair is exact.
+    #[test]
+    fn removals_do_not_pass_for_changed_proxies() {
+        let mut tree = DynamicTree::<Vec2>::new();
+        let mut ids = Vec::new();
+        for k in 0..12 {
+            // A row of overlapping unit boxes, each over its neighbours.
+            let c = Vec2::new(k as f32 * 0.5, 0.0);
+            ids.push(
+                tree.insert(Aabb2::new(c, c + Vec2::ONE), k, Filter::ALL)
+                    .unwrap(),
+            );
+        }
+        tree.update_pairs();
+        tree.remove(ids[10]).unwrap();
+        tree.remove(ids[11]).unwrap();
+        // Move all but boxes 0 and 1 (which overlap) a little.
+        for &id in &ids[2..10] {
+            let b = tree.proxy(id).unwrap().aabb;
+            let d = Vec2::new(0.0, 0.01);
+            tree.move_proxy(id, Aabb2::new(b.min + d, b.max + d), d)
+                .unwrap();
+        }
+        let expect = brute_pairs(&tree);
+        assert_eq!(swept_pairs(&mut tree), Some(expect));
+        tree.update_pairs();
+        let mut all: Vec<ProxyPair> = tree.pairs().to_vec();
+        let len = all.len();
+        all.dedup();
+        assert_eq!(all.len(), len, "a pair listed twice");
+        // Each box overlaps its next two neighbours (10 live boxes).
+        assert_eq!(len, 9 + 8);
     }
 
     #[test]
