@@ -358,7 +358,7 @@ pub(crate) fn solve<D: DynDim>(
                 // unclamped solution when it keeps every impulse
                 // non-negative (see `block4`). The relax pass keeps to the
                 // sweeps: the soft pass has already balanced the corners,
-                // and the towers stand the same.
+                // and the towers still stand (see `wide3::normal_deltas`).
                 let mut a = [[0.0f32; MAX_POINTS]; MAX_POINTS];
                 let mut rhs = [0.0f32; MAX_POINTS];
                 for i in 0..MAX_POINTS {
