@@ -722,8 +722,8 @@ fn normal_deltas(
     }
     // Three or four points, all pushing (soft pass only): the exact solution
     // where it keeps every impulse non-negative (see `block4`); absent points
-    // are rows of the identity. The sweeps run only when some lane with points is left.
-    // Plain loops rather than `core::array::from_fn`: its closures were not
+    // are rows of the identity. The sweeps run only when some lane with
+    // points is left. Plain loops rather than `core::array::from_fn`: its closures were not
     // inlined into the AVX2 kernel, and each call passed lanes through memory
     // (about 7 % of the 3D pyramid's instructions).
     let mut used = [M8::default(); MAX_POINTS];
