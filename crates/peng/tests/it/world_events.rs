@@ -547,6 +547,40 @@ fn filter_bits_both_ways() {
     assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
 }
 
+/// Two colliders of one negative group never touch, while colliders
+/// without a group come and go and a grouped one changes its group; a
+/// different negative group lets them touch, and the same one again parts
+/// them.
+#[test]
+fn a_negative_group_holds_while_others_come_and_go() {
+    let mut w = World3::new();
+    let never = CollisionFilter::ALL.with_group(-1);
+    let a = w.insert(unit(0.0).with_filter(never)).expect("insert");
+    let b = w.insert(unit(1.5).with_filter(never)).expect("insert");
+    assert_eq!(step(&mut w), vec![]);
+    // Ungrouped colliders far away, inserted and removed.
+    let c = w.insert(unit(50.0)).expect("insert");
+    let d = w.insert(unit(60.0)).expect("insert");
+    w.remove(c).expect("live");
+    w.remove(d).expect("live");
+    w.modify(a, |c| c.pose = at(0.1)).expect("live");
+    assert_eq!(step(&mut w), vec![]);
+    // A grouped one turns ungrouped and back; a changes its group to -2,
+    // then back to -1.
+    let e = w.insert(unit(70.0).with_filter(never)).expect("insert");
+    w.modify(e, |c| c.filter = CollisionFilter::ALL)
+        .expect("live");
+    w.modify(e, |c| c.filter = never).expect("live");
+    w.remove(e).expect("live");
+    w.modify(a, |c| c.filter = CollisionFilter::ALL.with_group(-2))
+        .expect("live");
+    assert_eq!(step(&mut w), vec![(Began, a, b, None)]);
+    w.modify(a, |c| c.filter = never).expect("live");
+    assert_eq!(step(&mut w), vec![(Ended, a, b, None)]);
+    w.modify(b, |c| c.pose = at(1.4)).expect("live");
+    assert_eq!(step(&mut w), vec![]);
+}
+
 /// The bits reach the broad phase: pairs they forbid are never listed
 /// there (Box2D's joint grid: 10,000 circles that overlap their neighbours
 /// and never collide), and a changed filter takes effect at the next update.
