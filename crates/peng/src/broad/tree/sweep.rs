@@ -249,16 +249,18 @@ impl<V: Vector> DynamicTree<V> {
 /// An estimate of how many candidates the sweep of all `n` boxes tests,
 /// from a sample of them (their bounds on the sweep axis): the sweep's
 /// candidates within the sample, times `(n / m)²` for a sample of `m`
-/// (each pair of boxes is in the sample with that chance squared).
+/// (each pair of boxes is in the sample with that chance squared). An empty
+/// sample (every sampled slot dead) is no evidence: the estimate is then
+/// `usize::MAX`, and the sweep declines.
 fn estimated_candidates(sample: &mut [(f32, f32)], n: usize) -> usize {
-    sample.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
     let m = sample.len();
+    if m == 0 {
+        return usize::MAX;
+    }
+    sample.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
     let mut count = 0usize;
     for (i, &(_, end)) in sample.iter().enumerate() {
         count += sample[i + 1..].partition_point(|&(lo, _)| lo <= end);
-    }
-    if m == 0 {
-        return 0;
     }
     let scale = n as f64 / m as f64;
     (count as f64 * scale * scale) as usize
@@ -553,6 +555,35 @@ mod tests {
         assert_eq!(all.len(), len, "a pair listed twice");
         // Each box overlaps its next two neighbours (10 live boxes).
         assert_eq!(len, 9 + 8);
+    }
+
+    /// The sample takes every third slot of 600; with exactly those slots
+    /// removed it holds no live box, so there is no estimate: the sweep
+    /// declines rather than run blind, and the update is still exact.
+    #[test]
+    fn an_empty_sample_declines() {
+        let mut tree = DynamicTree::<Vec2>::new();
+        let mut ids = Vec::new();
+        for k in 0..600u64 {
+            let c = Vec2::new(k as f32 * 0.5, 0.0);
+            ids.push(
+                tree.insert(Aabb2::new(c, c + Vec2::ONE), k, Filter::ALL)
+                    .unwrap(),
+            );
+        }
+        tree.update_pairs();
+        let stride = 600usize.div_ceil(SAMPLES);
+        for (k, &id) in ids.iter().enumerate() {
+            if k % stride == 0 {
+                tree.remove(id).unwrap();
+            }
+        }
+        assert_eq!(swept_pairs(&mut tree), None);
+        tree.update_pairs();
+        // Boxes 0.5 apart and 1 wide: each live box touches the next live
+        // one (at most 1 further on), and no other.
+        let live = (0..600).filter(|k| k % stride != 0).count();
+        assert_eq!(tree.pairs().len(), live - 1);
     }
 
     #[test]
