@@ -31,7 +31,11 @@ pub(crate) fn ldlt4<T>(a: &[[T; 4]; 4], b: [T; 4], recip: impl Fn(T) -> T) -> ([
 where
     T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>,
 {
-    let mut l = *a;
+    // Only the strict lower triangle of `l` is read, and each entry only
+    // after it is computed: filled with any value, not copied from `a`
+    // (a copy of sixteen eight-lane values is a 512-byte `memcpy` call in
+    // the solver's kernel).
+    let mut l = [[a[0][0]; 4]; 4];
     let mut d = [a[0][0]; 4];
     let mut inv = [a[0][0]; 4];
     for j in 0..4 {
