@@ -172,8 +172,15 @@ impl<D: DynDim> Sources<'_, D> {
             for p in pts.iter().take(MAX_POINTS) {
                 let mid = (p.point_a + p.point_b) * 0.5;
                 let (ra, rb) = (mid - self.coms[a], mid - self.coms[b]);
-                let dv = sb.velocity_at(rb) - sa.velocity_at(ra);
                 let a_n = (sb.accel - sa.accel).dot(n);
+                // The impact speed serves restitution alone: a pair that
+                // does not bounce skips the bodies' point velocities.
+                let impact = if restitution > 0.0 {
+                    let dv = sb.velocity_at(rb) - sa.velocity_at(ra);
+                    impact_velocity(-p.depth, dv.dot(n), a_n, self.h)
+                } else {
+                    0.0
+                };
                 let (warm_n, warm_t) = cached
                     .iter()
                     .find(|(id, _, _)| *id == p.id.0)
@@ -191,7 +198,7 @@ impl<D: DynDim> Sources<'_, D> {
                     normal_impulse: warm_n,
                     tangent_impulse: [warm_t.dot(tangents[0]), warm_t.dot(tangents[1])],
                     max_normal_impulse: 0.0,
-                    relative_velocity: impact_velocity(-p.depth, dv.dot(n), a_n, self.h),
+                    relative_velocity: impact,
                     restitution_bias: -0.5 * a_n * self.h,
                     id: p.id,
                 };
