@@ -15,16 +15,19 @@ use core::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 pub(crate) const LANES: usize = 8;
 
 /// Defines `$vis unsafe fn $run(args)`, which calls the `#[inline(always)]`
-/// lane loop `$lanes(args)` compiled for AVX2 (as `$avx2`, one instruction
-/// per lane operation) where the processor has it, and as is elsewhere.
+/// lane loop `$lanes(args)` compiled for AVX2 and FMA (as `$avx2`, one
+/// instruction per lane operation, fused multiply-adds included) where the
+/// processor has both, and as is elsewhere.
 /// The callers of `$run` take on `$lanes`' safety contract.
 macro_rules! avx2_dispatch {
     ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident, ($($arg:ident: $ty:ty),* $(,)?)) => {
         $(#[$doc])*
         $vis unsafe fn $run($($arg: $ty),*) {
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the processor has AVX2; the rest as the caller's.
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                // SAFETY: the processor has AVX2 and FMA; the rest as the caller's.
                 return unsafe { $avx2($($arg),*) };
             }
             // SAFETY: the caller's.
@@ -33,7 +36,7 @@ macro_rules! avx2_dispatch {
 
         /// The lane loop compiled for AVX2.
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2")]
+        #[target_feature(enable = "avx2,fma")]
         unsafe fn $avx2($($arg: $ty),*) {
             // SAFETY: the caller's.
             unsafe { $lanes($($arg),*) }
@@ -46,8 +49,10 @@ macro_rules! avx2_dispatch {
         $(#[$doc])*
         $vis unsafe fn $run($($arg: $ty),*) {
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the processor has AVX2; the rest as the caller's.
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                // SAFETY: the processor has AVX2 and FMA; the rest as the caller's.
                 return unsafe { $avx2($($arg),*) };
             }
             // SAFETY: the caller's.
@@ -56,10 +61,10 @@ macro_rules! avx2_dispatch {
 
         /// The lane loop compiled for AVX2.
         #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2")]
+        #[target_feature(enable = "avx2,fma")]
         unsafe fn $avx2($($arg: $ty),*) {
-            // SAFETY: the processor has AVX2 (this function's feature), as
-            // the AVX types ask; the rest as the caller's.
+            // SAFETY: the processor has AVX2 and FMA (this function's
+            // features), as the AVX types ask; the rest as the caller's.
             unsafe { $lanes::<$avx>($($arg),*) }
         }
     };
@@ -155,6 +160,38 @@ impl F8 {
     #[inline(always)]
     pub fn gather<T>(items: &[&T; LANES], g: impl Fn(&T) -> f32) -> F8 {
         F8(core::array::from_fn(|l| g(items[l])))
+    }
+
+    /// `self · b + c` in each lane, rounded once (`f32::mul_add`): one
+    /// fused instruction in the AVX2 kernels (compiled with FMA), where a
+    /// product and a sum took two, and exactly what `Avx8` computes.
+    #[inline(always)]
+    pub fn mul_add(self, b: F8, c: F8) -> F8 {
+        let mut r = [0.0; LANES];
+        for i in 0..LANES {
+            r[i] = self.0[i].mul_add(b.0[i], c.0[i]);
+        }
+        F8(r)
+    }
+
+    /// `self · b - c` in each lane, rounded once.
+    #[inline(always)]
+    pub fn mul_sub(self, b: F8, c: F8) -> F8 {
+        let mut r = [0.0; LANES];
+        for i in 0..LANES {
+            r[i] = self.0[i].mul_add(b.0[i], -c.0[i]);
+        }
+        F8(r)
+    }
+
+    /// `c - self · b` in each lane, rounded once.
+    #[inline(always)]
+    pub fn neg_mul_add(self, b: F8, c: F8) -> F8 {
+        let mut r = [0.0; LANES];
+        for i in 0..LANES {
+            r[i] = (-self.0[i]).mul_add(b.0[i], c.0[i]);
+        }
+        F8(r)
     }
 
     /// Lane-wise minimum.
@@ -322,7 +359,7 @@ pub(crate) trait Lane:
     /// Stored lanes as a value.
     ///
     /// # Safety
-    /// The processor has what the lane type needs (`Avx8`: AVX).
+    /// The processor has what the lane type needs (`Avx8`: AVX2 and FMA).
     unsafe fn load(f: &F8) -> Self;
 
     /// `x` in every lane.
@@ -351,6 +388,15 @@ pub(crate) trait Lane:
 
     /// `a` where `m`, else `b`.
     fn select(m: Self::Mask, a: Self, b: Self) -> Self;
+
+    /// `self · b + c`, rounded once (as [`F8::mul_add`]).
+    fn mul_add(self, b: Self, c: Self) -> Self;
+
+    /// `self · b - c`, rounded once (as [`F8::mul_sub`]).
+    fn mul_sub(self, b: Self, c: Self) -> Self;
+
+    /// `c - self · b`, rounded once (as [`F8::neg_mul_add`]).
+    fn neg_mul_add(self, b: Self, c: Self) -> Self;
 
     /// `1 / self` where `keep`, else 0 (as [`F8::recip_or_zero`]).
     ///
@@ -405,6 +451,21 @@ impl Lane for F8 {
     #[inline(always)]
     fn select(m: M8, a: F8, b: F8) -> F8 {
         F8::select(m, a, b)
+    }
+
+    #[inline(always)]
+    fn mul_add(self, b: F8, c: F8) -> F8 {
+        F8::mul_add(self, b, c)
+    }
+
+    #[inline(always)]
+    fn mul_sub(self, b: F8, c: F8) -> F8 {
+        F8::mul_sub(self, b, c)
+    }
+
+    #[inline(always)]
+    fn neg_mul_add(self, b: F8, c: F8) -> F8 {
+        F8::neg_mul_add(self, b, c)
     }
 }
 
@@ -480,6 +541,37 @@ impl<L: Lane> V3<L> {
             x: self.y * o.z - self.z * o.y,
             y: self.z * o.x - self.x * o.z,
             z: self.x * o.y - self.y * o.x,
+        }
+    }
+
+    /// [`dot`](Self::dot) with fused operations (a product and two fused
+    /// multiply-adds), rounded differently. For the solver kernels, which
+    /// are compiled with FMA: elsewhere each fused lane is a library call.
+    #[inline(always)]
+    pub fn dot_fused(self, o: V3<L>) -> L {
+        self.z.mul_add(o.z, self.y.mul_add(o.y, self.x * o.x))
+    }
+
+    /// [`cross`](Self::cross) with fused operations (a product and a fused
+    /// multiply-subtract per component), for the kernels as
+    /// [`dot_fused`](Self::dot_fused).
+    #[inline(always)]
+    pub fn cross_fused(self, o: V3<L>) -> V3<L> {
+        V3 {
+            x: self.y.mul_sub(o.z, self.z * o.y),
+            y: self.z.mul_sub(o.x, self.x * o.z),
+            z: self.x.mul_sub(o.y, self.y * o.x),
+        }
+    }
+
+    /// `self · s + o` in each component, rounded once (for the kernels, as
+    /// [`dot_fused`](Self::dot_fused)).
+    #[inline(always)]
+    pub fn mul_add(self, s: L, o: V3<L>) -> V3<L> {
+        V3 {
+            x: self.x.mul_add(s, o.x),
+            y: self.y.mul_add(s, o.y),
+            z: self.z.mul_add(s, o.z),
         }
     }
 

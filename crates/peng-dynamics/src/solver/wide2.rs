@@ -145,13 +145,21 @@ impl Side {
         unsafe { Motion::<F8>::of(self) }.velocity_at(rx, ry)
     }
 
-    /// Displacement of the material point at `r` since the step began
-    /// (`Δp + ΔR r`).
+    /// [`velocity_at`](Self::velocity_at) with fused multiply-adds, for
+    /// the solve kernel ([`Motion::velocity_at_fused`]).
     #[inline(always)]
-    fn moved(&self, rx: F8, ry: F8) -> (F8, F8) {
+    pub fn velocity_at_fused(&self, rx: F8, ry: F8) -> (F8, F8) {
+        // SAFETY: the plain lanes need nothing of the processor.
+        unsafe { Motion::<F8>::of(self) }.velocity_at_fused(rx, ry)
+    }
+
+    /// Displacement of the material point at `r` since the step began
+    /// (`Δp + ΔR r`), with fused multiply-adds, for the solve kernel.
+    #[inline(always)]
+    fn moved_fused(&self, rx: F8, ry: F8) -> (F8, F8) {
         (
-            self.dpx + self.qc * rx - self.qs * ry,
-            self.dpy + self.qs * rx + self.qc * ry,
+            self.qs.neg_mul_add(ry, self.qc.mul_add(rx, self.dpx)),
+            self.qc.mul_add(ry, self.qs.mul_add(rx, self.dpy)),
         )
     }
 
@@ -161,6 +169,16 @@ impl Side {
         // SAFETY: the plain lanes need nothing of the processor.
         let mut motion = unsafe { Motion::<F8>::of(self) };
         motion.apply(m, i, rx, ry, px, py);
+        motion.put(self);
+    }
+
+    /// [`apply`](Self::apply) with fused multiply-adds, for the solve
+    /// kernel ([`Motion::apply_fused`]).
+    #[inline(always)]
+    pub fn apply_fused(&mut self, m: F8, i: F8, rx: F8, ry: F8, px: F8, py: F8) {
+        // SAFETY: the plain lanes need nothing of the processor.
+        let mut motion = unsafe { Motion::<F8>::of(self) };
+        motion.apply_fused(m, i, rx, ry, px, py);
         motion.put(self);
     }
 }
@@ -204,6 +222,14 @@ impl<L: Lane> Motion<L> {
         (self.vx - self.w * ry, self.vy + self.w * rx)
     }
 
+    /// [`velocity_at`](Self::velocity_at) with fused multiply-adds, for
+    /// the solve kernel, which is compiled with FMA (elsewhere each fused
+    /// lane is a library call).
+    #[inline(always)]
+    pub fn velocity_at_fused(&self, rx: L, ry: L) -> (L, L) {
+        (self.w.neg_mul_add(ry, self.vx), self.w.mul_add(rx, self.vy))
+    }
+
     /// Applies the impulse `(px, py)` at `r`, for inverse mass `m` and
     /// inertia `i`.
     #[inline(always)]
@@ -211,6 +237,15 @@ impl<L: Lane> Motion<L> {
         self.vx += m * px;
         self.vy += m * py;
         self.w += i * (rx * py - ry * px);
+    }
+
+    /// [`apply`](Self::apply) with fused multiply-adds (see
+    /// [`velocity_at_fused`](Self::velocity_at_fused)).
+    #[inline(always)]
+    pub fn apply_fused(&mut self, m: L, i: L, rx: L, ry: L, px: L, py: L) {
+        self.vx = m.mul_add(px, self.vx);
+        self.vy = m.mul_add(py, self.vy);
+        self.w = i.mul_add(rx.mul_sub(py, ry * px), self.w);
     }
 }
 
@@ -521,9 +556,9 @@ unsafe fn solve_lanes(
         let mut gamma = [zero; 2];
         let mut active = [M8::default(); 2];
         for (i, p) in c.p.iter().enumerate() {
-            let (dax, day) = a.moved(p.rax, p.ray);
-            let (dbx, dby) = b.moved(p.rbx, p.rby);
-            let s = (dbx - dax) * c.nx + (dby - day) * c.ny + p.base_sep;
+            let (dax, day) = a.moved_fused(p.rax, p.ray);
+            let (dbx, dby) = b.moved_fused(p.rbx, p.rby);
+            let s = (dby - day).mul_add(c.ny, (dbx - dax).mul_add(c.nx, p.base_sep));
             let open = s.gt(zero);
             let (bias, act) = if use_bias {
                 let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
@@ -533,10 +568,10 @@ unsafe fn solve_lanes(
                 // Relaxing: open gaps are left to the next solve.
                 (zero, p.exists.and_not(open))
             };
-            let (vax, vay) = a.velocity_at(p.rax, p.ray);
-            let (vbx, vby) = b.velocity_at(p.rbx, p.rby);
-            let vn = (vbx - vax) * c.nx + (vby - vay) * c.ny;
-            r[i] = vn + bias + gamma[i] * p.normal_impulse;
+            let (vax, vay) = a.velocity_at_fused(p.rax, p.ray);
+            let (vbx, vby) = b.velocity_at_fused(p.rbx, p.rby);
+            let vn = (vby - vay).mul_add(c.ny, (vbx - vax) * c.nx);
+            r[i] = gamma[i].mul_add(p.normal_impulse, vn + bias);
             active[i] = act;
         }
         let delta = normal_deltas(c, &r, &gamma, &active);
@@ -544,29 +579,32 @@ unsafe fn solve_lanes(
         for (p, d) in c.p.iter_mut().zip(delta) {
             p.normal_impulse += d;
             p.max_normal_impulse = p.max_normal_impulse.max(d);
-            pnx += c.nx * d;
-            pny += c.ny * d;
-            a.w -= c.ia * (p.rax * (c.ny * d) - p.ray * (c.nx * d));
-            b.w += c.ib * (p.rbx * (c.ny * d) - p.rby * (c.nx * d));
+            let (dx, dy) = (c.nx * d, c.ny * d);
+            pnx += dx;
+            pny += dy;
+            a.w = c.ia.neg_mul_add(p.rax.mul_sub(dy, p.ray * dx), a.w);
+            b.w = c.ib.mul_add(p.rbx.mul_sub(dy, p.rby * dx), b.w);
         }
-        a.vx -= c.ma * pnx;
-        a.vy -= c.ma * pny;
-        b.vx += c.mb * pnx;
-        b.vy += c.mb * pny;
+        a.vx = c.ma.neg_mul_add(pnx, a.vx);
+        a.vy = c.ma.neg_mul_add(pny, a.vy);
+        b.vx = c.mb.mul_add(pnx, b.vx);
+        b.vy = c.mb.mul_add(pny, b.vy);
         // Friction, point after point, within the Coulomb bound.
         for p in c.p.iter_mut() {
             let limit = c.friction * p.normal_impulse;
-            let (vax, vay) = a.velocity_at(p.rax, p.ray);
-            let (vbx, vby) = b.velocity_at(p.rbx, p.rby);
-            let vt = (vbx - vax) * c.tx + (vby - vay) * c.ty;
-            let new = (p.tangent_impulse - p.tangent_mass * vt)
+            let (vax, vay) = a.velocity_at_fused(p.rax, p.ray);
+            let (vbx, vby) = b.velocity_at_fused(p.rbx, p.rby);
+            let vt = (vby - vay).mul_add(c.ty, (vbx - vax) * c.tx);
+            let new = p
+                .tangent_mass
+                .neg_mul_add(vt, p.tangent_impulse)
                 .max(-limit)
                 .min(limit);
             let d = new - p.tangent_impulse;
             p.tangent_impulse = new;
             let (px, py) = (c.tx * d, c.ty * d);
-            a.apply(-c.ma, -c.ia, p.rax, p.ray, px, py);
-            b.apply(c.mb, c.ib, p.rbx, p.rby, px, py);
+            a.apply_fused(-c.ma, -c.ia, p.rax, p.ray, px, py);
+            b.apply_fused(c.mb, c.ib, p.rbx, p.rby, px, py);
         }
         unsafe {
             a.scatter(bodies, &c.a, &c.write_a);

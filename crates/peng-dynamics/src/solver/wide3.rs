@@ -107,6 +107,17 @@ impl Sym3 {
         // SAFETY: the plain lanes need nothing of the processor.
         unsafe { self.mul_lanes::<F8>(v) }
     }
+
+    /// [`mul`](Self::mul) with fused multiply-adds, for the solve kernel
+    /// (see `V3::dot_fused`).
+    #[inline(always)]
+    fn mul_fused(&self, v: V3) -> V3 {
+        V3 {
+            x: self.xz.mul_add(v.z, self.xy.mul_add(v.y, self.xx * v.x)),
+            y: self.yz.mul_add(v.z, self.yy.mul_add(v.y, self.xy * v.x)),
+            z: self.zz.mul_add(v.z, self.yz.mul_add(v.y, self.xz * v.x)),
+        }
+    }
 }
 
 /// A block: one manifold per lane.
@@ -185,6 +196,22 @@ struct Side {
     qw: F8,
 }
 
+/// Row `k` of the lanes' bodies' [`SolverBody::hot_rows`], transposed into
+/// lanes. (A function: as a closure it was left as a call out of the solve
+/// kernel.)
+///
+/// # Safety
+/// The processor has what `R` needs.
+#[inline(always)]
+unsafe fn lane_rows<R: Rows>(b: &[&SolverBody<Dim3>; LANES], k: usize) -> [F8; 4] {
+    let mut rows = [&b[0].hot_rows()[k]; LANES];
+    for l in 1..LANES {
+        rows[l] = &b[l].hot_rows()[k];
+    }
+    // SAFETY: the caller's.
+    unsafe { R::rows_in(rows) }
+}
+
 impl Side {
     /// The bodies of the lanes (a still, fixed body in empty ones): each
     /// body's first 64 bytes as four rows of four floats
@@ -208,11 +235,21 @@ impl Side {
                 unsafe { bodies.get(k as usize) }
             }
         };
-        let b: [&SolverBody<_>; LANES] = core::array::from_fn(|l| pick(idx[l]));
+        // Loops, not `array::from_fn`, whose closure was left as a call out
+        // of the solve kernel once that grew.
+        let mut b: [&SolverBody<_>; LANES] = [idle; LANES];
+        for l in 0..LANES {
+            b[l] = pick(idx[l]);
+        }
         // SAFETY: the caller's.
-        let row = |k: usize| unsafe { R::rows_in(core::array::from_fn(|l| &b[l].hot_rows()[k])) };
-        let ([vx, vy, vz, wx], [wy, wz, dpx, dpy], [dpz, ..], [qx, qy, qz, qw]) =
-            (row(0), row(1), row(2), row(3));
+        let ([vx, vy, vz, wx], [wy, wz, dpx, dpy], [dpz, ..], [qx, qy, qz, qw]) = unsafe {
+            (
+                lane_rows::<R>(&b, 0),
+                lane_rows::<R>(&b, 1),
+                lane_rows::<R>(&b, 2),
+                lane_rows::<R>(&b, 3),
+            )
+        };
         Side {
             v: V3 {
                 x: vx,
@@ -267,13 +304,6 @@ impl Side {
         self.v + self.w.cross(r)
     }
 
-    /// `Δp + ΔR r`, with `ΔR r = r + q_w t + q × t`, `t = 2 q × r`.
-    #[inline(always)]
-    fn moved(&self, r: V3) -> V3 {
-        let t = self.q.cross(r) * F8::splat(2.0);
-        self.dp + r + t * self.qw + self.q.cross(t)
-    }
-
     /// Applies impulse `p` at `r` (inverse mass `m`, inverse inertia `i`,
     /// negated for body A by `sign`).
     #[inline(always)]
@@ -282,14 +312,37 @@ impl Side {
         self.w += i.mul(r.cross(p)) * sign;
     }
 
+    // The solve kernel's forms of the above, with fused multiply-adds
+    // (`V3::dot_fused`): the same quantities, rounded fewer times.
+
+    /// [`velocity_at`](Self::velocity_at), fused.
+    #[inline(always)]
+    fn velocity_at_fused(&self, r: V3) -> V3 {
+        self.v + self.w.cross_fused(r)
+    }
+
+    /// `Δp + ΔR r`, with `ΔR r = r + q_w t + q × t`, `t = 2 q × r`; fused.
+    #[inline(always)]
+    fn moved_fused(&self, r: V3) -> V3 {
+        let t = self.q.cross_fused(r) * F8::splat(2.0);
+        t.mul_add(self.qw, self.dp + r) + self.q.cross_fused(t)
+    }
+
+    /// [`apply`](Self::apply), fused.
+    #[inline(always)]
+    fn apply_fused(&mut self, m: F8, i: &Sym3, r: V3, p: V3, sign: F8) {
+        self.v = p.mul_add(m * sign, self.v);
+        self.w = i.mul_fused(r.cross_fused(p)).mul_add(sign, self.w);
+    }
+
     /// Applies several impulses at once, given as their sum `p` and the sum
     /// of their moments `r_k × p_k`: one multiplication by the inverse
     /// inertia instead of one per impulse (the same velocities, up to
-    /// rounding).
+    /// rounding); fused.
     #[inline(always)]
-    fn apply_sum(&mut self, m: F8, i: &Sym3, p: V3, moment: V3, sign: F8) {
-        self.v += p * (m * sign);
-        self.w += i.mul(moment) * sign;
+    fn apply_sum_fused(&mut self, m: F8, i: &Sym3, p: V3, moment: V3, sign: F8) {
+        self.v = p.mul_add(m * sign, self.v);
+        self.w = i.mul_fused(moment).mul_add(sign, self.w);
     }
 }
 
@@ -590,7 +643,7 @@ unsafe fn apply_accumulated<L: Lane>(c: &Block, a: &mut Side, b: &mut Side) {
             moment_a += V3::load(&p.ra).cross(imp);
             moment_b += V3::load(&p.rb).cross(imp);
         }
-        // The same operations as `Side::apply_sum` (with the sign folded
+        // The same operations as the scalar solver's (with the sign folded
         // into a subtraction for A, which rounds the same): the lanes
         // give the velocities of the scalar solver to the bit.
         a.v = (V3::load(&a.v) - sum * L::load(&c.ma)).store();
@@ -643,7 +696,7 @@ unsafe fn solve_lanes<R: Rows>(
         let mut gamma = [zero; MAX_POINTS];
         let mut active = [M8::default(); MAX_POINTS];
         for (i, p) in c.p.iter().enumerate() {
-            let s = (b.moved(p.rb) - a.moved(p.ra)).dot(c.n) + p.base_sep;
+            let s = (b.moved_fused(p.rb) - a.moved_fused(p.ra)).dot_fused(c.n) + p.base_sep;
             let open = s.gt(zero);
             let bias = if use_bias {
                 let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
@@ -654,8 +707,8 @@ unsafe fn solve_lanes<R: Rows>(
                 active[i] = p.exists.and_not(open);
                 zero
             };
-            let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(c.n);
-            r[i] = vn + bias + gamma[i] * p.normal_impulse;
+            let vn = (b.velocity_at_fused(p.rb) - a.velocity_at_fused(p.ra)).dot_fused(c.n);
+            r[i] = gamma[i].mul_add(p.normal_impulse, vn + bias);
         }
         let delta = normal_deltas(c, &r, &gamma, &active, use_bias);
         // The normal impulses are solved together, so they apply together:
@@ -665,28 +718,35 @@ unsafe fn solve_lanes<R: Rows>(
             p.normal_impulse += d;
             p.max_normal_impulse = p.max_normal_impulse.max(d);
             total += d;
-            arm_a += p.ra * d;
-            arm_b += p.rb * d;
+            arm_a = p.ra.mul_add(d, arm_a);
+            arm_b = p.rb.mul_add(d, arm_b);
         }
         let imp = c.n * total;
-        a.apply_sum(c.ma, &c.ia, imp, arm_a.cross(c.n), minus);
-        b.apply_sum(c.mb, &c.ib, imp, arm_b.cross(c.n), plus);
+        a.apply_sum_fused(c.ma, &c.ia, imp, arm_a.cross_fused(c.n), minus);
+        b.apply_sum_fused(c.mb, &c.ib, imp, arm_b.cross_fused(c.n), plus);
         // Friction: both tangents at once, clamped to the disc.
         let (t0, t1) = (c.t, c.t1());
         for p in c.p.iter_mut() {
             let limit = c.friction * p.normal_impulse;
-            let dv = b.velocity_at(p.rb) - a.velocity_at(p.ra);
-            let new0 = p.tangent_impulse[0] - p.tangent_mass * dv.dot(t0);
-            let new1 = p.tangent_impulse[1] - p.tangent_mass * dv.dot(t1);
-            let m2 = new0 * new0 + new1 * new1;
+            let dv = b.velocity_at_fused(p.rb) - a.velocity_at_fused(p.ra);
+            let new0 = p
+                .tangent_mass
+                .neg_mul_add(dv.dot_fused(t0), p.tangent_impulse[0]);
+            let new1 = p
+                .tangent_mass
+                .neg_mul_add(dv.dot_fused(t1), p.tangent_impulse[1]);
+            let m2 = new1.mul_add(new1, new0 * new0);
             let over = m2.gt(limit * limit);
             // Where over, m2 > limit² >= 0: the root is positive.
             let scale = F8::select(over, limit / m2.sqrt(), F8::splat(1.0));
             let (new0, new1) = (new0 * scale, new1 * scale);
-            let imp = t0 * (new0 - p.tangent_impulse[0]) + t1 * (new1 - p.tangent_impulse[1]);
+            let imp = t1.mul_add(
+                new1 - p.tangent_impulse[1],
+                t0 * (new0 - p.tangent_impulse[0]),
+            );
             p.tangent_impulse = [new0, new1];
-            a.apply(c.ma, &c.ia, p.ra, imp, minus);
-            b.apply(c.mb, &c.ib, p.rb, imp, plus);
+            a.apply_fused(c.ma, &c.ia, p.ra, imp, minus);
+            b.apply_fused(c.mb, &c.ib, p.rb, imp, plus);
         }
         unsafe {
             a.scatter::<R>(bodies, &c.a, &c.write_a);
@@ -766,9 +826,9 @@ fn normal_deltas(
     if !settled {
         for _ in 0..SWEEPS {
             for i in 0..MAX_POINTS {
-                let mut res = r[i] + gamma[i] * delta[i];
+                let mut res = gamma[i].mul_add(delta[i], r[i]);
                 for (j, dj) in delta.iter().enumerate() {
-                    res += c.k[sym(i, j)] * *dj;
+                    res = c.k[sym(i, j)].mul_add(*dj, res);
                 }
                 delta[i] = (lambda[i] + delta[i] - res * inv[i]).max(zero) - lambda[i];
             }
