@@ -1,5 +1,5 @@
-//! Eight lanes in an AVX register, for lane kernels compiled for AVX2 and
-//! FMA (`lanes::avx2_dispatch!`): each operator is one instruction for certain,
+//! Eight lanes in an AVX register, for lane kernels compiled for AVX2
+//! (`lanes::avx2_dispatch!`): each operator is one instruction for certain,
 //! where the plain [`F8`] leaves vectorising to the compiler, which does
 //! not always (the 3D warm start's arithmetic came out scalar).
 
@@ -11,16 +11,15 @@ use super::lanes::{Lane, F8};
 /// Eight `f32` lanes in a 256-bit register.
 ///
 /// Made only by the unsafe [`Lane::load`] and [`Lane::splat`], whose
-/// callers promise AVX2 and FMA: every value of this type therefore lives
-/// where the processor has both, which is what its operators' intrinsics
-/// need.
+/// callers promise AVX: every value of this type therefore lives where the
+/// processor has AVX, which is what its operators' intrinsics need.
 #[derive(Clone, Copy)]
 pub(crate) struct Avx8(__m256);
 
 impl Lane for Avx8 {
     #[inline(always)]
     unsafe fn load(f: &F8) -> Avx8 {
-        // SAFETY: AVX (with AVX2 and FMA) is the caller's; `F8` is 32-byte aligned storage of
+        // SAFETY: AVX is the caller's; `F8` is 32-byte aligned storage of
         // eight floats.
         Avx8(unsafe { _mm256_load_ps(f.0.as_ptr()) })
     }
@@ -69,23 +68,6 @@ impl Lane for Avx8 {
     }
 
     #[inline(always)]
-    fn mul_add(self, b: Avx8, c: Avx8) -> Avx8 {
-        Avx8::fmadd(self, b, c)
-    }
-
-    #[inline(always)]
-    fn mul_sub(self, b: Avx8, c: Avx8) -> Avx8 {
-        // SAFETY: as for `fmadd`.
-        Avx8(unsafe { _mm256_fmsub_ps(self.0, b.0, c.0) })
-    }
-
-    #[inline(always)]
-    fn neg_mul_add(self, b: Avx8, c: Avx8) -> Avx8 {
-        // SAFETY: as for `fmadd`.
-        Avx8(unsafe { _mm256_fnmadd_ps(self.0, b.0, c.0) })
-    }
-
-    #[inline(always)]
     fn select(m: Avx8, a: Avx8, b: Avx8) -> Avx8 {
         // The mask's lanes are all ones or all zeros, so its sign bit,
         // which `blendv` reads, says the same.
@@ -117,16 +99,6 @@ avx_op!(Add, add, AddAssign, add_assign, _mm256_add_ps);
 avx_op!(Sub, sub, SubAssign, sub_assign, _mm256_sub_ps);
 avx_op!(Mul, mul, MulAssign, mul_assign, _mm256_mul_ps);
 
-impl Avx8 {
-    /// `a · b + c`, rounded once.
-    #[inline(always)]
-    fn fmadd(a: Avx8, b: Avx8, c: Avx8) -> Avx8 {
-        // SAFETY: a value of this type exists only where the processor has
-        // AVX2 and FMA (see the type).
-        Avx8(unsafe { _mm256_fmadd_ps(a.0, b.0, c.0) })
-    }
-}
-
 impl Neg for Avx8 {
     type Output = Avx8;
     /// The sign bit flipped, as `-x` does (not `0 - x`, which differs at
@@ -145,14 +117,12 @@ mod tests {
 
     #[test]
     fn operators_agree_with_the_plain_lanes() {
-        if !(std::arch::is_x86_feature_detected!("avx2")
-            && std::arch::is_x86_feature_detected!("fma"))
-        {
+        if !std::arch::is_x86_feature_detected!("avx") {
             return;
         }
         let a = F8([1.0, -2.0, 3.5, 0.25, 1e30, -0.0, 7.0, 1e-30]);
         let b = F8([2.0, 2.0, -1.0, 0.5, 1e10, 3.0, -7.0, 4.0]);
-        // SAFETY: the processor has AVX2 and FMA (checked above).
+        // SAFETY: the processor has AVX (checked above).
         let (x, y) = unsafe { (Avx8::load(&a), Avx8::load(&b)) };
         assert_eq!((x + y).store(), a + b);
         assert_eq!((x - y).store(), a - b);
@@ -179,17 +149,6 @@ mod tests {
             bits(unsafe { u.recip_or_zero(m) }.store()),
             bits(p.recip_or_zero(mask))
         );
-        // The fused operations round once, to the bit, as `f32::mul_add`:
-        // `w` is chosen so that `a·b + w` cancels, where a rounded product
-        // would leave its rounding error visible.
-        let w = F8(core::array::from_fn(|i| -(a.0[i] * b.0[i])));
-        let c = unsafe { Avx8::load(&w) };
-        assert_eq!(bits(x.mul_add(y, c).store()), bits(a.mul_add(b, w)));
-        assert_eq!(bits(x.mul_sub(y, c).store()), bits(a.mul_sub(b, w)));
-        assert_eq!(bits(x.neg_mul_add(y, c).store()), bits(a.neg_mul_add(b, w)));
-        let third = F8::splat(1.0 / 3.0);
-        let fused = third.mul_add(F8::splat(3.0), F8::splat(-1.0));
-        assert!(fused.0.iter().all(|&r| r != 0.0), "rounded once: {fused:?}");
         let negated = (-x).store();
         assert!(negated
             .0

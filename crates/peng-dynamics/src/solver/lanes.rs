@@ -68,6 +68,30 @@ macro_rules! avx2_dispatch {
             unsafe { $lanes::<$avx>($($arg),*) }
         }
     };
+    // A lane loop generic over two type parameters, as above.
+    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident::<$plain:ty, $plain2:ty | $avx:ty, $avx2t:ty>, ($($arg:ident: $ty:ty),* $(,)?)) => {
+        $(#[$doc])*
+        $vis unsafe fn $run($($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("fma")
+            {
+                // SAFETY: the processor has AVX2 and FMA; the rest as the caller's.
+                return unsafe { $avx2($($arg),*) };
+            }
+            // SAFETY: the caller's.
+            unsafe { $lanes::<$plain, $plain2>($($arg),*) }
+        }
+
+        /// The lane loop compiled for AVX2 and FMA.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn $avx2($($arg: $ty),*) {
+            // SAFETY: the processor has AVX2 and FMA (this function's
+            // features), as the AVX types ask; the rest as the caller's.
+            unsafe { $lanes::<$avx, $avx2t>($($arg),*) }
+        }
+    };
 }
 pub(crate) use avx2_dispatch;
 
@@ -163,8 +187,7 @@ impl F8 {
     }
 
     /// `self · b + c` in each lane, rounded once (`f32::mul_add`): one
-    /// fused instruction in the AVX2 kernels (compiled with FMA), where a
-    /// product and a sum took two, and exactly what `Avx8` computes.
+    /// fused instruction in the kernels compiled with FMA ([`Fused`]).
     #[inline(always)]
     pub fn mul_add(self, b: F8, c: F8) -> F8 {
         let mut r = [0.0; LANES];
@@ -342,6 +365,81 @@ impl M8 {
     }
 }
 
+/// How a solve kernel multiplies and adds: [`Fused`] (rounded once, one
+/// FMA instruction a lane vector, in the kernels compiled with FMA) or
+/// [`Unfused`] (a product and a sum, in the baseline build, where a fused
+/// lane would be a library call on a processor without FMA).
+pub(crate) trait MulAdd {
+    /// `a · b + c`.
+    fn mul_add(a: F8, b: F8, c: F8) -> F8;
+    /// `a · b - c`.
+    fn mul_sub(a: F8, b: F8, c: F8) -> F8;
+    /// `c - a · b`.
+    fn neg_mul_add(a: F8, b: F8, c: F8) -> F8;
+
+    /// The dot product of two lane vectors.
+    #[inline(always)]
+    fn dot(a: V3, b: V3) -> F8 {
+        Self::mul_add(a.z, b.z, Self::mul_add(a.y, b.y, a.x * b.x))
+    }
+
+    /// The cross product of two lane vectors.
+    #[inline(always)]
+    fn cross(a: V3, b: V3) -> V3 {
+        V3 {
+            x: Self::mul_sub(a.y, b.z, a.z * b.y),
+            y: Self::mul_sub(a.z, b.x, a.x * b.z),
+            z: Self::mul_sub(a.x, b.y, a.y * b.x),
+        }
+    }
+
+    /// `a · s + c`, each component.
+    #[inline(always)]
+    fn scale_add(a: V3, s: F8, c: V3) -> V3 {
+        V3 {
+            x: Self::mul_add(a.x, s, c.x),
+            y: Self::mul_add(a.y, s, c.y),
+            z: Self::mul_add(a.z, s, c.z),
+        }
+    }
+}
+
+/// Fused multiply-adds ([`F8::mul_add`]).
+pub(crate) struct Fused;
+
+impl MulAdd for Fused {
+    #[inline(always)]
+    fn mul_add(a: F8, b: F8, c: F8) -> F8 {
+        a.mul_add(b, c)
+    }
+    #[inline(always)]
+    fn mul_sub(a: F8, b: F8, c: F8) -> F8 {
+        a.mul_sub(b, c)
+    }
+    #[inline(always)]
+    fn neg_mul_add(a: F8, b: F8, c: F8) -> F8 {
+        a.neg_mul_add(b, c)
+    }
+}
+
+/// A product, then a sum.
+pub(crate) struct Unfused;
+
+impl MulAdd for Unfused {
+    #[inline(always)]
+    fn mul_add(a: F8, b: F8, c: F8) -> F8 {
+        a * b + c
+    }
+    #[inline(always)]
+    fn mul_sub(a: F8, b: F8, c: F8) -> F8 {
+        a * b - c
+    }
+    #[inline(always)]
+    fn neg_mul_add(a: F8, b: F8, c: F8) -> F8 {
+        c - a * b
+    }
+}
+
 /// Eight lanes as a value to compute with: [`F8`] itself (plain arrays,
 /// which the compiler may or may not vectorise), or an AVX register
 /// (`super::avx::Avx8`, one instruction per operation for certain).
@@ -359,7 +457,7 @@ pub(crate) trait Lane:
     /// Stored lanes as a value.
     ///
     /// # Safety
-    /// The processor has what the lane type needs (`Avx8`: AVX2 and FMA).
+    /// The processor has what the lane type needs (`Avx8`: AVX).
     unsafe fn load(f: &F8) -> Self;
 
     /// `x` in every lane.
@@ -388,15 +486,6 @@ pub(crate) trait Lane:
 
     /// `a` where `m`, else `b`.
     fn select(m: Self::Mask, a: Self, b: Self) -> Self;
-
-    /// `self · b + c`, rounded once (as [`F8::mul_add`]).
-    fn mul_add(self, b: Self, c: Self) -> Self;
-
-    /// `self · b - c`, rounded once (as [`F8::mul_sub`]).
-    fn mul_sub(self, b: Self, c: Self) -> Self;
-
-    /// `c - self · b`, rounded once (as [`F8::neg_mul_add`]).
-    fn neg_mul_add(self, b: Self, c: Self) -> Self;
 
     /// `1 / self` where `keep`, else 0 (as [`F8::recip_or_zero`]).
     ///
@@ -451,21 +540,6 @@ impl Lane for F8 {
     #[inline(always)]
     fn select(m: M8, a: F8, b: F8) -> F8 {
         F8::select(m, a, b)
-    }
-
-    #[inline(always)]
-    fn mul_add(self, b: F8, c: F8) -> F8 {
-        F8::mul_add(self, b, c)
-    }
-
-    #[inline(always)]
-    fn mul_sub(self, b: F8, c: F8) -> F8 {
-        F8::mul_sub(self, b, c)
-    }
-
-    #[inline(always)]
-    fn neg_mul_add(self, b: F8, c: F8) -> F8 {
-        F8::neg_mul_add(self, b, c)
     }
 }
 
@@ -541,37 +615,6 @@ impl<L: Lane> V3<L> {
             x: self.y * o.z - self.z * o.y,
             y: self.z * o.x - self.x * o.z,
             z: self.x * o.y - self.y * o.x,
-        }
-    }
-
-    /// [`dot`](Self::dot) with fused operations (a product and two fused
-    /// multiply-adds), rounded differently. For the solver kernels, which
-    /// are compiled with FMA: elsewhere each fused lane is a library call.
-    #[inline(always)]
-    pub fn dot_fused(self, o: V3<L>) -> L {
-        self.z.mul_add(o.z, self.y.mul_add(o.y, self.x * o.x))
-    }
-
-    /// [`cross`](Self::cross) with fused operations (a product and a fused
-    /// multiply-subtract per component), for the kernels as
-    /// [`dot_fused`](Self::dot_fused).
-    #[inline(always)]
-    pub fn cross_fused(self, o: V3<L>) -> V3<L> {
-        V3 {
-            x: self.y.mul_sub(o.z, self.z * o.y),
-            y: self.z.mul_sub(o.x, self.x * o.z),
-            z: self.x.mul_sub(o.y, self.y * o.x),
-        }
-    }
-
-    /// `self · s + o` in each component, rounded once (for the kernels, as
-    /// [`dot_fused`](Self::dot_fused)).
-    #[inline(always)]
-    pub fn mul_add(self, s: L, o: V3<L>) -> V3<L> {
-        V3 {
-            x: self.x.mul_add(s, o.x),
-            y: self.y.mul_add(s, o.y),
-            z: self.z.mul_add(s, o.z),
         }
     }
 
@@ -825,6 +868,36 @@ fn transpose4(r: [core::arch::x86_64::__m128; 4]) -> [core::arch::x86_64::__m128
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`Fused`] rounds `a·b + c` once, [`Unfused`] twice: `1/3 · 3 - 1`
+    /// keeps the product's rounding error (2^-25) in one, loses it in the
+    /// other; the three forms agree with their definitions.
+    #[test]
+    fn multiply_adds_round_once_fused_and_twice_unfused() {
+        let (third, three, one) = (F8::splat(1.0 / 3.0), F8::splat(3.0), F8::splat(1.0));
+        let fused = Fused::mul_add(third, three, -one);
+        assert_eq!(fused, F8::splat(2f32.powi(-25)));
+        assert_eq!(Unfused::mul_add(third, three, -one), F8::ZERO);
+        assert_eq!(Fused::mul_sub(third, three, one), fused);
+        assert_eq!(Fused::neg_mul_add(third, three, one), -fused);
+        assert_eq!(Unfused::mul_sub(third, three, one), F8::ZERO);
+        assert_eq!(Unfused::neg_mul_add(third, three, one), F8::ZERO);
+        // Exact operands: both give the exact dot and cross products.
+        let v = |x: f32, y: f32, z: f32| V3 {
+            x: F8::splat(x),
+            y: F8::splat(y),
+            z: F8::splat(z),
+        };
+        let (a, b) = (v(1.0, 2.0, 3.0), v(-4.0, 0.5, 2.0));
+        for (dot, cross) in [
+            (Fused::dot(a, b), Fused::cross(a, b)),
+            (Unfused::dot(a, b), Unfused::cross(a, b)),
+        ] {
+            assert_eq!(dot, F8::splat(3.0));
+            assert_eq!(cross, v(2.5, -14.0, 8.5));
+        }
+        assert_eq!(Fused::scale_add(a, F8::splat(2.0), b), v(-2.0, 4.5, 8.0));
+    }
 
     #[test]
     fn transposes_move_each_lanes_row_into_the_lanes_and_back() {

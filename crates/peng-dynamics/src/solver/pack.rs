@@ -18,6 +18,9 @@ const OPEN: usize = 32;
 /// Open blocks of the overflow colour.
 const OPEN_OVERFLOW: usize = 8;
 
+/// Fewest blocks [`Coloured::par_for_each`] hands a thread at once.
+const PAR_MIN_BLOCKS: usize = 64;
+
 /// Colours a body can be in (the bits of a `u64`).
 pub(crate) const COLOURS: usize = 64;
 
@@ -244,8 +247,25 @@ impl<B: Copy, const P: usize> Coloured<B, P> {
         }
     }
 
+    /// Calls `f` on every block with its cold data, the blocks on rayon's
+    /// threads (runs of at least [`PAR_MIN_BLOCKS`]), in no set order.
+    pub fn par_for_each(&self, f: impl Fn(&B, &Cold<P>) + Sync)
+    where
+        B: Sync,
+    {
+        use rayon::prelude::*;
+        self.colours.par_iter().for_each(|(blocks, cold)| {
+            blocks
+                .par_iter()
+                .zip(cold.par_iter())
+                .with_min_len(PAR_MIN_BLOCKS)
+                .for_each(|(b, c)| f(b, c));
+        });
+    }
+
     /// Every block with its cold data, colour after colour (the order the
     /// passes solve them in).
+    #[cfg(test)]
     pub fn iter(&self) -> impl Iterator<Item = (&B, &Cold<P>)> {
         self.colours.iter().flat_map(|(b, c)| b.iter().zip(c))
     }

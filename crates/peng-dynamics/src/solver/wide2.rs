@@ -19,7 +19,7 @@ use super::avx::Avx8;
 use super::body::SolverBody;
 use super::colour::Shared;
 use super::contact::{ContactC, ContactParams};
-use super::lanes::{avx2_dispatch, Lane, F8, LANES, M8};
+use super::lanes::{avx2_dispatch, Fused, Lane, MulAdd, Unfused, F8, LANES, M8};
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
 use peng::world::Dim2;
@@ -145,21 +145,25 @@ impl Side {
         unsafe { Motion::<F8>::of(self) }.velocity_at(rx, ry)
     }
 
-    /// [`velocity_at`](Self::velocity_at) with fused multiply-adds, for
-    /// the solve kernel ([`Motion::velocity_at_fused`]).
+    // The solve kernel's forms of these, with its multiply-adds `M`
+    // (fused where it is compiled with FMA).
+
+    /// [`velocity_at`](Self::velocity_at) with multiply-adds `M`.
     #[inline(always)]
-    pub fn velocity_at_fused(&self, rx: F8, ry: F8) -> (F8, F8) {
-        // SAFETY: the plain lanes need nothing of the processor.
-        unsafe { Motion::<F8>::of(self) }.velocity_at_fused(rx, ry)
+    fn velocity_at_m<M: MulAdd>(&self, rx: F8, ry: F8) -> (F8, F8) {
+        (
+            M::neg_mul_add(self.w, ry, self.vx),
+            M::mul_add(self.w, rx, self.vy),
+        )
     }
 
     /// Displacement of the material point at `r` since the step began
-    /// (`Δp + ΔR r`), with fused multiply-adds, for the solve kernel.
+    /// (`Δp + ΔR r`), with multiply-adds `M`.
     #[inline(always)]
-    fn moved_fused(&self, rx: F8, ry: F8) -> (F8, F8) {
+    fn moved_m<M: MulAdd>(&self, rx: F8, ry: F8) -> (F8, F8) {
         (
-            self.qs.neg_mul_add(ry, self.qc.mul_add(rx, self.dpx)),
-            self.qc.mul_add(ry, self.qs.mul_add(rx, self.dpy)),
+            M::neg_mul_add(self.qs, ry, M::mul_add(self.qc, rx, self.dpx)),
+            M::mul_add(self.qc, ry, M::mul_add(self.qs, rx, self.dpy)),
         )
     }
 
@@ -172,14 +176,12 @@ impl Side {
         motion.put(self);
     }
 
-    /// [`apply`](Self::apply) with fused multiply-adds, for the solve
-    /// kernel ([`Motion::apply_fused`]).
+    /// [`apply`](Self::apply) with multiply-adds `M`.
     #[inline(always)]
-    pub fn apply_fused(&mut self, m: F8, i: F8, rx: F8, ry: F8, px: F8, py: F8) {
-        // SAFETY: the plain lanes need nothing of the processor.
-        let mut motion = unsafe { Motion::<F8>::of(self) };
-        motion.apply_fused(m, i, rx, ry, px, py);
-        motion.put(self);
+    fn apply_m<M: MulAdd>(&mut self, m: F8, i: F8, rx: F8, ry: F8, px: F8, py: F8) {
+        self.vx = M::mul_add(m, px, self.vx);
+        self.vy = M::mul_add(m, py, self.vy);
+        self.w = M::mul_add(i, M::mul_sub(rx, py, ry * px), self.w);
     }
 }
 
@@ -222,14 +224,6 @@ impl<L: Lane> Motion<L> {
         (self.vx - self.w * ry, self.vy + self.w * rx)
     }
 
-    /// [`velocity_at`](Self::velocity_at) with fused multiply-adds, for
-    /// the solve kernel, which is compiled with FMA (elsewhere each fused
-    /// lane is a library call).
-    #[inline(always)]
-    pub fn velocity_at_fused(&self, rx: L, ry: L) -> (L, L) {
-        (self.w.neg_mul_add(ry, self.vx), self.w.mul_add(rx, self.vy))
-    }
-
     /// Applies the impulse `(px, py)` at `r`, for inverse mass `m` and
     /// inertia `i`.
     #[inline(always)]
@@ -237,15 +231,6 @@ impl<L: Lane> Motion<L> {
         self.vx += m * px;
         self.vy += m * py;
         self.w += i * (rx * py - ry * px);
-    }
-
-    /// [`apply`](Self::apply) with fused multiply-adds (see
-    /// [`velocity_at_fused`](Self::velocity_at_fused)).
-    #[inline(always)]
-    pub fn apply_fused(&mut self, m: L, i: L, rx: L, ry: L, px: L, py: L) {
-        self.vx = m.mul_add(px, self.vx);
-        self.vy = m.mul_add(py, self.vy);
-        self.w = i.mul_add(rx.mul_sub(py, ry * px), self.w);
     }
 }
 
@@ -378,7 +363,8 @@ impl WideContacts2 {
     /// Writes each point's feature id and impulses (normal; friction as a
     /// world vector) into its slot of `out`.
     pub fn impulses(&self, out: &mut [PointImpulse<Vec2>]) {
-        for (c, cold) in self.lanes.iter() {
+        let out = Shared::new(out);
+        self.lanes.par_for_each(|c, cold| {
             for lane in 0..LANES {
                 if cold.ids[lane] == NONE {
                     continue;
@@ -386,7 +372,10 @@ impl WideContacts2 {
                 let t = Vec2::new(c.tx.0[lane], c.ty.0[lane]);
                 for (i, p) in c.p.iter().enumerate() {
                     if p.exists.get(lane) {
-                        out[(cold.slot[lane] as usize) + i] = (
+                        // SAFETY: each point of each contact has a slot
+                        // of its own, which only its block writes.
+                        let slot = unsafe { out.get_mut((cold.slot[lane] as usize) + i) };
+                        *slot = (
                             cold.point_ids[i][lane],
                             p.normal_impulse.0[lane],
                             t * p.tangent_impulse.0[lane],
@@ -394,7 +383,7 @@ impl WideContacts2 {
                     }
                 }
             }
-        }
+        });
     }
 
     /// Writes the accumulated impulses back into the contacts.
@@ -522,7 +511,7 @@ avx2_dispatch!(
     /// meanwhile.
     solve_run,
     solve_avx2,
-    solve_lanes,
+    solve_lanes::<Unfused | Fused>,
     (
         blocks: &Shared<Block>,
         bodies: &Shared<SolverBody<Dim2>>,
@@ -533,7 +522,7 @@ avx2_dispatch!(
 );
 
 #[inline(always)]
-unsafe fn solve_lanes(
+unsafe fn solve_lanes<M: MulAdd>(
     blocks: &Shared<Block>,
     bodies: &Shared<SolverBody<Dim2>>,
     run: Range<usize>,
@@ -556,9 +545,9 @@ unsafe fn solve_lanes(
         let mut gamma = [zero; 2];
         let mut active = [M8::default(); 2];
         for (i, p) in c.p.iter().enumerate() {
-            let (dax, day) = a.moved_fused(p.rax, p.ray);
-            let (dbx, dby) = b.moved_fused(p.rbx, p.rby);
-            let s = (dby - day).mul_add(c.ny, (dbx - dax).mul_add(c.nx, p.base_sep));
+            let (dax, day) = a.moved_m::<M>(p.rax, p.ray);
+            let (dbx, dby) = b.moved_m::<M>(p.rbx, p.rby);
+            let s = M::mul_add(dby - day, c.ny, M::mul_add(dbx - dax, c.nx, p.base_sep));
             let open = s.gt(zero);
             let (bias, act) = if use_bias {
                 let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
@@ -568,10 +557,10 @@ unsafe fn solve_lanes(
                 // Relaxing: open gaps are left to the next solve.
                 (zero, p.exists.and_not(open))
             };
-            let (vax, vay) = a.velocity_at_fused(p.rax, p.ray);
-            let (vbx, vby) = b.velocity_at_fused(p.rbx, p.rby);
-            let vn = (vby - vay).mul_add(c.ny, (vbx - vax) * c.nx);
-            r[i] = gamma[i].mul_add(p.normal_impulse, vn + bias);
+            let (vax, vay) = a.velocity_at_m::<M>(p.rax, p.ray);
+            let (vbx, vby) = b.velocity_at_m::<M>(p.rbx, p.rby);
+            let vn = M::mul_add(vby - vay, c.ny, (vbx - vax) * c.nx);
+            r[i] = M::mul_add(gamma[i], p.normal_impulse, vn + bias);
             active[i] = act;
         }
         let delta = normal_deltas(c, &r, &gamma, &active);
@@ -582,29 +571,27 @@ unsafe fn solve_lanes(
             let (dx, dy) = (c.nx * d, c.ny * d);
             pnx += dx;
             pny += dy;
-            a.w = c.ia.neg_mul_add(p.rax.mul_sub(dy, p.ray * dx), a.w);
-            b.w = c.ib.mul_add(p.rbx.mul_sub(dy, p.rby * dx), b.w);
+            a.w = M::neg_mul_add(c.ia, M::mul_sub(p.rax, dy, p.ray * dx), a.w);
+            b.w = M::mul_add(c.ib, M::mul_sub(p.rbx, dy, p.rby * dx), b.w);
         }
-        a.vx = c.ma.neg_mul_add(pnx, a.vx);
-        a.vy = c.ma.neg_mul_add(pny, a.vy);
-        b.vx = c.mb.mul_add(pnx, b.vx);
-        b.vy = c.mb.mul_add(pny, b.vy);
+        a.vx = M::neg_mul_add(c.ma, pnx, a.vx);
+        a.vy = M::neg_mul_add(c.ma, pny, a.vy);
+        b.vx = M::mul_add(c.mb, pnx, b.vx);
+        b.vy = M::mul_add(c.mb, pny, b.vy);
         // Friction, point after point, within the Coulomb bound.
         for p in c.p.iter_mut() {
             let limit = c.friction * p.normal_impulse;
-            let (vax, vay) = a.velocity_at_fused(p.rax, p.ray);
-            let (vbx, vby) = b.velocity_at_fused(p.rbx, p.rby);
-            let vt = (vby - vay).mul_add(c.ty, (vbx - vax) * c.tx);
-            let new = p
-                .tangent_mass
-                .neg_mul_add(vt, p.tangent_impulse)
+            let (vax, vay) = a.velocity_at_m::<M>(p.rax, p.ray);
+            let (vbx, vby) = b.velocity_at_m::<M>(p.rbx, p.rby);
+            let vt = M::mul_add(vby - vay, c.ty, (vbx - vax) * c.tx);
+            let new = M::neg_mul_add(p.tangent_mass, vt, p.tangent_impulse)
                 .max(-limit)
                 .min(limit);
             let d = new - p.tangent_impulse;
             p.tangent_impulse = new;
             let (px, py) = (c.tx * d, c.ty * d);
-            a.apply_fused(-c.ma, -c.ia, p.rax, p.ray, px, py);
-            b.apply_fused(c.mb, c.ib, p.rbx, p.rby, px, py);
+            a.apply_m::<M>(-c.ma, -c.ia, p.rax, p.ray, px, py);
+            b.apply_m::<M>(c.mb, c.ib, p.rbx, p.rby, px, py);
         }
         unsafe {
             a.scatter(bodies, &c.a, &c.write_a);

@@ -17,7 +17,9 @@ use super::colour::Shared;
 use super::contact::{ContactC, ContactParams, MAX_POINTS};
 #[cfg(target_arch = "x86_64")]
 use super::lanes::AvxRows;
-use super::lanes::{avx2_dispatch, BaselineRows, Lane, Rows, F8, LANES, M8, V3};
+use super::lanes::{
+    avx2_dispatch, BaselineRows, Fused, Lane, MulAdd, Rows, Unfused, F8, LANES, M8, V3,
+};
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
 use peng::world::Dim3;
@@ -108,14 +110,13 @@ impl Sym3 {
         unsafe { self.mul_lanes::<F8>(v) }
     }
 
-    /// [`mul`](Self::mul) with fused multiply-adds, for the solve kernel
-    /// (see `V3::dot_fused`).
+    /// [`mul`](Self::mul) with the solve kernel's multiply-adds `M`.
     #[inline(always)]
-    fn mul_fused(&self, v: V3) -> V3 {
+    fn mul_m<M: MulAdd>(&self, v: V3) -> V3 {
         V3 {
-            x: self.xz.mul_add(v.z, self.xy.mul_add(v.y, self.xx * v.x)),
-            y: self.yz.mul_add(v.z, self.yy.mul_add(v.y, self.xy * v.x)),
-            z: self.zz.mul_add(v.z, self.yz.mul_add(v.y, self.xz * v.x)),
+            x: M::mul_add(self.xz, v.z, M::mul_add(self.xy, v.y, self.xx * v.x)),
+            y: M::mul_add(self.yz, v.z, M::mul_add(self.yy, v.y, self.xy * v.x)),
+            z: M::mul_add(self.zz, v.z, M::mul_add(self.yz, v.y, self.xz * v.x)),
         }
     }
 }
@@ -312,37 +313,37 @@ impl Side {
         self.w += i.mul(r.cross(p)) * sign;
     }
 
-    // The solve kernel's forms of the above, with fused multiply-adds
-    // (`V3::dot_fused`): the same quantities, rounded fewer times.
+    // The solve kernel's forms of the above, with its multiply-adds `M`
+    // (fused where it is compiled with FMA).
 
-    /// [`velocity_at`](Self::velocity_at), fused.
+    /// [`velocity_at`](Self::velocity_at) with multiply-adds `M`.
     #[inline(always)]
-    fn velocity_at_fused(&self, r: V3) -> V3 {
-        self.v + self.w.cross_fused(r)
+    fn velocity_at_m<M: MulAdd>(&self, r: V3) -> V3 {
+        self.v + M::cross(self.w, r)
     }
 
-    /// `Δp + ΔR r`, with `ΔR r = r + q_w t + q × t`, `t = 2 q × r`; fused.
+    /// `Δp + ΔR r`, with `ΔR r = r + q_w t + q × t`, `t = 2 q × r`.
     #[inline(always)]
-    fn moved_fused(&self, r: V3) -> V3 {
-        let t = self.q.cross_fused(r) * F8::splat(2.0);
-        t.mul_add(self.qw, self.dp + r) + self.q.cross_fused(t)
+    fn moved_m<M: MulAdd>(&self, r: V3) -> V3 {
+        let t = M::cross(self.q, r) * F8::splat(2.0);
+        M::scale_add(t, self.qw, self.dp + r) + M::cross(self.q, t)
     }
 
-    /// [`apply`](Self::apply), fused.
+    /// [`apply`](Self::apply) with multiply-adds `M`.
     #[inline(always)]
-    fn apply_fused(&mut self, m: F8, i: &Sym3, r: V3, p: V3, sign: F8) {
-        self.v = p.mul_add(m * sign, self.v);
-        self.w = i.mul_fused(r.cross_fused(p)).mul_add(sign, self.w);
+    fn apply_m<M: MulAdd>(&mut self, m: F8, i: &Sym3, r: V3, p: V3, sign: F8) {
+        self.v = M::scale_add(p, m * sign, self.v);
+        self.w = M::scale_add(i.mul_m::<M>(M::cross(r, p)), sign, self.w);
     }
 
     /// Applies several impulses at once, given as their sum `p` and the sum
     /// of their moments `r_k × p_k`: one multiplication by the inverse
     /// inertia instead of one per impulse (the same velocities, up to
-    /// rounding); fused.
+    /// rounding); multiply-adds `M`.
     #[inline(always)]
-    fn apply_sum_fused(&mut self, m: F8, i: &Sym3, p: V3, moment: V3, sign: F8) {
-        self.v = p.mul_add(m * sign, self.v);
-        self.w = i.mul_fused(moment).mul_add(sign, self.w);
+    fn apply_sum_m<M: MulAdd>(&mut self, m: F8, i: &Sym3, p: V3, moment: V3, sign: F8) {
+        self.v = M::scale_add(p, m * sign, self.v);
+        self.w = M::scale_add(i.mul_m::<M>(moment), sign, self.w);
     }
 }
 
@@ -475,7 +476,8 @@ impl WideContacts3 {
     /// Writes each point's feature id and impulses (normal; friction as a
     /// world vector) into its slot of `out`.
     pub fn impulses(&self, out: &mut [PointImpulse<glam::Vec3>]) {
-        for (c, cold) in self.lanes.iter() {
+        let out = Shared::new(out);
+        self.lanes.par_for_each(|c, cold| {
             // The second tangent of every lane at once.
             let t1s = c.t1();
             for lane in 0..LANES {
@@ -485,7 +487,10 @@ impl WideContacts3 {
                 let (t0, t1) = (c.t.get(lane), t1s.get(lane));
                 for (i, p) in c.p.iter().enumerate() {
                     if p.exists.get(lane) {
-                        out[(cold.slot[lane] as usize) + i] = (
+                        // SAFETY: each point of each contact has a slot
+                        // of its own, which only its block writes.
+                        let slot = unsafe { out.get_mut((cold.slot[lane] as usize) + i) };
+                        *slot = (
                             cold.point_ids[i][lane],
                             p.normal_impulse.0[lane],
                             t0 * p.tangent_impulse[0].0[lane] + t1 * p.tangent_impulse[1].0[lane],
@@ -493,7 +498,7 @@ impl WideContacts3 {
                     }
                 }
             }
-        }
+        });
     }
 
     /// Writes the accumulated impulses back into the contacts.
@@ -662,7 +667,7 @@ avx2_dispatch!(
     /// meanwhile.
     solve_run,
     solve_avx2,
-    solve_lanes::<BaselineRows | AvxRows>,
+    solve_lanes::<BaselineRows, Unfused | AvxRows, Fused>,
     (
         blocks: &Shared<Block>,
         bodies: &Shared<SolverBody<Dim3>>,
@@ -673,7 +678,7 @@ avx2_dispatch!(
 );
 
 #[inline(always)]
-unsafe fn solve_lanes<R: Rows>(
+unsafe fn solve_lanes<R: Rows, M: MulAdd>(
     blocks: &Shared<Block>,
     bodies: &Shared<SolverBody<Dim3>>,
     run: Range<usize>,
@@ -696,7 +701,7 @@ unsafe fn solve_lanes<R: Rows>(
         let mut gamma = [zero; MAX_POINTS];
         let mut active = [M8::default(); MAX_POINTS];
         for (i, p) in c.p.iter().enumerate() {
-            let s = (b.moved_fused(p.rb) - a.moved_fused(p.ra)).dot_fused(c.n) + p.base_sep;
+            let s = M::dot(b.moved_m::<M>(p.rb) - a.moved_m::<M>(p.ra), c.n) + p.base_sep;
             let open = s.gt(zero);
             let bias = if use_bias {
                 let soft = (c.bias_rate * (s + slop).min(zero)).max(max_push);
@@ -707,10 +712,10 @@ unsafe fn solve_lanes<R: Rows>(
                 active[i] = p.exists.and_not(open);
                 zero
             };
-            let vn = (b.velocity_at_fused(p.rb) - a.velocity_at_fused(p.ra)).dot_fused(c.n);
-            r[i] = gamma[i].mul_add(p.normal_impulse, vn + bias);
+            let vn = M::dot(b.velocity_at_m::<M>(p.rb) - a.velocity_at_m::<M>(p.ra), c.n);
+            r[i] = M::mul_add(gamma[i], p.normal_impulse, vn + bias);
         }
-        let delta = normal_deltas(c, &r, &gamma, &active, use_bias);
+        let delta = normal_deltas::<M>(c, &r, &gamma, &active, use_bias);
         // The normal impulses are solved together, so they apply together:
         // their sum `n Σd` and moments `(Σ d r) × n`.
         let (mut total, mut arm_a, mut arm_b) = (zero, V3::ZERO, V3::ZERO);
@@ -718,35 +723,32 @@ unsafe fn solve_lanes<R: Rows>(
             p.normal_impulse += d;
             p.max_normal_impulse = p.max_normal_impulse.max(d);
             total += d;
-            arm_a = p.ra.mul_add(d, arm_a);
-            arm_b = p.rb.mul_add(d, arm_b);
+            arm_a = M::scale_add(p.ra, d, arm_a);
+            arm_b = M::scale_add(p.rb, d, arm_b);
         }
         let imp = c.n * total;
-        a.apply_sum_fused(c.ma, &c.ia, imp, arm_a.cross_fused(c.n), minus);
-        b.apply_sum_fused(c.mb, &c.ib, imp, arm_b.cross_fused(c.n), plus);
+        a.apply_sum_m::<M>(c.ma, &c.ia, imp, M::cross(arm_a, c.n), minus);
+        b.apply_sum_m::<M>(c.mb, &c.ib, imp, M::cross(arm_b, c.n), plus);
         // Friction: both tangents at once, clamped to the disc.
         let (t0, t1) = (c.t, c.t1());
         for p in c.p.iter_mut() {
             let limit = c.friction * p.normal_impulse;
-            let dv = b.velocity_at_fused(p.rb) - a.velocity_at_fused(p.ra);
-            let new0 = p
-                .tangent_mass
-                .neg_mul_add(dv.dot_fused(t0), p.tangent_impulse[0]);
-            let new1 = p
-                .tangent_mass
-                .neg_mul_add(dv.dot_fused(t1), p.tangent_impulse[1]);
-            let m2 = new1.mul_add(new1, new0 * new0);
+            let dv = b.velocity_at_m::<M>(p.rb) - a.velocity_at_m::<M>(p.ra);
+            let new0 = M::neg_mul_add(p.tangent_mass, M::dot(dv, t0), p.tangent_impulse[0]);
+            let new1 = M::neg_mul_add(p.tangent_mass, M::dot(dv, t1), p.tangent_impulse[1]);
+            let m2 = M::mul_add(new1, new1, new0 * new0);
             let over = m2.gt(limit * limit);
             // Where over, m2 > limit² >= 0: the root is positive.
             let scale = F8::select(over, limit / m2.sqrt(), F8::splat(1.0));
             let (new0, new1) = (new0 * scale, new1 * scale);
-            let imp = t1.mul_add(
+            let imp = M::scale_add(
+                t1,
                 new1 - p.tangent_impulse[1],
                 t0 * (new0 - p.tangent_impulse[0]),
             );
             p.tangent_impulse = [new0, new1];
-            a.apply_fused(c.ma, &c.ia, p.ra, imp, minus);
-            b.apply_fused(c.mb, &c.ib, p.rb, imp, plus);
+            a.apply_m::<M>(c.ma, &c.ia, p.ra, imp, minus);
+            b.apply_m::<M>(c.mb, &c.ib, p.rb, imp, plus);
         }
         unsafe {
             a.scatter::<R>(bodies, &c.a, &c.write_a);
@@ -765,7 +767,7 @@ unsafe fn solve_lanes<R: Rows>(
 /// instead of 0.01 µm, against the 1 mm its test allows), and the 4x4
 /// solve was a tenth of the 3D pyramid's solver.
 #[inline(always)]
-fn normal_deltas(
+fn normal_deltas<M: MulAdd>(
     c: &Block,
     r: &[F8; MAX_POINTS],
     gamma: &[F8; MAX_POINTS],
@@ -826,9 +828,9 @@ fn normal_deltas(
     if !settled {
         for _ in 0..SWEEPS {
             for i in 0..MAX_POINTS {
-                let mut res = gamma[i].mul_add(delta[i], r[i]);
+                let mut res = M::mul_add(gamma[i], delta[i], r[i]);
                 for (j, dj) in delta.iter().enumerate() {
-                    res = c.k[sym(i, j)].mul_add(*dj, res);
+                    res = M::mul_add(c.k[sym(i, j)], *dj, res);
                 }
                 delta[i] = (lambda[i] + delta[i] - res * inv[i]).max(zero) - lambda[i];
             }
@@ -1041,7 +1043,7 @@ mod tests {
                 .map(f32::to_bits)
                 .collect()
         };
-        for seed in 0..20 {
+        for (seed, fused) in (0..20).flat_map(|s| [(s, false), (s, true)]) {
             let (bodies, contacts) = scene(seed);
             let mut runs = Vec::new();
             for avx in [false, true] {
@@ -1061,11 +1063,23 @@ mod tests {
                 let after_warm_start = bits(&bw);
                 for use_bias in [true, false] {
                     let shared = Shared::new(&mut bw);
+                    // Both multiply-adds (the kernels' flavours); fused
+                    // lanes here, outside a kernel, are library calls.
                     wide.lanes.run_mut(|blocks, run| unsafe {
-                        if avx {
-                            solve_lanes::<AvxRows>(blocks, &shared, run, &params, use_bias)
-                        } else {
-                            solve_lanes::<BaselineRows>(blocks, &shared, run, &params, use_bias)
+                        let (s, k) = (&shared, &params);
+                        match (avx, fused) {
+                            (true, true) => {
+                                solve_lanes::<AvxRows, Fused>(blocks, s, run, k, use_bias)
+                            }
+                            (true, false) => {
+                                solve_lanes::<AvxRows, Unfused>(blocks, s, run, k, use_bias)
+                            }
+                            (false, true) => {
+                                solve_lanes::<BaselineRows, Fused>(blocks, s, run, k, use_bias)
+                            }
+                            (false, false) => {
+                                solve_lanes::<BaselineRows, Unfused>(blocks, s, run, k, use_bias)
+                            }
                         }
                     });
                 }
