@@ -648,7 +648,7 @@ unsafe fn apply_accumulated<L: Lane>(c: &Block, a: &mut Side, b: &mut Side) {
             moment_a += V3::load(&p.ra).cross(imp);
             moment_b += V3::load(&p.rb).cross(imp);
         }
-        // The same operations as the scalar solver's (with the sign folded
+        // The same operations as `Side::apply_sum_m::<Unfused>` (with the sign folded
         // into a subtraction for A, which rounds the same): the lanes
         // give the velocities of the scalar solver to the bit.
         a.v = (V3::load(&a.v) - sum * L::load(&c.ma)).store();
