@@ -43,7 +43,13 @@ pub(crate) fn triangle_manifolds<M: MeshView>(
                 Some(f) => f,
                 None => return,
             }
-        } else if fix && !is_valid(mesh, t, c, &m) {
+        } else if !fix {
+            m
+        } else if let Some(valid) = relabel_valid(mesh, t, c, &m) {
+            // Classified once for both the check and the labels.
+            parts.push(valid);
+            return;
+        } else {
             if m.depth() > 0.0 {
                 rejected.push(relabel(mesh, t, c, &m));
             }
@@ -51,8 +57,6 @@ pub(crate) fn triangle_manifolds<M: MeshView>(
                 Some(f) => f,
                 None => return,
             }
-        } else {
-            m
         };
         parts.push(relabel(mesh, t, c, &m));
     });
@@ -65,15 +69,21 @@ pub(crate) fn triangle_manifolds<M: MeshView>(
     }
 }
 
-/// Whether every point of the triangle's manifold lies on a feature whose
-/// normal cone holds the manifold's normal.
-fn is_valid<M: MeshView>(mesh: &M, t: u32, c: &[Vec3; 3], m: &Manifold3) -> bool {
-    if face_normal(c).is_none() {
-        return true;
+/// The triangle's manifold relabelled as by [`relabel`] when every point lies
+/// on a feature whose normal cone holds the manifold's normal (always, on a
+/// triangle without area), `None` otherwise: each point is classified once
+/// for both.
+fn relabel_valid<M: MeshView>(mesh: &M, t: u32, c: &[Vec3; 3], m: &Manifold3) -> Option<Manifold3> {
+    let flat = face_normal(c).is_none();
+    let mut out = *m;
+    for p in out.points_mut() {
+        let local = classify(c, p.point_a);
+        if !(flat || admits(mesh, t, c, local, m.normal)) {
+            return None;
+        }
+        p.id = ContactId::new(mesh_feature(mesh, t, local), Feature(p.id.0 as u16));
     }
-    m.points()
-        .iter()
-        .all(|p| admits(mesh, t, c, classify(c, p.point_a), m.normal))
+    Some(out)
 }
 
 /// Replaces A's feature in each id by the mesh-wide feature of the point's
