@@ -72,6 +72,28 @@ fn scale_of(s: &Shape) -> f32 {
     b.min.abs().max(b.max.abs()).max_element().max(1.0)
 }
 
+std::thread_local! {
+    /// Per-triangle and merged manifolds of [`contacts`], kept per thread so
+    /// that a call allocates neither once they have grown (0.3 % of the
+    /// convex pile's instructions went to allocating them).
+    static SCRATCH: core::cell::RefCell<(Vec<Manifold3>, Vec<Manifold3>)> =
+        const { core::cell::RefCell::new((Vec::new(), Vec::new())) };
+}
+
+/// Runs `f` on this thread's two empty scratch lists (fresh ones if they
+/// are already in use further up the stack).
+fn with_scratch<R>(f: impl FnOnce(&mut Vec<Manifold3>, &mut Vec<Manifold3>) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut lists) => {
+            let (parts, local) = &mut *lists;
+            parts.clear();
+            local.clear();
+            f(parts, local)
+        }
+        Err(_) => f(&mut Vec::new(), &mut Vec::new()),
+    })
+}
+
 /// Appends the manifolds (world space, deepest first, one per normal cluster)
 /// of a pair in which `a` or `b` is a mesh; returns `false` (appending
 /// nothing) when neither is. Compounds are handled by the caller.
@@ -84,26 +106,24 @@ pub(crate) fn contacts(
     options: &ContactOptions,
     out: &mut Vec<Manifold3>,
 ) -> bool {
-    let mut parts = Vec::new();
-    let mut local = Vec::new();
     match (AnyMesh::of(a), AnyMesh::of(b)) {
         (None, None) => return false,
-        (Some(ma), Some(mb)) => {
+        (Some(ma), Some(mb)) => with_scratch(|parts, local| {
             let b_in_a = pose_a.inv_mul(pose_b);
             with_mesh!(ma, ma => with_mesh!(mb, mb =>
-                pair::triangle_pair_manifolds(ma, mb, &b_in_a, prediction, &mut parts)));
+                pair::triangle_pair_manifolds(ma, mb, &b_in_a, prediction, parts)));
             let tol = 1e-5 * scale_of(a).max(scale_of(b));
-            reduce::merge(&mut parts, tol, prediction, &mut local);
+            reduce::merge(parts, tol, prediction, local);
             out.extend(local.iter().map(|m| to_world(m, pose_a)));
-        }
-        (Some(ma), None) => {
+        }),
+        (Some(ma), None) => with_scratch(|parts, local| {
             let b_in_a = pose_a.inv_mul(pose_b);
             let fix = options.fix_internal_edges && b.is_bounded_convex();
             with_mesh!(ma, ma =>
-                convex::triangle_manifolds(ma, b, &b_in_a, prediction, fix, &mut parts));
-            reduce::merge(&mut parts, 1e-5 * scale_of(a), prediction, &mut local);
+                convex::triangle_manifolds(ma, b, &b_in_a, prediction, fix, parts));
+            reduce::merge(parts, 1e-5 * scale_of(a), prediction, local);
             out.extend(local.iter().map(|m| to_world(m, pose_a)));
-        }
+        }),
         (None, Some(_)) => {
             let start = out.len();
             contacts(b, pose_b, a, pose_a, prediction, options, out);
