@@ -20,7 +20,11 @@ pub(crate) const LANES: usize = 8;
 /// processor has both, and as is elsewhere.
 /// The callers of `$run` take on `$lanes`' safety contract.
 macro_rules! avx2_dispatch {
-    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident, ($($arg:ident: $ty:ty),* $(,)?)) => {
+    // `$lanes` may be generic over type parameters that say how it
+    // computes: `$plain` in the baseline build, `$avx` in the AVX2 build (a
+    // [`Lane`] type, or a [`Rows`] type whose lanes are those, and a
+    // [`MulAdd`]).
+    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident $(::<$($plain:ty),+ | $($avx:ty),+>)?, ($($arg:ident: $ty:ty),* $(,)?)) => {
         $(#[$doc])*
         $vis unsafe fn $run($($arg: $ty),*) {
             #[cfg(target_arch = "x86_64")]
@@ -31,56 +35,7 @@ macro_rules! avx2_dispatch {
                 return unsafe { $avx2($($arg),*) };
             }
             // SAFETY: the caller's.
-            unsafe { $lanes($($arg),*) }
-        }
-
-        /// The lane loop compiled for AVX2.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,fma")]
-        unsafe fn $avx2($($arg: $ty),*) {
-            // SAFETY: the caller's.
-            unsafe { $lanes($($arg),*) }
-        }
-    };
-    // A lane loop generic over a type parameter that says how it computes:
-    // `$plain` in the baseline build, `$avx` in the AVX2 build (a [`Lane`]
-    // type, or a [`Rows`] type whose lanes are those).
-    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident::<$plain:ty | $avx:ty>, ($($arg:ident: $ty:ty),* $(,)?)) => {
-        $(#[$doc])*
-        $vis unsafe fn $run($($arg: $ty),*) {
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-            {
-                // SAFETY: the processor has AVX2 and FMA; the rest as the caller's.
-                return unsafe { $avx2($($arg),*) };
-            }
-            // SAFETY: the caller's.
-            unsafe { $lanes::<$plain>($($arg),*) }
-        }
-
-        /// The lane loop compiled for AVX2.
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2,fma")]
-        unsafe fn $avx2($($arg: $ty),*) {
-            // SAFETY: the processor has AVX2 and FMA (this function's
-            // features), as the AVX types ask; the rest as the caller's.
-            unsafe { $lanes::<$avx>($($arg),*) }
-        }
-    };
-    // A lane loop generic over two type parameters, as above.
-    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident::<$plain:ty, $plain2:ty | $avx:ty, $avx2t:ty>, ($($arg:ident: $ty:ty),* $(,)?)) => {
-        $(#[$doc])*
-        $vis unsafe fn $run($($arg: $ty),*) {
-            #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2")
-                && std::arch::is_x86_feature_detected!("fma")
-            {
-                // SAFETY: the processor has AVX2 and FMA; the rest as the caller's.
-                return unsafe { $avx2($($arg),*) };
-            }
-            // SAFETY: the caller's.
-            unsafe { $lanes::<$plain, $plain2>($($arg),*) }
+            unsafe { $lanes $(::<$($plain),+>)? ($($arg),*) }
         }
 
         /// The lane loop compiled for AVX2 and FMA.
@@ -89,7 +44,7 @@ macro_rules! avx2_dispatch {
         unsafe fn $avx2($($arg: $ty),*) {
             // SAFETY: the processor has AVX2 and FMA (this function's
             // features), as the AVX types ask; the rest as the caller's.
-            unsafe { $lanes::<$avx, $avx2t>($($arg),*) }
+            unsafe { $lanes $(::<$($avx),+>)? ($($arg),*) }
         }
     };
 }
