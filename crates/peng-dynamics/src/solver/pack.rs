@@ -248,12 +248,20 @@ impl<B: Copy, const P: usize> Coloured<B, P> {
     }
 
     /// Calls `f` on every block with its cold data, the blocks on rayon's
-    /// threads (runs of at least [`PAR_MIN_BLOCKS`]), in no set order.
+    /// threads (runs of at least [`PAR_MIN_BLOCKS`]) when there are several
+    /// threads and enough blocks, in no set order.
     pub fn par_for_each(&self, f: impl Fn(&B, &Cold<P>) + Sync)
     where
         B: Sync,
     {
         use rayon::prelude::*;
+        let blocks: usize = self.colours.iter().map(|(b, _)| b.len()).sum();
+        if rayon::current_num_threads() == 1 || blocks < 2 * PAR_MIN_BLOCKS {
+            for (blocks, cold) in &self.colours {
+                blocks.iter().zip(cold).for_each(|(b, c)| f(b, c));
+            }
+            return;
+        }
         self.colours.par_iter().for_each(|(blocks, cold)| {
             blocks
                 .par_iter()
