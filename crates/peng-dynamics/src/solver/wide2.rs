@@ -138,17 +138,11 @@ impl Side {
         }
     }
 
-    /// Velocity of the material point at `r` ([`Motion::velocity_at`]).
-    #[inline(always)]
-    pub fn velocity_at(&self, rx: F8, ry: F8) -> (F8, F8) {
-        // SAFETY: the plain lanes need nothing of the processor.
-        unsafe { Motion::<F8>::of(self) }.velocity_at(rx, ry)
-    }
+    // Lane operations with multiply-adds `M`: fused in the solve kernel
+    // where it is compiled with FMA, `Unfused` elsewhere (the same results
+    // as [`Motion`]'s).
 
-    // The solve kernel's forms of these, with its multiply-adds `M`
-    // (fused where it is compiled with FMA).
-
-    /// [`velocity_at`](Self::velocity_at) with multiply-adds `M`.
+    /// Velocity of the material point at `r` (`v + ω × r`).
     #[inline(always)]
     fn velocity_at_m<M: MulAdd>(&self, rx: F8, ry: F8) -> (F8, F8) {
         (
@@ -167,16 +161,8 @@ impl Side {
         )
     }
 
-    /// Applies the impulse `(px, py)` at `r` ([`Motion::apply`]).
-    #[inline(always)]
-    pub fn apply(&mut self, m: F8, i: F8, rx: F8, ry: F8, px: F8, py: F8) {
-        // SAFETY: the plain lanes need nothing of the processor.
-        let mut motion = unsafe { Motion::<F8>::of(self) };
-        motion.apply(m, i, rx, ry, px, py);
-        motion.put(self);
-    }
-
-    /// [`apply`](Self::apply) with multiply-adds `M`.
+    /// Applies the impulse `(px, py)` at `r`, for inverse mass `m` and
+    /// inertia `i`.
     #[inline(always)]
     fn apply_m<M: MulAdd>(&mut self, m: F8, i: F8, rx: F8, ry: F8, px: F8, py: F8) {
         self.vx = M::mul_add(m, px, self.vx);
@@ -340,8 +326,8 @@ impl WideContacts2 {
                 let impact = cold.relative_velocity[i];
                 let pushed = p.max_normal_impulse.gt(zero);
                 let on = p.exists.and(bouncy).and(fast.ge(impact)).and(pushed);
-                let (vax, vay) = a.velocity_at(p.rax, p.ray);
-                let (vbx, vby) = b.velocity_at(p.rbx, p.rby);
+                let (vax, vay) = a.velocity_at_m::<Unfused>(p.rax, p.ray);
+                let (vbx, vby) = b.velocity_at_m::<Unfused>(p.rbx, p.rby);
                 let vn = (vbx - vax) * c.nx + (vby - vay) * c.ny;
                 let target = -cold.restitution * impact + cold.restitution_bias[i];
                 // The normal row's effective mass, `1 / K_ii`.
@@ -350,8 +336,8 @@ impl WideContacts2 {
                 let d = F8::select(on, new - p.normal_impulse, zero);
                 p.normal_impulse += d;
                 let (px, py) = (c.nx * d, c.ny * d);
-                a.apply(-c.ma, -c.ia, p.rax, p.ray, px, py);
-                b.apply(c.mb, c.ib, p.rbx, p.rby, px, py);
+                a.apply_m::<Unfused>(-c.ma, -c.ia, p.rax, p.ray, px, py);
+                b.apply_m::<Unfused>(c.mb, c.ib, p.rbx, p.rby, px, py);
             }
             unsafe {
                 a.scatter(&bodies, &c.a, &c.write_a);

@@ -300,23 +300,10 @@ impl Side {
         }
     }
 
-    #[inline(always)]
-    fn velocity_at(&self, r: V3) -> V3 {
-        self.v + self.w.cross(r)
-    }
+    // Lane operations with multiply-adds `M`: fused in the solve kernel
+    // where it is compiled with FMA, `Unfused` elsewhere.
 
-    /// Applies impulse `p` at `r` (inverse mass `m`, inverse inertia `i`,
-    /// negated for body A by `sign`).
-    #[inline(always)]
-    fn apply(&mut self, m: F8, i: &Sym3, r: V3, p: V3, sign: F8) {
-        self.v += p * (m * sign);
-        self.w += i.mul(r.cross(p)) * sign;
-    }
-
-    // The solve kernel's forms of the above, with its multiply-adds `M`
-    // (fused where it is compiled with FMA).
-
-    /// [`velocity_at`](Self::velocity_at) with multiply-adds `M`.
+    /// The velocity of the material point at `r`, `v + ω × r`.
     #[inline(always)]
     fn velocity_at_m<M: MulAdd>(&self, r: V3) -> V3 {
         self.v + M::cross(self.w, r)
@@ -329,7 +316,8 @@ impl Side {
         M::scale_add(t, self.qw, self.dp + r) + M::cross(self.q, t)
     }
 
-    /// [`apply`](Self::apply) with multiply-adds `M`.
+    /// Applies impulse `p` at `r` (inverse mass `m`, inverse inertia `i`,
+    /// negated for body A by `sign`).
     #[inline(always)]
     fn apply_m<M: MulAdd>(&mut self, m: F8, i: &Sym3, r: V3, p: V3, sign: F8) {
         self.v = M::scale_add(p, m * sign, self.v);
@@ -454,7 +442,8 @@ impl WideContacts3 {
                 let impact = cold.relative_velocity[i];
                 let pushed = p.max_normal_impulse.gt(zero);
                 let on = p.exists.and(bouncy).and(fast.ge(impact)).and(pushed);
-                let vn = (b.velocity_at(p.rb) - a.velocity_at(p.ra)).dot(c.n);
+                let vn =
+                    (b.velocity_at_m::<Unfused>(p.rb) - a.velocity_at_m::<Unfused>(p.ra)).dot(c.n);
                 let target = -cold.restitution * impact + cold.restitution_bias[i];
                 // The normal row's effective mass, `1 / K_ii`.
                 let kii = c.k[sym(i, i)];
@@ -463,8 +452,8 @@ impl WideContacts3 {
                 let d = F8::select(on, new - p.normal_impulse, zero);
                 p.normal_impulse += d;
                 let imp = c.n * d;
-                a.apply(c.ma, &c.ia, p.ra, imp, minus);
-                b.apply(c.mb, &c.ib, p.rb, imp, plus);
+                a.apply_m::<Unfused>(c.ma, &c.ia, p.ra, imp, minus);
+                b.apply_m::<Unfused>(c.mb, &c.ib, p.rb, imp, plus);
             }
             unsafe {
                 a.scatter::<BaselineRows>(&bodies, &c.a, &c.write_a);
