@@ -256,6 +256,16 @@ impl Dim for Dim2 {
         d2::contact(a, pa, b, pb, prediction)
     }
     #[inline]
+    fn contact_or_gap(
+        a: &Self::Shape,
+        pa: &Pose2,
+        b: &Self::Shape,
+        pb: &Pose2,
+        prediction: f32,
+    ) -> Result<Self::Manifold, f32> {
+        d2::contact_or_gap(a, pa, b, pb, prediction)
+    }
+    #[inline]
     fn at_most_one_manifold(shape: &Self::Shape) -> bool {
         shape.is_convex()
     }

@@ -148,26 +148,54 @@ fn touching_retested<D: Dim>(
 fn begins_any<K: Ord, S, T>(touching: &[(K, S)], work: &[K], fresh: &[Option<T>]) -> bool {
     let mut from = 0;
     for (k, _) in work.iter().zip(fresh).filter(|(_, s)| s.is_some()) {
-        let rest = &touching[from..];
-        // The first place `p` with `rest[p] >= k`, bracketed by doubling.
-        let mut hi = 1;
-        while hi < rest.len() && rest[hi - 1].0 < *k {
-            hi *= 2;
-        }
-        let hi = hi.min(rest.len());
-        let lo = hi / 2;
-        let p = lo + rest[lo..hi].partition_point(|(t, _)| t < k);
-        if rest.get(p).is_none_or(|(t, _)| t != k) {
+        let p = gallop(touching, from, |(t, _)| t < k);
+        if touching.get(p).is_none_or(|(t, _)| t != k) {
             return true;
         }
-        from += p + 1;
+        from = p + 1;
     }
     false
 }
 
+/// The first index `p >= from` of `v` where `before` fails (`before` holds
+/// on a prefix of `v`, as `x < key` on a sorted list), bracketed by
+/// doubling from `from` and then bisected: a few steps when it is near.
+pub(super) fn gallop<T>(v: &[T], from: usize, before: impl Fn(&T) -> bool) -> usize {
+    let rest = &v[from.min(v.len())..];
+    let mut hi = 1;
+    while hi < rest.len() && before(&rest[hi - 1]) {
+        hi *= 2;
+    }
+    let hi = hi.min(rest.len());
+    let lo = hi / 2;
+    from.min(v.len()) + lo + rest[lo..hi].partition_point(before)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::begins_any;
+    use super::{begins_any, gallop};
+
+    #[test]
+    fn gallop_finds_the_first_place_not_before_the_key() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for _ in 0..2000 {
+            let mut v: Vec<u64> = (0..next(70)).map(|_| next(100)).collect();
+            v.sort_unstable();
+            let key = next(110);
+            let want = v.partition_point(|&t| t < key);
+            // Any start at or before the answer finds it; a start past the
+            // end of the list gives its end.
+            let from = next(want as u64 + 1) as usize;
+            assert_eq!(gallop(&v, from, |&t| t < key), want, "{v:?} {key} {from}");
+            assert_eq!(gallop(&v, v.len() + 3, |&t| t < key), v.len());
+        }
+    }
 
     #[test]
     fn begins_any_agrees_with_a_plain_lookup() {

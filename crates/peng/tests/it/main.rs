@@ -67,6 +67,7 @@ mod treeperf_timing;
 mod trees_loose;
 mod trees_sphere;
 mod world_apart;
+mod world_apart2;
 mod world_ccd;
 mod world_determinism;
 mod world_events;

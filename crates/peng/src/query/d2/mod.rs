@@ -177,6 +177,37 @@ fn contact_convex(
     contact_generic(a, pose_a, b, pose_b, prediction)
 }
 
+/// [`contact`], or when there is none, a lower bound on the shapes'
+/// distance that is at least `prediction`: for two circles their distance,
+/// for two rects with area the separation along the face axis that parted
+/// them (see `rect_rect::contact_or_gap`); `prediction` itself for the
+/// other pairs, whose queries measure no such bound.
+pub fn contact_or_gap(
+    a: &Shape,
+    pose_a: &Pose2,
+    b: &Shape,
+    pose_b: &Pose2,
+    prediction: f32,
+) -> Result<Manifold2, f32> {
+    match (a, b) {
+        (Shape::Circle(ca), Shape::Circle(cb)) => {
+            let (d, _, _) = circle_circle(ca.radius(), cb.radius(), pose_a, pose_b);
+            if d > prediction {
+                return Err(d);
+            }
+        }
+        (Shape::Rect(ra), Shape::Rect(rb))
+            if ra.half_extents().min_element() > 0.0 && rb.half_extents().min_element() > 0.0 =>
+        {
+            return rect_rect::contact_or_gap(ra, pose_a, rb, pose_b, prediction, || {
+                contact_generic(a, pose_a, b, pose_b, prediction)
+            });
+        }
+        _ => {}
+    }
+    contact(a, pose_a, b, pose_b, prediction).ok_or(prediction)
+}
+
 /// [`contact_convex`] through the core polygons (every convex pair).
 fn contact_generic(
     a: &Shape,

@@ -96,6 +96,23 @@ pub(crate) fn contact(
     prediction: f32,
     generic: impl FnOnce() -> Option<Manifold2>,
 ) -> Option<Manifold2> {
+    contact_or_gap(ra, pose_a, rb, pose_b, prediction, generic).ok()
+}
+
+/// [`contact`], or when there is none, a lower bound on the boxes' distance:
+/// the separation along the face axis that set them more than `prediction`
+/// apart (the projections of two shapes on a unit axis are at least their
+/// distance apart), or `prediction` itself when the generic route found no
+/// manifold.
+#[inline]
+pub(crate) fn contact_or_gap(
+    ra: &Rect,
+    pose_a: &Pose2,
+    rb: &Rect,
+    pose_b: &Pose2,
+    prediction: f32,
+    generic: impl FnOnce() -> Option<Manifold2>,
+) -> Result<Manifold2, f32> {
     let (ha, hb) = (ra.half_extents(), rb.half_extents());
     debug_assert!(ha.min_element() > 0.0 && hb.min_element() > 0.0);
     // B relative to A (the same relative pose the generic route uses).
@@ -114,11 +131,11 @@ pub(crate) fn contact(
     // the one on the side of the other box's centre.
     let (sa, fa) = first_max(t, t.abs() - ha - wb);
     if sa > prediction {
-        return None;
+        return Err(sa);
     }
     let (sb, fb) = first_max(ta, ta.abs() - hb - wa);
     if sb > prediction {
-        return None;
+        return Err(sb);
     }
     // A's face unless B's is ahead by more than rounding (see `pair::faces`);
     // the scale is the largest coordinate of either box in A's frame.
@@ -164,7 +181,7 @@ pub(crate) fn contact(
         (side, f, e0, e1)
     };
     let Some(pts) = clip_edge(&side, face, e0, e1) else {
-        return generic();
+        return generic().ok_or(prediction);
     };
 
     if sep > 0.0 {
@@ -180,14 +197,14 @@ pub(crate) fn contact(
         let scale = ha.max_element().max((t.abs() + wb).max_element());
         let unclipped = q.feat_ref == crate::query::types::Feature::edge(face);
         if !unclipped || q.sep > sep + 1.0e-6 * scale {
-            return generic();
+            return generic().ok_or(prediction);
         }
     }
     let m = emit(pose_a, &side, use_b, &pts, prediction);
     if m.is_empty() {
-        generic()
+        generic().ok_or(prediction)
     } else {
-        Some(m)
+        Ok(m)
     }
 }
 

@@ -1,0 +1,140 @@
+//! Pairs kept apart in the 2D collision world: two circles report their
+//! distance and two rects the separation of the face axis that parts them,
+//! each a lower bound on the distance; and a world that skips the pairs
+//! these gaps prove apart touches exactly the pairs a test of every pair
+//! finds, on a pile of boxes and discs that jitters and closes in.
+
+use std::collections::BTreeSet;
+
+use peng::math::{Pose2, Vec2};
+use peng::query::d2::{contact, contact_or_gap, distance};
+use peng::shape::d2;
+use peng::world::{Collider, ColliderHandle, Margin, World2};
+
+use crate::mesh_common::Rng;
+
+/// A random rect (a third of them thin), disc or, now and then, a
+/// zero-width rect (a segment, which the closed form leaves to the generic
+/// route) of about half a metre.
+fn shape(r: &mut Rng, i: usize) -> d2::Shape {
+    match i % 7 {
+        0 | 1 => d2::Circle::new(r.range(0.15, 0.35)).expect("circle").into(),
+        2 => d2::Rect::new(Vec2::new(r.range(0.2, 0.4), r.range(0.02, 0.05)))
+            .expect("thin rect")
+            .into(),
+        3 if i % 21 == 3 => d2::Rect::new(Vec2::new(r.range(0.2, 0.4), 0.0))
+            .expect("flat rect")
+            .into(),
+        _ => d2::Rect::new(Vec2::new(r.range(0.1, 0.3), r.range(0.1, 0.3)))
+            .expect("rect")
+            .into(),
+    }
+}
+
+fn random_pose(r: &mut Rng, extent: f32) -> Pose2 {
+    Pose2::new(
+        Vec2::new(r.range(-extent, extent), r.range(-extent, extent)),
+        r.range(-3.2, 3.2),
+    )
+}
+
+#[test]
+fn the_gap_bounds_the_distance_and_the_manifold_is_contacts() {
+    let mut r = Rng(0x2d9a);
+    let (mut measured, mut manifolds) = (0, 0);
+    for i in 0..6000 {
+        let (a, b) = (shape(&mut r, i), shape(&mut r, i / 2 + 1));
+        let (pa, pb) = (random_pose(&mut r, 0.7), random_pose(&mut r, 0.7));
+        let prediction = r.range(0.0, 0.05);
+        match contact_or_gap(&a, &pa, &b, &pb, prediction) {
+            Ok(m) => {
+                manifolds += 1;
+                assert_eq!(Some(m), contact(&a, &pa, &b, &pb, prediction), "pair {i}");
+            }
+            Err(gap) => {
+                assert!(contact(&a, &pa, &b, &pb, prediction).is_none(), "pair {i}");
+                let d = distance(&a, &pa, &b, &pb).distance;
+                assert!(gap >= prediction, "pair {i}: gap {gap} below {prediction}");
+                assert!(gap <= d + 1e-5, "pair {i}: gap {gap} over the distance {d}");
+                if gap > prediction {
+                    measured += 1;
+                }
+            }
+        }
+    }
+    // Most apart pairs of circles and rects with area measure a gap.
+    assert!(
+        measured > 1000 && manifolds > 500,
+        "{measured} gaps measured, {manifolds} manifolds"
+    );
+}
+
+/// The pairs touching under the world's rule, by testing every pair:
+/// within the sum of their offsets (no displacement here).
+fn touching_by_brute_force(
+    w: &World2,
+    handles: &[ColliderHandle],
+) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
+    let mut out = BTreeSet::new();
+    for (i, &ha) in handles.iter().enumerate() {
+        for &hb in &handles[i + 1..] {
+            let (a, b) = (w.get(ha).expect("live"), w.get(hb).expect("live"));
+            let off = [a, b]
+                .map(|c| match c.margin {
+                    Margin::Offset(d) => d,
+                    _ => 0.0,
+                })
+                .iter()
+                .sum::<f32>();
+            let m = contact(&a.shape, &a.pose, &b.shape, &b.pose, off);
+            if m.is_some_and(|m| m.depth() >= -off) {
+                out.insert(if ha < hb { (ha, hb) } else { (hb, ha) });
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn skipping_pairs_kept_apart_changes_no_touching_pair() {
+    let mut r = Rng(0x5eed2);
+    let mut w = World2::new();
+    let mut handles = Vec::new();
+    for i in 0..48 {
+        // A loose 8 x 6 grid, 0.8 m apart: most neighbours start apart.
+        let t = Vec2::new((i % 8) as f32, (i / 8) as f32) * 0.8;
+        let c = Collider::new(shape(&mut r, i), Pose2::new(t, r.range(-1.0, 1.0)))
+            .with_margin(Margin::Offset(0.005));
+        handles.push(w.insert(c).expect("insert"));
+    }
+    let centre = Vec2::new(3.5, 2.5) * 0.8;
+    let (mut skipped, mut began) = (0, 0);
+    let mut before = BTreeSet::new();
+    for u in 0..200 {
+        for &h in &handles {
+            let p = w.get(h).expect("live").pose;
+            // Jitter, now and then a jump, and the whole pile closing in on
+            // its centre by 0.3 % an update: pairs kept apart come to touch.
+            let step = if (u + h.index() as usize).is_multiple_of(13) {
+                0.03
+            } else {
+                4e-4
+            };
+            let inward = (centre - p.translation) * 0.003;
+            let jitter = Vec2::new(r.range(-step, step), r.range(-step, step));
+            let q = Pose2::new(
+                p.translation + inward + jitter,
+                p.rotation.angle() + r.range(-step, step),
+            );
+            w.set_pose(h, q).expect("move");
+        }
+        w.update();
+        skipped += w.skipped_apart_pairs();
+        let now: BTreeSet<_> = w.touching_pairs().collect();
+        assert_eq!(now, touching_by_brute_force(&w, &handles), "update {u}");
+        began += now.difference(&before).count();
+        before = now;
+    }
+    assert!(skipped > 1000, "only {skipped} pair updates skipped");
+    assert!(began > 40, "only {began} pairs began touching");
+}
