@@ -160,15 +160,22 @@ fn begins_any<K: Ord, S, T>(touching: &[(K, S)], work: &[K], fresh: &[Option<T>]
 /// The first index `p >= from` of `v` where `before` fails (`before` holds
 /// on a prefix of `v`, as `x < key` on a sorted list), bracketed by
 /// doubling from `from` and then bisected: a few steps when it is near.
+#[inline]
 pub(super) fn gallop<T>(v: &[T], from: usize, before: impl Fn(&T) -> bool) -> usize {
-    let rest = &v[from.min(v.len())..];
+    // The answer is most often `from` itself (the lists mostly agree).
+    match v.get(from) {
+        Some(x) if !before(x) => return from,
+        None => return v.len(),
+        Some(_) => {}
+    }
+    let rest = &v[from..];
     let mut hi = 1;
     while hi < rest.len() && before(&rest[hi - 1]) {
         hi *= 2;
     }
     let hi = hi.min(rest.len());
     let lo = hi / 2;
-    from.min(v.len()) + lo + rest[lo..hi].partition_point(before)
+    from + lo + rest[lo..hi].partition_point(before)
 }
 
 #[cfg(test)]
