@@ -63,8 +63,8 @@ pub trait Dim: 'static + Send + Sync + Sized {
     ) -> Option<Self::Manifold>;
     /// [`contact`](Self::contact), or when there is none, a lower bound on
     /// the shapes' distance, at least `prediction` (more where the query
-    /// measures one, see `d3::contact_or_gap`). The default measures
-    /// nothing and gives `prediction`.
+    /// measures one, see `d2::contact_or_gap` and `d3::contact_or_gap`).
+    /// The default measures nothing and gives `prediction`.
     fn contact_or_gap(
         a: &Self::Shape,
         pa: &Self::Pose,
