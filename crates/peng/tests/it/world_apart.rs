@@ -6,9 +6,8 @@
 use std::collections::BTreeSet;
 
 use peng::math::{Pose3, Quat, Vec3};
-use peng::query::d3::{contact, contact_or_gap, distance};
 use peng::shape::d3;
-use peng::world::{Collider, ColliderHandle, Margin, World3};
+use peng::world::{Collider, ColliderHandle, Dim, Dim3, Margin, World, World3};
 
 use crate::mesh_common::Rng;
 
@@ -33,6 +32,33 @@ fn random_pose(r: &mut Rng, extent: f32) -> Pose3 {
     )
 }
 
+/// Checks `contact_or_gap` on one pair (number `i`): a manifold is
+/// `contact`'s, and a gap is at least `prediction`, at most the distance,
+/// and comes only when `contact` finds nothing. Returns the gap, if any.
+pub(crate) fn check_gap<D: Dim>(
+    (a, pa): (&D::Shape, &D::Pose),
+    (b, pb): (&D::Shape, &D::Pose),
+    prediction: f32,
+    i: usize,
+) -> Option<f32>
+where
+    D::Manifold: PartialEq,
+{
+    match D::contact_or_gap(a, pa, b, pb, prediction) {
+        Ok(m) => {
+            assert_eq!(Some(m), D::contact(a, pa, b, pb, prediction), "pair {i}");
+            None
+        }
+        Err(gap) => {
+            assert!(D::contact(a, pa, b, pb, prediction).is_none(), "pair {i}");
+            let d = D::distance(a, pa, b, pb).distance;
+            assert!(gap >= prediction, "pair {i}: gap {gap} below {prediction}");
+            assert!(gap <= d + 1e-5, "pair {i}: gap {gap} over the distance {d}");
+            Some(gap)
+        }
+    }
+}
+
 #[test]
 fn the_gap_bounds_the_distance_and_the_manifold_is_contacts() {
     let mut r = Rng(0xa9a7);
@@ -41,18 +67,9 @@ fn the_gap_bounds_the_distance_and_the_manifold_is_contacts() {
         let (a, b) = (shape(&mut r, i), shape(&mut r, i + 1));
         let (pa, pb) = (random_pose(&mut r, 0.8), random_pose(&mut r, 0.8));
         let prediction = r.range(0.0, 0.05);
-        match contact_or_gap(&a, &pa, &b, &pb, prediction) {
-            Ok(m) => {
-                manifolds += 1;
-                assert_eq!(Some(m), contact(&a, &pa, &b, &pb, prediction), "pair {i}");
-            }
-            Err(gap) => {
-                assert!(contact(&a, &pa, &b, &pb, prediction).is_none(), "pair {i}");
-                let d = distance(&a, &pa, &b, &pb).distance;
-                assert!(gap >= prediction, "pair {i}: gap {gap} below {prediction}");
-                assert!(gap <= d + 1e-5, "pair {i}: gap {gap} over the distance {d}");
-                gaps += 1;
-            }
+        match check_gap::<Dim3>((&a, &pa), (&b, &pb), prediction, i) {
+            Some(_) => gaps += 1,
+            None => manifolds += 1,
         }
     }
     assert!(
@@ -63,8 +80,8 @@ fn the_gap_bounds_the_distance_and_the_manifold_is_contacts() {
 
 /// The pairs touching under the world's rule, by testing every pair:
 /// within the sum of their offsets (no displacement here).
-fn touching_by_brute_force(
-    w: &World3,
+pub(crate) fn touching_by_brute_force<D: Dim>(
+    w: &World<D>,
     handles: &[ColliderHandle],
 ) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
     let mut out = BTreeSet::new();
@@ -78,8 +95,8 @@ fn touching_by_brute_force(
                 })
                 .iter()
                 .sum::<f32>();
-            let m = contact(&a.shape, &a.pose, &b.shape, &b.pose, off);
-            if m.is_some_and(|m| m.depth() >= -off) {
+            let m = D::contact(&a.shape, &a.pose, &b.shape, &b.pose, off);
+            if m.is_some_and(|m| D::manifold_depth(&m) >= -off) {
                 out.insert(if ha < hb { (ha, hb) } else { (hb, ha) });
             }
         }

@@ -7,11 +7,11 @@
 use std::collections::BTreeSet;
 
 use peng::math::{Pose2, Vec2};
-use peng::query::d2::{contact, contact_or_gap, distance};
 use peng::shape::d2;
-use peng::world::{Collider, ColliderHandle, Margin, World2};
+use peng::world::{Collider, Dim2, Margin, World2};
 
 use crate::mesh_common::Rng;
+use crate::world_apart::{check_gap, touching_by_brute_force};
 
 /// A random rect (a third of them thin), disc or, now and then, a
 /// zero-width rect (a segment, which the closed form leaves to the generic
@@ -46,20 +46,10 @@ fn the_gap_bounds_the_distance_and_the_manifold_is_contacts() {
         let (a, b) = (shape(&mut r, i), shape(&mut r, i / 2 + 1));
         let (pa, pb) = (random_pose(&mut r, 0.7), random_pose(&mut r, 0.7));
         let prediction = r.range(0.0, 0.05);
-        match contact_or_gap(&a, &pa, &b, &pb, prediction) {
-            Ok(m) => {
-                manifolds += 1;
-                assert_eq!(Some(m), contact(&a, &pa, &b, &pb, prediction), "pair {i}");
-            }
-            Err(gap) => {
-                assert!(contact(&a, &pa, &b, &pb, prediction).is_none(), "pair {i}");
-                let d = distance(&a, &pa, &b, &pb).distance;
-                assert!(gap >= prediction, "pair {i}: gap {gap} below {prediction}");
-                assert!(gap <= d + 1e-5, "pair {i}: gap {gap} over the distance {d}");
-                if gap > prediction {
-                    measured += 1;
-                }
-            }
+        match check_gap::<Dim2>((&a, &pa), (&b, &pb), prediction, i) {
+            Some(gap) if gap > prediction => measured += 1,
+            Some(_) => {}
+            None => manifolds += 1,
         }
     }
     // Most apart pairs of circles and rects with area measure a gap.
@@ -67,32 +57,6 @@ fn the_gap_bounds_the_distance_and_the_manifold_is_contacts() {
         measured > 1000 && manifolds > 500,
         "{measured} gaps measured, {manifolds} manifolds"
     );
-}
-
-/// The pairs touching under the world's rule, by testing every pair:
-/// within the sum of their offsets (no displacement here).
-fn touching_by_brute_force(
-    w: &World2,
-    handles: &[ColliderHandle],
-) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
-    let mut out = BTreeSet::new();
-    for (i, &ha) in handles.iter().enumerate() {
-        for &hb in &handles[i + 1..] {
-            let (a, b) = (w.get(ha).expect("live"), w.get(hb).expect("live"));
-            let off = [a, b]
-                .map(|c| match c.margin {
-                    Margin::Offset(d) => d,
-                    _ => 0.0,
-                })
-                .iter()
-                .sum::<f32>();
-            let m = contact(&a.shape, &a.pose, &b.shape, &b.pose, off);
-            if m.is_some_and(|m| m.depth() >= -off) {
-                out.insert(if ha < hb { (ha, hb) } else { (hb, ha) });
-            }
-        }
-    }
-    out
 }
 
 #[test]
