@@ -80,7 +80,7 @@ fn the_gap_bounds_the_distance_and_the_manifold_is_contacts() {
 
 /// The pairs touching under the world's rule, by testing every pair:
 /// within the sum of their offsets (no displacement here).
-pub(crate) fn touching_by_brute_force<D: Dim>(
+fn touching_by_brute_force<D: Dim>(
     w: &World<D>,
     handles: &[ColliderHandle],
 ) -> BTreeSet<(ColliderHandle, ColliderHandle)> {
@@ -121,30 +121,42 @@ fn skipping_pairs_kept_apart_changes_no_touching_pair() {
         handles.push(w.insert(c).expect("insert"));
     }
     let centre = Vec3::new(1.5, 2.0, 0.5) * 1.1;
+    close_in_and_check(&mut w, &handles, |p, step| {
+        let inward = (centre - p.translation) * 0.003;
+        let turn = Quat::from_scaled_axis(r.v3(-step, step));
+        Pose3::new(
+            p.translation + inward + r.v3(-step, step),
+            (turn * p.rotation).normalize(),
+        )
+    });
+}
+
+/// 200 updates of a pile whose colliders jitter (by `4e-4` a step, now
+/// and then `0.03`: `moved(pose, step)` gives the new pose) while the pile
+/// closes in on its centre, so that pairs kept apart come to touch; after
+/// each, the touching pairs must be the brute-force ones. Asserts that over
+/// 1,000 pair updates were skipped and over 40 pairs began touching.
+pub(crate) fn close_in_and_check<D: Dim>(
+    w: &mut World<D>,
+    handles: &[ColliderHandle],
+    mut moved: impl FnMut(&D::Pose, f32) -> D::Pose,
+) {
     let (mut skipped, mut began) = (0, 0);
     let mut before = BTreeSet::new();
     for u in 0..200 {
-        for &h in &handles {
+        for &h in handles {
             let p = w.get(h).expect("live").pose;
-            // Jitter, now and then a jump, and the whole pile closing in on
-            // its centre by 0.3 % an update: pairs kept apart come to touch.
             let step = if (u + h.index() as usize).is_multiple_of(13) {
                 0.03
             } else {
                 4e-4
             };
-            let inward = (centre - p.translation) * 0.003;
-            let turn = Quat::from_scaled_axis(r.v3(-step, step));
-            let q = Pose3::new(
-                p.translation + inward + r.v3(-step, step),
-                (turn * p.rotation).normalize(),
-            );
-            w.set_pose(h, q).expect("move");
+            w.set_pose(h, moved(&p, step)).expect("move");
         }
         w.update();
         skipped += w.skipped_apart_pairs();
         let now: BTreeSet<_> = w.touching_pairs().collect();
-        assert_eq!(now, touching_by_brute_force(&w, &handles), "update {u}");
+        assert_eq!(now, touching_by_brute_force(w, handles), "update {u}");
         began += now.difference(&before).count();
         before = now;
     }
