@@ -11,9 +11,9 @@ use peng::world::{Collider, Dim2, Margin, World2};
 use crate::mesh_common::Rng;
 use crate::world_apart::{check_gap, close_in_and_check};
 
-/// A random rect (a third of them thin), disc or, now and then, a
-/// zero-width rect (a segment, which the closed form leaves to the generic
-/// route) of about half a metre.
+/// A random shape of about half a metre: two in seven a disc, one in seven
+/// a thin rect, one in 21 a zero-width rect (a segment, which the closed
+/// form leaves to the generic route), the rest a rect.
 fn shape(r: &mut Rng, i: usize) -> d2::Shape {
     match i % 7 {
         0 | 1 => d2::Circle::new(r.range(0.15, 0.35)).expect("circle").into(),
