@@ -150,11 +150,27 @@ fn contact_convex(
     pose_b: &Pose2,
     prediction: f32,
 ) -> Option<Manifold2> {
+    contact_convex_or_gap(a, pose_a, b, pose_b, prediction).ok()
+}
+
+/// [`contact_convex`], or when there is none, a lower bound on the shapes'
+/// distance that is at least `prediction`: for two circles their distance,
+/// for two rects with area the separation along the face axis that parted
+/// them (see `rect_rect::contact_or_gap`); `prediction` itself for the
+/// other pairs, whose queries measure no such bound.
+#[inline]
+fn contact_convex_or_gap(
+    a: &Shape,
+    pose_a: &Pose2,
+    b: &Shape,
+    pose_b: &Pose2,
+    prediction: f32,
+) -> Result<Manifold2, f32> {
     if let (Shape::Circle(ca), Shape::Circle(cb)) = (a, b) {
         let (ra, rb) = (ca.radius(), cb.radius());
         let (d, n, c) = circle_circle(ra, rb, pose_a, pose_b);
         if d > prediction {
-            return None;
+            return Err(d);
         }
         let mut m = Manifold2::new(pose_a.transform_vector(n));
         m.push(ContactPoint2 {
@@ -163,25 +179,24 @@ fn contact_convex(
             depth: -d,
             id: ContactId::new(Feature::vertex(0), Feature::vertex(0)),
         });
-        return Some(m);
+        return Ok(m);
     }
     if let (Shape::Rect(ra), Shape::Rect(rb)) = (a, b) {
         // Boxes with area have a closed-form routine; zero-size ones (segments,
         // points) and its rare leftovers take the generic route.
         if ra.half_extents().min_element() > 0.0 && rb.half_extents().min_element() > 0.0 {
-            return rect_rect::contact(ra, pose_a, rb, pose_b, prediction, || {
+            return rect_rect::contact_or_gap(ra, pose_a, rb, pose_b, prediction, || {
                 contact_generic(a, pose_a, b, pose_b, prediction)
             });
         }
     }
-    contact_generic(a, pose_a, b, pose_b, prediction)
+    contact_generic(a, pose_a, b, pose_b, prediction).ok_or(prediction)
 }
 
 /// [`contact`], or when there is none, a lower bound on the shapes'
-/// distance that is at least `prediction`: for two circles their distance,
-/// for two rects with area the separation along the face axis that parted
-/// them (see `rect_rect::contact_or_gap`); `prediction` itself for the
-/// other pairs, whose queries measure no such bound.
+/// distance that is at least `prediction` (see `contact_convex_or_gap`:
+/// measured for two circles and for two rects with area, `prediction`
+/// itself for every other pair).
 pub fn contact_or_gap(
     a: &Shape,
     pose_a: &Pose2,
@@ -189,21 +204,8 @@ pub fn contact_or_gap(
     pose_b: &Pose2,
     prediction: f32,
 ) -> Result<Manifold2, f32> {
-    match (a, b) {
-        (Shape::Circle(ca), Shape::Circle(cb)) => {
-            let (d, _, _) = circle_circle(ca.radius(), cb.radius(), pose_a, pose_b);
-            if d > prediction {
-                return Err(d);
-            }
-        }
-        (Shape::Rect(ra), Shape::Rect(rb))
-            if ra.half_extents().min_element() > 0.0 && rb.half_extents().min_element() > 0.0 =>
-        {
-            return rect_rect::contact_or_gap(ra, pose_a, rb, pose_b, prediction, || {
-                contact_generic(a, pose_a, b, pose_b, prediction)
-            });
-        }
-        _ => {}
+    if a.is_convex() && b.is_convex() {
+        return contact_convex_or_gap(a, pose_a, b, pose_b, prediction);
     }
     contact(a, pose_a, b, pose_b, prediction).ok_or(prediction)
 }

@@ -87,23 +87,12 @@ fn first_max(dir: Vec2, mag: Vec2) -> (f32, usize) {
 /// [`contact`](super::contact): normal from A to B, positive depth for
 /// penetration, points with depth `>= -prediction`. The few cases it leaves
 /// to the generic route (see the module notes) are answered by `generic`.
-#[inline]
-pub(crate) fn contact(
-    ra: &Rect,
-    pose_a: &Pose2,
-    rb: &Rect,
-    pose_b: &Pose2,
-    prediction: f32,
-    generic: impl FnOnce() -> Option<Manifold2>,
-) -> Option<Manifold2> {
-    contact_or_gap(ra, pose_a, rb, pose_b, prediction, generic).ok()
-}
-
-/// [`contact`], or when there is none, a lower bound on the boxes' distance:
-/// the separation along the face axis that set them more than `prediction`
+///
+/// When there is no manifold, a lower bound on the boxes' distance: the
+/// separation along the face axis that set them more than `prediction`
 /// apart (the projections of two shapes on a unit axis are at least their
-/// distance apart), or `prediction` itself when the generic route found no
-/// manifold.
+/// distance apart), or `prediction` itself when the generic route found
+/// none.
 #[inline]
 pub(crate) fn contact_or_gap(
     ra: &Rect,
@@ -301,10 +290,11 @@ mod tests {
             let (a, b) = (Rect::new(ha).unwrap(), Rect::new(hb).unwrap());
             let want = contact_generic(&a.into(), &pa, &Shape::Rect(b), &pb, prediction);
             let mut deferred_here = false;
-            let got = contact(&a, &pa, &b, &pb, prediction, || {
+            let got = contact_or_gap(&a, &pa, &b, &pb, prediction, || {
                 deferred_here = true;
                 None
-            });
+            })
+            .ok();
             if deferred_here {
                 deferred += 1;
                 continue;
