@@ -7,6 +7,8 @@ use peng::d2::{Circle, Pose2, Rect};
 use peng::d3::{Ball, Capsule, Cuboid, Pose3};
 use peng_dynamics::{BodyDesc, ColliderDesc, JointDesc2, PhysicsWorld2, PhysicsWorld3};
 
+use crate::common::on_threads;
+
 /// A heap of boxes, balls and capsules dropped into a box-walled pit.
 fn scene() -> PhysicsWorld3 {
     let mut w = PhysicsWorld3::new();
@@ -71,15 +73,6 @@ fn state_hash(w: &PhysicsWorld3) -> u64 {
             .flatten()
             .chain(q.to_array())
     }))
-}
-
-/// `f` on a pool of `threads` threads.
-fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .expect("thread pool")
-        .install(f)
 }
 
 fn run(threads: usize) -> u64 {

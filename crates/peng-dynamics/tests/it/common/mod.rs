@@ -77,3 +77,12 @@ pub fn ground2(world: &mut PhysicsWorld2, half_width: f32) -> BodyHandle {
         .expect("ground collider");
     g
 }
+
+/// `f` on a pool of `threads` threads.
+pub fn on_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool")
+        .install(f)
+}
