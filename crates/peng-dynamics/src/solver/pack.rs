@@ -52,26 +52,60 @@ pub(crate) const OVERFLOW: usize = COLOURS;
 ///
 /// Contacts of a body in every colour go to the overflow, whose blocks
 /// only keep their own lanes apart, [`OPEN_OVERFLOW`] blocks open at once.
-#[derive(Debug, Default, Clone)]
+///
+/// A block opens only in a colour free for its first contact's bodies,
+/// and that contact would have gone to an open block of the colour had
+/// there been one: so each colour has at most one open block, and the
+/// open blocks are kept per colour, with a bit mask of the colours that
+/// have one. The oldest open block free for a contact is then the oldest
+/// among the set bits of `open & !taken`, usually one or two.
+#[derive(Debug, Clone)]
 pub(crate) struct Packer {
     /// Per body, the colours it is in (bit `c`).
     used: Vec<u64>,
-    /// Open blocks, oldest first: colour, index in the colour, lanes used.
-    window: Vec<(usize, usize, usize)>,
+    /// The colours with an open block (bit `c`).
+    open: u64,
+    /// Per colour, its open block (meaningful where `open` has its bit).
+    blocks: [OpenBlock; COLOURS],
+    /// Blocks opened so far: the next block's age.
+    opened: u64,
     /// The overflow's open blocks: index, lanes used, their dynamic
     /// bodies (`NONE` where there is none).
     overflow: Vec<(usize, usize, [u32; 2 * LANES])>,
 }
 
+/// A colour's open block: its index in the colour, lanes used, and when
+/// it opened (lower is older).
+#[derive(Debug, Clone, Copy, Default)]
+struct OpenBlock {
+    index: usize,
+    len: usize,
+    age: u64,
+}
+
+impl Default for Packer {
+    fn default() -> Self {
+        Packer {
+            used: Vec::new(),
+            open: 0,
+            blocks: [OpenBlock::default(); COLOURS],
+            opened: 0,
+            overflow: Vec::new(),
+        }
+    }
+}
+
 impl Packer {
     /// Closes every block and frees every colour.
     pub fn clear(&mut self) {
-        self.window.clear();
+        self.open = 0;
+        self.opened = 0;
         self.overflow.clear();
         self.used.fill(0);
     }
 
     /// The colours body `x` (if any) is in, growing the table to hold it.
+    #[inline]
     fn colours_of(&mut self, x: Option<u32>) -> u64 {
         let Some(x) = x else { return 0 };
         let x = x as usize;
@@ -81,9 +115,27 @@ impl Packer {
         self.used[x]
     }
 
+    /// The colour of the oldest open block among the colours `mask` (not
+    /// empty).
+    #[inline]
+    fn oldest(&self, mask: u64) -> usize {
+        let mut rest = mask;
+        let mut best = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        while rest != 0 {
+            let c = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if self.blocks[c].age < self.blocks[best].age {
+                best = c;
+            }
+        }
+        best
+    }
+
     /// The colour, block and lane for a contact between the dynamic bodies
     /// `a` and `b` (`None`: a body that takes no impulse); `open_block(c)`
     /// adds an empty block to colour `c` and returns its index there.
+    #[inline]
     pub fn place(
         &mut self,
         a: Option<u32>,
@@ -103,31 +155,34 @@ impl Packer {
             } else {
                 !below_fixed
             };
-        let k = self
-            .window
-            .iter()
-            .position(|&(c, _, _)| taken & (1 << c) == 0);
-        let k = match k {
-            Some(k) => k,
-            None => {
-                // `COLOURS` (the overflow) when every bit is taken.
-                let colour = (!taken).trailing_zeros() as usize;
-                if colour == OVERFLOW {
-                    let (block, lane) = self.place_overflow(a, b, || open_block(OVERFLOW));
-                    return (OVERFLOW, block, lane);
-                }
-                if self.window.len() == OPEN {
-                    self.window.remove(0);
-                }
-                self.window.push((colour, open_block(colour), 0));
-                self.window.len() - 1
+        let free = self.open & !taken;
+        let colour = if free != 0 {
+            self.oldest(free)
+        } else {
+            // `COLOURS` (the overflow) when every bit is taken.
+            let colour = (!taken).trailing_zeros() as usize;
+            if colour == OVERFLOW {
+                let (block, lane) = self.place_overflow(a, b, || open_block(OVERFLOW));
+                return (OVERFLOW, block, lane);
             }
+            if self.open.count_ones() as usize == OPEN {
+                // Every block is open: the oldest closes, partly filled.
+                self.open &= !(1 << self.oldest(self.open));
+            }
+            self.blocks[colour] = OpenBlock {
+                index: open_block(colour),
+                len: 0,
+                age: self.opened,
+            };
+            self.opened += 1;
+            self.open |= 1 << colour;
+            colour
         };
-        let (colour, block, len) = &mut self.window[k];
-        let (colour, block, lane) = (*colour, *block, *len);
-        *len += 1;
-        if *len == LANES {
-            self.window.remove(k);
+        let open = &mut self.blocks[colour];
+        let (block, lane) = (open.index, open.len);
+        open.len += 1;
+        if open.len == LANES {
+            self.open &= !(1 << colour);
         }
         for x in [a, b].into_iter().flatten() {
             self.used[x as usize] |= 1 << colour;
@@ -400,6 +455,107 @@ mod tests {
             placed,
             all().count()
         );
+    }
+
+    /// The rule of [`Packer::place`] as written: a list of open blocks,
+    /// oldest first, searched in order.
+    struct WindowPacker {
+        used: Vec<u64>,
+        window: Vec<(usize, usize, usize)>,
+        blocks: Vec<usize>,
+        /// Blocks closed early, all blocks being open.
+        evicted: usize,
+    }
+
+    impl WindowPacker {
+        fn place(&mut self, a: Option<u32>, b: Option<u32>) -> (usize, usize, usize) {
+            for x in [a, b].into_iter().flatten() {
+                if x as usize >= self.used.len() {
+                    self.used.resize(x as usize + 1, 0);
+                }
+            }
+            let of = |x: Option<u32>| x.map_or(0, |x| self.used[x as usize]);
+            let below_fixed = FIXED_COLOURS - 1;
+            let side = if a.is_none() || b.is_none() {
+                below_fixed
+            } else {
+                !below_fixed
+            };
+            let taken = of(a) | of(b) | side;
+            let k = match self.window.iter().position(|w| taken & (1 << w.0) == 0) {
+                Some(k) => k,
+                None => {
+                    let colour = (!taken).trailing_zeros() as usize;
+                    assert!(colour < OVERFLOW, "the test stays out of the overflow");
+                    if self.window.len() == OPEN {
+                        self.window.remove(0);
+                        self.evicted += 1;
+                    }
+                    self.blocks[colour] += 1;
+                    self.window.push((colour, self.blocks[colour] - 1, 0));
+                    self.window.len() - 1
+                }
+            };
+            let (colour, block, lane) = self.window[k];
+            self.window[k].2 += 1;
+            if lane + 1 == LANES {
+                self.window.remove(k);
+            }
+            for x in [a, b].into_iter().flatten() {
+                self.used[x as usize] |= 1 << colour;
+            }
+            (colour, block, lane)
+        }
+    }
+
+    /// The packer places every contact where a plain search of the open
+    /// blocks, oldest first, does: with few colours (a pyramid's), with
+    /// more than [`OPEN`] colours open at once (the oldest block closes
+    /// early), and with fixed bodies; across `clear`.
+    #[test]
+    fn places_as_the_oldest_first_search_does() {
+        let mut seed = 11u32;
+        let mut next = |n: u32| {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) % n
+        };
+        let mut packer = Packer::default();
+        for (bodies, degree) in [(400u32, 3u32), (60, 30), (2000, 2), (45, 40)] {
+            packer.clear();
+            let mut plain = WindowPacker {
+                used: Vec::new(),
+                window: Vec::new(),
+                blocks: vec![0; COLOURS],
+                evicted: 0,
+            };
+            let mut blocks = vec![0usize; OVERFLOW + 1];
+            for _ in 0..3000 {
+                let a = next(bodies);
+                // Each body meets a few others near it (stacking), or many.
+                let b = (a + 1 + next(degree)) % bodies;
+                let b = if next(8) == 0 { None } else { Some(b) };
+                // Contacts that would reach the overflow are left out: it
+                // has a rule of its own (tested below).
+                let colours = |x: u32| plain.used.get(x as usize).copied().unwrap_or(0);
+                let mask = match b {
+                    Some(_) => FIXED_COLOURS - 1,
+                    None => !(FIXED_COLOURS - 1),
+                };
+                if (colours(a) | b.map_or(0, colours)) & mask == mask {
+                    continue;
+                }
+                let a = Some(a);
+                let want = plain.place(a, b);
+                let got = packer.place(a, b, |c| {
+                    blocks[c] += 1;
+                    blocks[c] - 1
+                });
+                assert_eq!(got, want, "bodies {a:?} {b:?}");
+            }
+            if degree == 40 {
+                assert!(plain.evicted > 0, "more than OPEN colours were open");
+            }
+        }
     }
 
     /// A body in contacts with 100 other dynamic bodies fills the 40
