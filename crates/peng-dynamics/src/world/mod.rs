@@ -59,6 +59,15 @@ impl BodyHandle {
     }
 }
 
+/// A collider's placement in the collision world: pose, margin and
+/// displacement (`World::set_placements`).
+type Placement<D> = (
+    ColliderHandle,
+    <D as peng::world::Dim>::Pose,
+    Margin,
+    <D as peng::world::Dim>::V,
+);
+
 struct BodySlot<D: DynDim> {
     generation: u32,
     body: Option<Body<D>>,
@@ -125,7 +134,7 @@ pub struct PhysicsWorld<D: DynDim> {
     /// The threaded contact build's chunk buffers.
     contact_chunks: Vec<contacts::ChunkBuffer<D>>,
     /// Scratch for `sync_colliders`: the colliders' new placements.
-    placements: Vec<(ColliderHandle, D::Pose, Margin, D::V)>,
+    placements: Vec<Placement<D>>,
     impulses: Vec<crate::solver::PointImpulse<D::V>>,
     lanes: crate::solver::Lanes,
     /// The bodies' centres of mass in the world, for the contact anchors.

@@ -1,17 +1,31 @@
 //! [`PhysicsWorld::step`]: collide, build the contact constraints, solve,
 //! write back.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rayon::prelude::*;
+
 use peng::math::Vector;
 use peng::world::Margin;
 
 use super::profile::Laps;
-use super::{PhysicsWorld, StepProfile};
+use super::{BodySlot, PhysicsWorld, Placement, StepProfile};
 use crate::body::BodyKind;
 use crate::dim::{Angular, DynDim};
 use crate::solver::body::SolverBody;
 use crate::solver::contact::ContactParams;
 use crate::solver::run_step;
 use crate::DynamicsError;
+
+/// Fewest bodies for which the per-body passes of a step (placing the
+/// colliders, the solver bodies, the write-back) run on rayon's threads.
+const THREADED_BODIES: usize = 1024;
+
+/// Whether a per-body pass over `bodies` bodies runs on rayon's threads:
+/// the passes give the same results either way.
+fn threaded(bodies: usize) -> bool {
+    bodies >= THREADED_BODIES && rayon::current_num_threads() > 1
+}
 
 impl<D: DynDim> PhysicsWorld<D> {
     /// Advances the world by one step of `settings().dt` seconds.
@@ -49,11 +63,17 @@ impl<D: DynDim> PhysicsWorld<D> {
         let h = self.settings.dt / self.settings.substeps as f32;
         self.solver_bodies.clear();
         let gravity = self.settings.gravity;
-        self.solver_bodies
-            .extend(self.bodies.iter().map(|s| match &s.body {
-                Some(b) => SolverBody::from_body(b, gravity, h),
-                None => SolverBody::fixed(),
-            }));
+        let solver_body = |s: &BodySlot<D>| match &s.body {
+            Some(b) => SolverBody::from_body(b, gravity, h),
+            None => SolverBody::fixed(),
+        };
+        if threaded(self.bodies.len()) {
+            self.solver_bodies
+                .par_extend(self.bodies.par_iter().map(solver_body));
+        } else {
+            self.solver_bodies
+                .extend(self.bodies.iter().map(solver_body));
+        }
         let params = ContactParams::for_step(&self.settings);
         self.build_contacts(h, &params);
         self.prepare_joints(h);
@@ -87,30 +107,23 @@ impl<D: DynDim> PhysicsWorld<D> {
     /// All are placed at once, so that a placement the collision world
     /// refuses (a move overflowing `f32`, a pose too far out) changes none.
     fn sync_colliders(&mut self) -> Result<(), DynamicsError> {
-        let dt = self.settings.dt;
-        let base = 0.5 * self.settings.speculative_distance;
         let mut placements = core::mem::take(&mut self.placements);
         placements.clear();
-        for slot in &self.bodies {
-            let Some(body) = &slot.body else { continue };
-            let (displacement, spin) = match body.kind {
-                BodyKind::Static => (D::V::ZERO, 0.0),
-                _ => (body.linvel * dt, body.angvel.dot(body.angvel).sqrt()),
-            };
-            let com_offset = D::mass_com(body.mass_properties()).length();
-            for &c in &slot.colliders {
-                let Some(info) = self.colliders[c.index() as usize].as_ref() else {
-                    continue;
-                };
-                let pose = D::pose_mul(&body.pose, &info.local_pose);
-                let reach = info.reach + com_offset;
-                let margin = Margin::Offset(base + dt * spin * reach);
-                let current = self.collision.get(c)?;
-                if current.pose != pose
-                    || current.margin != margin
-                    || current.displacement != displacement
-                {
-                    placements.push((c, pose, margin, displacement));
+        // A stale collider (which would be a bug) is reported by the serial
+        // pass; the threaded one only notes it.
+        let stale = AtomicBool::new(false);
+        let threaded = threaded(self.bodies.len());
+        if threaded {
+            placements.par_extend(self.bodies.par_iter().flat_map_iter(|slot| {
+                self.changed_placements(slot)
+                    .filter_map(|p| p.map_err(|_| stale.store(true, Ordering::Relaxed)).ok())
+            }));
+        }
+        if !threaded || stale.load(Ordering::Relaxed) {
+            placements.clear();
+            for slot in &self.bodies {
+                for p in self.changed_placements(slot) {
+                    placements.push(p?);
                 }
             }
         }
@@ -119,15 +132,51 @@ impl<D: DynDim> PhysicsWorld<D> {
         Ok(placed?)
     }
 
+    /// The placements of `slot`'s colliders that differ from the collision
+    /// world's, in the order of its colliders (see
+    /// [`sync_colliders`](Self::sync_colliders)); an error for a collider
+    /// the collision world no longer has.
+    fn changed_placements<'a>(
+        &'a self,
+        slot: &'a BodySlot<D>,
+    ) -> impl Iterator<Item = Result<Placement<D>, DynamicsError>> + 'a {
+        let dt = self.settings.dt;
+        let base = 0.5 * self.settings.speculative_distance;
+        let body = slot.body.as_ref();
+        let (displacement, spin, com_offset) = body.map_or((D::V::ZERO, 0.0, 0.0), |body| {
+            let (displacement, spin) = match body.kind {
+                BodyKind::Static => (D::V::ZERO, 0.0),
+                _ => (body.linvel * dt, body.angvel.dot(body.angvel).sqrt()),
+            };
+            let com_offset = D::mass_com(body.mass_properties()).length();
+            (displacement, spin, com_offset)
+        });
+        slot.colliders.iter().filter_map(move |&c| {
+            let body = body?;
+            let info = self.colliders[c.index() as usize].as_ref()?;
+            let pose = D::pose_mul(&body.pose, &info.local_pose);
+            let reach = info.reach + com_offset;
+            let margin = Margin::Offset(base + dt * spin * reach);
+            let current = match self.collision.get(c) {
+                Ok(current) => current,
+                Err(e) => return Some(Err(e.into())),
+            };
+            let same = current.pose == pose
+                && current.margin == margin
+                && current.displacement == displacement;
+            (!same).then_some(Ok((c, pose, margin, displacement)))
+        })
+    }
+
     /// Writes the solver's velocities and motions back into the bodies.
     fn write_back(&mut self) {
-        for (slot, sb) in self.bodies.iter_mut().zip(&self.solver_bodies) {
+        let write = |(slot, sb): (&mut BodySlot<D>, &SolverBody<D>)| {
             let Some(body) = slot.body.as_mut() else {
-                continue;
+                return;
             };
             body.clear_forces();
             if !sb.moves {
-                continue;
+                return;
             }
             let local_com = D::mass_com(body.mass_properties());
             let com = body.world_com() + sb.dp;
@@ -135,6 +184,17 @@ impl<D: DynDim> PhysicsWorld<D> {
             body.pose = D::pose_from(com - D::rotate(rot, local_com), rot);
             body.linvel = sb.v;
             body.angvel = sb.w;
+        };
+        if threaded(self.bodies.len()) {
+            self.bodies
+                .par_iter_mut()
+                .zip(self.solver_bodies.par_iter())
+                .for_each(write);
+        } else {
+            self.bodies
+                .iter_mut()
+                .zip(&self.solver_bodies)
+                .for_each(write);
         }
     }
 

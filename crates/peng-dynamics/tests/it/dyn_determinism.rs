@@ -101,12 +101,14 @@ fn same_state_hash_on_1_2_and_4_threads_and_across_runs() {
     assert_eq!(one, run(1), "a second run differs");
 }
 
-/// A pyramid of 820 boxes (base 40) hit by 60 balls. Its 2,400-odd
-/// contacts fill colours of some 50 blocks each, which the solver hands to
-/// the threads in runs of at least 16, and its 881 bodies are integrated
+/// A pyramid of 1,081 boxes (base 46) hit by 60 balls. Its 3,100-odd
+/// contacts fill colours of some 55 blocks each, which the solver hands to
+/// the threads in runs of at least 16, and its 1,142 bodies are integrated
 /// in runs of 256 (`solver::colour`). Its touching pairs, more than 1,024,
 /// are built into constraints in chunks on the threads
-/// (`world::contacts`).
+/// (`world::contacts`). Its bodies, more than 1,024, are placed in the
+/// collision world, made solver bodies and written back on the threads
+/// (`world::step`).
 fn pyramid_scene() -> PhysicsWorld2 {
     let mut w = PhysicsWorld2::new();
     let ground = w.add_body(BodyDesc::fixed(Pose2::from_translation(Vec2::new(
@@ -118,7 +120,7 @@ fn pyramid_scene() -> PhysicsWorld2 {
     )
     .unwrap();
     let square = Rect::new(Vec2::splat(0.5)).unwrap();
-    let base = 40;
+    let base = 46;
     for row in 0..base {
         let n = base - row;
         for i in 0..n {
