@@ -17,8 +17,9 @@ use crate::solver::contact::ContactParams;
 use crate::solver::run_step;
 use crate::DynamicsError;
 
-/// Fewest bodies for which the per-body passes of a step (placing the
-/// colliders, the solver bodies, the write-back) run on rayon's threads.
+/// Fewest bodies for which the per-body passes of a step (the check of
+/// their poses and velocities, placing the colliders, the solver bodies,
+/// the write-back) run on rayon's threads.
 const THREADED_BODIES: usize = 1024;
 
 /// Whether a per-body pass over `bodies` bodies runs on rayon's threads:
@@ -35,14 +36,22 @@ impl<D: DynDim> PhysicsWorld<D> {
     /// [`body_mut`](Self::body_mut)).
     pub fn step(&mut self) -> Result<(), DynamicsError> {
         self.settings.validate()?;
-        if self
-            .bodies
-            .iter()
-            .any(|s| s.body.as_ref().is_some_and(|b| !b.is_finite()))
-        {
-            return Err(DynamicsError::NonFiniteBody);
+        super::awake::with_pool_awake(|| {
+            if self.any_body_not_finite() {
+                return Err(DynamicsError::NonFiniteBody);
+            }
+            self.run_step()
+        })
+    }
+
+    /// Whether a body's pose or velocity is not finite.
+    fn any_body_not_finite(&self) -> bool {
+        let bad = |s: &BodySlot<D>| s.body.as_ref().is_some_and(|b| !b.is_finite());
+        if threaded(self.bodies.len()) {
+            self.bodies.par_iter().any(bad)
+        } else {
+            self.bodies.iter().any(bad)
         }
-        super::awake::with_pool_awake(|| self.run_step())
     }
 
     /// [`step`](Self::step) once its inputs are checked.

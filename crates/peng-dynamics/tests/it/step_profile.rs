@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use glam::Vec3;
 use peng::d3::Pose3;
-use peng_dynamics::{BodyDesc, PhysicsWorld3, StepProfile};
+use peng_dynamics::{BodyDesc, DynamicsError, PhysicsWorld3, StepProfile};
 
 use crate::common::{box3, on_threads};
 
@@ -96,4 +96,33 @@ fn a_step_whose_move_overflows_changes_nothing() {
     let err = w.step().unwrap_err().to_string();
     assert!(err.contains("displacement"), "{err}");
     assert_eq!(placements(&w), before);
+}
+
+/// A body whose velocity was made NaN through `body_mut` is refused before
+/// anything changes, in a small world and in one of more than 1,024 bodies
+/// (whose bodies are checked on the threads), on one thread and on two:
+/// no body moves and no collider takes a new placement.
+#[test]
+fn a_step_with_a_non_finite_body_changes_nothing() {
+    for (n, threads) in [(2, 1), (2, 2), (33, 1), (33, 2)] {
+        on_threads(threads, || {
+            let mut w = stack(n);
+            assert_eq!(n > 2, w.bodies().count() > 1024);
+            w.step().unwrap();
+            let state = |w: &PhysicsWorld3| -> Vec<_> {
+                let bodies = w.bodies().map(|(_, b)| (b.pose, b.linvel, b.angvel));
+                let colliders = w.collision_world().iter().map(|(_, c)| c.pose);
+                (bodies.map(|b| format!("{b:?}")))
+                    .chain(colliders.map(|p| format!("{p:?}")))
+                    .collect()
+            };
+            // One in the middle: a threaded check splits the bodies.
+            let (middle, _) = w.bodies().nth(w.bodies().count() / 2).unwrap();
+            w.body_mut(middle).unwrap().angvel = Vec3::new(0.0, f32::NAN, 0.0);
+            let before = state(&w);
+            let err = w.step().unwrap_err();
+            assert_eq!(err, DynamicsError::NonFiniteBody, "{n} x {n} boxes");
+            assert_eq!(state(&w), before, "{n} x {n} boxes, {threads} threads");
+        });
+    }
 }
