@@ -109,6 +109,8 @@ fn a_step_with_a_non_finite_body_changes_nothing() {
             let mut w = stack(n);
             assert_eq!(n > 2, w.bodies().count() > 1024);
             w.step().unwrap();
+            // Compared as text: the NaN body's own state is not equal to
+            // itself under `==`.
             let state = |w: &PhysicsWorld3| -> Vec<_> {
                 let bodies = w.bodies().map(|(_, b)| (b.pose, b.linvel, b.angvel));
                 let colliders = w.collision_world().iter().map(|(_, c)| c.pose);
