@@ -42,6 +42,17 @@ use crate::math::Vector;
 /// Below this many pairs to carry, the calling thread does it alone.
 const PARALLEL_MIN: usize = 64;
 
+/// A chunk's stretch of the pairs to test, and their marks: carried or not.
+type Marks<'a> = (&'a [PairKey], &'a mut [bool]);
+
+/// An entry of the touching list.
+type Touching<D> = (PairKey, PairState<D>);
+
+/// Touching pairs per task of the carry pass (see
+/// [`World::carry_pairs`]): large enough that the binary search opening
+/// each chunk costs nothing beside it.
+const CARRY_CHUNK: usize = 512;
+
 /// The poses and offset of a pair's last full test: the reuse rule measures
 /// the drift from them. (The manifolds themselves are carried from update to
 /// update, from the colliders' previous poses to their current ones, which
@@ -205,20 +216,20 @@ impl<D: Dim> World<D> {
     /// Carries the manifolds of each touching pair of `work` that the reuse
     /// rule allows (in parallel), takes those pairs out of `work` (both
     /// lists sorted by pair) and counts them (`update` zeroed the count).
+    ///
+    /// The touching list is walked once, in chunks of [`CARRY_CHUNK`] pairs:
+    /// each chunk finds where its first pair would sit in `work` (a binary
+    /// search) and walks both lists from there, marking the carried pairs'
+    /// places in `work`. Only that list of marks is read again to take them
+    /// out: the touching list's entries are large (the manifolds ride in
+    /// them), and a second walk over them cost as much as the carries in a
+    /// large pyramid.
     pub(super) fn carry_pairs(&mut self, work: &mut Vec<PairKey>) {
         let Some(tol) = self.reuse else {
             return;
         };
         if self.retest_all || self.touching.is_empty() || work.is_empty() {
             return;
-        }
-        let mut listed = vec![false; self.touching.len()];
-        let mut j = 0;
-        for (i, (k, _)) in self.touching.iter().enumerate() {
-            while work.get(j).is_some_and(|w| w < k) {
-                j += 1;
-            }
-            listed[i] = work.get(j) == Some(k);
         }
         // Each changed collider's move since the last update, once for all
         // its pairs; the other slots hold the identity.
@@ -230,12 +241,29 @@ impl<D: Dim> World<D> {
                 *m = D::pose_change(&self.prev_poses[i], &c.pose);
             }
         }
+        // Chunk `c` of the touching list can only meet the pairs of `work`
+        // from `starts[c]` to `starts[c + 1]` (both lists are sorted).
+        let touching = &mut self.touching;
+        let mut starts: Vec<usize> = touching
+            .iter()
+            .step_by(CARRY_CHUNK)
+            .map(|(k, _)| work.partition_point(|w| w < k))
+            .collect();
+        starts.push(work.len());
+        let mut carried = vec![false; work.len()];
+        let mut marks = Vec::with_capacity(starts.len());
+        let mut rest = carried.as_mut_slice();
+        for w in starts.windows(2) {
+            let (head, tail) = rest.split_at_mut(w[1] - w[0]);
+            marks.push((&work[w[0]..w[1]], head));
+            rest = tail;
+        }
         let (colliders, reshaped, reaches) = (&self.colliders, &self.reshaped, &self.reach);
         let fresh_shape =
             |h: super::ColliderHandle| reshaped.get(h.index() as usize).copied().unwrap_or(true);
-        let carry = |((k, s), &on): (&mut (PairKey, PairState<D>), &bool)| {
-            if !on || fresh_shape(k.0) || fresh_shape(k.1) {
-                return;
+        let carry = |k: &PairKey, s: &mut PairState<D>| -> bool {
+            if fresh_shape(k.0) || fresh_shape(k.1) {
+                return false;
             }
             let end = |h: super::ColliderHandle| {
                 let i = h.index() as usize;
@@ -245,17 +273,32 @@ impl<D: Dim> World<D> {
                     reach: reaches[i],
                 })
             };
-            if let (Some(ea), Some(eb)) = (end(k.0), end(k.1)) {
-                s.carried = try_carry(s, ea, eb, tol);
+            let (Some(ea), Some(eb)) = (end(k.0), end(k.1)) else {
+                return false;
+            };
+            s.carried = try_carry(s, ea, eb, tol);
+            s.carried
+        };
+        // One chunk: the pairs of `keys` (the chunk's stretch of `work`)
+        // that it carries get their mark.
+        let chunk = |(pairs, (keys, mark)): (&mut [Touching<D>], Marks<'_>)| {
+            let mut j = 0;
+            for (k, s) in pairs {
+                while keys.get(j).is_some_and(|w| w < k) {
+                    j += 1;
+                }
+                if keys.get(j) == Some(k) {
+                    mark[j] = carry(k, s);
+                }
             }
         };
         if work.len() >= PARALLEL_MIN {
-            self.touching
-                .par_iter_mut()
-                .zip(listed.par_iter())
-                .for_each(carry);
+            touching
+                .par_chunks_mut(CARRY_CHUNK)
+                .zip(marks.into_par_iter())
+                .for_each(chunk);
         } else {
-            self.touching.iter_mut().zip(listed.iter()).for_each(carry);
+            touching.chunks_mut(CARRY_CHUNK).zip(marks).for_each(chunk);
         }
         for h in &self.changed_list {
             if let Some(m) = moves.get_mut(h.index() as usize) {
@@ -263,16 +306,9 @@ impl<D: Dim> World<D> {
             }
         }
         self.moves = moves;
-        // Both lists are sorted by pair: walk the touching list alongside.
-        let touching = &self.touching;
-        let mut i = 0;
         let before = work.len();
-        work.retain(|k| {
-            while i < touching.len() && touching[i].0 < *k {
-                i += 1;
-            }
-            !(i < touching.len() && touching[i].0 == *k && touching[i].1.carried)
-        });
+        let mut marked = carried.iter();
+        work.retain(|_| marked.next() != Some(&true));
         self.carried = before - work.len();
     }
 }

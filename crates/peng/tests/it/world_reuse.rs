@@ -262,6 +262,62 @@ fn a_small_move_is_carried_and_a_large_one_tested_again() {
     assert_eq!(m, e);
 }
 
+/// The carry pass walks the touching list in chunks of a few hundred
+/// pairs: on a grid of squares with thousands of touching pairs, exactly the
+/// pairs with a moved end carry, and none with an end moved past the
+/// tolerance, wherever they fall in the list.
+#[test]
+fn exactly_the_pairs_moved_within_the_tolerance_carry_in_a_large_grid() {
+    let side = 40usize;
+    let mut w = World::<Dim2>::new();
+    w.set_manifold_reuse(Some(0.004)).expect("valid tolerance");
+    let square: d2::Shape = d2::Rect::new(Vec2::splat(0.5)).expect("rect").into();
+    let at = |i: usize| {
+        let (x, y) = ((i % side) as f32, (i / side) as f32);
+        Pose2::new(Vec2::new(x * 0.99, y * 0.99), 0.0)
+    };
+    let cells: Vec<ColliderHandle> = (0..side * side)
+        .map(|i| {
+            let c = Collider::<Dim2>::new(square.clone(), at(i)).with_margin(Margin::Offset(0.01));
+            w.insert(c).expect("insert")
+        })
+        .collect();
+    w.update();
+    assert_eq!(w.carried_pairs(), 0, "the first update tests");
+    // Sides and corners of neighbours overlap: 2 (n - 1) n + 2 (n - 1)^2.
+    let pairs = 2 * (side - 1) * side + 2 * (side - 1) * (side - 1);
+    assert_eq!(w.touching_len(), pairs);
+    // Every third row creeps 0.1 mm; every seventh cell jumps 2 cm.
+    let creeps = |i: usize| (i / side).is_multiple_of(3);
+    let jumps = |i: usize| i.is_multiple_of(7);
+    let index: BTreeMap<ColliderHandle, usize> =
+        cells.iter().enumerate().map(|(i, &h)| (h, i)).collect();
+    let before: Vec<(usize, usize)> = w
+        .touching_contacts()
+        .map(|(a, b, _)| (index[&a], index[&b]))
+        .collect();
+    for (i, &h) in cells.iter().enumerate() {
+        let step = if jumps(i) {
+            0.02
+        } else if creeps(i) {
+            1e-4
+        } else {
+            continue;
+        };
+        w.set_pose(h, Pose2::new(at(i).translation + Vec2::new(step, 0.0), 0.0))
+            .expect("move");
+    }
+    w.update();
+    let moved = |i: usize| creeps(i) || jumps(i);
+    let expected = before
+        .iter()
+        .filter(|&&(a, b)| (moved(a) || moved(b)) && !jumps(a) && !jumps(b))
+        .count();
+    assert!(expected > 1000, "{expected}");
+    assert_eq!(w.carried_pairs(), expected);
+    assert_eq!(w.touching_len(), pairs, "nothing moved apart");
+}
+
 #[test]
 fn a_turn_counts_with_the_reach_of_the_shape() {
     // 1° is 17 mm at the cube's corner (reach 0.87 m): past 1 cm, so
