@@ -2,11 +2,27 @@
 //! retested ones (both sorted by pair) become the new touching list and one
 //! transition per pair, in pair order.
 
+use rayon::prelude::*;
+
 use super::dim::Dim;
 use super::events::{EventKind, Transition};
 use super::pairs::{PairKey, PairState};
 use super::update::transition;
 use super::World;
+
+/// Touching pairs per task of the in-place merge.
+const MERGE_CHUNK: usize = 512;
+
+/// Fewest touching pairs for which the in-place merge runs on rayon's
+/// threads.
+const PARALLEL_MERGE_MIN: usize = 4096;
+
+/// A chunk of the in-place merge: touching pairs with their marks (kept or
+/// ended), and the stretch of retested pairs with their fresh states.
+type Chunk<'a, D> = (
+    (&'a mut [(PairKey, PairState<D>)], &'a mut [bool]),
+    (&'a [PairKey], &'a mut [Option<PairState<D>>]),
+);
 
 impl<D: Dim> World<D> {
     /// Merges the old touching pairs with the retested ones (both sorted by
@@ -66,6 +82,15 @@ impl<D: Dim> World<D> {
     /// that touches is already in the touching list, so the list keeps its
     /// order and only loses the pairs that end; it is updated where it is,
     /// without moving the pairs that persist (most of them, at rest).
+    ///
+    /// The list is walked in chunks of [`MERGE_CHUNK`] pairs, on rayon's
+    /// threads for a large list: each chunk finds its stretch of `work` by
+    /// binary search, takes the fresh states of its pairs and marks the
+    /// pairs that end, which a second pass removes only when there are any.
+    /// With no pair beginning, no collider is removed on contact, so a
+    /// persisting pair's transition only matters to a continuous pair or a
+    /// watch: without those it is not made (at rest, nearly every pair
+    /// persists, and the transitions were most of the merge's writes).
     fn merge_in_place(
         &mut self,
         work: Vec<PairKey>,
@@ -73,42 +98,97 @@ impl<D: Dim> World<D> {
     ) -> Vec<Transition> {
         let mut out = core::mem::take(&mut self.transitions);
         out.clear();
-        out.reserve(self.touching.len());
-        // `work[j]` is the first retested pair not before the current one
-        // (plain indices: a peekable iterator over the states moved each
-        // large state through an `Option` per pair).
-        let mut j = 0;
         let mut touching = core::mem::take(&mut self.touching);
-        touching.retain_mut(|(k, s)| {
-            let k = *k;
-            while j < work.len() && work[j] < k {
-                debug_assert!(
-                    fresh[j].is_none(),
-                    "a touching retested pair was not listed"
-                );
-                j += 1;
-            }
-            if j < work.len() && work[j] == k {
-                if let Some(fs) = fresh[j].take() {
-                    j += 1;
-                    *s = fs;
-                    out.push(transition(k, EventKind::Persisted, s));
-                    return true;
-                }
-            }
-            let persists = self.persists(k, s);
-            let kind = if persists {
-                EventKind::Persisted
-            } else {
-                EventKind::Ended
-            };
-            out.push(transition(k, kind, s));
-            persists
-        });
+        // Chunk `c` of the touching list meets the pairs of `work` from
+        // `starts[c]` to `starts[c + 1]` (both lists are sorted).
+        let mut starts: Vec<usize> = touching
+            .iter()
+            .step_by(MERGE_CHUNK)
+            .map(|(k, _)| work.partition_point(|w| w < k))
+            .collect();
+        starts.push(work.len());
         debug_assert!(
-            fresh[j..].iter().all(Option::is_none),
+            fresh[..starts[0]].iter().all(Option::is_none),
             "a touching retested pair was not listed"
         );
+        let mut kept = vec![true; touching.len()];
+        let mut stretches = Vec::with_capacity(starts.len());
+        let (_, mut rest) = fresh.split_at_mut(starts[0]);
+        for w in starts.windows(2) {
+            let (head, tail) = rest.split_at_mut(w[1] - w[0]);
+            stretches.push((&work[w[0]..w[1]], head));
+            rest = tail;
+        }
+        let every_transition = !self.watches.is_empty();
+        let world = &*self;
+        // One chunk: its pairs (with a mark each: kept or ended) and its
+        // stretch of `work` with the fresh states; returns its transitions
+        // and whether a pair ended.
+        let chunk = |((pairs, kept), (keys, states)): Chunk<'_, D>| {
+            let mut out = Vec::new();
+            let mut ended = false;
+            let mut j = 0;
+            for ((k, s), keep) in pairs.iter_mut().zip(kept) {
+                let k = *k;
+                while j < keys.len() && keys[j] < k {
+                    debug_assert!(
+                        states[j].is_none(),
+                        "a touching retested pair was not listed"
+                    );
+                    j += 1;
+                }
+                let retested = keys.get(j) == Some(&k);
+                let kind = match states
+                    .get_mut(j)
+                    .filter(|_| retested)
+                    .and_then(Option::take)
+                {
+                    Some(fs) => {
+                        j += 1;
+                        *s = fs;
+                        EventKind::Persisted
+                    }
+                    None if world.persists(k, s) => EventKind::Persisted,
+                    None => {
+                        *keep = false;
+                        ended = true;
+                        EventKind::Ended
+                    }
+                };
+                if kind != EventKind::Persisted || s.continuous || every_transition {
+                    out.push(transition(k, kind, s));
+                }
+            }
+            debug_assert!(
+                states[j..].iter().all(Option::is_none),
+                "a touching retested pair was not listed"
+            );
+            (out, ended)
+        };
+        let done: Vec<(Vec<Transition>, bool)> = if touching.len() >= PARALLEL_MERGE_MIN {
+            touching
+                .par_chunks_mut(MERGE_CHUNK)
+                .zip(kept.par_chunks_mut(MERGE_CHUNK))
+                .zip(stretches.into_par_iter())
+                .map(chunk)
+                .collect()
+        } else {
+            touching
+                .chunks_mut(MERGE_CHUNK)
+                .zip(kept.chunks_mut(MERGE_CHUNK))
+                .zip(stretches)
+                .map(chunk)
+                .collect()
+        };
+        let mut any_ended = false;
+        for (t, ended) in done {
+            out.extend(t);
+            any_ended |= ended;
+        }
+        if any_ended {
+            let mut marks = kept.iter();
+            touching.retain(|_| marks.next() == Some(&true));
+        }
         self.touching = touching;
         out
     }

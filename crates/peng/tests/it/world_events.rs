@@ -961,3 +961,90 @@ fn broad_slack_rejects_bad_fractions() {
     }
     assert_eq!(w.broad_slack(), 0.0);
 }
+
+/// A grid of squares with tens of thousands of touching pairs, where the
+/// merge of an update with no new pair walks its list in many chunks on
+/// rayon's threads: exactly the pairs of the cells sent away end, in pair
+/// order, and a watch sees every persisting pair of its set; with manifold
+/// reuse on and off.
+#[test]
+fn a_large_grid_ends_exactly_the_pairs_of_the_cells_sent_away() {
+    for reuse in [None, Some(0.004)] {
+        let side = 70usize;
+        let mut w = World::<Dim2>::new();
+        w.set_manifold_reuse(reuse).expect("valid tolerance");
+        let square: d2::Shape = d2::Rect::new(Vec2::splat(0.5)).expect("rect").into();
+        let at = |i: usize, dx: f32| {
+            let (x, y) = ((i % side) as f32, (i / side) as f32);
+            Pose2::new(Vec2::new(x * 0.99 + dx, y * 0.99), 0.0)
+        };
+        let cells: Vec<ColliderHandle> = (0..side * side)
+            .map(|i| {
+                let c = Collider::<Dim2>::new(square.clone(), at(i, 0.0))
+                    .with_margin(Margin::Offset(0.01));
+                w.insert(c).expect("insert")
+            })
+            .collect();
+        let began = w.update().len();
+        // Sides and corners of neighbours overlap: 2 (n - 1) n + 2 (n - 1)^2.
+        let pairs = 2 * (side - 1) * side + 2 * (side - 1) * (side - 1);
+        assert_eq!((began, w.touching_len()), (pairs, pairs));
+        let before: Vec<Key> = w.touching_pairs().collect();
+        let slot: BTreeMap<ColliderHandle, usize> =
+            cells.iter().enumerate().map(|(i, &h)| (h, i)).collect();
+        // Every third row creeps 0.1 mm; every eleventh cell goes far away,
+        // each to a place of its own.
+        let away = |h: &ColliderHandle| slot[h].is_multiple_of(11);
+        for (i, &h) in cells.iter().enumerate() {
+            let pose = if i.is_multiple_of(11) {
+                Pose2::new(Vec2::new(10.0 * i as f32, 1.0e4), 0.0)
+            } else if (i / side).is_multiple_of(3) {
+                at(i, 1e-4)
+            } else {
+                continue;
+            };
+            w.set_pose(h, pose).expect("move");
+        }
+        let got = w.update().to_vec();
+        let ended: Vec<Key> = before
+            .iter()
+            .copied()
+            .filter(|(a, b)| away(a) || away(b))
+            .collect();
+        assert!(ended.len() > 3000, "{}", ended.len());
+        let want: Vec<Key> = got
+            .iter()
+            .map(|e| {
+                assert_eq!((e.kind, e.watch), (EventKind::Ended, None), "{e:?}");
+                (e.a, e.b)
+            })
+            .collect();
+        assert_eq!(want, ended, "reuse {reuse:?}");
+        let kept: Vec<Key> = before
+            .iter()
+            .copied()
+            .filter(|(a, b)| !(away(a) || away(b)))
+            .collect();
+        assert_eq!(w.touching_pairs().collect::<Vec<_>>(), kept);
+        // A continuous watch of the first 100 cells against all of them:
+        // one persisted event for each of their pairs, as the rows creep
+        // back.
+        let first: Vec<ColliderHandle> = cells[..100].to_vec();
+        let id = w.watch(&first, &cells, EventMode::Continuous);
+        for (i, &h) in cells.iter().enumerate() {
+            if !i.is_multiple_of(11) && (i / side).is_multiple_of(3) {
+                w.set_pose(h, at(i, 0.0)).expect("move");
+            }
+        }
+        let got = w.update().to_vec();
+        let watched = kept
+            .iter()
+            .filter(|(a, b)| slot[a] < 100 || slot[b] < 100)
+            .count();
+        assert!(watched > 100, "{watched}");
+        assert_eq!(got.len(), watched, "reuse {reuse:?}");
+        assert!(got
+            .iter()
+            .all(|e| e.kind == EventKind::Persisted && e.watch == Some(id)));
+    }
+}
