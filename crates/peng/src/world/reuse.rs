@@ -252,7 +252,8 @@ impl<D: Dim> World<D> {
         starts.push(work.len());
         let mut carried = vec![false; work.len()];
         let mut marks = Vec::with_capacity(starts.len());
-        let mut rest = carried.as_mut_slice();
+        // The pairs before the first touching one carry nothing.
+        let (_, mut rest) = carried.split_at_mut(starts[0]);
         for w in starts.windows(2) {
             let (head, tail) = rest.split_at_mut(w[1] - w[0]);
             marks.push((&work[w[0]..w[1]], head));
