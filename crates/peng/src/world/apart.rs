@@ -31,6 +31,8 @@
 //! it is not: in the tumbler, two thirds of the pairs tested were apart,
 //! and each cost some 500 instructions, a tenth of them the test.
 
+use rayon::prelude::*;
+
 use super::collider::Collider;
 use super::dim::Dim;
 use super::merge::gallop;
@@ -42,6 +44,20 @@ use super::World;
 /// reach plus the gap: the separating-axis test's rounding is a few ulps of
 /// the coordinates (about `1e-7` relative), and the drift's about as much.
 const ROUNDING_REL: f32 = 1e-5;
+
+/// Records per task of [`World::skip_apart`].
+const APART_CHUNK: usize = 512;
+
+/// Fewest records for which [`World::skip_apart`] runs on rayon's threads.
+const PARALLEL_APART_MIN: usize = 2048;
+
+/// A chunk of [`World::skip_apart`]: records with their flags (used or
+/// not), and the stretch of candidate pairs with their marks (skipped or
+/// not).
+type Chunk<'a, D> = (
+    (&'a [(PairKey, Apart<D>)], &'a mut [bool]),
+    (&'a [PairKey], &'a mut [bool]),
+);
 
 /// A pair's kept gap: its relative poses at the test that measured it.
 pub(crate) struct Apart<D: Dim> {
@@ -112,48 +128,83 @@ impl<D: Dim> World<D> {
     /// record of `self.apart`). Nothing is skipped when every pair is to be
     /// tested again. Counts them in `skipped_apart`.
     ///
-    /// Each record's pair is looked up in `work` by a galloping search from
-    /// the last one: a few records (a resting pyramid's) cost a few searches,
-    /// not a pass over every candidate.
+    /// The records are taken in chunks of [`APART_CHUNK`], on rayon's
+    /// threads when there are many: each chunk finds its stretch of `work`
+    /// by binary search, and looks each record's pair up in it by a
+    /// galloping search from the last one (a few records, a resting
+    /// pyramid's, cost a few searches, not a pass over every candidate).
+    /// The pairs skipped are marked by their places in `work`, and taken
+    /// out by those marks.
     pub(super) fn skip_apart(&mut self, work: &mut Vec<PairKey>) -> Vec<bool> {
         let mut kept = vec![false; self.apart.len()];
         if self.retest_all || self.apart.is_empty() || work.is_empty() {
             return kept;
         }
         let fresh_shape = |i: usize| self.reshaped.get(i).copied().unwrap_or(true);
-        // The places in `work` of the pairs skipped, in order.
-        let mut skipped = Vec::new();
-        let mut w = 0;
-        for ((k, rec), keep) in self.apart.iter().zip(kept.iter_mut()) {
-            w = gallop(work, w, |x| x < k);
-            if w == work.len() {
-                break;
-            }
-            if work[w] != *k {
-                continue;
-            }
-            let (i, j) = (k.0.index() as usize, k.1.index() as usize);
-            if fresh_shape(i) || fresh_shape(j) {
-                continue;
-            }
-            let (Some(a), Some(b)) = (self.colliders.get(k.0), self.colliders.get(k.1)) else {
-                continue;
-            };
-            if still_apart(rec, a, b, self.reach[i], self.reach[j]) {
-                *keep = true;
-                skipped.push(w);
-            }
+        // Chunk `c` of the records meets the pairs of `work` from
+        // `starts[c]` to `starts[c + 1]` (both lists are sorted).
+        let mut starts: Vec<usize> = self
+            .apart
+            .iter()
+            .step_by(APART_CHUNK)
+            .map(|(k, _)| work.partition_point(|w| w < k))
+            .collect();
+        starts.push(work.len());
+        let mut skip = vec![false; work.len()];
+        let mut stretches = Vec::with_capacity(starts.len());
+        let (_, mut rest) = skip.split_at_mut(starts[0]);
+        for w in starts.windows(2) {
+            let (head, tail) = rest.split_at_mut(w[1] - w[0]);
+            stretches.push((&work[w[0]..w[1]], head));
+            rest = tail;
         }
-        if !skipped.is_empty() {
-            let (mut next, mut at) = (0, 0);
-            work.retain(|_| {
-                let skip = skipped.get(next) == Some(&at);
-                next += usize::from(skip);
-                at += 1;
-                !skip
-            });
+        // One chunk: its records with their flags, and its stretch of
+        // `work` with the marks; returns how many pairs it skips.
+        let chunk = |((records, kept), (keys, skip)): Chunk<'_, D>| {
+            let (mut w, mut n) = (0, 0);
+            for ((k, rec), keep) in records.iter().zip(kept) {
+                w = gallop(keys, w, |x| x < k);
+                if w == keys.len() {
+                    break;
+                }
+                if keys[w] != *k {
+                    continue;
+                }
+                let (i, j) = (k.0.index() as usize, k.1.index() as usize);
+                if fresh_shape(i) || fresh_shape(j) {
+                    continue;
+                }
+                let (Some(a), Some(b)) = (self.colliders.get(k.0), self.colliders.get(k.1)) else {
+                    continue;
+                };
+                if still_apart(rec, a, b, self.reach[i], self.reach[j]) {
+                    *keep = true;
+                    skip[w] = true;
+                    n += 1;
+                }
+            }
+            n
+        };
+        let skipped: usize = if self.apart.len() >= PARALLEL_APART_MIN {
+            self.apart
+                .par_chunks(APART_CHUNK)
+                .zip(kept.par_chunks_mut(APART_CHUNK))
+                .zip(stretches.into_par_iter())
+                .map(chunk)
+                .sum()
+        } else {
+            self.apart
+                .chunks(APART_CHUNK)
+                .zip(kept.chunks_mut(APART_CHUNK))
+                .zip(stretches)
+                .map(chunk)
+                .sum()
+        };
+        if skipped > 0 {
+            let mut marks = skip.iter();
+            work.retain(|_| marks.next() != Some(&true));
         }
-        self.skipped_apart = skipped.len();
+        self.skipped_apart = skipped;
         kept
     }
 

@@ -79,3 +79,59 @@ fn skipping_pairs_kept_apart_changes_no_touching_pair() {
         )
     });
 }
+
+/// A grid of discs whose diagonal neighbours' boxes overlap but who stay
+/// apart: thousands of kept gaps, which the update checks in chunks on
+/// rayon's threads. Exactly the diagonal pairs with an end that crept (and
+/// none that jumped past its gap) are skipped.
+#[test]
+fn a_large_grid_skips_exactly_the_diagonal_pairs_that_crept() {
+    let side = 70usize;
+    let mut w = World2::new();
+    let disc: d2::Shape = d2::Circle::new(0.5).expect("circle").into();
+    let at = |i: usize, dx: f32| {
+        let (x, y) = ((i % side) as f32, (i / side) as f32);
+        Pose2::new(Vec2::new(x * 1.05 + dx, y * 1.05), 0.0)
+    };
+    let cells: Vec<_> = (0..side * side)
+        .map(|i| {
+            let c =
+                Collider::<Dim2>::new(disc.clone(), at(i, 0.0)).with_margin(Margin::Offset(0.03));
+            w.insert(c).expect("insert")
+        })
+        .collect();
+    w.update();
+    // Side neighbours touch within their offset (gap 0.05, offset 0.06);
+    // diagonal ones are 0.485 apart, but their boxes overlap.
+    assert_eq!(w.touching_len(), 2 * (side - 1) * side);
+    // Every third row creeps 1 mm; every thirteenth disc jumps 0.45 m,
+    // more than its diagonal gaps less the offset (0.425 m).
+    let creeps = |i: usize| (i / side).is_multiple_of(3);
+    let jumps = |i: usize| i.is_multiple_of(13);
+    for (i, &h) in cells.iter().enumerate() {
+        let dx = if jumps(i) {
+            0.45
+        } else if creeps(i) {
+            1e-3
+        } else {
+            continue;
+        };
+        w.set_pose(h, at(i, dx)).expect("move");
+    }
+    w.update();
+    let mut expected = 0;
+    for y in 0..side - 1 {
+        for x in 0..side - 1 {
+            // The two diagonals of the square of cells at (x, y).
+            let corner = |dx: usize, dy: usize| (y + dy) * side + x + dx;
+            for (a, b) in [(corner(0, 0), corner(1, 1)), (corner(1, 0), corner(0, 1))] {
+                let moved = creeps(a) || creeps(b) || jumps(a) || jumps(b);
+                if moved && !jumps(a) && !jumps(b) {
+                    expected += 1;
+                }
+            }
+        }
+    }
+    assert!(expected > 2000, "{expected}");
+    assert_eq!(w.skipped_apart_pairs(), expected);
+}
