@@ -15,7 +15,10 @@
 //! `--repeat N`: the two engines take turns N times per scene and each row
 //! is the engine's fastest run (for shared, noisy machines). `--phases`:
 //! peng's rows end with its mean time per step in each phase (collide,
-//! prepare, solve, finish; see `peng_dynamics::StepProfile`).
+//! prepare, solve, finish; see `peng_dynamics::StepProfile`). `--hash`:
+//! every row ends with an FNV-1a hash of the bits of every body's end
+//! position and angle (rotation in 3D), to check that a change to the engine
+//! changed nothing it should not, to the last bit.
 //!
 //! Multi-threaded (rapier's `parallel` feature, a separate build of rapier;
 //! rows for 1 thread and for every core, or `--threads N`):
@@ -157,6 +160,17 @@ fn sanity3(name: &str, scene: &Scene3, w: &dyn Engine3) -> String {
     )
 }
 
+/// FNV-1a over the bits of `values`.
+fn fnv(values: impl Iterator<Item = f32>) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for x in values {
+        for byte in x.to_bits().to_le_bytes() {
+            h = (h ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
 /// Runs one case in one engine (`peng`: peng-dynamics, else rapier);
 /// returns its milliseconds per step and its table row.
 fn run(
@@ -165,6 +179,7 @@ fn run(
     threads: usize,
     peng: bool,
     phases: bool,
+    hash: bool,
 ) -> (f64, String) {
     // With `--phases`, peng's rows end with its mean time per phase.
     let mut sum = [0.0f64; 4];
@@ -215,7 +230,14 @@ fn run(
                 add(w.phases());
             }
             let ms = t.elapsed().as_secs_f64() * 1e3;
-            let s = sanity2(name, &scene, w.as_ref()) + &phase_text(&sum, n);
+            let mut s = sanity2(name, &scene, w.as_ref()) + &phase_text(&sum, n);
+            if hash {
+                let bits = (0..scene.bodies.len()).flat_map(|i| {
+                    let (p, a) = (w.position(i), w.angle(i));
+                    [p.x, p.y, a]
+                });
+                s += &format!("; state hash {:016x}", fnv(bits));
+            }
             row(
                 name,
                 scene.bodies.len(),
@@ -241,7 +263,14 @@ fn run(
                 add(w.phases());
             }
             let ms = t.elapsed().as_secs_f64() * 1e3;
-            let s = sanity3(name, &scene, w.as_ref()) + &phase_text(&sum, n);
+            let mut s = sanity3(name, &scene, w.as_ref()) + &phase_text(&sum, n);
+            if hash {
+                let bits = (0..scene.bodies.len()).flat_map(|i| {
+                    let (p, q) = (w.position(i), w.rotation(i));
+                    [p.x, p.y, p.z, q.x, q.y, q.z, q.w]
+                });
+                s += &format!("; state hash {:016x}", fnv(bits));
+            }
             row(
                 name,
                 scene.bodies.len(),
@@ -309,12 +338,14 @@ fn main() {
     let mut engines = vec![false, true];
     let mut repeat = 1usize;
     let mut phases = false;
+    let mut hash = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
             "--steps" => steps = args.next().and_then(|s| s.parse().ok()),
             "--threads" => threads = args.next().and_then(|s| s.parse().ok()),
             "--phases" => phases = true,
+            "--hash" => hash = true,
             "--repeat" => repeat = args.next().and_then(|s| s.parse().ok()).unwrap_or(1).max(1),
             "--engine" => match args.next().as_deref() {
                 Some("peng") => engines = vec![true],
@@ -357,7 +388,7 @@ fn main() {
             let mut best: Vec<Option<(f64, String)>> = vec![None; engines.len()];
             for _ in 0..repeat {
                 for (slot, &peng) in best.iter_mut().zip(&engines) {
-                    let (ms, row) = with_threads(t, || run(&case, steps, t, peng, phases));
+                    let (ms, row) = with_threads(t, || run(&case, steps, t, peng, phases, hash));
                     if slot.as_ref().is_none_or(|(b, _)| ms < *b) {
                         *slot = Some((ms, row));
                     }

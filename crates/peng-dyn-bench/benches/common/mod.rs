@@ -279,6 +279,8 @@ pub trait Engine3 {
     fn step(&mut self);
     /// Body `i`'s position (scene order).
     fn position(&self, i: usize) -> Vec3;
+    /// Body `i`'s rotation.
+    fn rotation(&self, i: usize) -> glam::Quat;
     /// Touching pairs.
     fn contact_pairs(&self) -> usize;
     /// Where the last step's time went (peng only).
@@ -314,6 +316,9 @@ macro_rules! engine3 {
             }
             fn position(&self, i: usize) -> Vec3 {
                 <$t>::position(self, i)
+            }
+            fn rotation(&self, i: usize) -> glam::Quat {
+                <$t>::rotation(self, i)
             }
             fn contact_pairs(&self) -> usize {
                 <$t>::contact_pairs(self)
