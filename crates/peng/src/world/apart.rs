@@ -38,6 +38,7 @@ use super::dim::Dim;
 use super::merge::gallop;
 use super::pairs::{centre_radius, offset, PairKey};
 use super::reuse::drift_within;
+use super::stretch;
 use super::World;
 
 /// The rounding allowed for the gap and the drift, relative to the smaller
@@ -141,23 +142,10 @@ impl<D: Dim> World<D> {
             return kept;
         }
         let fresh_shape = |i: usize| self.reshaped.get(i).copied().unwrap_or(true);
-        // Chunk `c` of the records meets the pairs of `work` from
-        // `starts[c]` to `starts[c + 1]` (both lists are sorted).
-        let mut starts: Vec<usize> = self
-            .apart
-            .iter()
-            .step_by(APART_CHUNK)
-            .map(|(k, _)| work.partition_point(|w| w < k))
-            .collect();
-        starts.push(work.len());
+        // Each chunk of the records with the stretch of `work` it can meet
+        // and those pairs' marks.
         let mut skip = vec![false; work.len()];
-        let mut stretches = Vec::with_capacity(starts.len());
-        let (_, mut rest) = skip.split_at_mut(starts[0]);
-        for w in starts.windows(2) {
-            let (head, tail) = rest.split_at_mut(w[1] - w[0]);
-            stretches.push((&work[w[0]..w[1]], head));
-            rest = tail;
-        }
+        let stretches = stretch::stretches(&self.apart, |(k, _)| k, APART_CHUNK, work, &mut skip);
         // One chunk: its records with their flags, and its stretch of
         // `work` with the marks; returns how many pairs it skips.
         let chunk = |((records, kept), (keys, skip)): Chunk<'_, D>| {

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use super::dim::Dim;
 use super::events::{EventKind, Transition};
 use super::pairs::{PairKey, PairState};
+use super::stretch;
 use super::update::transition;
 use super::World;
 
@@ -99,26 +100,17 @@ impl<D: Dim> World<D> {
         let mut out = core::mem::take(&mut self.transitions);
         out.clear();
         let mut touching = core::mem::take(&mut self.touching);
-        // Chunk `c` of the touching list meets the pairs of `work` from
-        // `starts[c]` to `starts[c + 1]` (both lists are sorted).
-        let mut starts: Vec<usize> = touching
-            .iter()
-            .step_by(MERGE_CHUNK)
-            .map(|(k, _)| work.partition_point(|w| w < k))
-            .collect();
-        starts.push(work.len());
         debug_assert!(
-            fresh[..starts[0]].iter().all(Option::is_none),
+            touching.first().is_none_or(|(first, _)| work
+                .iter()
+                .zip(&fresh)
+                .all(|(k, s)| k >= first || s.is_none())),
             "a touching retested pair was not listed"
         );
         let mut kept = vec![true; touching.len()];
-        let mut stretches = Vec::with_capacity(starts.len());
-        let (_, mut rest) = fresh.split_at_mut(starts[0]);
-        for w in starts.windows(2) {
-            let (head, tail) = rest.split_at_mut(w[1] - w[0]);
-            stretches.push((&work[w[0]..w[1]], head));
-            rest = tail;
-        }
+        // Each chunk of the touching list with the stretch of `work` it can
+        // meet and those pairs' fresh states.
+        let stretches = stretch::stretches(&touching, |(k, _)| k, MERGE_CHUNK, &work, &mut fresh);
         let every_transition = !self.watches.is_empty();
         let world = &*self;
         // One chunk: its pairs (with a mark each: kept or ended) and its

@@ -61,6 +61,7 @@ mod pairs;
 mod query;
 mod reuse;
 mod slack;
+mod stretch;
 mod sweep;
 mod update;
 mod watch;

@@ -36,6 +36,7 @@ use rayon::prelude::*;
 use super::collider::Collider;
 use super::dim::Dim;
 use super::pairs::{centre_radius, offset, Manifolds, PairKey, PairState};
+use super::stretch;
 use super::{World, WorldError};
 use crate::math::Vector;
 
@@ -241,24 +242,11 @@ impl<D: Dim> World<D> {
                 *m = D::pose_change(&self.prev_poses[i], &c.pose);
             }
         }
-        // Chunk `c` of the touching list can only meet the pairs of `work`
-        // from `starts[c]` to `starts[c + 1]` (both lists are sorted).
+        // Each chunk of the touching list with the stretch of `work` it can
+        // meet and those pairs' marks.
         let touching = &mut self.touching;
-        let mut starts: Vec<usize> = touching
-            .iter()
-            .step_by(CARRY_CHUNK)
-            .map(|(k, _)| work.partition_point(|w| w < k))
-            .collect();
-        starts.push(work.len());
         let mut carried = vec![false; work.len()];
-        let mut marks = Vec::with_capacity(starts.len());
-        // The pairs before the first touching one carry nothing.
-        let (_, mut rest) = carried.split_at_mut(starts[0]);
-        for w in starts.windows(2) {
-            let (head, tail) = rest.split_at_mut(w[1] - w[0]);
-            marks.push((&work[w[0]..w[1]], head));
-            rest = tail;
-        }
+        let marks = stretch::stretches(touching, |(k, _)| k, CARRY_CHUNK, work, &mut carried);
         let (colliders, reshaped, reaches) = (&self.colliders, &self.reshaped, &self.reach);
         let fresh_shape =
             |h: super::ColliderHandle| reshaped.get(h.index() as usize).copied().unwrap_or(true);
