@@ -252,17 +252,12 @@ pub(super) fn gallop<T>(v: &[T], from: usize, before: impl Fn(&T) -> bool) -> us
 
 #[cfg(test)]
 mod tests {
+    use super::super::stretch::below;
     use super::{begins_any, gallop};
 
     #[test]
     fn gallop_finds_the_first_place_not_before_the_key() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut next = below(0x2545_f491_4f6c_dd1du64);
         for _ in 0..2000 {
             let mut v: Vec<u64> = (0..next(70)).map(|_| next(100)).collect();
             v.sort_unstable();
@@ -280,13 +275,7 @@ mod tests {
     fn begins_any_agrees_with_a_plain_lookup() {
         // Random sorted lists of keys; a retested key touches or not. Some
         // retested keys are in the list, some fall between, before or after.
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut next = below(0x9e37_79b9_7f4a_7c15u64);
         for round in 0..2000 {
             let len = next(if round % 2 == 0 { 8 } else { 300 }) as usize;
             let mut touching: Vec<(u64, ())> = (0..len).map(|_| (next(1000), ())).collect();

@@ -37,22 +37,29 @@ pub(super) fn stretches<'a, E, K: Ord, F>(
     out
 }
 
+/// A small generator for the world's unit tests (xorshift64, Marsaglia
+/// 2003): `next(n)` is below `n`.
+#[cfg(test)]
+pub(super) fn below(seed: u64) -> impl FnMut(u64) -> u64 {
+    let mut x = seed;
+    move |n| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::stretches;
+    use super::{below, stretches};
 
     /// Every key equal to an entry's lands in that entry's chunk, at the
     /// same place in the stretch of keys and of flags; keys before the first
     /// entry land nowhere.
     #[test]
     fn each_key_lands_in_the_chunk_of_its_entry() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % n
-        };
+        let mut next = below(0x2545_f491_4f6c_dd1du64);
         for _ in 0..500 {
             let mut entries: Vec<u64> = (0..next(60)).map(|_| next(100)).collect();
             entries.sort_unstable();
