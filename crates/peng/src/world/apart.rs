@@ -189,8 +189,7 @@ impl<D: Dim> World<D> {
                 .sum()
         };
         if skipped > 0 {
-            let mut marks = skip.iter();
-            work.retain(|_| marks.next() != Some(&true));
+            stretch::drop_marked(work, &skip);
         }
         self.skipped_apart = skipped;
         kept

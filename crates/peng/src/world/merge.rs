@@ -18,8 +18,8 @@ const MERGE_CHUNK: usize = 512;
 /// threads.
 const PARALLEL_MERGE_MIN: usize = 4096;
 
-/// A chunk of the in-place merge: touching pairs with their marks (kept or
-/// ended), and the stretch of retested pairs with their fresh states.
+/// A chunk of the in-place merge: touching pairs with their marks (ended
+/// or not), and the stretch of retested pairs with their fresh states.
 type Chunk<'a, D> = (
     (&'a mut [(PairKey, PairState<D>)], &'a mut [bool]),
     (&'a [PairKey], &'a mut [Option<PairState<D>>]),
@@ -107,20 +107,20 @@ impl<D: Dim> World<D> {
                 .all(|(k, s)| k >= first || s.is_none())),
             "a touching retested pair was not listed"
         );
-        let mut kept = vec![true; touching.len()];
+        let mut ended = vec![false; touching.len()];
         // Each chunk of the touching list with the stretch of `work` it can
         // meet and those pairs' fresh states.
         let stretches = stretch::stretches(&touching, |(k, _)| k, MERGE_CHUNK, &work, &mut fresh);
         let every_transition = !self.watches.is_empty();
         let world = &*self;
-        // One chunk: its pairs (with a mark each: kept or ended) and its
+        // One chunk: its pairs (with a mark each: ended or not) and its
         // stretch of `work` with the fresh states; returns its transitions
         // and whether a pair ended.
-        let chunk = |((pairs, kept), (keys, states)): Chunk<'_, D>| {
+        let chunk = |((pairs, marks), (keys, states)): Chunk<'_, D>| {
             let mut out = Vec::new();
-            let mut ended = false;
+            let mut any = false;
             let mut j = 0;
-            for ((k, s), keep) in pairs.iter_mut().zip(kept) {
+            for ((k, s), mark) in pairs.iter_mut().zip(marks) {
                 let k = *k;
                 while j < keys.len() && keys[j] < k {
                     debug_assert!(
@@ -142,8 +142,8 @@ impl<D: Dim> World<D> {
                     }
                     None if world.persists(k, s) => EventKind::Persisted,
                     None => {
-                        *keep = false;
-                        ended = true;
+                        *mark = true;
+                        any = true;
                         EventKind::Ended
                     }
                 };
@@ -155,31 +155,30 @@ impl<D: Dim> World<D> {
                 states[j..].iter().all(Option::is_none),
                 "a touching retested pair was not listed"
             );
-            (out, ended)
+            (out, any)
         };
         let done: Vec<(Vec<Transition>, bool)> = if touching.len() >= PARALLEL_MERGE_MIN {
             touching
                 .par_chunks_mut(MERGE_CHUNK)
-                .zip(kept.par_chunks_mut(MERGE_CHUNK))
+                .zip(ended.par_chunks_mut(MERGE_CHUNK))
                 .zip(stretches.into_par_iter())
                 .map(chunk)
                 .collect()
         } else {
             touching
                 .chunks_mut(MERGE_CHUNK)
-                .zip(kept.chunks_mut(MERGE_CHUNK))
+                .zip(ended.chunks_mut(MERGE_CHUNK))
                 .zip(stretches)
                 .map(chunk)
                 .collect()
         };
         let mut any_ended = false;
-        for (t, ended) in done {
+        for (t, any) in done {
             out.extend(t);
-            any_ended |= ended;
+            any_ended |= any;
         }
         if any_ended {
-            let mut marks = kept.iter();
-            touching.retain(|_| marks.next() == Some(&true));
+            stretch::drop_marked(&mut touching, &ended);
         }
         self.touching = touching;
         out

@@ -296,8 +296,7 @@ impl<D: Dim> World<D> {
         }
         self.moves = moves;
         let before = work.len();
-        let mut marked = carried.iter();
-        work.retain(|_| marked.next() != Some(&true));
+        stretch::drop_marked(work, &carried);
         self.carried = before - work.len();
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! The manifold carry, the in-place merge and the check of the kept gaps of
 //! pairs apart walk the touching list (or the records) against the pairs to
-//! test this way.
+//! test this way, and drop what their chunks marked with [`drop_marked`].
 
 /// The stretch of `keys` and of `flags` (one per key; both sorted by key)
 /// that each chunk of `chunk` entries of `entries` (sorted by `key_of`) can
@@ -37,6 +37,14 @@ pub(super) fn stretches<'a, E, K: Ord, F>(
     out
 }
 
+/// Takes out of `list` the entries whose mark (one per entry, in order) is
+/// set: the way each chunked walk drops what its chunks marked.
+pub(super) fn drop_marked<T>(list: &mut Vec<T>, marks: &[bool]) {
+    debug_assert_eq!(list.len(), marks.len());
+    let mut marks = marks.iter();
+    list.retain(|_| marks.next() != Some(&true));
+}
+
 /// A small generator for the world's unit tests (xorshift64, Marsaglia
 /// 2003): `next(n)` is below `n`.
 #[cfg(test)]
@@ -52,7 +60,14 @@ pub(super) fn below(seed: u64) -> impl FnMut(u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{below, stretches};
+    use super::{below, drop_marked, stretches};
+
+    #[test]
+    fn drop_marked_keeps_the_unmarked_in_order() {
+        let mut list = vec![10, 11, 12, 13, 14];
+        drop_marked(&mut list, &[true, false, false, true, false]);
+        assert_eq!(list, [11, 12, 14]);
+    }
 
     /// Every key equal to an entry's lands in that entry's chunk, at the
     /// same place in the stretch of keys and of flags; keys before the first
