@@ -352,3 +352,42 @@ proptest! {
         prop_assert!(p.faces().iter().all(|f| f.normal.dot(d) <= p.faces()[sf].normal.dot(d)));
     }
 }
+
+/// The world box of a placed hull (`aabb_at`, four vertices at a time by
+/// the rotation matrix) is the box of its vertices placed one by one:
+/// each bound within rounding of the placed vertices' extreme, on hulls of
+/// 5 to 40 points (the last block padded) away from their local origin
+/// (which a wrong padding would add to the box), at any rotation, near the
+/// world origin and far from it; `Shape::aabb` gives the same box.
+#[test]
+fn placed_box_is_the_box_of_the_placed_vertices() {
+    use peng::bound::Aabb3;
+    use peng::math::Pose3;
+    let mut rng = Rng(41);
+    for n in [5usize, 8, 13, 16, 40] {
+        let off = Vec3::new(3.0, -1.0, 0.5);
+        let pts: Vec<Vec3> = (0..n)
+            .map(|_| off + rng.unit() * rng.range(0.2, 1.5))
+            .collect();
+        let p = ConvexPolyhedron::from_points(&pts).expect("a solid hull");
+        for far in [0.0f32, 1.0e4] {
+            let q = Quat::from_axis_angle(rng.unit(), rng.range(0.0, 6.2));
+            let t = rng.unit() * far + Vec3::new(0.3, -0.7, 0.1);
+            let pose = Pose3::new(t, q);
+            let want = Aabb3::from_points(p.vertices().iter().map(|&v| pose.transform_point(v)));
+            let got = p.aabb_at(&pose);
+            let shape = peng::shape::d3::Shape::Polyhedron(p.clone().into());
+            assert_eq!(shape.aabb(&pose), got);
+            // A vertex placed by the quaternion and by the matrix differ by
+            // a few ulps of the coordinates.
+            let tol = 8.0 * f32::EPSILON * (t.length() + 2.0);
+            for k in 0..3 {
+                assert!(
+                    (got.min[k] - want.min[k]).abs() <= tol
+                        && (got.max[k] - want.max[k]).abs() <= tol,
+                    "{n} points at {far}: axis {k}, {got:?} against {want:?}"
+                );
+            }
+        }
+    }
+}

@@ -156,9 +156,7 @@ impl Shape {
             Shape::Triangle(s) => {
                 Aabb3::from_points(s.vertices().iter().map(|&p| pose.transform_point(p)))
             }
-            Shape::Polyhedron(s) => {
-                Aabb3::from_points(s.vertices().iter().map(|&p| pose.transform_point(p)))
-            }
+            Shape::Polyhedron(s) => s.aabb_at(pose),
             Shape::HalfSpace(s) => {
                 let n = pose.transform_vector(s.normal());
                 let mut b = Aabb3::new(Vec3::splat(f32::NEG_INFINITY), Vec3::splat(f32::INFINITY));
