@@ -129,12 +129,12 @@ impl<D: Dim> World<D> {
                     );
                     j += 1;
                 }
-                let retested = keys.get(j) == Some(&k);
-                let kind = match states
-                    .get_mut(j)
-                    .filter(|_| retested)
-                    .and_then(Option::take)
-                {
+                // The pair's fresh state when it was retested and touches.
+                let fresh = match keys.get(j) {
+                    Some(key) if *key == k => states[j].take(),
+                    _ => None,
+                };
+                let kind = match fresh {
                     Some(fs) => {
                         j += 1;
                         *s = fs;
