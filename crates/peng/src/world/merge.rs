@@ -100,11 +100,13 @@ impl<D: Dim> World<D> {
         let mut out = core::mem::take(&mut self.transitions);
         out.clear();
         let mut touching = core::mem::take(&mut self.touching);
+        // No pair begins: every retested pair with a fresh state is listed,
+        // so none comes before the list's first pair (or with an empty list).
+        let first = touching.first().map(|(k, _)| k);
         debug_assert!(
-            touching.first().is_none_or(|(first, _)| work
-                .iter()
+            work.iter()
                 .zip(&fresh)
-                .all(|(k, s)| k >= first || s.is_none())),
+                .all(|(k, s)| s.is_none() || first.is_some_and(|f| k >= f)),
             "a touching retested pair was not listed"
         );
         let mut ended = vec![false; touching.len()];
