@@ -1,0 +1,25 @@
+//! Clash detection for building and mechanical models (CAD/BIM).
+//!
+//! A model is a list of [`Element`]s: a triangle mesh stored in its own local
+//! frame (f32 vertices around an f64 origin, so that precision holds kilometres
+//! from the world origin) with the element's [`Identity`] (IFC GlobalId, class,
+//! name, storey, file; or a mesh file's node name).
+//!
+//! Clash tests ([`check`]) take two sets of elements (or one set against itself)
+//! and report, per pair:
+//! - **hard** clashes: the surfaces cross by more than a touching tolerance, or
+//!   one element lies wholly inside another closed one;
+//! - **clearance** clashes: separated elements closer than a distance;
+//! - **duplicates**: the same geometry within a tolerance.
+//!
+//! Each [`Clash`] has a stable id made from the two element ids, a kind
+//! (protrusion, pierce, containment, touch, clearance, duplicate), the two points
+//! that show it, and a signed distance (negative: penetration depth).
+
+#![warn(missing_docs)]
+
+mod element;
+mod error;
+
+pub use element::{Bounds, Element, Identity};
+pub use error::ClashError;
