@@ -242,7 +242,10 @@ mod tests {
         );
         let pts = [DVec3::ZERO, DVec3::X, DVec3::Y];
         let e = Element::from_world(id("A2"), &pts, vec![]).unwrap_err();
-        assert!(e.to_string().contains("element IfcWall A2: bad mesh"), "{e}");
+        assert!(
+            e.to_string().contains("element IfcWall A2: bad mesh"),
+            "{e}"
+        );
         let e = Element::from_world(id("A3"), &pts, vec![[0, 1, 7]]).unwrap_err();
         assert!(e.to_string().contains("A3"), "{e}");
         let nan = [DVec3::ZERO, DVec3::X, DVec3::new(f64::NAN, 0.0, 0.0)];

@@ -23,3 +23,12 @@ mod error;
 
 pub use element::{Bounds, Element, Identity};
 pub use error::ClashError;
+mod broad;
+mod check;
+mod clash;
+mod narrow;
+mod solid;
+
+pub use check::{run, run_with_progress, test_pair, ClashTest, IgnoreRules, Mode};
+pub use clash::{clash_id, Clash, ClashKind, Finding};
+pub use solid::Solid;

@@ -1,0 +1,231 @@
+//! Running a clash test over a model: candidate pairs, ignore rules, the pair
+//! test on every core, results in a fixed order.
+
+use crate::broad::{overlapping_pairs, Entry};
+use crate::clash::{clash_id, Clash, Finding};
+use crate::element::{Bounds, Element};
+use crate::narrow::{clearance, duplicate, hard, PairFrame};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// What a clash test looks for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Mode {
+    /// Surfaces that cross, or an element inside another closed one.
+    Hard {
+        /// How deep one element must reach into the other to count (metres);
+        /// shallower contacts are touches.
+        tolerance: f64,
+        /// Report touches too (depth at most `tolerance`, surfaces meeting).
+        report_touching: bool,
+    },
+    /// Elements closer than `distance` (metres); touching and crossing ones
+    /// are reported with their hard finding.
+    Clearance {
+        /// The clearance each element must keep.
+        distance: f64,
+    },
+    /// The same geometry within `tolerance` (metres).
+    Duplicate {
+        /// The largest deviation between two copies.
+        tolerance: f64,
+    },
+}
+
+impl Mode {
+    /// IfcOpenShell `ifcclash`'s "intersection" mode with its default
+    /// tolerance: surfaces crossing by more than 2 mm.
+    pub const INTERSECTION: Mode = Mode::Hard {
+        tolerance: 0.002,
+        report_touching: false,
+    };
+    /// `ifcclash`'s "collision" mode with touching not allowed: any contact.
+    pub const COLLISION: Mode = Mode::Hard {
+        tolerance: 0.0,
+        report_touching: true,
+    };
+
+    /// How far apart two boxes may be and still hold a clash.
+    fn reach(self) -> f64 {
+        match self {
+            Mode::Hard { .. } => 0.0,
+            Mode::Clearance { distance } => distance.max(0.0),
+            Mode::Duplicate { tolerance } => tolerance.max(0.0),
+        }
+    }
+}
+
+/// Pairs a test skips.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct IgnoreRules {
+    /// Skip two elements of the same assembly (same parent id), and an
+    /// element against its own parent.
+    pub same_parent: bool,
+    /// Skip two elements of the same file.
+    pub same_file: bool,
+    /// Skip these pairs of element ids, in either order.
+    pub pairs: HashSet<(String, String)>,
+}
+
+impl IgnoreRules {
+    fn skips(&self, a: &Element, b: &Element) -> bool {
+        let (ia, ib) = (&a.identity, &b.identity);
+        if self.same_file && ia.file == ib.file {
+            return true;
+        }
+        if self.same_parent {
+            let same = ia.parent.is_some() && ia.parent == ib.parent;
+            let own = ia.parent.as_deref() == Some(ib.id.as_str())
+                || ib.parent.as_deref() == Some(ia.id.as_str());
+            if same || own {
+                return true;
+            }
+        }
+        !self.pairs.is_empty()
+            && (self.pairs.contains(&(ia.id.clone(), ib.id.clone()))
+                || self.pairs.contains(&(ib.id.clone(), ia.id.clone())))
+    }
+}
+
+/// One clash test: set A against set B (or A against itself), in one mode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClashTest {
+    /// Indices of set A's elements in the model.
+    pub a: Vec<usize>,
+    /// Indices of set B's elements; `None` tests set A against itself.
+    pub b: Option<Vec<usize>>,
+    /// What to look for.
+    pub mode: Mode,
+    /// Pairs to skip.
+    pub ignore: IgnoreRules,
+    /// Only elements whose boxes meet this region (a partial check).
+    pub region: Option<Bounds>,
+}
+
+impl ClashTest {
+    /// Every element against every other, in `mode`, nothing ignored.
+    pub fn whole_model(model: &[Element], mode: Mode) -> ClashTest {
+        ClashTest {
+            a: (0..model.len()).collect(),
+            b: None,
+            mode,
+            ignore: IgnoreRules::default(),
+            region: None,
+        }
+    }
+}
+
+/// Runs `test` on `model`: every clash, sorted by (A, B) model index. A pair
+/// of elements that are in both sets is tested once, with the lower index as A.
+pub fn run(model: &[Element], test: &ClashTest) -> Vec<Clash> {
+    run_with_progress(model, test, &|_, _| {})
+}
+
+/// [`run`], calling `progress(done, total)` as pair tests finish (from any
+/// thread; `total` is the number of candidate pairs).
+pub fn run_with_progress(
+    model: &[Element],
+    test: &ClashTest,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Clash> {
+    let pairs = candidate_pairs(model, test);
+    let total = pairs.len();
+    let done = AtomicUsize::new(0);
+    let mut clashes: Vec<Clash> = pairs
+        .par_iter()
+        .filter_map(|&(a, b)| {
+            let found = test_pair(&model[a], &model[b], test.mode);
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if n.is_multiple_of(256) || n == total {
+                progress(n, total);
+            }
+            found.map(|finding| Clash {
+                id: clash_id(&model[a].identity.id, &model[b].identity.id),
+                a,
+                b,
+                finding,
+            })
+        })
+        .collect();
+    clashes.sort_by_key(|c| (c.a, c.b));
+    clashes
+}
+
+/// The finding of one pair in one mode.
+pub fn test_pair(a: &Element, b: &Element, mode: Mode) -> Option<Finding> {
+    let pair = PairFrame::new(a, b);
+    match mode {
+        Mode::Hard {
+            tolerance,
+            report_touching,
+        } => hard(&pair, tolerance, report_touching),
+        Mode::Clearance { distance } => clearance(&pair, distance),
+        Mode::Duplicate { tolerance } => duplicate(&pair, tolerance),
+    }
+}
+
+/// The pairs to test, sorted, each once, A side first.
+fn candidate_pairs(model: &[Element], test: &ClashTest) -> Vec<(usize, usize)> {
+    let reach = test.mode.reach();
+    let in_region = |i: &usize| test.region.is_none_or(|r| r.overlaps(&model[*i].bounds()));
+    let entry = |side: u8| {
+        move |&i: &usize| Entry {
+            element: i,
+            side,
+            // Growing one side by the full reach finds every pair within it.
+            bounds: if side == 0 {
+                model[i].bounds().grown(reach)
+            } else {
+                model[i].bounds()
+            },
+        }
+    };
+    let a = dedup(
+        test.a
+            .iter()
+            .copied()
+            .filter(|i| *i < model.len())
+            .filter(in_region),
+    );
+    let mut pairs = match &test.b {
+        None => overlapping_pairs(a.iter().map(entry(0)).collect(), true),
+        Some(b) => {
+            let b = dedup(
+                b.iter()
+                    .copied()
+                    .filter(|i| *i < model.len())
+                    .filter(in_region),
+            );
+            let entries = a
+                .iter()
+                .map(entry(0))
+                .chain(b.iter().map(entry(1)))
+                .collect();
+            let in_a: HashSet<usize> = a.iter().copied().collect();
+            let in_b: HashSet<usize> = b.iter().copied().collect();
+            overlapping_pairs(entries, false)
+                .into_iter()
+                .map(|(x, y)| {
+                    // Both in both sets: one test, lower index as A.
+                    if in_a.contains(&y) && in_b.contains(&x) && y < x {
+                        (y, x)
+                    } else {
+                        (x, y)
+                    }
+                })
+                .collect()
+        }
+    };
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs.retain(|&(x, y)| !test.ignore.skips(&model[x], &model[y]));
+    pairs
+}
+
+fn dedup(it: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut v: Vec<usize> = it.collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}

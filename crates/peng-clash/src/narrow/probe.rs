@@ -1,0 +1,141 @@
+//! How deep the surface of one element reaches into the other.
+//!
+//! The depth of a hard clash is the largest distance from a point of A's
+//! surface inside B to B's surface (or the same with A and B swapped): how deep
+//! the deepest part of one element's skin lies inside the other. Touching faces
+//! have depth 0; two boxes overlapping by `δ` have depth `δ`; a rod through a
+//! slab of thickness `h` has depth `h / 2`, at the slab's mid-plane.
+//!
+//! The maximum is sought at probe points of X's surface, each tested for being
+//! inside Y and then measured to Y's surface:
+//! - X's vertices (a corner poking into Y);
+//! - the centroids of X's triangles that cross Y's surface (a face sunk into Y,
+//!   whose corners all lie on or outside Y's surface);
+//! - along each edge of those triangles, the midpoints of the stretches between
+//!   successive crossings of Y's surface (an edge running through Y).
+//!
+//! The probes give a lower bound of the true depth that is exact for the cases
+//! above; a stretch of an edge with both ends on Y's surface is a pierce.
+
+use super::frame::PairFrame;
+use super::segment::segment_crossing;
+use crate::clash::ClashKind;
+use glam::Vec3;
+use peng::bound::Aabb3;
+use peng::mesh::TrianglePair;
+use std::collections::HashSet;
+
+/// The deepest probe of X's surface inside Y.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Probe {
+    /// How far inside Y the point lies (distance to Y's surface).
+    pub depth: f32,
+    /// The probe point on X's surface (frame of the pair).
+    pub on_x: Vec3,
+    /// The nearest point of Y's surface (frame of the pair).
+    pub on_y: Vec3,
+    /// Protrusion, or Pierce for a stretch of an edge that enters and leaves Y.
+    pub kind: ClashKind,
+}
+
+impl Probe {
+    fn deeper(self, o: Option<Probe>) -> Probe {
+        match o {
+            Some(o) if o.depth > self.depth => o,
+            _ => self,
+        }
+    }
+}
+
+/// The deepest probe of `pair.a`'s surface inside `pair.b`, given the crossing
+/// triangle pairs (`a` indexes A's triangles). `None` when no probe lies inside.
+pub(crate) fn deepest_probe(pair: &PairFrame, crossing: &[TrianglePair]) -> Option<Probe> {
+    let mut best: Option<Probe> = None;
+    let mut consider = |p: Vec3, kind: ClashKind| {
+        if !pair.inside_b(p) {
+            return;
+        }
+        let (depth, on_y) = pair.to_surface_b(p);
+        let probe = Probe {
+            depth,
+            on_x: p,
+            on_y,
+            kind,
+        };
+        best = Some(match best {
+            Some(b) => b.deeper(Some(probe)),
+            None => probe,
+        });
+    };
+
+    // Vertices inside B's box.
+    let b_box = pair.mesh_b().local_aabb().transformed(&pair.pose_b);
+    for &v in pair.mesh_a().vertices() {
+        if b_box.contains_point(v) {
+            consider(v, ClashKind::Protrusion);
+        }
+    }
+
+    let mesh_a = pair.mesh_a();
+    let mut triangles: Vec<u32> = crossing.iter().map(|c| c.a).collect();
+    triangles.sort_unstable();
+    triangles.dedup();
+    let mut edges = HashSet::new();
+    for &t in &triangles {
+        let c = mesh_a.triangle(t);
+        consider((c[0] + c[1] + c[2]) / 3.0, ClashKind::Protrusion);
+        let idx = mesh_a.indices()[t as usize];
+        for k in 0..3 {
+            let (i, j) = (idx[k], idx[(k + 1) % 3]);
+            if i != j {
+                edges.insert((i.min(j), i.max(j)));
+            }
+        }
+    }
+    let mut edges: Vec<(u32, u32)> = edges.into_iter().collect();
+    edges.sort_unstable();
+    for (i, j) in edges {
+        let (p, q) = (mesh_a.vertices()[i as usize], mesh_a.vertices()[j as usize]);
+        for (mid, pierce) in stretch_midpoints(pair, p, q) {
+            let kind = if pierce {
+                ClashKind::Pierce
+            } else {
+                ClashKind::Protrusion
+            };
+            consider(mid, kind);
+        }
+    }
+    best
+}
+
+/// The midpoints of the stretches of segment `p q` (A's frame) between its
+/// crossings of B's surface, each with whether both its ends are crossings.
+fn stretch_midpoints(pair: &PairFrame, p: Vec3, q: Vec3) -> Vec<(Vec3, bool)> {
+    let off = pair.pose_b.translation;
+    let (pl, ql) = (p - off, q - off);
+    let (p64, q64) = (pl.as_dvec3(), ql.as_dvec3());
+    let mut ts = Vec::new();
+    pair.mesh_b()
+        .for_each_triangle_in_aabb(&Aabb3::from_points([pl, ql]), |_, c| {
+            if let Some(t) = segment_crossing(p64, q64, c.map(|v| v.as_dvec3())) {
+                ts.push(t);
+            }
+        });
+    if ts.is_empty() {
+        return Vec::new();
+    }
+    ts.sort_unstable_by(f64::total_cmp);
+    ts.dedup_by(|x, y| (*x - *y).abs() < 1e-12);
+    let mut out = Vec::with_capacity(ts.len() + 1);
+    let d = (q - p).as_dvec3();
+    let mut prev = (0.0, false);
+    for &t in ts.iter().chain([1.0].iter()) {
+        let is_crossing = t < 1.0;
+        if t - prev.0 > 1e-9 {
+            let mid = p.as_dvec3() + d * ((prev.0 + t) * 0.5);
+            out.push((mid.as_vec3(), prev.1 && is_crossing));
+        }
+        prev = (t, is_crossing);
+    }
+    out
+}

@@ -1,0 +1,282 @@
+//! Clash tests on boxes and bars whose answers are known in closed form.
+
+use glam::DVec3;
+use peng_clash::{
+    run, test_pair, ClashKind, ClashTest, Element, Identity, IgnoreRules, Mode, Solid,
+};
+
+fn element(id: &str, s: Solid) -> Element {
+    let identity = Identity {
+        id: id.into(),
+        class: "IfcBuildingElementProxy".into(),
+        file: "test.ifc".into(),
+        ..Identity::default()
+    };
+    Element::from_world(identity, &s.vertices, s.triangles).unwrap()
+}
+
+fn cube(id: &str, min: [f64; 3], size: f64) -> Element {
+    let min = DVec3::from(min);
+    element(id, Solid::cuboid(min, min + DVec3::splat(size)))
+}
+
+const INTERSECTION: Mode = Mode::INTERSECTION;
+const COLLISION: Mode = Mode::COLLISION;
+
+/// Far from the origin, as building models are (survey coordinates).
+const FAR: [f64; 3] = [2_431_000.0, 1_152_000.0, 431.0];
+
+fn at(base: [f64; 3], d: [f64; 3]) -> [f64; 3] {
+    [base[0] + d[0], base[1] + d[1], base[2] + d[2]]
+}
+
+#[test]
+fn touching_faces_clash_only_without_tolerance() {
+    for base in [[0.0; 3], FAR] {
+        let a = cube("A", base, 1.0);
+        let b = cube("B", at(base, [1.0, 0.0, 0.0]), 1.0);
+        assert_eq!(test_pair(&a, &b, INTERSECTION), None, "base {base:?}");
+        let f = test_pair(&a, &b, COLLISION).expect("touching faces collide");
+        assert_eq!(f.kind, ClashKind::Touch);
+        assert_eq!(f.distance, 0.0);
+        // The common point lies on the shared face x = 1.
+        assert!((f.point_a.x - (base[0] + 1.0)).abs() < 1e-6, "{f:?}");
+        // A millimetre apart: no contact at all.
+        let c = cube("C", at(base, [1.001, 0.0, 0.0]), 1.0);
+        assert_eq!(test_pair(&a, &c, COLLISION), None);
+    }
+}
+
+#[test]
+fn overlap_depth_is_the_overlap() {
+    for base in [[0.0; 3], FAR] {
+        let a = cube("A", base, 1.0);
+        for (delta, over_tolerance) in [(0.01, true), (0.25, true), (0.001, false)] {
+            let b = cube("B", at(base, [1.0 - delta, 0.3, 0.2]), 1.0);
+            let f = test_pair(&a, &b, COLLISION).unwrap();
+            assert_eq!(f.kind, ClashKind::Protrusion, "delta {delta}");
+            assert!((f.distance + delta).abs() < 1e-5, "delta {delta}: {f:?}");
+            assert!(((f.point_a - f.point_b).length() - delta).abs() < 1e-5);
+            assert_eq!(test_pair(&a, &b, INTERSECTION).is_some(), over_tolerance);
+            // Faces flush on the other axes: the sunk face gives the depth.
+            let flush = cube("F", at(base, [1.0 - delta, 0.0, 0.0]), 1.0);
+            let f = test_pair(&a, &flush, COLLISION).unwrap();
+            assert!(
+                (f.distance + delta).abs() < 1e-5,
+                "flush delta {delta}: {f:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn rod_through_slab_is_a_pierce_half_the_slab_deep() {
+    for base in [[0.0; 3], FAR] {
+        let o = DVec3::from(base);
+        let slab = element(
+            "slab",
+            Solid::cuboid(
+                o + DVec3::new(-2.0, -2.0, -0.1),
+                o + DVec3::new(2.0, 2.0, 0.1),
+            ),
+        );
+        let rod = element(
+            "rod",
+            Solid::cuboid(
+                o + DVec3::new(-0.05, -0.05, -1.0),
+                o + DVec3::new(0.05, 0.05, 1.0),
+            ),
+        );
+        for (a, b) in [(&slab, &rod), (&rod, &slab)] {
+            let f = test_pair(a, b, INTERSECTION).unwrap();
+            assert_eq!(f.kind, ClashKind::Pierce);
+            assert!((f.distance + 0.1).abs() < 1e-5, "{f:?}");
+            // The deepest point is on the slab's mid-plane.
+            let on_rod = if std::ptr::eq(a, &rod) {
+                f.point_a
+            } else {
+                f.point_b
+            };
+            assert!((on_rod.z - o.z).abs() < 1e-5, "{f:?}");
+        }
+        // A round pipe through a wall.
+        let wall = element(
+            "wall",
+            Solid::cuboid(
+                o + DVec3::new(0.0, -3.0, 0.0),
+                o + DVec3::new(0.3, 3.0, 3.0),
+            ),
+        );
+        let pipe = element(
+            "pipe",
+            Solid::bar(
+                o + DVec3::new(-1.0, 0.0, 1.5),
+                o + DVec3::new(1.0, 0.0, 1.5),
+                0.08,
+                16,
+            ),
+        );
+        let f = test_pair(&wall, &pipe, INTERSECTION).unwrap();
+        assert_eq!(f.kind, ClashKind::Pierce);
+        assert!((f.distance + 0.15).abs() < 1e-5, "{f:?}");
+    }
+}
+
+#[test]
+fn box_inside_box_is_containment() {
+    for base in [[0.0; 3], FAR] {
+        let outer = cube("outer", base, 1.0);
+        let inner = cube("inner", at(base, [0.3, 0.4, 0.4]), 0.2);
+        let f = test_pair(&inner, &outer, INTERSECTION).unwrap();
+        assert_eq!(f.kind, ClashKind::Containment);
+        // The inner box spans [0.3, 0.5] x [0.4, 0.6]²: its deepest corner,
+        // (0.5, 0.6, 0.6), is 0.4 from the nearest outer faces (y, z = 1).
+        assert!((f.distance + 0.4).abs() < 1e-5, "{f:?}");
+        // A first or B first: same kind and depth, points in set order.
+        let g = test_pair(&outer, &inner, INTERSECTION).unwrap();
+        assert_eq!(g.kind, ClashKind::Containment);
+        assert_eq!(g.distance, f.distance);
+        assert_eq!((g.point_a, g.point_b), (f.point_b, f.point_a));
+        // Inside an open (surface-only) element is not containment.
+        let s = Solid::cuboid(DVec3::from(base), DVec3::from(base) + DVec3::ONE);
+        let open = element(
+            "open",
+            Solid {
+                vertices: s.vertices,
+                triangles: s.triangles[..10].to_vec(),
+            },
+        );
+        assert_eq!(test_pair(&inner, &open, INTERSECTION), None);
+    }
+}
+
+#[test]
+fn clearance_counts_gaps_below_the_distance_only() {
+    for base in [[0.0; 3], FAR] {
+        let a = cube("A", base, 1.0);
+        let c = 0.05;
+        for (gap, clash) in [(0.05, false), (0.0499, true), (0.0501, false), (0.01, true)] {
+            let b = cube("B", at(base, [1.0 + gap, 0.5, 0.0]), 1.0);
+            let f = test_pair(&a, &b, Mode::Clearance { distance: c });
+            assert_eq!(f.is_some(), clash, "gap {gap}: {f:?}");
+            if let Some(f) = f {
+                assert_eq!(f.kind, ClashKind::Clearance);
+                assert!((f.distance - gap).abs() < 1e-6, "{f:?}");
+                assert!((f.point_a.x - (base[0] + 1.0)).abs() < 1e-6);
+                assert!((f.point_b.x - (base[0] + 1.0 + gap)).abs() < 1e-6);
+            }
+        }
+        // Overlapping elements are closer than any clearance: their hard finding.
+        let b = cube("B", at(base, [0.9, 0.0, 0.0]), 1.0);
+        let f = test_pair(&a, &b, Mode::Clearance { distance: c }).unwrap();
+        assert_eq!(f.kind, ClashKind::Protrusion);
+    }
+}
+
+#[test]
+fn duplicates_within_tolerance() {
+    let a = cube("A", FAR, 1.0);
+    let same = cube("A2", FAR, 1.0);
+    let f = test_pair(&a, &same, Mode::Duplicate { tolerance: 0.001 }).unwrap();
+    assert_eq!(f.kind, ClashKind::Duplicate);
+    assert!(f.distance < 1e-6);
+    let shifted = cube("A3", at(FAR, [0.0005, 0.0, 0.0]), 1.0);
+    let f = test_pair(&a, &shifted, Mode::Duplicate { tolerance: 0.001 }).unwrap();
+    assert!((f.distance - 0.0005).abs() < 1e-6, "{f:?}");
+    let moved = cube("A4", at(FAR, [0.002, 0.0, 0.0]), 1.0);
+    assert_eq!(
+        test_pair(&a, &moved, Mode::Duplicate { tolerance: 0.001 }),
+        None
+    );
+    // Same box, other triangulation is still a duplicate; a smaller box is not.
+    let mut flipped = Solid::cuboid(DVec3::from(FAR), DVec3::from(FAR) + DVec3::ONE);
+    for t in &mut flipped.triangles {
+        t.rotate_left(1);
+    }
+    assert!(test_pair(
+        &a,
+        &element("A5", flipped),
+        Mode::Duplicate { tolerance: 0.001 }
+    )
+    .is_some());
+    let inner = cube("A6", at(FAR, [0.0, 0.0, 0.0]), 0.99);
+    assert_eq!(
+        test_pair(&a, &inner, Mode::Duplicate { tolerance: 0.001 }),
+        None
+    );
+}
+
+#[test]
+fn run_orders_sets_and_applies_ignore_rules_and_regions() {
+    let mut model = vec![
+        cube("w1", [0.0; 3], 1.0),
+        cube("p1", [0.5, 0.5, 0.5], 1.0),
+        cube("p2", [10.0, 0.0, 0.0], 1.0),
+        cube("w2", [10.5, 0.0, 0.0], 1.0),
+    ];
+    // Sets: pipes (1, 2) as A against walls (0, 3) as B: A always first.
+    let mut test = ClashTest {
+        a: vec![1, 2],
+        b: Some(vec![0, 3]),
+        mode: INTERSECTION,
+        ignore: IgnoreRules::default(),
+        region: None,
+    };
+    let got: Vec<(usize, usize)> = run(&model, &test).iter().map(|c| (c.a, c.b)).collect();
+    assert_eq!(got, vec![(1, 0), (2, 3)]);
+    let c = &run(&model, &test)[0];
+    assert_eq!(c.id, peng_clash::clash_id("p1", "w1"));
+    // Ignored pairs, either order.
+    test.ignore.pairs.insert(("w1".into(), "p1".into()));
+    let got: Vec<(usize, usize)> = run(&model, &test).iter().map(|c| (c.a, c.b)).collect();
+    assert_eq!(got, vec![(2, 3)]);
+    // A region around the first pair only.
+    test.ignore = IgnoreRules::default();
+    test.region = Some(peng_clash::Bounds {
+        min: DVec3::splat(-1.0),
+        max: DVec3::splat(2.0),
+    });
+    assert_eq!(run(&model, &test).len(), 1);
+    // Same parent: skipped when asked.
+    model[2].identity.parent = Some("assembly".into());
+    model[3].identity.parent = Some("assembly".into());
+    test.region = None;
+    test.ignore.same_parent = true;
+    let got: Vec<(usize, usize)> = run(&model, &test).iter().map(|c| (c.a, c.b)).collect();
+    assert_eq!(got, vec![(1, 0)]);
+    // One set against itself: each pair once, lower index first.
+    let all = ClashTest::whole_model(&model, INTERSECTION);
+    let got: Vec<(usize, usize)> = run(&model, &all).iter().map(|c| (c.a, c.b)).collect();
+    assert_eq!(got, vec![(0, 1), (2, 3)]);
+}
+
+#[test]
+fn same_results_on_one_thread_and_many() {
+    // A grid of bars crossing a grid of slabs: many pairs, some clashing.
+    let mut model = Vec::new();
+    for i in 0..12 {
+        let y = f64::from(i) * 0.7;
+        model.push(element(
+            &format!("s{i}"),
+            Solid::cuboid(DVec3::new(0.0, y, 0.0), DVec3::new(8.0, y + 0.5, 0.2)),
+        ));
+        model.push(element(
+            &format!("b{i}"),
+            Solid::bar(
+                DVec3::new(f64::from(i) * 0.66, -1.0, 0.1),
+                DVec3::new(f64::from(i) * 0.66 + 0.3, 9.0, 0.15),
+                0.05,
+                8,
+            ),
+        ));
+    }
+    let test = ClashTest::whole_model(&model, COLLISION);
+    let many = run(&model, &test);
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| run(&model, &test));
+    assert_eq!(many, one);
+    assert!(many.len() >= 12, "{}", many.len());
+}
