@@ -18,17 +18,19 @@
 
 #![warn(missing_docs)]
 
-mod element;
-mod error;
-
-pub use element::{Bounds, Element, Identity};
-pub use error::ClashError;
 mod broad;
 mod check;
 mod clash;
+mod element;
+mod error;
 mod narrow;
+pub mod report;
+mod select;
 mod solid;
 
 pub use check::{run, run_with_progress, test_pair, ClashTest, IgnoreRules, Mode};
 pub use clash::{clash_id, Clash, ClashKind, Finding};
+pub use element::{Bounds, Element, Identity};
+pub use error::ClashError;
+pub use select::{Selection, Selector};
 pub use solid::Solid;
