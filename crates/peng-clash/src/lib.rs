@@ -23,6 +23,7 @@ mod check;
 mod clash;
 mod element;
 mod error;
+mod mesh_files;
 mod narrow;
 pub mod report;
 mod select;
@@ -32,5 +33,6 @@ pub use check::{run, run_with_progress, test_pair, ClashTest, IgnoreRules, Mode}
 pub use clash::{clash_id, Clash, ClashKind, Finding};
 pub use element::{Bounds, Element, Identity};
 pub use error::ClashError;
+pub use mesh_files::{mesh_elements, read_mesh_elements, Loaded};
 pub use select::{Selection, Selector};
 pub use solid::Solid;
