@@ -75,7 +75,7 @@ pub fn clash_id(a: &str, b: &str) -> String {
 }
 
 /// FNV-1a (Fowler, Noll, Vo), 64-bit offset basis and prime.
-fn fnv1a64(bytes: impl IntoIterator<Item = u8>) -> u64 {
+pub(crate) fn fnv1a64(bytes: impl IntoIterator<Item = u8>) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for byte in bytes {
         h ^= u64::from(byte);

@@ -31,10 +31,16 @@
 //!            "file": str, "parent": str | null }
 //! ```
 
+mod bcf;
 mod group;
+mod html;
+mod pictures;
 mod status;
 
+pub use bcf::{to_bcf, Topics};
 pub use group::{group_clashes, GroupBy};
+pub use html::to_html;
+pub use pictures::{draw_pictures, Picture, Pictures};
 pub use status::mark_status;
 
 use crate::check::Mode;
@@ -259,6 +265,15 @@ impl ClashEntry {
             b: (&model[clash.b].identity).into(),
             group: None,
             status: Status::New,
+        }
+    }
+
+    /// "new", "active" or "resolved".
+    pub fn status_word(&self) -> &'static str {
+        match self.status {
+            Status::New => "new",
+            Status::Active => "active",
+            Status::Resolved => "resolved",
         }
     }
 

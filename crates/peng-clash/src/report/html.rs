@@ -1,0 +1,147 @@
+//! The HTML report: one self-contained page (styles and pictures inline) that
+//! opens in any browser, offline.
+
+use super::pictures::Pictures;
+use super::{ClashEntry, ElementEntry, Report, Status, TestReport};
+use crate::encode::base64;
+use std::fmt::Write;
+
+/// The report as one HTML page, each clash with its picture from `pictures`.
+pub fn to_html(report: &Report, pictures: &Pictures) -> String {
+    let mut h = String::new();
+    h.push_str(concat!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
+        "<title>peng clash report</title><style>",
+        "body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}",
+        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;vertical-align:top;text-align:left}",
+        "th{background:#f3f3f0}.a{color:#c4600f}.b{color:#2a64b0}.new{color:#b00}.active{color:#a60}.resolved{color:#080}",
+        "img{display:block;border:1px solid #ddd}code{font-size:12px}",
+        "</style></head><body>\n<h1>peng clash report</h1>\n"
+    ));
+    let _ = writeln!(h, "<p>{}</p>", esc(&report.generator));
+    h.push_str("<h2>Files</h2><table><tr><th>file</th><th>elements</th></tr>");
+    for f in &report.files {
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td>{}</td></tr>",
+            esc(&f.file),
+            f.elements
+        );
+    }
+    h.push_str("</table>\n");
+    if !report.problems.is_empty() {
+        let _ = write!(h, "<h2>Problems ({})</h2><ul>", report.problems.len());
+        for p in &report.problems {
+            let _ = write!(h, "<li>{}</li>", esc(p));
+        }
+        h.push_str("</ul>\n");
+    }
+    for (t, test) in report.tests.iter().enumerate() {
+        test_section(&mut h, t, test, pictures);
+    }
+    h.push_str("</body></html>\n");
+    h
+}
+
+fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures) {
+    let _ = writeln!(
+        h,
+        "<h2>{}: {} clash{}</h2><p>mode <code>{}</code>; set A {} elements, set B {}; {} pairs tested.</p>",
+        esc(&test.name),
+        test.clashes.len(),
+        if test.clashes.len() == 1 { "" } else { "es" },
+        esc(&serde_json::to_string(&test.mode).unwrap_or_default()),
+        test.set_a,
+        test.set_b.map_or("= set A".to_string(), |n| format!("{n} elements")),
+        test.pairs_tested
+    );
+    if !test.groups.is_empty() {
+        h.push_str("<h3>Groups</h3><ol start=\"0\">");
+        for g in &test.groups {
+            let _ = write!(h, "<li>{}</li>", esc(&g.name));
+        }
+        h.push_str("</ol>\n");
+    }
+    if !test.clashes.is_empty() {
+        h.push_str("<table><tr><th>picture</th><th>clash</th><th class=\"a\">A</th><th class=\"b\">B</th></tr>\n");
+        for c in &test.clashes {
+            let img = pictures
+                .get(&(t, c.id.clone()))
+                .map_or(String::new(), |pic| {
+                    format!(
+                        "<img alt=\"clash {}\" src=\"data:image/png;base64,{}\">",
+                        esc(&c.id),
+                        base64(&pic.png)
+                    )
+                });
+            let _ = writeln!(
+                h,
+                "<tr><td>{img}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                clash_cell(c),
+                element_cell(&c.a),
+                element_cell(&c.b)
+            );
+        }
+        h.push_str("</table>\n");
+    }
+    if !test.resolved.is_empty() {
+        let _ = write!(h, "<h3>Resolved since the earlier report ({})</h3><table><tr><th>clash</th><th>A</th><th>B</th></tr>", test.resolved.len());
+        for c in &test.resolved {
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
+                clash_cell(c),
+                element_cell(&c.a),
+                element_cell(&c.b)
+            );
+        }
+        h.push_str("</table>\n");
+    }
+}
+
+fn clash_cell(c: &ClashEntry) -> String {
+    let status = match c.status {
+        Status::New => "new",
+        Status::Active => "active",
+        Status::Resolved => "resolved",
+    };
+    let p = |x: [f64; 3]| format!("({:.3}, {:.3}, {:.3})", x[0], x[1], x[2]);
+    format!(
+        "<b>{}</b> <span class=\"{status}\">{status}</span><br>distance {:.1} mm<br>group {}<br><code>{}</code><br>A {}<br>B {}",
+        c.kind.as_str(),
+        c.distance * 1000.0,
+        c.group.map_or("-".to_string(), |g| g.to_string()),
+        esc(&c.id),
+        p(c.point_a),
+        p(c.point_b)
+    )
+}
+
+fn element_cell(e: &ElementEntry) -> String {
+    format!(
+        "{}<br><b>{}</b><br><code>{}</code><br>{}{}",
+        esc(&e.class),
+        esc(&e.name),
+        esc(&e.id),
+        e.storey
+            .as_deref()
+            .map_or(String::new(), |s| format!("storey {}<br>", esc(s))),
+        esc(&e.file)
+    )
+}
+
+/// Escapes text for HTML content and attribute values.
+pub(crate) fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for ch in s.chars() {
+        match ch {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c => o.push(c),
+        }
+    }
+    o
+}

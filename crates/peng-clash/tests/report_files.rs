@@ -1,0 +1,174 @@
+//! The HTML page and the BCF 2.1 zip, read back.
+
+use glam::DVec3;
+use peng_clash::report::{
+    draw_pictures, group_clashes, to_bcf, to_html, FileEntry, GroupBy, Report, TestReport, Topics,
+};
+use peng_clash::{run, ClashTest, Element, Identity, Mode, Solid};
+use std::process::Command;
+
+/// Two pipes through one beam, and a third far away through another; the
+/// names carry characters that HTML and XML must escape.
+fn report() -> (Vec<Element>, Report) {
+    let mut model = Vec::new();
+    let mut add = |id: &str, class: &str, name: &str, s: Solid| {
+        let identity = Identity {
+            id: id.into(),
+            class: class.into(),
+            name: name.into(),
+            storey: Some("Level <1>".into()),
+            file: "model.ifc".into(),
+            parent: None,
+        };
+        model.push(Element::from_world(identity, &s.vertices, s.triangles).unwrap());
+    };
+    let o = DVec3::new(500_000.0, 5_000_000.0, 12.0);
+    add(
+        "0pipeAAAAAAAAAAAAAAAAA",
+        "IfcPipeSegment",
+        "Pipe \"A\" & co",
+        Solid::bar(
+            o + DVec3::new(0.0, -1.0, 0.0),
+            o + DVec3::new(0.0, 1.0, 0.0),
+            0.05,
+            12,
+        ),
+    );
+    add(
+        "0pipeBBBBBBBBBBBBBBBBB",
+        "IfcPipeSegment",
+        "Pipe B",
+        Solid::bar(
+            o + DVec3::new(0.4, -1.0, 0.0),
+            o + DVec3::new(0.4, 1.0, 0.0),
+            0.05,
+            12,
+        ),
+    );
+    add(
+        "0pipeCCCCCCCCCCCCCCCCC",
+        "IfcPipeSegment",
+        "Pipe C",
+        Solid::bar(
+            o + DVec3::new(9.0, -1.0, 0.0),
+            o + DVec3::new(9.0, 1.0, 0.0),
+            0.05,
+            12,
+        ),
+    );
+    add(
+        "1beamAAAAAAAAAAAAAAAAA",
+        "IfcBeam",
+        "Beam <1>",
+        Solid::cuboid(
+            o + DVec3::new(-1.0, -0.1, -0.3),
+            o + DVec3::new(1.0, 0.1, 0.3),
+        ),
+    );
+    add(
+        "1beamBBBBBBBBBBBBBBBBB",
+        "IfcBeam",
+        "Beam 2",
+        Solid::cuboid(
+            o + DVec3::new(8.0, -0.1, -0.3),
+            o + DVec3::new(10.0, 0.1, 0.3),
+        ),
+    );
+    let test = ClashTest {
+        a: vec![0, 1, 2],
+        b: Some(vec![3, 4]),
+        mode: Mode::INTERSECTION,
+        ignore: Default::default(),
+        region: None,
+    };
+    let clashes = run(&model, &test);
+    assert_eq!(clashes.len(), 3);
+    let mut t = TestReport::new("pipes vs beams", test.mode, 3, Some(2), 3, &model, &clashes);
+    group_clashes(&mut t, GroupBy::Proximity(1.0));
+    assert_eq!(t.groups.len(), 2);
+    let mut r = Report::new(
+        vec![FileEntry {
+            file: "model.ifc".into(),
+            elements: 5,
+        }],
+        vec![],
+    );
+    r.tests.push(t);
+    (model, r)
+}
+
+#[test]
+fn html_has_a_picture_per_clash_and_escapes_names() {
+    let (model, r) = report();
+    let pictures = draw_pictures(&r, &model, 200, 150);
+    assert_eq!(pictures.len(), 3);
+    let html = to_html(&r, &pictures);
+    assert_eq!(
+        html.matches("src=\"data:image/png;base64,iVBORw0KGgo")
+            .count(),
+        3
+    );
+    assert!(html.contains("Pipe &quot;A&quot; &amp; co"));
+    assert!(html.contains("Beam &lt;1&gt;"));
+    assert!(!html.contains("Beam <1>"));
+    assert!(html.contains("pierce"));
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+}
+
+/// Python's zipfile and XML parser read the BCF back: the version file, one
+/// folder per topic with markup, viewpoint and snapshot; each viewpoint
+/// selects the clash's two elements by GlobalId and looks at the clash.
+#[test]
+fn bcf_zip_reads_back() {
+    let (model, r) = report();
+    let pictures = draw_pictures(&r, &model, 200, 150);
+    let check = |topics: Topics, want_topics: usize, want_components: &str| {
+        let bytes = to_bcf(&r, &pictures, topics, "2026-11-28T23:58:00Z");
+        // Same input, same bytes.
+        assert_eq!(bytes, to_bcf(&r, &pictures, topics, "2026-11-28T23:58:00Z"));
+        let path =
+            std::env::temp_dir().join(format!("peng-bcf-{}-{want_topics}.bcf", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let script = r#"
+import sys, zipfile, xml.etree.ElementTree as ET
+z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None
+names = z.namelist()
+v = ET.fromstring(z.read("bcf.version")); assert v.get("VersionId") == "2.1"
+topics = sorted({n.split("/")[0] for n in names if "/" in n})
+out = []
+for t in topics:
+    m = ET.fromstring(z.read(t + "/markup.bcf"))
+    topic = m.find("Topic"); assert topic.get("Guid") == t, t
+    assert topic.find("CreationDate").text == "2026-11-28T23:58:00Z"
+    vp = ET.fromstring(z.read(t + "/viewpoint.bcfv"))
+    comps = sorted(c.get("IfcGuid") for c in vp.iter("Component"))
+    cam = vp.find("PerspectiveCamera")
+    eye = [float(cam.find("CameraViewPoint/" + k).text) for k in "XYZ"]
+    d = [float(cam.find("CameraDirection/" + k).text) for k in "XYZ"]
+    png = z.read(t + "/snapshot.png"); assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    # The camera looks towards the clash area (x near 500000, y near 5e6).
+    tx = (500000 - eye[0]) * d[0] + (5000000 - eye[1]) * d[1]
+    assert tx > 0, (eye, d)
+    out.append(str(len(comps)))
+print(len(topics), ",".join(sorted(out)))
+"#;
+        let out = Command::new("python3")
+            .arg("-c")
+            .arg(script)
+            .arg(&path)
+            .output()
+            .expect("python3 runs");
+        std::fs::remove_file(&path).ok();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        assert_eq!(text, format!("{want_topics} {want_components}"));
+    };
+    // Per clash: three topics of two elements each.
+    check(Topics::PerClash, 3, "2,2,2");
+    // Per group: the two pipes through beam 1 together (three elements), and pipe C.
+    check(Topics::PerGroup, 2, "2,3");
+}
