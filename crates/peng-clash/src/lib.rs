@@ -24,6 +24,7 @@ mod clash;
 mod element;
 mod encode;
 mod error;
+mod ifc;
 mod mesh_files;
 mod narrow;
 pub mod picture;
@@ -35,6 +36,7 @@ pub use check::{run, run_with_progress, test_pair, ClashTest, IgnoreRules, Mode}
 pub use clash::{clash_id, Clash, ClashKind, Finding};
 pub use element::{Bounds, Element, Identity};
 pub use error::ClashError;
+pub use ifc::{parse_ifc, read_ifc, IfcLoad};
 pub use mesh_files::{mesh_elements, read_mesh_elements, Loaded};
 pub use select::{Selection, Selector};
 pub use solid::Solid;

@@ -34,7 +34,7 @@ impl Selector {
             Selector::Name(p) => glob(&p.to_lowercase(), &id.name.to_lowercase()),
             Selector::Storey(s) => id.storey.as_deref() == Some(s.as_str()),
             Selector::File(f) => id.file == *f || file_name(&id.file) == file_name(f),
-            Selector::Ids(ids) => ids.iter().any(|x| *x == id.id),
+            Selector::Ids(ids) => ids.contains(&id.id),
         }
     }
 }

@@ -136,7 +136,7 @@ mod tests {
                 .chunks(3)
                 .filter(|p| {
                     // Shaded versions of the colour: same hue ordering.
-                    let (r, g, b) = (p[0] as i32, p[1] as i32, p[2] as i32);
+                    let (r, b) = (p[0] as i32, p[2] as i32);
                     if col == COLOR_A {
                         r > b + 40
                     } else {

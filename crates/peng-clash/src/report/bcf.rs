@@ -123,9 +123,9 @@ fn markup(
     };
     let mut d = String::new();
     for c in clashes {
-        let _ = write!(
+        let _ = writeln!(
             d,
-            "{} {} ({:.1} mm) between {} {} [{}] and {} {} [{}] at ({:.3}, {:.3}, {:.3}); clash id {}.\n",
+            "{} {} ({:.1} mm) between {} {} [{}] and {} {} [{}] at ({:.3}, {:.3}, {:.3}); clash id {}.",
             c.kind.as_str(),
             c.status_word(),
             c.distance * 1000.0,

@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+"""Reference geometry for peng-clash's IFC reader, made with IfcOpenShell.
+
+For each model in ../shared/data/ifc (beside the repository) this runs
+IfcOpenShell's geometry iterator the way ifcclash does: the elements are
+IfcElement minus IfcFeatureElement, passed as `include`, with the default
+settings (openings subtracted) plus use-world-coords, so vertices are world
+metres. It writes, per file and in file order, each element the iterator yields:
+
+    {id, global_id, class, name, storey, parent,
+     bbox_min, bbox_max, triangles, volume}
+
+`id` is the STEP instance number; `storey` the name of the building storey
+containing the element (or the whole it is part of); `parent` the GlobalId of
+the element it is aggregated or nested into; `volume` the mesh's signed volume
+(m3), which shows that openings were cut. Per file it also lists the included
+elements the iterator does not yield (`not_yielded`: no body geometry) and the
+products the unfiltered iterator yields that ifcclash leaves out
+(`default_only`: openings, spaces, sites...).
+
+Rerun from the repository root, with `pip install ifcopenshell` (0.9):
+
+    python3 crates/peng-clash/tools/ifc_reference.py
+
+It rewrites crates/peng-clash/tests/data/ifc_reference.json, which
+crates/peng-clash/tests/ifc_reference.rs compares the Rust reader against.
+"""
+
+import json
+import multiprocessing
+import os
+import sys
+
+import ifcopenshell
+import ifcopenshell.geom
+import ifcopenshell.util.element as element_util
+import ifcopenshell.util.shape as shape_util
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
+MODELS = os.path.normpath(os.path.join(REPO, "..", "shared", "data", "ifc"))
+FILES = ["Architectural.ifc", "MEP.ifc", "IfcOpenHouse_IFC4.ifc"]
+OUT = os.path.join(HERE, "..", "tests", "data", "ifc_reference.json")
+
+
+def shapes(model, include=None):
+    """The iterator's shapes (world coordinates, metres)."""
+    settings = ifcopenshell.geom.settings()
+    settings.set("use-world-coords", True)
+    kwargs = {"include": include} if include is not None else {}
+    it = ifcopenshell.geom.iterator(settings, model, multiprocessing.cpu_count(), **kwargs)
+    if not it.initialize():
+        return
+    while True:
+        yield it.get()
+        if not it.next():
+            break
+
+
+def whole(product):
+    """The object this one is aggregated or nested into, if any."""
+    return element_util.get_aggregate(product) or element_util.get_nest(product)
+
+
+def storey(product):
+    """Name of the storey containing the product or the whole it is part of."""
+    for _ in range(64):
+        container = element_util.get_container(product)
+        if container is not None:
+            while container is not None and not container.is_a("IfcBuildingStorey"):
+                container = element_util.get_aggregate(container)
+            return None if container is None else (container.Name or "")
+        product = whole(product)
+        if product is None:
+            return None
+    return None
+
+
+def parent(product):
+    """GlobalId of the element the product is part of, if that is an element."""
+    up = whole(product)
+    return up.GlobalId if up is not None and up.is_a("IfcElement") else None
+
+
+def record(model, shape):
+    """One element: identity, bounding box, triangle count, volume."""
+    product = model.by_id(shape.id)
+    verts = shape.geometry.verts
+    xs, ys, zs = verts[0::3], verts[1::3], verts[2::3]
+    return {
+        "id": product.id(),
+        "global_id": product.GlobalId,
+        "class": product.is_a(),
+        "name": product.Name or "",
+        "storey": storey(product),
+        "parent": parent(product),
+        "bbox_min": [min(xs), min(ys), min(zs)],
+        "bbox_max": [max(xs), max(ys), max(zs)],
+        "triangles": len(shape.geometry.faces) // 3,
+        "volume": round(shape_util.get_volume(shape.geometry), 9),
+    }
+
+
+def brief(product):
+    return {"id": product.id(), "global_id": product.GlobalId, "class": product.is_a()}
+
+
+def reference(path):
+    model = ifcopenshell.open(path)
+    # ifcclash's default selection (Clasher.add_collision_objects).
+    elements = set(model.by_type("IfcElement")) - set(model.by_type("IfcFeatureElement"))
+    rows = sorted((record(model, s) for s in shapes(model, include=elements)), key=lambda r: r["id"])
+    yielded = {r["id"] for r in rows}
+    skipped = sorted((brief(e) for e in elements if e.id() not in yielded), key=lambda r: r["id"])
+    default = [model.by_id(s.id) for s in shapes(model)]
+    extra = sorted((brief(p) for p in default if p.id() not in yielded), key=lambda r: r["id"])
+    return {"schema": model.schema, "elements": rows, "not_yielded": skipped, "default_only": extra}
+
+
+def dump(out):
+    """JSON with one element per line."""
+    lines = ["{", f' "generator": {json.dumps(out["generator"])},', ' "files": {']
+    files = list(out["files"].items())
+    for i, (name, data) in enumerate(files):
+        lines.append(f"  {json.dumps(name)}: {{")
+        lines.append(f'   "schema": {json.dumps(data["schema"])},')
+        for key in ["elements", "not_yielded", "default_only"]:
+            rows = data[key]
+            lines.append(f'   "{key}": [')
+            lines += [f"    {json.dumps(r)}{',' if j + 1 < len(rows) else ''}" for j, r in enumerate(rows)]
+            lines.append("   ]" + ("," if key != "default_only" else ""))
+        lines.append("  }" + ("," if i + 1 < len(files) else ""))
+    lines += [" }", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    out = {"generator": f"IfcOpenShell {ifcopenshell.version}, tools/ifc_reference.py", "files": {}}
+    for name in FILES:
+        path = os.path.join(MODELS, name)
+        if not os.path.exists(path):
+            sys.exit(f"missing model {path}")
+        data = reference(path)
+        out["files"][name] = data
+        print(f"{name}: {len(data['elements'])} elements, {len(data['not_yielded'])} without geometry, "
+              f"{len(data['default_only'])} more in the unfiltered iterator")
+    text = dump(out)
+    json.loads(text)  # well-formed
+    with open(OUT, "w", encoding="utf-8") as fh:
+        fh.write(text)
+
+
+if __name__ == "__main__":
+    main()
