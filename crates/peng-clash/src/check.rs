@@ -9,6 +9,10 @@ use rayon::prelude::*;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// Penetrations this shallow are the rounding of f32 mesh vertices (about
+/// 0.1 µm at building scale, more after tessellation), not modelling: 10 µm.
+pub const NUMERIC_TOUCH: f64 = 1e-5;
+
 /// What a clash test looks for.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Mode {
@@ -40,9 +44,15 @@ impl Mode {
         tolerance: 0.002,
         report_touching: false,
     };
-    /// `ifcclash`'s "collision" mode with touching not allowed: any contact.
+    /// `ifcclash`'s "collision" mode (touching not allowed): any penetration
+    /// deeper than the meshes' rounding ([`NUMERIC_TOUCH`], 10 µm).
     pub const COLLISION: Mode = Mode::Hard {
-        tolerance: 0.0,
+        tolerance: NUMERIC_TOUCH,
+        report_touching: false,
+    };
+    /// Every contact, touches included (surfaces that meet count).
+    pub const TOUCHING: Mode = Mode::Hard {
+        tolerance: NUMERIC_TOUCH,
         report_touching: true,
     };
 

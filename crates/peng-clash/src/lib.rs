@@ -32,7 +32,7 @@ pub mod report;
 mod select;
 mod solid;
 
-pub use check::{run, run_with_progress, test_pair, ClashTest, IgnoreRules, Mode};
+pub use check::{run, run_with_progress, test_pair, ClashTest, IgnoreRules, Mode, NUMERIC_TOUCH};
 pub use clash::{clash_id, Clash, ClashKind, Finding};
 pub use element::{Bounds, Element, Identity};
 pub use error::ClashError;

@@ -21,6 +21,7 @@ fn cube(id: &str, min: [f64; 3], size: f64) -> Element {
 }
 
 const INTERSECTION: Mode = Mode::INTERSECTION;
+const TOUCHING: Mode = Mode::TOUCHING;
 const COLLISION: Mode = Mode::COLLISION;
 
 /// Far from the origin, as building models are (survey coordinates).
@@ -36,14 +37,16 @@ fn touching_faces_clash_only_without_tolerance() {
         let a = cube("A", base, 1.0);
         let b = cube("B", at(base, [1.0, 0.0, 0.0]), 1.0);
         assert_eq!(test_pair(&a, &b, INTERSECTION), None, "base {base:?}");
-        let f = test_pair(&a, &b, COLLISION).expect("touching faces collide");
+        // Touching is no collision either; only reporting touches shows it.
+        assert_eq!(test_pair(&a, &b, COLLISION), None, "base {base:?}");
+        let f = test_pair(&a, &b, TOUCHING).expect("touching faces collide");
         assert_eq!(f.kind, ClashKind::Touch);
         assert_eq!(f.distance, 0.0);
         // The common point lies on the shared face x = 1.
         assert!((f.point_a.x - (base[0] + 1.0)).abs() < 1e-6, "{f:?}");
         // A millimetre apart: no contact at all.
         let c = cube("C", at(base, [1.001, 0.0, 0.0]), 1.0);
-        assert_eq!(test_pair(&a, &c, COLLISION), None);
+        assert_eq!(test_pair(&a, &c, TOUCHING), None);
     }
 }
 
@@ -53,14 +56,15 @@ fn overlap_depth_is_the_overlap() {
         let a = cube("A", base, 1.0);
         for (delta, over_tolerance) in [(0.01, true), (0.25, true), (0.001, false)] {
             let b = cube("B", at(base, [1.0 - delta, 0.3, 0.2]), 1.0);
-            let f = test_pair(&a, &b, COLLISION).unwrap();
+            let f = test_pair(&a, &b, TOUCHING).unwrap();
             assert_eq!(f.kind, ClashKind::Protrusion, "delta {delta}");
             assert!((f.distance + delta).abs() < 1e-5, "delta {delta}: {f:?}");
             assert!(((f.point_a - f.point_b).length() - delta).abs() < 1e-5);
             assert_eq!(test_pair(&a, &b, INTERSECTION).is_some(), over_tolerance);
+            assert_eq!(test_pair(&a, &b, COLLISION).map(|f| f.kind), Some(ClashKind::Protrusion));
             // Faces flush on the other axes: the sunk face gives the depth.
             let flush = cube("F", at(base, [1.0 - delta, 0.0, 0.0]), 1.0);
-            let f = test_pair(&a, &flush, COLLISION).unwrap();
+            let f = test_pair(&a, &flush, TOUCHING).unwrap();
             assert!(
                 (f.distance + delta).abs() < 1e-5,
                 "flush delta {delta}: {f:?}"
@@ -270,7 +274,7 @@ fn same_results_on_one_thread_and_many() {
             ),
         ));
     }
-    let test = ClashTest::whole_model(&model, COLLISION);
+    let test = ClashTest::whole_model(&model, TOUCHING);
     let many = run(&model, &test);
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)

@@ -27,13 +27,15 @@ pub(crate) fn clearance(pair: &PairFrame, clearance: f64) -> Option<Finding> {
     );
     match d {
         Some(d) if d.distance <= 0.0 => hard(pair, 0.0, true),
-        Some(d) if f64::from(d.distance) < limit => Some(containment(pair).unwrap_or(Finding {
-            kind: ClashKind::Clearance,
-            point_a: pair.world(d.point_a),
-            point_b: pair.world(d.point_b),
-            distance: f64::from(d.distance),
-        })),
+        Some(d) if f64::from(d.distance) < limit => {
+            Some(containment(pair, 0.0).unwrap_or(Finding {
+                kind: ClashKind::Clearance,
+                point_a: pair.world(d.point_a),
+                point_b: pair.world(d.point_b),
+                distance: f64::from(d.distance),
+            }))
+        }
         // Farther than the clearance, but one may still lie inside the other.
-        _ => containment(pair),
+        _ => containment(pair, 0.0),
     }
 }

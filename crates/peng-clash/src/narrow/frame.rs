@@ -55,6 +55,22 @@ impl<'a> PairFrame<'a> {
         }
     }
 
+    /// Whether `p` (A's frame) lies inside A's volume (see [`Self::inside_b`]).
+    pub fn inside_a(&self, p: Vec3) -> bool {
+        if self.a.is_closed() {
+            self.a.mesh().contains_local_point(p)
+        } else {
+            self.a.mesh().local_aabb().contains_point(p)
+                && self.a.mesh().winding_number(p).abs() >= 0.5
+        }
+    }
+
+    /// Distance from `p` (A's frame) to A's surface, and the nearest point.
+    pub fn to_surface_a(&self, p: Vec3) -> (f32, Vec3) {
+        let proj = self.a.mesh().project_local_point(p);
+        (proj.distance, proj.point)
+    }
+
     /// Distance from `p` (A's frame) to B's surface, and the nearest point of
     /// B's surface (A's frame).
     pub fn to_surface_b(&self, p: Vec3) -> (f32, Vec3) {

@@ -1,14 +1,15 @@
 //! Hard clashes: surfaces that cross, or one element inside another.
 
 use super::frame::PairFrame;
-use super::probe::{deepest_probe, Probe};
+use super::probe::{deepest_probe, volume_probe, Probe};
 use crate::clash::{ClashKind, Finding};
 
 /// The hard clash of the pair, if any.
 ///
 /// - Surfaces that cross (or touch): the deeper of A's probes into B and B's
 ///   into A ([`super::probe`]) gives the depth, the points and the kind
-///   (protrusion or pierce). A depth at most `tolerance` is a touch: reported
+///   (protrusion or pierce); when that is within the tolerance, the shared
+///   volume is sampled too ([`volume_probe`]), for faces that coincide. A depth at most `tolerance` is a touch: reported
 ///   only when `report_touching` is set.
 /// - Surfaces apart, with every corner of one element inside the other,
 ///   closed, one: containment, as deep as its deepest corner.
@@ -17,7 +18,7 @@ pub(crate) fn hard(pair: &PairFrame, tolerance: f64, report_touching: bool) -> O
         pair.mesh_a()
             .intersecting_pairs(&peng::math::Pose3::IDENTITY, pair.mesh_b(), &pair.pose_b);
     if crossing.is_empty() {
-        return containment(pair);
+        return containment(pair, tolerance);
     }
     let from_a = deepest_probe(pair, &crossing);
     let swapped = pair.swapped();
@@ -32,11 +33,19 @@ pub(crate) fn hard(pair: &PairFrame, tolerance: f64, report_touching: bool) -> O
         on_y: p.on_x - back,
         ..p
     });
-    let deepest = match (from_a, from_b) {
+    let mut deepest = match (from_a, from_b) {
         (Some(a), Some(b)) if b.depth > a.depth => Some(b),
         (Some(a), _) => Some(a),
         (None, b) => b,
     };
+    // Shallow by the surfaces: the faces may coincide over a shared volume.
+    if deepest.is_none_or(|p| f64::from(p.depth) <= tolerance) {
+        if let Some(v) = volume_probe(pair) {
+            if deepest.is_none_or(|p| v.depth > p.depth) {
+                deepest = Some(v);
+            }
+        }
+    }
     match deepest {
         Some(p) if f64::from(p.depth) > tolerance => Some(Finding {
             kind: p.kind,
@@ -63,28 +72,27 @@ pub(crate) fn hard(pair: &PairFrame, tolerance: f64, report_touching: bool) -> O
     }
 }
 
-/// One element wholly inside the other, closed, one (their surfaces apart).
-pub(crate) fn containment(pair: &PairFrame) -> Option<Finding> {
-    let inner_a =
-        pair.b.is_closed() && pair.inside_b(pair.mesh_a().vertices()[used_vertex(pair.mesh_a())]);
-    if inner_a {
-        return Some(deepest_corner(pair, false));
+/// One element wholly inside the other, closed, one (their surfaces apart):
+/// containment, as deep as the inner element's deepest corner, when that is
+/// deeper than `tolerance`.
+pub(crate) fn containment(pair: &PairFrame, tolerance: f64) -> Option<Finding> {
+    contained(pair, false, tolerance).or_else(|| contained(&pair.swapped(), true, tolerance))
+}
+
+/// Whether `pair.a` lies inside `pair.b`. With the surfaces apart, every
+/// corner of A is on the same side of B's surface, so one corner decides; the
+/// one farthest from B's surface is taken, since a corner on or next to the
+/// surface (an element flush in an opening) could fall either way. `swapped`:
+/// `pair` is (B, A), and the finding is handed back in the order A, B and in
+/// A's frame.
+fn contained(pair: &PairFrame, swapped: bool, tolerance: f64) -> Option<Finding> {
+    if !pair.b.is_closed() {
+        return None;
     }
-    let swapped = pair.swapped();
-    let inner_b = pair.a.is_closed()
-        && swapped.inside_b(pair.mesh_b().vertices()[used_vertex(pair.mesh_b())]);
-    inner_b.then(|| deepest_corner(&swapped, true))
-}
-
-/// A vertex that some triangle uses (meshes may carry unused vertices).
-fn used_vertex(mesh: &peng::mesh::TriMesh) -> usize {
-    mesh.indices()[0][0] as usize
-}
-
-/// A containment finding: the corner of the inner element (`pair.a`) farthest
-/// from the outer one's surface. `swapped`: `pair` is (B, A), so the points
-/// are handed back in the order A, B and in A's frame.
-fn deepest_corner(pair: &PairFrame, swapped: bool) -> Finding {
+    let (inner, outer) = (pair.a.bounds(), pair.b.bounds().grown(tolerance.max(0.0)));
+    if !(outer.min.cmple(inner.min).all() && inner.max.cmple(outer.max).all()) {
+        return None;
+    }
     let mesh = pair.mesh_a();
     let mut best = (f32::NEG_INFINITY, glam::Vec3::ZERO, glam::Vec3::ZERO);
     for t in mesh.indices() {
@@ -96,16 +104,19 @@ fn deepest_corner(pair: &PairFrame, swapped: bool) -> Finding {
             }
         }
     }
+    if f64::from(best.0) <= tolerance || !pair.inside_b(best.1) {
+        return None;
+    }
     let (inner, outer) = (pair.world(best.1), pair.world(best.2));
     let (point_a, point_b) = if swapped {
         (outer, inner)
     } else {
         (inner, outer)
     };
-    Finding {
+    Some(Finding {
         kind: ClashKind::Containment,
         point_a,
         point_b,
         distance: -f64::from(best.0),
-    }
+    })
 }

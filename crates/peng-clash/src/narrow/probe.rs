@@ -139,3 +139,49 @@ fn stretch_midpoints(pair: &PairFrame, p: Vec3, q: Vec3) -> Vec<(Vec3, bool)> {
     }
     out
 }
+
+/// Points per axis of the grid that [`volume_probe`] samples.
+const VOLUME_GRID: u32 = 6;
+
+/// The depth of the volume the two elements share, where surface probes see
+/// none: faces that coincide (two members whose ends fill the same corner
+/// cube) put every probe of one surface on the other. A grid of points over
+/// the overlap of the two boxes is tested for lying inside both; at such a
+/// point `p` the common region reaches at least `min(dA, dB)` around it (its
+/// distances to the two surfaces), so its thickness is at least twice that.
+/// The probe reports that thickness, which equals the surface depth for the
+/// closed-form cases (two boxes overlapping by δ: 2·δ/2; a rod through a slab
+/// of thickness h: at least h/2 when the rod is wider than h/2).
+pub(crate) fn volume_probe(pair: &PairFrame) -> Option<Probe> {
+    let a_box = pair.mesh_a().local_aabb();
+    let b_box = pair.mesh_b().local_aabb().transformed(&pair.pose_b);
+    let (lo, hi) = (a_box.min.max(b_box.min), a_box.max.min(b_box.max));
+    if !lo.cmple(hi).all() {
+        return None;
+    }
+    let n = VOLUME_GRID;
+    let step = (hi - lo) / n as f32;
+    let mut best: Option<Probe> = None;
+    for i in 0..n {
+        for j in 0..n {
+            for k in 0..n {
+                let p = lo + step * Vec3::new(i as f32 + 0.5, j as f32 + 0.5, k as f32 + 0.5);
+                if !pair.inside_a(p) || !pair.inside_b(p) {
+                    continue;
+                }
+                let (da, on_a) = pair.to_surface_a(p);
+                let (db, on_b) = pair.to_surface_b(p);
+                let depth = 2.0 * da.min(db);
+                if best.is_none_or(|b| depth > b.depth) {
+                    best = Some(Probe {
+                        depth,
+                        on_x: on_a,
+                        on_y: on_b,
+                        kind: ClashKind::Protrusion,
+                    });
+                }
+            }
+        }
+    }
+    best
+}

@@ -2,9 +2,8 @@
 //! marked, as a PNG.
 //!
 //! An orthographic view from above and to the side (azimuth 35°, elevation
-//! 30°), framed on a cube around the clash that just holds the smaller
-//! element ([`frame`]), so a pipe through a 30 m slab fills the picture, not
-//! the slab. Element A is drawn in orange, B in blue, Lambert-shaded with a
+//! 30°), framed on the region where the two elements' boxes overlap
+//! ([`frame`]), so a pipe through a 30 m slab fills the picture, not the slab. Element A is drawn in orange, B in blue, Lambert-shaded with a
 //! z-buffer, and each element's creases are drawn over everything so hidden
 //! parts still show; the two clash points are joined by a black line with a
 //! ring around them.
@@ -59,17 +58,22 @@ pub fn draw_clash(
     canvas
 }
 
-/// The cube a clash picture frames: its centre (between the two clash
-/// points) and half-side, just holding the smaller element (at least 0.5 m and
-/// the clash itself across, at most 12 m).
+/// The cube a clash picture frames: its centre and half-side. It holds the
+/// region where the two elements' boxes overlap (where the clash can be) and
+/// both clash points, with a margin, at least 0.5 m and at most 12 m across:
+/// a close-up of where two members meet, the pipe's passage through a slab.
 pub fn frame(a: &Element, b: &Element, point_a: DVec3, point_b: DVec3) -> (DVec3, f64) {
-    let size = |e: &Element| {
-        let b = e.bounds();
-        (b.max - b.min).max_element()
+    let (ba, bb) = (a.bounds(), b.bounds());
+    let (lo, hi) = (ba.min.max(bb.min), ba.max.min(bb.max));
+    let mut region = crate::Bounds {
+        min: point_a.min(point_b),
+        max: point_a.max(point_b),
     };
-    let gap = (point_a - point_b).length();
-    let half = (0.6 * size(a).min(size(b))).clamp(0.25, 6.0).max(gap * 1.5);
-    ((point_a + point_b) * 0.5, half)
+    if lo.cmple(hi).all() {
+        region = region.merged(&crate::Bounds { min: lo, max: hi });
+    }
+    let half = ((region.max - region.min).max_element() * 0.8).clamp(0.25, 6.0);
+    (region.center(), half)
 }
 
 /// The element's creases in world coordinates: edges between triangles that
