@@ -150,8 +150,11 @@ pub fn run_with_progress(
             if n.is_multiple_of(256) || n == total {
                 progress(n, total);
             }
+            let (ia, ib) = (&model[a].identity.id, &model[b].identity.id);
             found.map(|finding| Clash {
-                id: clash_id(&model[a].identity.id, &model[b].identity.id),
+                // From the ids in sorted order: the same pair gets the same id
+                // whichever set it was found from.
+                id: clash_id(ia.min(ib), ia.max(ib)),
                 a,
                 b,
                 finding,

@@ -55,7 +55,9 @@ pub struct Finding {
 /// A clash between element `a` of set A and element `b` of set B.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Clash {
-    /// A stable id from the two elements' ids (see [`clash_id`]).
+    /// A stable id from the two elements' ids, taken in sorted order so that
+    /// it does not depend on which set each element came from (see
+    /// [`clash_id`]).
     pub id: String,
     /// Index of element A in the model.
     pub a: usize,

@@ -40,3 +40,5 @@ pub use ifc::{parse_ifc, read_ifc, IfcLoad};
 pub use mesh_files::{mesh_elements, read_mesh_elements, Loaded};
 pub use select::{Selection, Selector};
 pub use solid::Solid;
+mod example;
+pub use example::example_model;

@@ -24,9 +24,17 @@ pub struct Loaded {
 /// none of these is one element named after the file.
 pub fn read_mesh_elements(path: &Path) -> Result<Loaded, ClashError> {
     let file = path.display().to_string();
-    let data = peng_io::read_mesh(path).map_err(|e| ClashError::File {
-        file: file.clone(),
-        what: e.to_string(),
+    let data = peng_io::read_mesh(path).map_err(|e| {
+        // The reader's message starts with the file name already.
+        let text = e.to_string();
+        let what = text
+            .strip_prefix(&format!("{file}: "))
+            .unwrap_or(&text)
+            .to_string();
+        ClashError::File {
+            file: file.clone(),
+            what,
+        }
     })?;
     Ok(mesh_elements(&file, &data))
 }
@@ -152,6 +160,11 @@ o empty
     #[test]
     fn unreadable_file_is_an_error_naming_it() {
         let e = read_mesh_elements(Path::new("/nonexistent/dir/model.glb")).unwrap_err();
-        assert!(e.to_string().contains("/nonexistent/dir/model.glb"), "{e}");
+        let text = e.to_string();
+        assert_eq!(
+            text.matches("/nonexistent/dir/model.glb").count(),
+            1,
+            "{text}"
+        );
     }
 }

@@ -61,7 +61,10 @@ fn overlap_depth_is_the_overlap() {
             assert!((f.distance + delta).abs() < 1e-5, "delta {delta}: {f:?}");
             assert!(((f.point_a - f.point_b).length() - delta).abs() < 1e-5);
             assert_eq!(test_pair(&a, &b, INTERSECTION).is_some(), over_tolerance);
-            assert_eq!(test_pair(&a, &b, COLLISION).map(|f| f.kind), Some(ClashKind::Protrusion));
+            assert_eq!(
+                test_pair(&a, &b, COLLISION).map(|f| f.kind),
+                Some(ClashKind::Protrusion)
+            );
             // Faces flush on the other axes: the sunk face gives the depth.
             let flush = cube("F", at(base, [1.0 - delta, 0.0, 0.0]), 1.0);
             let f = test_pair(&a, &flush, TOUCHING).unwrap();

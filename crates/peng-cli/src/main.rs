@@ -3,11 +3,13 @@
 //! `peng check [SCENE]` loads a JSON scene (see [`scene`]), checks every pair of
 //! shapes ([`check`]) and prints a report ([`report`]); `--png` draws it
 //! ([`draw`], [`raster`]). `peng sim [SCENE]` runs a scene of rigid bodies on
-//! peng's physics world ([`sim`]).
+//! peng's physics world ([`sim`]). `peng clash [FILES...]` checks building
+//! models for clashes ([`clash`]).
 
 #![warn(missing_docs)]
 
 mod check;
+mod clash;
 mod cli;
 mod demo;
 mod draw;
@@ -35,6 +37,7 @@ fn main() {
         Command::Check(args) => run_check(&args),
         Command::Demo(args) => demo::run(&args),
         Command::Sim(args) => sim::run_cli(&args),
+        Command::Clash(args) => clash::run_cli(&args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

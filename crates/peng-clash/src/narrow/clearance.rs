@@ -2,6 +2,7 @@
 
 use super::frame::PairFrame;
 use super::hard::{containment, hard};
+use crate::check::NUMERIC_TOUCH;
 use crate::clash::{ClashKind, Finding};
 use peng::math::Pose3;
 
@@ -26,7 +27,7 @@ pub(crate) fn clearance(pair: &PairFrame, clearance: f64) -> Option<Finding> {
         limit as f32,
     );
     match d {
-        Some(d) if d.distance <= 0.0 => hard(pair, 0.0, true),
+        Some(d) if d.distance <= 0.0 => hard(pair, NUMERIC_TOUCH, true),
         Some(d) if f64::from(d.distance) < limit => {
             Some(containment(pair, 0.0).unwrap_or(Finding {
                 kind: ClashKind::Clearance,

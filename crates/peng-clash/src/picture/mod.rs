@@ -122,7 +122,7 @@ mod tests {
     }
 
     /// A pipe through a slab far from the origin: both colours show, the
-    /// marker sits at the picture's centre, and the PNG decodes to the size.
+    /// marker rings the clash, and the PNG decodes to the size.
     #[test]
     fn pipe_through_slab_picture() {
         let o = DVec3::new(512_000.0, 4_100_000.0, 30.0);
@@ -134,7 +134,8 @@ mod tests {
             ),
         );
         let pipe = el("pipe", Solid::bar(o - DVec3::Z, o + DVec3::Z, 0.1, 16));
-        let c = draw_clash(&slab, &pipe, o, o + DVec3::new(0.0, 0.0, 0.1), 320, 240);
+        let (pa, pb) = (o, o + DVec3::new(0.0, 0.0, 0.1));
+        let c = draw_clash(&slab, &pipe, pa, pb, 320, 240);
         let count = |col: [u8; 3]| {
             c.pixels()
                 .chunks(3)
@@ -155,9 +156,16 @@ mod tests {
         }
         assert!(na > 2000, "slab pixels {na}");
         assert!(nb > 500, "pipe pixels {nb}");
-        // The ring is black at its radius, left of the centre.
+        // Framed on the pipe's passage through the slab: 0.2 m across.
+        let (center, half) = frame(&slab, &pipe, pa, pb);
+        assert!(
+            (center - o).length() < 1e-9 && (half - 0.25).abs() < 1e-12,
+            "{center} {half}"
+        );
+        // The ring is black at its radius, left of the clash.
+        let m = View::looking_at(center, half, 320, 240).project((pa + pb) * 0.5);
         let r = (240.0f64 / 30.0).max(4.0);
-        let (x, y) = ((160.0 - r).round() as u32, 120);
+        let (x, y) = ((m.x - r).round() as u32, m.y.round() as u32);
         assert_eq!(c.get(x, y), [0, 0, 0]);
         let png = c.to_png();
         let dec = png::Decoder::new(std::io::Cursor::new(png))

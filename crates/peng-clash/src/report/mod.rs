@@ -32,12 +32,14 @@
 //! ```
 
 mod bcf;
+mod csv;
 mod group;
 mod html;
 mod pictures;
 mod status;
 
 pub use bcf::{to_bcf, Topics};
+pub use csv::to_csv;
 pub use group::{group_clashes, GroupBy};
 pub use html::to_html;
 pub use pictures::{draw_pictures, Picture, Pictures};

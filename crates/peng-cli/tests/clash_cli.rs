@@ -1,0 +1,350 @@
+//! `peng clash`: the bundled example's report (JSON and CSV, the planted
+//! clashes), the summary, statuses against an earlier report, and clean
+//! errors for bad arguments and files.
+
+use peng_clash::report::{Report, Status};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh directory for one test.
+fn dir(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `peng clash ARGS` in `cwd`.
+fn clash(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_peng"))
+        .arg("clash")
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+/// Asserts a clean failure (status 1, no panic, nothing on stdout) and
+/// returns stderr.
+fn fails(out: &Output) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.stdout.is_empty(), "{err}");
+    err
+}
+
+/// The (kind, A name, B name) of each clash of the test named `name`, sorted.
+fn clashes(report: &Report, name: &str) -> Vec<(String, String, String)> {
+    let t = report
+        .tests
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no test {name}"));
+    let mut v: Vec<_> = t
+        .clashes
+        .iter()
+        .map(|c| {
+            (
+                c.kind.as_str().to_string(),
+                c.a.name.clone(),
+                c.b.name.clone(),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn triples(v: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
+    let mut v: Vec<_> = v
+        .iter()
+        .map(|(k, a, b)| (k.to_string(), a.to_string(), b.to_string()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn bundled_example_writes_the_report() {
+    let d = dir("clash_example");
+    let stdout = ok(&clash(&d, &[]));
+    let text = std::fs::read_to_string(d.join("peng-report/report.json")).unwrap();
+    let report = Report::from_json(&text).unwrap();
+    assert_eq!(report.files.len(), 1);
+    assert_eq!(report.files[0].elements, 20);
+    assert!(report.problems.is_empty());
+    let names: Vec<&str> = report.tests.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["hard", "clearance", "duplicate"]);
+    let hard = triples(&[
+        ("pierce", "Beam B1", "Pipe P1"),
+        ("protrusion", "Wall E", "Duct D1"),
+        ("containment", "Pipe P3", "Duct D1"),
+        ("protrusion", "Column C3", "Column C3 (copy)"),
+    ]);
+    assert_eq!(clashes(&report, "hard"), hard);
+    let mut clearance = hard.clone();
+    clearance.extend(triples(&[
+        ("clearance", "Beam B2", "Pipe P2"),
+        ("touch", "Floor slab", "Wall S"),
+    ]));
+    clearance.sort();
+    assert_eq!(clashes(&report, "clearance"), clearance);
+    assert_eq!(
+        clashes(&report, "duplicate"),
+        triples(&[("duplicate", "Column C3", "Column C3 (copy)")])
+    );
+    for t in &report.tests {
+        assert!(t.clashes.iter().all(|c| c.status == Status::New));
+        assert!(t.clashes.iter().all(|c| c.group.is_some()));
+        assert_eq!(t.set_b, None);
+    }
+    // The CSV: a header and one row per clash (4 + 6 + 1).
+    let csv = std::fs::read_to_string(d.join("peng-report/clashes.csv")).unwrap();
+    let rows: Vec<&str> = csv.split_terminator("\r\n").collect();
+    assert_eq!(rows.len(), 12, "{csv}");
+    assert!(
+        rows[0].starts_with("test,id,kind,status,distance,"),
+        "{csv}"
+    );
+    assert!(csv.contains(",Pipe P2,Level 1,example-storey\r\n"), "{csv}");
+    // The summary: per test, the kinds, the worst clashes in mm, the files.
+    assert!(
+        stdout
+            .starts_with("peng clash: the bundled example storey (example-storey): 20 elements\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nhard (tolerance 2 mm): 4 clashes ("),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("gap 20.0 mm       IfcBeam \"Beam B2\" — IfcPipeSegment \"Pipe P2\""),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("depth 100.0 mm    IfcWall \"Wall E\" — IfcDuctSegment \"Duct D1\""),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("report: peng-report/report.json, peng-report/clashes.csv\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn options_shape_the_tests_and_previous_gives_statuses() {
+    let d = dir("clash_options");
+    // Pipes against beams, clearance only, into another directory, as JSON.
+    let out = clash(
+        &d,
+        &[
+            "--mode",
+            "clearance",
+            "--a",
+            "class=IfcPipe*",
+            "--b",
+            "class=IfcBeam",
+            "--out",
+            "first",
+            "--json",
+        ],
+    );
+    let report = Report::from_json(&ok(&out)).unwrap();
+    assert_eq!(report.tests.len(), 1);
+    let t = &report.tests[0];
+    assert_eq!((t.set_a, t.set_b), (3, Some(2)));
+    assert_eq!(
+        clashes(&report, "clearance"),
+        triples(&[
+            ("clearance", "Pipe P2", "Beam B2"),
+            ("pierce", "Pipe P1", "Beam B1"),
+        ])
+    );
+    assert!(d.join("first/report.json").exists());
+    // Again, without pipe P1 and with --previous: P2's clash is active, P1's
+    // resolved.
+    let out = clash(
+        &d,
+        &[
+            "--mode",
+            "clearance",
+            "--a",
+            "class=IfcPipe",
+            "--a-not",
+            "name=*P1",
+            "--b",
+            "class=IfcBeam",
+            "--previous",
+            "first/report.json",
+            "--out",
+            "second",
+        ],
+    );
+    let stdout = ok(&out);
+    assert!(stdout.contains("0 new, 1 active, 1 resolved"), "{stdout}");
+    let text = std::fs::read_to_string(d.join("second/report.json")).unwrap();
+    let t = &Report::from_json(&text).unwrap().tests[0];
+    assert_eq!(t.clashes.len(), 1);
+    assert_eq!(t.clashes[0].status, Status::Active);
+    assert_eq!(t.resolved.len(), 1);
+    assert_eq!(t.resolved[0].a.name, "Pipe P1");
+    let csv = std::fs::read_to_string(d.join("second/clashes.csv")).unwrap();
+    assert!(csv.contains(",pierce,resolved,"), "{csv}");
+    // An ignored pair and a region: the duplicate column's pair and the
+    // east wall's are gone.
+    let first =
+        Report::from_json(&std::fs::read_to_string(d.join("first/report.json")).unwrap()).unwrap();
+    let id = |name: &str| -> String {
+        first.tests[0]
+            .clashes
+            .iter()
+            .flat_map(|c| [&c.a, &c.b])
+            .find(|e| e.name == name)
+            .map(|e| e.id.clone())
+            .unwrap()
+    };
+    let (p2, b2) = (id("Pipe P2"), id("Beam B2"));
+    std::fs::write(d.join("ignore.txt"), format!("# agreed\n{b2} {p2}\n")).unwrap();
+    let out = clash(
+        &d,
+        &[
+            "--mode",
+            "clearance",
+            "--ignore-pairs",
+            "ignore.txt",
+            "--region",
+            "0,0,-1,6,8,4",
+            "--group",
+            "type",
+            "--out",
+            "third",
+        ],
+    );
+    ok(&out);
+    let text = std::fs::read_to_string(d.join("third/report.json")).unwrap();
+    let report = Report::from_json(&text).unwrap();
+    assert_eq!(
+        clashes(&report, "clearance"),
+        triples(&[
+            ("pierce", "Beam B1", "Pipe P1"),
+            ("touch", "Floor slab", "Wall S"),
+        ])
+    );
+}
+
+#[test]
+fn collision_and_touching_modes() {
+    let d = dir("clash_touching");
+    let out = clash(
+        &d,
+        &[
+            "--mode",
+            "collision",
+            "--mode",
+            "touching",
+            "--mode",
+            "collision",
+        ],
+    );
+    let stdout = ok(&out);
+    assert!(
+        stdout.contains("\ncollision (tolerance 0.01 mm): 4 clashes ("),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\ntouching (tolerance 0.01 mm, touches too): 5 clashes ("),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(d.join("peng-report/report.json")).unwrap();
+    let report = Report::from_json(&text).unwrap();
+    // Each mode once, in the order first given.
+    let names: Vec<&str> = report.tests.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["collision", "touching"]);
+    let touching = clashes(&report, "touching");
+    assert!(touching.contains(&("touch".into(), "Floor slab".into(), "Wall S".into())));
+    assert!(!clashes(&report, "collision").iter().any(|c| c.0 == "touch"));
+}
+
+#[test]
+fn bad_arguments_fail_naming_them() {
+    let d = dir("clash_bad_args");
+    for (args, message) in [
+        (
+            &["--tolerance", "-1"][..],
+            "--tolerance must be a finite number of metres >= 0, got -1",
+        ),
+        (&["--clearance", "0"][..], "--clearance must be"),
+        (
+            &["--region", "1,2,3"][..],
+            "--region \"1,2,3\": expected 6 numbers",
+        ),
+        (
+            &["--region", "0,0,0,-1,1,1"][..],
+            "minx 0 is greater than maxx -1",
+        ),
+        (
+            &["--a", "colour=red"][..],
+            "--a \"colour=red\": unknown selector key \"colour\"",
+        ),
+        (
+            &["--b-not", "IfcWall"][..],
+            "--b-not \"IfcWall\": expected KEY=VALUE",
+        ),
+        (&["--group", "room"][..], "--group \"room\""),
+        (&["--ignore-pairs", "none.txt"][..], "none.txt"),
+        (&["--previous", "none.json"][..], "none.json"),
+        (&["plan.dwg"][..], "plan.dwg: unknown kind of file"),
+    ] {
+        let err = fails(&clash(&d, args));
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {message:?} not in {err}");
+    }
+    // Nothing was written.
+    assert!(!d.join("peng-report").exists());
+}
+
+#[test]
+fn missing_file_is_named() {
+    let d = dir("clash_missing");
+    let err = fails(&clash(&d, &["no-such-model.ifc"]));
+    assert!(err.contains("no-such-model.ifc"), "{err}");
+    let err = fails(&clash(&d, &["no-such-part.stl"]));
+    assert!(err.contains("no-such-part.stl"), "{err}");
+    assert!(!d.join("peng-report").exists());
+}
+
+#[test]
+fn unreadable_file_beside_a_good_one_is_a_warning() {
+    let d = dir("clash_partial");
+    // One unit cube in an OBJ file.
+    std::fs::write(
+        d.join("cube.obj"),
+        "o cube\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n\
+         f 1 3 2\nf 1 4 3\nf 5 6 7\nf 5 7 8\nf 1 2 6\nf 1 6 5\nf 2 3 7\nf 2 7 6\n\
+         f 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n",
+    )
+    .unwrap();
+    let out = clash(&d, &["cube.obj", "gone.ifc"]);
+    let stdout = ok(&out);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("warning: gone.ifc: "), "{stderr}");
+    assert!(
+        stdout.starts_with("peng clash: cube.obj: 1 element\n"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(d.join("peng-report/report.json")).unwrap();
+    let report = Report::from_json(&text).unwrap();
+    assert_eq!(report.files.len(), 1);
+    assert_eq!(report.problems.len(), 1);
+    assert!(report.problems[0].contains("gone.ifc"));
+}
