@@ -1,7 +1,8 @@
 //! Hard clashes: surfaces that cross, or one element inside another.
 
 use super::frame::PairFrame;
-use super::probe::{deepest_probe, volume_probe, Probe};
+use super::probe::{deepest_probe, proper_crossings, volume_probe, Probe};
+use crate::check::NUMERIC_TOUCH;
 use crate::clash::{ClashKind, Finding};
 
 /// The hard clash of the pair, if any.
@@ -20,19 +21,26 @@ pub(crate) fn hard(pair: &PairFrame, tolerance: f64, report_touching: bool) -> O
     if crossing.is_empty() {
         return containment(pair, tolerance);
     }
-    let from_a = deepest_probe(pair, &crossing);
-    let swapped = pair.swapped();
-    let crossing_b: Vec<_> = crossing
-        .iter()
-        .map(|c| peng::mesh::TrianglePair { a: c.b, b: c.a })
-        .collect();
-    // B's probes, in B's frame, brought back to A's frame.
-    let back = -pair.pose_b.translation;
-    let from_b = deepest_probe(&swapped, &crossing_b).map(|p| Probe {
-        on_x: p.on_y - back,
-        on_y: p.on_x - back,
-        ..p
-    });
+    // Surfaces that only meet carry neither into the other: no surface probes.
+    let proper = proper_crossings(pair, &crossing, NUMERIC_TOUCH as f32);
+    let (from_a, from_b) = if proper.is_empty() {
+        (None, None)
+    } else {
+        let from_a = deepest_probe(pair, &proper);
+        let swapped = pair.swapped();
+        let proper_b: Vec<_> = proper
+            .iter()
+            .map(|c| peng::mesh::TrianglePair { a: c.b, b: c.a })
+            .collect();
+        // B's probes, in B's frame, brought back to A's frame.
+        let back = -pair.pose_b.translation;
+        let from_b = deepest_probe(&swapped, &proper_b).map(|p| Probe {
+            on_x: p.on_y - back,
+            on_y: p.on_x - back,
+            ..p
+        });
+        (from_a, from_b)
+    };
     let mut deepest = match (from_a, from_b) {
         (Some(a), Some(b)) if b.depth > a.depth => Some(b),
         (Some(a), _) => Some(a),
@@ -40,7 +48,8 @@ pub(crate) fn hard(pair: &PairFrame, tolerance: f64, report_touching: bool) -> O
     };
     // Shallow by the surfaces: the faces may coincide over a shared volume.
     if deepest.is_none_or(|p| f64::from(p.depth) <= tolerance) {
-        if let Some(v) = volume_probe(pair) {
+        let floor = deepest.map_or(tolerance as f32, |p| p.depth.max(tolerance as f32));
+        if let Some(v) = volume_probe(pair, floor) {
             if deepest.is_none_or(|p| v.depth > p.depth) {
                 deepest = Some(v);
             }

@@ -141,7 +141,7 @@ fn stretch_midpoints(pair: &PairFrame, p: Vec3, q: Vec3) -> Vec<(Vec3, bool)> {
 }
 
 /// Points per axis of the grid that [`volume_probe`] samples.
-const VOLUME_GRID: u32 = 6;
+const VOLUME_GRID: u32 = 5;
 
 /// The depth of the volume the two elements share, where surface probes see
 /// none: faces that coincide (two members whose ends fill the same corner
@@ -152,11 +152,16 @@ const VOLUME_GRID: u32 = 6;
 /// The probe reports that thickness, which equals the surface depth for the
 /// closed-form cases (two boxes overlapping by δ: 2·δ/2; a rod through a slab
 /// of thickness h: at least h/2 when the rod is wider than h/2).
-pub(crate) fn volume_probe(pair: &PairFrame) -> Option<Probe> {
+///
+/// A ball of radius `min(dA, dB)` around such a point lies in both elements,
+/// so in the overlap of their boxes: the thickness found is at most the
+/// overlap box's thinnest side, and a box no thicker than `floor` (elements
+/// that meet face to face) is not sampled.
+pub(crate) fn volume_probe(pair: &PairFrame, floor: f32) -> Option<Probe> {
     let a_box = pair.mesh_a().local_aabb();
     let b_box = pair.mesh_b().local_aabb().transformed(&pair.pose_b);
     let (lo, hi) = (a_box.min.max(b_box.min), a_box.max.min(b_box.max));
-    if !lo.cmple(hi).all() {
+    if !lo.cmple(hi).all() || (hi - lo).min_element() <= floor {
         return None;
     }
     let n = VOLUME_GRID;
@@ -184,4 +189,36 @@ pub(crate) fn volume_probe(pair: &PairFrame) -> Option<Probe> {
         }
     }
     best
+}
+
+/// The triangle pairs that cross through each other: each triangle has
+/// corners on both sides of the other's plane, by more than `eps`. Triangles
+/// that only meet (coplanar faces, an edge or corner resting on a face) cannot
+/// carry one surface into the other, so their pairs are left out; elements
+/// that only touch have none left, and need no surface probes.
+pub(crate) fn proper_crossings(
+    pair: &PairFrame,
+    crossing: &[TrianglePair],
+    eps: f32,
+) -> Vec<TrianglePair> {
+    let off = pair.pose_b.translation;
+    let straddles = |t: &[Vec3; 3], plane: &[Vec3; 3]| {
+        let Some(n) = (plane[1] - plane[0])
+            .cross(plane[2] - plane[0])
+            .try_normalize()
+        else {
+            return false;
+        };
+        let d = t.map(|v| n.dot(v - plane[0]));
+        d.iter().any(|&x| x > eps) && d.iter().any(|&x| x < -eps)
+    };
+    crossing
+        .iter()
+        .copied()
+        .filter(|c| {
+            let ta = pair.mesh_a().triangle(c.a);
+            let tb = pair.mesh_b().triangle(c.b).map(|v| v + off);
+            straddles(&ta, &tb) && straddles(&tb, &ta)
+        })
+        .collect()
 }
