@@ -1,53 +1,33 @@
 //! Hard clashes: surfaces that cross, or one element inside another.
 
+use super::contacts::contacts;
 use super::frame::PairFrame;
-use super::probe::{deepest_probe, proper_crossings, volume_probe, Probe};
+use super::probe::{deepest_probe, volume_probe, Probe};
 use crate::check::NUMERIC_TOUCH;
 use crate::clash::{ClashKind, Finding};
+use peng::math::Pose3;
+use peng::mesh::TrianglePair;
 
 /// The hard clash of the pair, if any.
 ///
-/// - Surfaces that cross (or touch): the deeper of A's probes into B and B's
-///   into A ([`super::probe`]) gives the depth, the points and the kind
-///   (protrusion or pierce); when that is within the tolerance, the shared
-///   volume is sampled too ([`volume_probe`]), for faces that coincide. A depth at most `tolerance` is a touch: reported
-///   only when `report_touching` is set.
+/// - Surfaces that cross through each other ([`contacts`]): the deeper of A's
+///   probes into B and B's into A ([`super::probe`]) gives the depth, the
+///   points and the kind (protrusion or pierce).
+/// - When that is within the tolerance and faces lie on each other facing the
+///   same way, the shared volume is sampled too ([`volume_probe`]).
+/// - A depth at most `tolerance` is a touch, reported only when
+///   `report_touching` is set and the surfaces really meet (within
+///   [`NUMERIC_TOUCH`]).
 /// - Surfaces apart, with every corner of one element inside the other,
 ///   closed, one: containment, as deep as its deepest corner.
 pub(crate) fn hard(pair: &PairFrame, tolerance: f64, report_touching: bool) -> Option<Finding> {
-    let crossing =
-        pair.mesh_a()
-            .intersecting_pairs(&peng::math::Pose3::IDENTITY, pair.mesh_b(), &pair.pose_b);
-    if crossing.is_empty() {
+    let meet = contacts(pair, NUMERIC_TOUCH);
+    if meet.proper.is_empty() && !meet.maybe_touching {
         return containment(pair, tolerance);
     }
-    // Surfaces that only meet carry neither into the other: no surface probes.
-    let proper = proper_crossings(pair, &crossing, NUMERIC_TOUCH as f32);
-    let (from_a, from_b) = if proper.is_empty() {
-        (None, None)
-    } else {
-        let from_a = deepest_probe(pair, &proper);
-        let swapped = pair.swapped();
-        let proper_b: Vec<_> = proper
-            .iter()
-            .map(|c| peng::mesh::TrianglePair { a: c.b, b: c.a })
-            .collect();
-        // B's probes, in B's frame, brought back to A's frame.
-        let back = -pair.pose_b.translation;
-        let from_b = deepest_probe(&swapped, &proper_b).map(|p| Probe {
-            on_x: p.on_y - back,
-            on_y: p.on_x - back,
-            ..p
-        });
-        (from_a, from_b)
-    };
-    let mut deepest = match (from_a, from_b) {
-        (Some(a), Some(b)) if b.depth > a.depth => Some(b),
-        (Some(a), _) => Some(a),
-        (None, b) => b,
-    };
-    // Shallow by the surfaces: the faces may coincide over a shared volume.
-    if deepest.is_none_or(|p| f64::from(p.depth) <= tolerance) {
+    let mut deepest = surface_depth(pair, &meet.proper);
+    let shallow = |d: &Option<Probe>| d.is_none_or(|p| f64::from(p.depth) <= tolerance);
+    if shallow(&deepest) && meet.cooriented {
         let floor = deepest.map_or(tolerance as f32, |p| p.depth.max(tolerance as f32));
         if let Some(v) = volume_probe(pair, floor) {
             if deepest.is_none_or(|p| v.depth > p.depth) {
@@ -55,29 +35,57 @@ pub(crate) fn hard(pair: &PairFrame, tolerance: f64, report_touching: bool) -> O
             }
         }
     }
-    match deepest {
-        Some(p) if f64::from(p.depth) > tolerance => Some(Finding {
+    if let Some(p) = deepest.filter(|p| f64::from(p.depth) > tolerance) {
+        return Some(Finding {
             kind: p.kind,
             point_a: pair.world(p.on_x),
             point_b: pair.world(p.on_y),
             distance: -f64::from(p.depth),
+        });
+    }
+    // At most a touch: confirm that the surfaces meet, with a common point.
+    let contact = pair.mesh_a().distance_to_mesh_within(
+        &Pose3::IDENTITY,
+        pair.mesh_b(),
+        &pair.pose_b,
+        NUMERIC_TOUCH as f32,
+    );
+    match contact {
+        Some(d) if report_touching => Some(Finding {
+            kind: ClashKind::Touch,
+            point_a: pair.world(d.point_a),
+            point_b: pair.world(d.point_b),
+            distance: -deepest.map_or(0.0, |p| f64::from(p.depth)),
         }),
-        _ if report_touching => {
-            // A common point of the two surfaces.
-            let d = pair.mesh_a().distance_to_mesh(
-                &peng::math::Pose3::IDENTITY,
-                pair.mesh_b(),
-                &pair.pose_b,
-            );
-            let depth = deepest.map_or(0.0, |p| f64::from(p.depth));
-            Some(Finding {
-                kind: ClashKind::Touch,
-                point_a: pair.world(d.point_a),
-                point_b: pair.world(d.point_b),
-                distance: -depth,
-            })
-        }
-        _ => None,
+        Some(_) => None,
+        // They come near without meeting: one may still hold the other.
+        None => containment(pair, tolerance),
+    }
+}
+
+/// The deepest probe of either surface into the other, through the triangle
+/// pairs that cross (`a` in A, `b` in B), in A's frame.
+fn surface_depth(pair: &PairFrame, proper: &[TrianglePair]) -> Option<Probe> {
+    if proper.is_empty() {
+        return None;
+    }
+    let from_a = deepest_probe(pair, proper);
+    let swapped = pair.swapped();
+    let proper_b: Vec<_> = proper
+        .iter()
+        .map(|c| TrianglePair { a: c.b, b: c.a })
+        .collect();
+    // B's probes, in B's frame, brought back to A's frame.
+    let back = -pair.pose_b.translation;
+    let from_b = deepest_probe(&swapped, &proper_b).map(|p| Probe {
+        on_x: p.on_y - back,
+        on_y: p.on_x - back,
+        ..p
+    });
+    match (from_a, from_b) {
+        (Some(a), Some(b)) if b.depth > a.depth => Some(b),
+        (Some(a), _) => Some(a),
+        (None, b) => b,
     }
 }
 

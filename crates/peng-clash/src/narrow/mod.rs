@@ -6,6 +6,7 @@
 //! the world origin.
 
 mod clearance;
+mod contacts;
 mod duplicate;
 mod frame;
 mod hard;

@@ -164,61 +164,39 @@ pub(crate) fn volume_probe(pair: &PairFrame, floor: f32) -> Option<Probe> {
     if !lo.cmple(hi).all() || (hi - lo).min_element() <= floor {
         return None;
     }
+    let probe = |p: Vec3| {
+        if !pair.inside_a(p) || !pair.inside_b(p) {
+            return None;
+        }
+        let (da, on_a) = pair.to_surface_a(p);
+        let (db, on_b) = pair.to_surface_b(p);
+        Some(Probe {
+            depth: 2.0 * da.min(db),
+            on_x: on_a,
+            on_y: on_b,
+            kind: ClashKind::Protrusion,
+        })
+    };
+    // The overlap box's centre first: where two elements fill the same box
+    // (the common case) it is the deepest point, and the grid is not needed.
+    let centre = probe((lo + hi) * 0.5);
+    if centre.is_some_and(|c| c.depth > floor) {
+        return centre;
+    }
     let n = VOLUME_GRID;
     let step = (hi - lo) / n as f32;
-    let mut best: Option<Probe> = None;
+    let mut best = centre;
     for i in 0..n {
         for j in 0..n {
             for k in 0..n {
                 let p = lo + step * Vec3::new(i as f32 + 0.5, j as f32 + 0.5, k as f32 + 0.5);
-                if !pair.inside_a(p) || !pair.inside_b(p) {
-                    continue;
-                }
-                let (da, on_a) = pair.to_surface_a(p);
-                let (db, on_b) = pair.to_surface_b(p);
-                let depth = 2.0 * da.min(db);
-                if best.is_none_or(|b| depth > b.depth) {
-                    best = Some(Probe {
-                        depth,
-                        on_x: on_a,
-                        on_y: on_b,
-                        kind: ClashKind::Protrusion,
-                    });
+                if let Some(q) = probe(p) {
+                    if best.is_none_or(|b| q.depth > b.depth) {
+                        best = Some(q);
+                    }
                 }
             }
         }
     }
     best
-}
-
-/// The triangle pairs that cross through each other: each triangle has
-/// corners on both sides of the other's plane, by more than `eps`. Triangles
-/// that only meet (coplanar faces, an edge or corner resting on a face) cannot
-/// carry one surface into the other, so their pairs are left out; elements
-/// that only touch have none left, and need no surface probes.
-pub(crate) fn proper_crossings(
-    pair: &PairFrame,
-    crossing: &[TrianglePair],
-    eps: f32,
-) -> Vec<TrianglePair> {
-    let off = pair.pose_b.translation;
-    let straddles = |t: &[Vec3; 3], plane: &[Vec3; 3]| {
-        let Some(n) = (plane[1] - plane[0])
-            .cross(plane[2] - plane[0])
-            .try_normalize()
-        else {
-            return false;
-        };
-        let d = t.map(|v| n.dot(v - plane[0]));
-        d.iter().any(|&x| x > eps) && d.iter().any(|&x| x < -eps)
-    };
-    crossing
-        .iter()
-        .copied()
-        .filter(|c| {
-            let ta = pair.mesh_a().triangle(c.a);
-            let tb = pair.mesh_b().triangle(c.b).map(|v| v + off);
-            straddles(&ta, &tb) && straddles(&tb, &ta)
-        })
-        .collect()
 }
