@@ -18,7 +18,8 @@ use std::path::PathBuf;
         `peng sim` runs a scene of rigid bodies (JSON: bodies with colliders, joints) on \
         peng's physics world and writes an animated GIF and a log of contact events.\n\n\
         `peng clash` checks building models (IFC, glTF/GLB, OBJ, STL) for hard clashes, \
-        clearance violations and duplicates and writes a report (JSON and CSV).\n\n\
+        clearance violations and duplicates and writes a report (JSON, CSV, an HTML page \
+        with a picture of each clash, and BCF topics for BIM tools).\n\n\
         Try `peng check` (runs a bundled 2D example) or `peng check --help`.",
     arg_required_else_help = true
 )]
@@ -42,7 +43,8 @@ pub enum Command {
     Sim(SimArgs),
     /// Check building models for clashes: hard, clearance, duplicates.
     #[command(long_about = CLASH_ABOUT, after_long_help = CLASH_AFTER)]
-    Clash(ClashArgs),
+    // Boxed: its many options would make every `Command` as large.
+    Clash(Box<ClashArgs>),
 }
 
 /// A bundled example scene.
@@ -483,6 +485,15 @@ impl ClashMode {
     }
 }
 
+/// How `peng clash` makes BCF topics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BcfTopics {
+    /// One topic per clash
+    Clash,
+    /// One topic per group of clashes (see --group)
+    Group,
+}
+
 /// Arguments of `peng clash`.
 #[derive(Debug, clap::Args)]
 pub struct ClashArgs {
@@ -577,10 +588,29 @@ pub struct ClashArgs {
     #[arg(long, value_name = "HOW", default_value = "proximity:1.0")]
     pub group: String,
 
-    /// The directory to write report.json and clashes.csv into (created if
-    /// needed).
+    /// The directory to write report.json, clashes.csv, report.html and
+    /// clashes.bcf into (created if needed).
     #[arg(long, value_name = "DIR", default_value = "peng-report")]
     pub out: PathBuf,
+
+    /// The topics of clashes.bcf: one per clash, or one per group of clashes
+    /// (the group's first clash gives the snapshot).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "PER",
+        default_value_t = BcfTopics::Clash
+    )]
+    pub bcf_topics: BcfTopics,
+
+    /// Draw no pictures: report.html and clashes.bcf without them (faster on
+    /// runs with very many clashes).
+    #[arg(long)]
+    pub no_pictures: bool,
+
+    /// The size of each clash picture in pixels, WxH (each 64 to 4096).
+    #[arg(long, value_name = "WxH", default_value = "480x360")]
+    pub picture_size: String,
 
     /// Print the report as JSON on standard output instead of the summary
     /// (the files are written too).
@@ -612,8 +642,13 @@ penetration depth) and a point on each element. Clashes are grouped (--group), a
 with --previous marked new or active against an earlier report, whose clashes not found \
 now are listed as resolved.
 
-The report goes to DIR (--out, default peng-report): report.json (the whole report) \
-and clashes.csv (one row per clash). Standard output gets a summary: per test, the \
+The report goes to DIR (--out, default peng-report): report.json (the whole report), \
+clashes.csv (one row per clash), report.html (one self-contained page, pictures inline, \
+that opens in any browser offline) and clashes.bcf (BCF 2.1 topics, one per clash or, \
+with --bcf-topics group, per group, each with a viewpoint selecting both elements and a \
+snapshot). Each clash's picture (--picture-size, default 480x360) looks at the clash \
+from above and to the side, element A orange and B blue, the clash ringed; \
+--no-pictures leaves them out. Standard output gets a summary: per test, the \
 clashes by kind and the worst ones with their elements and distances in millimetres. \
 Elements that cannot be used (bad geometry) are warnings naming the file and the \
 element; the others are still checked. On a terminal, long runs show progress on \
@@ -652,9 +687,21 @@ CSV (clashes.csv, RFC 4180, one row per clash, resolved ones last)
   test,id,kind,status,distance,point_a_x,point_a_y,point_a_z,point_b_x,point_b_y,
   point_b_z,group,a_id,a_class,a_name,a_storey,a_file,b_id,b_class,b_name,b_storey,b_file
 
+HTML AND BCF (report.html, clashes.bcf)
+  report.html   per test: its groups, and per clash its picture, kind, status,
+                distance, points and both elements; resolved clashes last
+  clashes.bcf   a BCF 2.1 zip: bcf.version, and per topic a folder (its GUID,
+                stable across runs) holding markup.bcf (title, status Open for new
+                clashes, Active otherwise, the creation time in UTC, a description
+                of each clash), viewpoint.bcfv (a camera on the clash, both
+                elements selected: IFC elements by IfcGuid, mesh parts by
+                AuthoringToolId) and snapshot.png (not with --no-pictures)
+
 EXAMPLES
   peng clash                                   the bundled example storey
   peng clash arch.ifc mep.ifc --a 'class=IfcDuct' --a 'class=IfcPipe' --b 'file=arch.ifc'
   peng clash model.ifc --mode clearance --clearance 0.1 --a 'storey=Level 2'
   peng clash model.ifc --previous peng-report/report.json --out peng-report-2
-  peng clash plant.glb --mode hard --tolerance 0.001 --region 0,0,0,20,20,5 --json"#;
+  peng clash plant.glb --mode hard --tolerance 0.001 --region 0,0,0,20,20,5 --json
+  peng clash model.ifc --bcf-topics group --picture-size 800x600
+  peng clash big.ifc --no-pictures"#;

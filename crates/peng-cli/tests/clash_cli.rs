@@ -1,6 +1,6 @@
 //! `peng clash`: the bundled example's report (JSON and CSV, the planted
-//! clashes), the summary, statuses against an earlier report, and clean
-//! errors for bad arguments and files.
+//! clashes; HTML with pictures and BCF topics), the summary, statuses against
+//! an earlier report, and clean errors for bad arguments and files.
 
 use peng_clash::report::{Report, Status};
 use std::path::{Path, PathBuf};
@@ -136,9 +136,291 @@ fn bundled_example_writes_the_report() {
         "{stdout}"
     );
     assert!(
-        stdout.ends_with("report: peng-report/report.json, peng-report/clashes.csv\n"),
+        stdout.ends_with(
+            "report: peng-report/report.json, peng-report/clashes.csv, \
+             peng-report/report.html, peng-report/clashes.bcf\n"
+        ),
         "{stdout}"
     );
+}
+
+/// Reads a BCF zip with Python's zipfile (an independent reader): the
+/// bcf.version text, and per topic folder its files, its markup and viewpoint
+/// text and its snapshot's PNG size (from the IHDR chunk), as JSON.
+fn read_bcf(path: &Path) -> serde_json::Value {
+    const SCRIPT: &str = r#"
+import json, struct, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+assert z.testzip() is None, "bad CRC"
+out = {"names": z.namelist(), "version": None, "topics": {}}
+for n in z.namelist():
+    data = z.read(n)
+    if n == "bcf.version":
+        out["version"] = data.decode()
+        continue
+    folder, name = n.split("/", 1)
+    t = out["topics"].setdefault(folder, {"files": [], "png": None})
+    t["files"].append(name)
+    if name == "markup.bcf":
+        t["markup"] = data.decode()
+    elif name == "viewpoint.bcfv":
+        t["viewpoint"] = data.decode()
+    elif name == "snapshot.png":
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", "not a PNG"
+        t["png"] = list(struct.unpack(">II", data[16:24]))
+print(json.dumps(out))
+"#;
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(SCRIPT)
+        .arg(path)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The topics of a BCF read by [`read_bcf`].
+fn bcf_topics(bcf: &serde_json::Value) -> &serde_json::Map<String, serde_json::Value> {
+    bcf["topics"].as_object().unwrap()
+}
+
+/// The files of a topic, sorted.
+fn topic_files(topic: &serde_json::Value) -> Vec<&str> {
+    let mut v: Vec<&str> = topic["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap())
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// The report written into `dir`.
+fn report_in(dir: &Path) -> Report {
+    Report::from_json(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap()
+}
+
+/// Whether `s` is `YYYY-MM-DDTHH:MM:SSZ`.
+fn is_iso8601_utc(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 20
+        && b.iter().enumerate().all(|(i, &c)| match i {
+            4 | 7 => c == b'-',
+            10 => c == b'T',
+            13 | 16 => c == b':',
+            19 => c == b'Z',
+            _ => c.is_ascii_digit(),
+        })
+}
+
+/// The text between `<tag>` and `</tag>` in `xml`.
+fn element_text<'a>(xml: &'a str, tag: &str) -> &'a str {
+    let open = format!("<{tag}>");
+    let start = xml
+        .find(&open)
+        .unwrap_or_else(|| panic!("no {open} in {xml}"))
+        + open.len();
+    let end = xml[start..].find(&format!("</{tag}>")).unwrap() + start;
+    &xml[start..end]
+}
+
+#[test]
+fn bundled_example_writes_html_and_bcf_with_pictures() {
+    let d = dir("clash_html_bcf");
+    ok(&clash(&d, &[]));
+    let out = d.join("peng-report");
+    let report = report_in(&out);
+    let n: usize = report.tests.iter().map(|t| t.clashes.len()).sum();
+    assert_eq!(n, 11);
+    // The page: self-contained, one inline picture per clash.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"), "{}", &html[..80]);
+    assert_eq!(html.matches("data:image/png;base64,").count(), n);
+    assert_eq!(html.matches("<img ").count(), n);
+    assert!(
+        !html.contains("src=\"http"),
+        "nothing fetched from elsewhere"
+    );
+    for t in &report.tests {
+        for c in &t.clashes {
+            assert!(
+                html.contains(&format!("alt=\"clash {}\"", c.id)),
+                "{}",
+                c.id
+            );
+        }
+    }
+    // The BCF: the version file, and a folder per clash with its markup,
+    // viewpoint and a 480x360 snapshot.
+    let bcf = read_bcf(&out.join("clashes.bcf"));
+    let version = bcf["version"].as_str().expect("bcf.version");
+    assert!(version.contains("VersionId=\"2.1\""), "{version}");
+    let topics = bcf_topics(&bcf);
+    assert_eq!(topics.len(), n, "{:?}", bcf["names"]);
+    for (guid, t) in topics {
+        assert_eq!(
+            topic_files(t),
+            ["markup.bcf", "snapshot.png", "viewpoint.bcfv"],
+            "{guid}"
+        );
+        assert_eq!(t["png"], serde_json::json!([480, 360]), "{guid}");
+        let markup = t["markup"].as_str().unwrap();
+        assert!(markup.contains(&format!("Guid=\"{guid}\"")), "{markup}");
+        assert!(
+            markup.contains("<Snapshot>snapshot.png</Snapshot>"),
+            "{markup}"
+        );
+        let created = element_text(markup, "CreationDate");
+        assert!(is_iso8601_utc(created), "{created}");
+        assert!(created >= "2025", "{created}");
+    }
+    // Each clash of each test is a topic whose viewpoint selects both elements.
+    let viewpoints: Vec<&str> = topics
+        .values()
+        .map(|t| t["viewpoint"].as_str().unwrap())
+        .collect();
+    let titles: Vec<&str> = topics
+        .values()
+        .map(|t| element_text(t["markup"].as_str().unwrap(), "Title"))
+        .collect();
+    for t in &report.tests {
+        let mine = titles
+            .iter()
+            .filter(|x| x.starts_with(&format!("{}: ", t.name)))
+            .count();
+        assert_eq!(mine, t.clashes.len(), "{}: {titles:?}", t.name);
+        for c in &t.clashes {
+            let both = |v: &&&str| {
+                v.contains(&format!("IfcGuid=\"{}\"", c.a.id))
+                    && v.contains(&format!("IfcGuid=\"{}\"", c.b.id))
+            };
+            assert!(viewpoints.iter().any(|v| both(&v)), "{}", c.id);
+        }
+    }
+    // Another size.
+    ok(&clash(&d, &["--picture-size", "320x240", "--out", "small"]));
+    let bcf = read_bcf(&d.join("small/clashes.bcf"));
+    assert_eq!(bcf_topics(&bcf).len(), n);
+    for t in bcf_topics(&bcf).values() {
+        assert_eq!(t["png"], serde_json::json!([320, 240]));
+    }
+}
+
+#[test]
+fn no_pictures_writes_html_and_bcf_without_them() {
+    let d = dir("clash_no_pictures");
+    let stdout = ok(&clash(&d, &["--no-pictures"]));
+    assert!(stdout.contains("peng-report/report.html"), "{stdout}");
+    assert!(stdout.contains("peng-report/clashes.bcf"), "{stdout}");
+    let out = d.join("peng-report");
+    let report = report_in(&out);
+    let n: usize = report.tests.iter().map(|t| t.clashes.len()).sum();
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(!html.contains("data:image/png"), "pictures in the page");
+    assert!(!html.contains("<img"), "pictures in the page");
+    // Every clash is still listed (the same one under several tests too).
+    for t in &report.tests {
+        for c in &t.clashes {
+            assert!(html.contains(&format!("<code>{}</code>", c.id)), "{}", c.id);
+        }
+    }
+    assert_eq!(html.matches("<tr><td></td><td><b>").count(), n, "{html}");
+    let bcf = read_bcf(&out.join("clashes.bcf"));
+    assert!(bcf["version"].is_string());
+    assert_eq!(bcf_topics(&bcf).len(), n);
+    for t in bcf_topics(&bcf).values() {
+        assert_eq!(topic_files(t), ["markup.bcf", "viewpoint.bcfv"]);
+        assert!(!t["markup"].as_str().unwrap().contains("<Snapshot>"));
+    }
+}
+
+#[test]
+fn bcf_topics_group_gives_one_topic_per_group() {
+    let d = dir("clash_bcf_groups");
+    // By storey: the example's one storey makes one group per test.
+    ok(&clash(
+        &d,
+        &[
+            "--bcf-topics",
+            "group",
+            "--group",
+            "storey",
+            "--out",
+            "storey",
+        ],
+    ));
+    let report = report_in(&d.join("storey"));
+    let groups: Vec<usize> = report.tests.iter().map(|t| t.groups.len()).collect();
+    assert_eq!(groups, [1, 1, 1]);
+    let bcf = read_bcf(&d.join("storey/clashes.bcf"));
+    let topics = bcf_topics(&bcf);
+    assert_eq!(topics.len(), 3, "{:?}", bcf["names"]);
+    let mut per_topic: Vec<usize> = Vec::new();
+    for t in topics.values() {
+        // One snapshot (the group's first clash), and every clash described.
+        assert_eq!(
+            topic_files(t),
+            ["markup.bcf", "snapshot.png", "viewpoint.bcfv"]
+        );
+        let description = element_text(t["markup"].as_str().unwrap(), "Description");
+        per_topic.push(description.lines().count());
+    }
+    per_topic.sort_unstable();
+    assert_eq!(per_topic, [1, 4, 6]);
+    // By the pair of classes: one topic per group, fewer than the clashes.
+    ok(&clash(
+        &d,
+        &["--bcf-topics", "group", "--group", "type", "--out", "type"],
+    ));
+    let report = report_in(&d.join("type"));
+    let groups: usize = report.tests.iter().map(|t| t.groups.len()).sum();
+    let clashes: usize = report.tests.iter().map(|t| t.clashes.len()).sum();
+    assert!(groups < clashes, "{groups} groups, {clashes} clashes");
+    assert_eq!(
+        bcf_topics(&read_bcf(&d.join("type/clashes.bcf"))).len(),
+        groups
+    );
+    // The same grouping with the default: one topic per clash.
+    ok(&clash(&d, &["--group", "type", "--out", "per-clash"]));
+    assert_eq!(
+        bcf_topics(&read_bcf(&d.join("per-clash/clashes.bcf"))).len(),
+        clashes
+    );
+}
+
+#[test]
+fn picture_size_out_of_range_fails_naming_the_option() {
+    let d = dir("clash_picture_size");
+    for (size, message) in [
+        (
+            "10x10",
+            "--picture-size \"10x10\": width and height must each be 64 to 4096 pixels, got 10x10",
+        ),
+        (
+            "480x5000",
+            "--picture-size \"480x5000\": width and height must each be 64 to 4096",
+        ),
+        ("480", "--picture-size \"480\": expected WxH in pixels"),
+        ("wide", "--picture-size \"wide\": expected WxH in pixels"),
+    ] {
+        // Checked even when no pictures are drawn.
+        for extra in [&[][..], &["--no-pictures"][..]] {
+            let mut args = vec!["--picture-size", size];
+            args.extend_from_slice(extra);
+            let err = fails(&clash(&d, &args));
+            assert!(err.starts_with("error: "), "{args:?}: {err}");
+            assert!(err.contains(message), "{args:?}: {message:?} not in {err}");
+        }
+    }
+    assert!(!d.join("peng-report").exists());
 }
 
 #[test]

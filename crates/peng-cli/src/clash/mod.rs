@@ -3,9 +3,12 @@
 //! The steps, one file each: [`options`] and [`selectors`] check the
 //! arguments, [`ignore`] reads `--ignore-pairs`, [`load`] reads the model
 //! (or takes the bundled example), [`run`] runs the tests (with a
-//! [`progress`] bar on a terminal), [`output`] writes `report.json` and
-//! `clashes.csv`, and [`summary`] prints what was found.
+//! [`progress`] bar on a terminal), [`output`] writes `report.json`,
+//! `clashes.csv`, `report.html` and `clashes.bcf` (with pictures of the
+//! clashes drawn from the model, and a creation time from [`date`]), and
+//! [`summary`] prints what was found.
 
+mod date;
 mod ignore;
 mod load;
 mod options;
@@ -15,21 +18,22 @@ mod run;
 mod selectors;
 mod summary;
 
-use crate::cli::ClashArgs;
+use crate::cli::{BcfTopics, ClashArgs};
 use anyhow::{Context, Result};
-use peng_clash::report::Report;
+use peng_clash::report::{Report, Topics};
 use peng_clash::IgnoreRules;
 use run::Plan;
 
 /// Runs `peng clash`.
 pub fn run_cli(args: &ClashArgs) -> Result<()> {
     let plan = plan(args)?;
+    let output = output_options(args)?;
     let model = load::load(&args.files, &mut |w| eprintln!("warning: {w}"))?;
     warn_empty_sets(&model.elements, &plan, args);
     output::prepare(&args.out)?;
     let mut report = Report::new(model.files.clone(), model.problems.clone());
     run::run_tests(&model.elements, &plan, &mut report);
-    let written = output::write(&args.out, &report)?;
+    let written = output::write(&args.out, &report, &model.elements, &output)?;
     if args.json {
         println!("{}", report.to_json());
     } else {
@@ -82,6 +86,19 @@ fn plan(args: &ClashArgs) -> Result<Plan> {
         region,
         group,
         previous,
+    })
+}
+
+/// How the HTML page and the BCF topics are made: `--picture-size`,
+/// `--no-pictures`, `--bcf-topics`.
+fn output_options(args: &ClashArgs) -> Result<output::Options> {
+    let size = options::picture_size(&args.picture_size)?;
+    Ok(output::Options {
+        pictures: (!args.no_pictures).then_some(size),
+        topics: match args.bcf_topics {
+            BcfTopics::Clash => Topics::PerClash,
+            BcfTopics::Group => Topics::PerGroup,
+        },
     })
 }
 

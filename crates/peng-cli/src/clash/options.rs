@@ -107,6 +107,29 @@ pub fn group(text: &str) -> Result<GroupBy> {
     bail!("--group {text:?}: expected proximity:D (metres), type or storey")
 }
 
+/// The smallest and largest side of a picture, pixels.
+pub const PICTURE_SIDES: std::ops::RangeInclusive<u32> = 64..=4096;
+
+/// `--picture-size WxH`: width and height in pixels, each within
+/// [`PICTURE_SIDES`].
+pub fn picture_size(text: &str) -> Result<(u32, u32)> {
+    let (lo, hi) = (PICTURE_SIDES.start(), PICTURE_SIDES.end());
+    let parsed = text
+        .trim()
+        .split_once(['x', 'X'])
+        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)));
+    let Some((w, h)) = parsed else {
+        bail!("--picture-size {text:?}: expected WxH in pixels, e.g. 480x360");
+    };
+    if !PICTURE_SIDES.contains(&w) || !PICTURE_SIDES.contains(&h) {
+        bail!(
+            "--picture-size {text:?}: width and height must each be {lo} to {hi} pixels, \
+             got {w}x{h}"
+        );
+    }
+    Ok((w, h))
+}
+
 /// How a mode reads in the summary: `hard (tolerance 2 mm)`.
 pub fn describe(name: &str, mode: Mode) -> String {
     match mode {
@@ -159,6 +182,22 @@ mod tests {
         assert!(group("proximity:-1").is_err());
         let e = group("room").unwrap_err().to_string();
         assert!(e.contains("--group \"room\""), "{e}");
+    }
+
+    #[test]
+    fn picture_sizes() {
+        assert_eq!(picture_size("480x360").unwrap(), (480, 360));
+        assert_eq!(picture_size(" 64X4096 ").unwrap(), (64, 4096));
+        let e = picture_size("10x10").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "--picture-size \"10x10\": width and height must each be 64 to 4096 pixels, got 10x10"
+        );
+        assert!(picture_size("480x4097").is_err());
+        for bad in ["480", "480x", "x360", "-480x360", "480x360x2", "wide", ""] {
+            let e = picture_size(bad).unwrap_err().to_string();
+            assert!(e.contains("expected WxH in pixels"), "{bad:?}: {e}");
+        }
     }
 
     #[test]
