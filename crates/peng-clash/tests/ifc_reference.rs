@@ -56,26 +56,26 @@ struct Reference {
 fn reference() -> BTreeMap<String, BTreeMap<String, Reference>> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/ifc_reference.json");
     let text = std::fs::read_to_string(&path).expect("tests/data/ifc_reference.json");
-    let json = json::parse(&text);
+    let json: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
     let mut out = BTreeMap::new();
-    for (file, data) in json.get("files").object() {
+    for (file, data) in json["files"].as_object().expect("files") {
         let mut elements = BTreeMap::new();
-        for e in data.get("elements").array() {
+        for e in data["elements"].as_array().expect("elements") {
             let xyz = |key: &str| {
-                let a = e.get(key).array();
-                [a[0].number(), a[1].number(), a[2].number()]
+                let a = e[key].as_array().expect(key);
+                [0, 1, 2].map(|k| a[k].as_f64().expect(key))
             };
-            let text = |key: &str| e.get(key).optional_string().map(str::to_string);
+            let text = |key: &str| e[key].as_str().map(str::to_string);
             let r = Reference {
-                class: e.get("class").string().to_string(),
-                name: e.get("name").string().to_string(),
+                class: e["class"].as_str().expect("class").to_string(),
+                name: e["name"].as_str().expect("name").to_string(),
                 storey: text("storey"),
                 parent: text("parent"),
                 min: xyz("bbox_min"),
                 max: xyz("bbox_max"),
-                volume: e.get("volume").number(),
+                volume: e["volume"].as_f64().expect("volume"),
             };
-            elements.insert(e.get("global_id").string().to_string(), r);
+            elements.insert(e["global_id"].as_str().expect("global_id").to_string(), r);
         }
         out.insert(file.clone(), elements);
     }
@@ -218,193 +218,5 @@ fn parallel_load_is_deterministic() {
             a.identity.id
         );
         assert_eq!(a.mesh().indices(), b.mesh().indices(), "{}", a.identity.id);
-    }
-}
-
-/// A small JSON reader, enough for the reference file.
-mod json {
-    /// A JSON value.
-    pub enum Value {
-        Null,
-        Bool(#[allow(dead_code)] bool),
-        Number(f64),
-        String(String),
-        Array(Vec<Value>),
-        Object(Vec<(String, Value)>),
-    }
-
-    impl Value {
-        pub fn get(&self, key: &str) -> &Value {
-            match self {
-                Value::Object(o) => {
-                    &o.iter()
-                        .find(|(k, _)| k == key)
-                        .unwrap_or_else(|| panic!("no key {key}"))
-                        .1
-                }
-                _ => panic!("not an object"),
-            }
-        }
-        pub fn object(&self) -> &[(String, Value)] {
-            match self {
-                Value::Object(o) => o,
-                _ => panic!("not an object"),
-            }
-        }
-        pub fn array(&self) -> &[Value] {
-            match self {
-                Value::Array(a) => a,
-                _ => panic!("not an array"),
-            }
-        }
-        pub fn string(&self) -> &str {
-            match self {
-                Value::String(s) => s,
-                _ => panic!("not a string"),
-            }
-        }
-        pub fn optional_string(&self) -> Option<&str> {
-            match self {
-                Value::Null => None,
-                v => Some(v.string()),
-            }
-        }
-        pub fn number(&self) -> f64 {
-            match self {
-                Value::Number(n) => *n,
-                _ => panic!("not a number"),
-            }
-        }
-    }
-
-    pub fn parse(text: &str) -> Value {
-        let mut p = Parser {
-            s: text.as_bytes(),
-            at: 0,
-        };
-        let v = p.value();
-        p.ws();
-        assert_eq!(p.at, p.s.len(), "trailing text in JSON");
-        v
-    }
-
-    struct Parser<'a> {
-        s: &'a [u8],
-        at: usize,
-    }
-
-    impl Parser<'_> {
-        fn ws(&mut self) {
-            while self.at < self.s.len() && self.s[self.at].is_ascii_whitespace() {
-                self.at += 1;
-            }
-        }
-        fn eat(&mut self, c: u8) -> bool {
-            self.ws();
-            let hit = self.s.get(self.at) == Some(&c);
-            self.at += hit as usize;
-            hit
-        }
-        fn value(&mut self) -> Value {
-            self.ws();
-            match self.s[self.at] {
-                b'{' => {
-                    self.at += 1;
-                    let mut o = Vec::new();
-                    if !self.eat(b'}') {
-                        loop {
-                            self.ws();
-                            let k = self.string();
-                            assert!(self.eat(b':'), "expected : at {}", self.at);
-                            o.push((k, self.value()));
-                            if self.eat(b'}') {
-                                break;
-                            }
-                            assert!(self.eat(b','), "expected , at {}", self.at);
-                        }
-                    }
-                    Value::Object(o)
-                }
-                b'[' => {
-                    self.at += 1;
-                    let mut a = Vec::new();
-                    if !self.eat(b']') {
-                        loop {
-                            a.push(self.value());
-                            if self.eat(b']') {
-                                break;
-                            }
-                            assert!(self.eat(b','), "expected , at {}", self.at);
-                        }
-                    }
-                    Value::Array(a)
-                }
-                b'"' => Value::String(self.string()),
-                b't' | b'f' | b'n' => {
-                    for (word, v) in [
-                        ("true", Value::Bool(true)),
-                        ("false", Value::Bool(false)),
-                        ("null", Value::Null),
-                    ] {
-                        if self.s[self.at..].starts_with(word.as_bytes()) {
-                            self.at += word.len();
-                            return v;
-                        }
-                    }
-                    panic!("bad literal at {}", self.at)
-                }
-                _ => {
-                    let start = self.at;
-                    while self.at < self.s.len() && b"+-0123456789.eE".contains(&self.s[self.at]) {
-                        self.at += 1;
-                    }
-                    let t = std::str::from_utf8(&self.s[start..self.at]).unwrap();
-                    Value::Number(t.parse().unwrap_or_else(|_| panic!("bad number {t:?}")))
-                }
-            }
-        }
-        fn string(&mut self) -> String {
-            assert_eq!(self.s[self.at], b'"', "expected a string at {}", self.at);
-            self.at += 1;
-            let mut out = Vec::new();
-            loop {
-                let c = self.s[self.at];
-                self.at += 1;
-                match c {
-                    b'"' => break,
-                    b'\\' => {
-                        let e = self.s[self.at];
-                        self.at += 1;
-                        match e {
-                            b'n' => out.push(b'\n'),
-                            b't' => out.push(b'\t'),
-                            b'r' => out.push(b'\r'),
-                            b'b' => out.push(8),
-                            b'f' => out.push(12),
-                            b'u' => {
-                                let mut code = self.hex4();
-                                if (0xD800..0xDC00).contains(&code)
-                                    && self.s[self.at..].starts_with(b"\\u")
-                                {
-                                    self.at += 2;
-                                    code =
-                                        0x10000 + ((code - 0xD800) << 10) + (self.hex4() - 0xDC00);
-                                }
-                                let ch = char::from_u32(code).unwrap_or('\u{fffd}');
-                                out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
-                            }
-                            other => out.push(other),
-                        }
-                    }
-                    other => out.push(other),
-                }
-            }
-            String::from_utf8(out).expect("UTF-8 string")
-        }
-        fn hex4(&mut self) -> u32 {
-            let t = std::str::from_utf8(&self.s[self.at..self.at + 4]).unwrap();
-            self.at += 4;
-            u32::from_str_radix(t, 16).expect("hex escape")
-        }
     }
 }
