@@ -3,21 +3,12 @@
 
 use crate::element::{Element, Identity};
 use crate::error::ClashError;
+use crate::loaded::Loaded;
 use glam::DVec3;
 use peng_io::{GroupKind, MeshData};
 use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
-
-/// What a file gave: its usable elements, and a message for each part that
-/// could not be used (the others are still checked).
-#[derive(Debug, Clone, Default)]
-pub struct Loaded {
-    /// The elements, in file order.
-    pub elements: Vec<Element>,
-    /// One error per unusable element, naming the file and the element.
-    pub problems: Vec<ClashError>,
-}
 
 /// Reads a glTF/GLB, OBJ or STL file as an assembly of elements: one per glTF
 /// node instance, OBJ object (`o`; else group, `g`) or STL solid; a file with

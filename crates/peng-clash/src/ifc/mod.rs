@@ -1,4 +1,4 @@
-//! Reading IFC files (IFC2X3, IFC4, IFC4X3) into [`Element`]s, with ifc-lite.
+//! Reading IFC files (IFC2X3, IFC4, IFC4X3) into [`Element`](crate::Element)s, with ifc-lite.
 //!
 //! The elements are the ones IfcOpenShell's geometry iterator yields for
 //! ifcclash: every `IfcElement` that is not an `IfcFeatureElement` (so no
@@ -20,8 +20,8 @@ mod step;
 #[cfg(test)]
 mod tests;
 
-use crate::element::Element;
 use crate::error::ClashError;
+use crate::loaded::Loaded;
 use ifc_lite_core::{EntityDecoder, EntityScanner};
 use ifc_lite_geometry::GeometryRouter;
 use mesh::{panic_text, Job, Mesher, Outcome};
@@ -34,21 +34,9 @@ use std::sync::Arc;
 /// `IfcProduct.Representation`.
 const REPRESENTATION: usize = 6;
 
-/// What an IFC file gave: its elements, and what could not be used.
-#[derive(Debug, Default)]
-pub struct IfcLoad {
-    /// The elements with body geometry, in file order.
-    pub elements: Vec<Element>,
-    /// What went wrong without stopping the load, file-level problems
-    /// ([`ClashError::File`]: truncation, unknown entity types, malformed
-    /// records or relationships) first, then elements left out ([`ClashError::Element`]: their
-    /// geometry failed or was empty) in file order.
-    pub problems: Vec<ClashError>,
-}
-
 /// Reads the IFC file at `path` (see [`parse_ifc`]); the file is named as the
 /// path is written.
-pub fn read_ifc(path: &Path) -> Result<IfcLoad, ClashError> {
+pub fn read_ifc(path: &Path) -> Result<Loaded, ClashError> {
     let file = path.display().to_string();
     let content = std::fs::read(path).map_err(|e| ClashError::File {
         file: file.clone(),
@@ -62,7 +50,7 @@ pub fn read_ifc(path: &Path) -> Result<IfcLoad, ClashError> {
 /// Errors ([`ClashError::File`]) when the content is empty, is not a STEP
 /// file, is cut before any record, or declares an unusable length unit. A
 /// truncated file gives the elements before the cut and a problem saying so.
-pub fn parse_ifc(file_name: &str, content: &[u8]) -> Result<IfcLoad, ClashError> {
+pub fn parse_ifc(file_name: &str, content: &[u8]) -> Result<Loaded, ClashError> {
     // The last guard: a panic in ifc-lite outside one element's meshing
     // (those are caught per element) fails the file, not the caller.
     catch_unwind(AssertUnwindSafe(|| parse(file_name, content))).unwrap_or_else(|panic| {
@@ -73,7 +61,7 @@ pub fn parse_ifc(file_name: &str, content: &[u8]) -> Result<IfcLoad, ClashError>
     })
 }
 
-fn parse(file_name: &str, content: &[u8]) -> Result<IfcLoad, ClashError> {
+fn parse(file_name: &str, content: &[u8]) -> Result<Loaded, ClashError> {
     let envelope = step::envelope(file_name, content)?;
     let mut schema = Schema::from_label(envelope.schema);
     let mut scan = scan::scan(content, &mut schema);
@@ -145,5 +133,5 @@ fn parse(file_name: &str, content: &[u8]) -> Result<IfcLoad, ClashError> {
         }
     }
     problems.append(&mut left_out);
-    Ok(IfcLoad { elements, problems })
+    Ok(Loaded { elements, problems })
 }

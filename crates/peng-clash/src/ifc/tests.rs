@@ -12,11 +12,11 @@ const COLUMN: &str = "1kTvXnbbzCWw8lcMd1dR41";
 const POST: &str = "0Fjc6Ow0b1ef8Mz8wBqLs2";
 const FRAME: &str = "0Fjc6Ow0b1ef8Mz8wBqLs1";
 
-fn load(content: &str) -> IfcLoad {
+fn load(content: &str) -> Loaded {
     parse_ifc("m.ifc", content.as_bytes()).unwrap()
 }
 
-fn ids(load: &IfcLoad) -> Vec<&str> {
+fn ids(load: &Loaded) -> Vec<&str> {
     load.elements
         .iter()
         .map(|e| e.identity.id.as_str())
@@ -30,7 +30,7 @@ fn near(b: Bounds, min: [f64; 3], max: [f64; 3]) -> bool {
     d.max_element() < 1e-5
 }
 
-fn problems(load: &IfcLoad) -> Vec<String> {
+fn problems(load: &Loaded) -> Vec<String> {
     load.problems.iter().map(|p| p.to_string()).collect()
 }
 
