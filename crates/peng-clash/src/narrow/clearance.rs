@@ -1,7 +1,7 @@
 //! Clearance: separated elements closer than a distance.
 
 use super::frame::PairFrame;
-use super::hard::{containment, hard};
+use super::hard::{containment, hard_meeting};
 use crate::check::NUMERIC_TOUCH;
 use crate::clash::{ClashKind, Finding};
 use peng::math::Pose3;
@@ -27,7 +27,7 @@ pub(crate) fn clearance(pair: &PairFrame, clearance: f64) -> Option<Finding> {
         limit as f32,
     );
     match d {
-        Some(d) if d.distance <= 0.0 => hard(pair, NUMERIC_TOUCH, true),
+        Some(d) if d.distance <= 0.0 => hard_meeting(pair, NUMERIC_TOUCH, true, Some(d)),
         Some(d) if f64::from(d.distance) < limit => {
             Some(containment(pair, 0.0).unwrap_or(Finding {
                 kind: ClashKind::Clearance,

@@ -6,7 +6,7 @@ use super::probe::{deepest_probe, volume_probe, Probe};
 use crate::check::NUMERIC_TOUCH;
 use crate::clash::{ClashKind, Finding};
 use peng::math::Pose3;
-use peng::mesh::TrianglePair;
+use peng::mesh::{MeshDistance, TrianglePair};
 
 /// The hard clash of the pair, if any.
 ///
@@ -21,6 +21,17 @@ use peng::mesh::TrianglePair;
 /// - Surfaces apart, with every corner of one element inside the other,
 ///   closed, one: containment, as deep as its deepest corner.
 pub(crate) fn hard(pair: &PairFrame, tolerance: f64, report_touching: bool) -> Option<Finding> {
+    hard_meeting(pair, tolerance, report_touching, None)
+}
+
+/// [`hard`], given the surfaces' common point when the caller has measured it
+/// already (a clearance test), so that a touch need not be confirmed again.
+pub(crate) fn hard_meeting(
+    pair: &PairFrame,
+    tolerance: f64,
+    report_touching: bool,
+    known: Option<MeshDistance>,
+) -> Option<Finding> {
     let meet = contacts(pair, NUMERIC_TOUCH);
     if meet.proper.is_empty() && !meet.maybe_touching {
         return containment(pair, tolerance);
@@ -43,21 +54,28 @@ pub(crate) fn hard(pair: &PairFrame, tolerance: f64, report_touching: bool) -> O
             distance: -f64::from(p.depth),
         });
     }
+    if !report_touching {
+        // Meeting or not, no clash here unless one holds the other (touching
+        // from inside leaves faces on each other facing the same way, which
+        // the shared-volume probe has measured).
+        return containment(pair, tolerance);
+    }
     // At most a touch: confirm that the surfaces meet, with a common point.
-    let contact = pair.mesh_a().distance_to_mesh_within(
-        &Pose3::IDENTITY,
-        pair.mesh_b(),
-        &pair.pose_b,
-        NUMERIC_TOUCH as f32,
-    );
+    let contact = known.or_else(|| {
+        pair.mesh_a().distance_to_mesh_within(
+            &Pose3::IDENTITY,
+            pair.mesh_b(),
+            &pair.pose_b,
+            NUMERIC_TOUCH as f32,
+        )
+    });
     match contact {
-        Some(d) if report_touching => Some(Finding {
+        Some(d) => Some(Finding {
             kind: ClashKind::Touch,
             point_a: pair.world(d.point_a),
             point_b: pair.world(d.point_b),
             distance: -deepest.map_or(0.0, |p| f64::from(p.depth)),
         }),
-        Some(_) => None,
         // They come near without meeting: one may still hold the other.
         None => containment(pair, tolerance),
     }
