@@ -33,6 +33,24 @@ pub struct MeshDistance {
 }
 
 #[inline]
+/// How far `t` lies beyond the plane of `p` when all its corners are on one
+/// side (a lower bound of the distance between the two triangles), else 0;
+/// 0 for a degenerate `p`.
+fn plane_gap(p: &[DVec3; 3], t: &[DVec3; 3]) -> f64 {
+    let Some(n) = (p[1] - p[0]).cross(p[2] - p[0]).try_normalize() else {
+        return 0.0;
+    };
+    let d = t.map(|v| n.dot(v - p[0]));
+    let (lo, hi) = (d[0].min(d[1]).min(d[2]), d[0].max(d[1]).max(d[2]));
+    if lo > 0.0 {
+        lo
+    } else if hi < 0.0 {
+        -hi
+    } else {
+        0.0
+    }
+}
+
 fn to64(t: &[Vec3; 3]) -> [DVec3; 3] {
     t.map(|v| v.as_dvec3())
 }
@@ -151,6 +169,14 @@ impl TriMesh {
                 let tb = other
                     .slot_corners(sb)
                     .map(|v| rel.transform_point(v).as_dvec3());
+                // A cheap lower bound first: when one triangle lies wholly
+                // beyond the other's plane, they are at least that far apart.
+                if best.is_finite() {
+                    let gap = plane_gap(&ta, &tb).max(plane_gap(&tb, &ta));
+                    if gap > 0.0 && gap * gap > f64::from(best) {
+                        return None;
+                    }
+                }
                 let (d2, pa, pb) = triangle_triangle64(&ta, &tb);
                 let d2 = d2 as f32;
                 let better = found.is_none_or(|f| d2 < f.0);
