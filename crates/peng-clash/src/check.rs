@@ -6,6 +6,7 @@ use crate::clash::{clash_id, Clash, Finding};
 use crate::element::{Bounds, Element};
 use crate::narrow::{clearance, duplicate, hard, PairFrame};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -13,8 +14,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// 0.1 µm at building scale, more after tessellation), not modelling: 10 µm.
 pub const NUMERIC_TOUCH: f64 = 1e-5;
 
-/// What a clash test looks for.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// What a clash test looks for (in reports: `{"mode": "hard", ...}`).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "mode", rename_all = "lowercase")]
 pub enum Mode {
     /// Surfaces that cross, or an element inside another closed one.
     Hard {

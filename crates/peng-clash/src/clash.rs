@@ -1,9 +1,11 @@
 //! One clash between two elements, as a report lists it.
 
 use glam::DVec3;
+use serde::{Deserialize, Serialize};
 
-/// What kind of clash a pair has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// What kind of clash a pair has (in reports, the lower-case word).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum ClashKind {
     /// The surfaces cross and a corner (vertex) of one element lies inside the other.
     Protrusion,

@@ -10,9 +10,10 @@
 use crate::error::ClashError;
 use glam::{DVec3, Vec3};
 use peng::mesh::TriMesh;
+use serde::{Deserialize, Serialize};
 
 /// Who an element is: what a report names it by.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct Identity {
     /// The element's id: the IFC GlobalId, or for mesh files the node or
     /// object name (made unique within the file).

@@ -7,7 +7,7 @@
 
 use super::html::esc;
 use super::pictures::{Picture, Pictures};
-use super::{ClashEntry, ElementEntry, Report, Status};
+use super::{ClashEntry, Identity, Report, Status};
 use crate::clash::fnv1a64;
 use crate::encode::Zip;
 use crate::picture::View;
@@ -98,7 +98,7 @@ pub fn to_bcf(report: &Report, pictures: &Pictures, topics: Topics, created: &st
 }
 
 fn title(test: &str, c: &ClashEntry) -> String {
-    let who = |e: &ElementEntry| {
+    let who = |e: &Identity| {
         if e.name.is_empty() {
             e.class.clone()
         } else {

@@ -1,6 +1,6 @@
 //! The report as CSV: one row per clash, for spreadsheets and issue trackers.
 
-use super::{ClashEntry, ElementEntry, Report, TestReport};
+use super::{ClashEntry, Identity, Report, TestReport};
 
 /// The CSV header: the columns of [`to_csv`], in order.
 pub(crate) const CSV_COLUMNS: [&str; 22] = [
@@ -69,7 +69,7 @@ fn fields(test: &TestReport, c: &ClashEntry, status: &str) -> Vec<String> {
     f
 }
 
-fn element(f: &mut Vec<String>, e: &ElementEntry) {
+fn element(f: &mut Vec<String>, e: &Identity) {
     f.push(e.id.clone());
     f.push(e.class.clone());
     f.push(e.name.clone());
@@ -100,11 +100,11 @@ fn quote(out: &mut String, field: &str) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{ClashKindEntry, FileEntry, GroupEntry, ModeEntry, Status};
+    use super::super::{ClashKind, FileEntry, GroupEntry, Mode, Status};
     use super::*;
 
-    fn element(id: &str, name: &str, storey: Option<&str>) -> ElementEntry {
-        ElementEntry {
+    fn element(id: &str, name: &str, storey: Option<&str>) -> Identity {
+        Identity {
             id: id.into(),
             class: "IfcWall".into(),
             name: name.into(),
@@ -114,10 +114,10 @@ mod tests {
         }
     }
 
-    fn clash(id: &str, a: ElementEntry, group: Option<usize>, status: Status) -> ClashEntry {
+    fn clash(id: &str, a: Identity, group: Option<usize>, status: Status) -> ClashEntry {
         ClashEntry {
             id: id.into(),
-            kind: ClashKindEntry::Protrusion,
+            kind: ClashKind::Protrusion,
             distance: -0.125,
             point_a: [1.0, 2.5, -3.0],
             point_b: [1.0, 2.5, -2.875],
@@ -162,7 +162,7 @@ mod tests {
         let name = "Wall, \"fire\" 2h";
         let mut test = TestReport {
             name: "walls, \"rated\"".into(),
-            mode: ModeEntry::Clearance { distance: 0.05 },
+            mode: Mode::Clearance { distance: 0.05 },
             set_a: 2,
             set_b: None,
             pairs_tested: 1,

@@ -2,7 +2,7 @@
 //! opens in any browser, offline.
 
 use super::pictures::Pictures;
-use super::{ClashEntry, ElementEntry, Report, Status, TestReport};
+use super::{ClashEntry, Identity, Report, Status, TestReport};
 use crate::encode::base64;
 use std::fmt::Write;
 
@@ -117,7 +117,7 @@ fn clash_cell(c: &ClashEntry) -> String {
     )
 }
 
-fn element_cell(e: &ElementEntry) -> String {
+fn element_cell(e: &Identity) -> String {
     format!(
         "{}<br><b>{}</b><br><code>{}</code><br>{}{}",
         esc(&e.class),

@@ -77,52 +77,13 @@ pub struct FileEntry {
     pub elements: usize,
 }
 
-/// The mode of a test, as written in a report.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "mode", rename_all = "lowercase")]
-pub enum ModeEntry {
-    /// [`Mode::Hard`].
-    Hard {
-        /// Touching tolerance.
-        tolerance: f64,
-        /// Whether touches are reported.
-        report_touching: bool,
-    },
-    /// [`Mode::Clearance`].
-    Clearance {
-        /// The clearance distance.
-        distance: f64,
-    },
-    /// [`Mode::Duplicate`].
-    Duplicate {
-        /// The duplicate tolerance.
-        tolerance: f64,
-    },
-}
-
-impl From<Mode> for ModeEntry {
-    fn from(m: Mode) -> Self {
-        match m {
-            Mode::Hard {
-                tolerance,
-                report_touching,
-            } => ModeEntry::Hard {
-                tolerance,
-                report_touching,
-            },
-            Mode::Clearance { distance } => ModeEntry::Clearance { distance },
-            Mode::Duplicate { tolerance } => ModeEntry::Duplicate { tolerance },
-        }
-    }
-}
-
 /// One clash test's results.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestReport {
     /// The test's name.
     pub name: String,
     /// What it looked for.
-    pub mode: ModeEntry,
+    pub mode: Mode,
     /// How many elements set A had.
     pub set_a: usize,
     /// How many set B had; `None` when A was tested against itself.
@@ -155,7 +116,7 @@ pub struct ClashEntry {
     /// Stable id ([`crate::clash_id`]).
     pub id: String,
     /// What kind of clash.
-    pub kind: ClashKindEntry,
+    pub kind: ClashKind,
     /// Signed distance, metres (negative: penetration depth).
     pub distance: f64,
     /// The point on element A.
@@ -163,83 +124,13 @@ pub struct ClashEntry {
     /// The point on element B.
     pub point_b: [f64; 3],
     /// Element A (from set A).
-    pub a: ElementEntry,
+    pub a: Identity,
     /// Element B (from set B).
-    pub b: ElementEntry,
+    pub b: Identity,
     /// Index into the test's groups.
     pub group: Option<usize>,
     /// New or active (resolved ones are listed apart).
     pub status: Status,
-}
-
-/// [`ClashKind`] in a report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)]
-pub enum ClashKindEntry {
-    Protrusion,
-    Pierce,
-    Containment,
-    Touch,
-    Clearance,
-    Duplicate,
-}
-
-impl From<ClashKind> for ClashKindEntry {
-    fn from(k: ClashKind) -> Self {
-        match k {
-            ClashKind::Protrusion => ClashKindEntry::Protrusion,
-            ClashKind::Pierce => ClashKindEntry::Pierce,
-            ClashKind::Containment => ClashKindEntry::Containment,
-            ClashKind::Touch => ClashKindEntry::Touch,
-            ClashKind::Clearance => ClashKindEntry::Clearance,
-            ClashKind::Duplicate => ClashKindEntry::Duplicate,
-        }
-    }
-}
-
-impl ClashKindEntry {
-    /// The word used in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ClashKindEntry::Protrusion => "protrusion",
-            ClashKindEntry::Pierce => "pierce",
-            ClashKindEntry::Containment => "containment",
-            ClashKindEntry::Touch => "touch",
-            ClashKindEntry::Clearance => "clearance",
-            ClashKindEntry::Duplicate => "duplicate",
-        }
-    }
-}
-
-/// An element's identity in a report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ElementEntry {
-    /// IFC GlobalId or mesh node name.
-    pub id: String,
-    /// IFC class or mesh part kind.
-    pub class: String,
-    /// Name ("" when none).
-    pub name: String,
-    /// Storey name.
-    pub storey: Option<String>,
-    /// File.
-    pub file: String,
-    /// Parent (assembly) id.
-    pub parent: Option<String>,
-}
-
-impl From<&Identity> for ElementEntry {
-    fn from(i: &Identity) -> Self {
-        ElementEntry {
-            id: i.id.clone(),
-            class: i.class.clone(),
-            name: i.name.clone(),
-            storey: i.storey.clone(),
-            file: i.file.clone(),
-            parent: i.parent.clone(),
-        }
-    }
 }
 
 /// A group of clashes.
@@ -259,12 +150,12 @@ impl ClashEntry {
         let f = &clash.finding;
         ClashEntry {
             id: clash.id.clone(),
-            kind: f.kind.into(),
+            kind: f.kind,
             distance: f.distance,
             point_a: f.point_a.to_array(),
             point_b: f.point_b.to_array(),
-            a: (&model[clash.a].identity).into(),
-            b: (&model[clash.b].identity).into(),
+            a: model[clash.a].identity.clone(),
+            b: model[clash.b].identity.clone(),
             group: None,
             status: Status::New,
         }
@@ -301,7 +192,7 @@ impl TestReport {
         entries.sort_by(|x, y| x.id.cmp(&y.id));
         TestReport {
             name: name.to_string(),
-            mode: mode.into(),
+            mode,
             set_a,
             set_b,
             pairs_tested,

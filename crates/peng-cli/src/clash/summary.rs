@@ -3,8 +3,9 @@
 
 use super::options::describe;
 use super::progress::thousands;
-use peng_clash::report::{ClashEntry, ClashKindEntry, ElementEntry, Report, Status, TestReport};
+use peng_clash::report::{ClashEntry, Report, Status, TestReport};
 use peng_clash::Mode;
+use peng_clash::{ClashKind, Identity};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -50,7 +51,7 @@ fn test(s: &mut String, t: &TestReport, mode: Mode) {
         thousands(t.pairs_tested),
         plural(t.pairs_tested)
     );
-    let mut kinds: BTreeMap<ClashKindEntry, usize> = BTreeMap::new();
+    let mut kinds: BTreeMap<ClashKind, usize> = BTreeMap::new();
     for c in &t.clashes {
         *kinds.entry(c.kind).or_default() += 1;
     }
@@ -109,9 +110,9 @@ fn test(s: &mut String, t: &TestReport, mode: Mode) {
 fn how_far(c: &ClashEntry) -> String {
     let d = c.distance;
     match c.kind {
-        ClashKindEntry::Clearance => format!("gap {}", mm1(d)),
-        ClashKindEntry::Duplicate => format!("off by {}", mm1(d)),
-        ClashKindEntry::Touch => "touching".to_string(),
+        ClashKind::Clearance => format!("gap {}", mm1(d)),
+        ClashKind::Duplicate => format!("off by {}", mm1(d)),
+        ClashKind::Touch => "touching".to_string(),
         _ => format!("depth {}", mm1(-d)),
     }
 }
@@ -124,7 +125,7 @@ fn mm1(m: f64) -> String {
 }
 
 /// `IfcPipeSegment "Pipe P1"`, or the id when the element has no name.
-fn element(e: &ElementEntry) -> String {
+fn element(e: &Identity) -> String {
     if e.name.is_empty() {
         format!("{} {}", e.class, e.id)
     } else {
