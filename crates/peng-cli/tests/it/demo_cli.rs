@@ -2,37 +2,11 @@
 //! errors.
 
 use crate::common;
+use crate::common::{fresh_dir, ok, peng};
 
 use common::gif_frames;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-/// A fresh directory for one test.
-fn dir(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Runs `peng demo ARGS` in `cwd`.
-fn demo(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_peng"))
-        .arg("demo")
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
+use std::path::Path;
+use std::process::Output;
 
 /// The event lines: those starting with "frame".
 fn events(stdout: &str) -> Vec<&str> {
@@ -43,8 +17,8 @@ fn events(stdout: &str) -> Vec<&str> {
 /// in the current directory with one picture per 3 frames at 5 cs.
 #[test]
 fn default_run_prints_touches_and_writes_the_gif() {
-    let d = dir("demo_default");
-    let stdout = ok(&demo(&d, &[]));
+    let d = fresh_dir("demo_default");
+    let stdout = ok(&run_demo(&d, &[]));
     let ev = events(&stdout);
     let count = |pat: &str| ev.iter().filter(|l| l.contains(pat)).count();
     let began = count("began  ball-paddle");
@@ -81,15 +55,15 @@ fn default_run_prints_touches_and_writes_the_gif() {
 
 #[test]
 fn runs_are_deterministic_and_options_shape_the_gif() {
-    let d = dir("demo_det");
-    let a = ok(&demo(&d, &["--no-picture", "--frames", "700"]));
-    let b = ok(&demo(&d, &["--no-picture", "--frames", "700"]));
+    let d = fresh_dir("demo_det");
+    let a = ok(&run_demo(&d, &["--no-picture", "--frames", "700"]));
+    let b = ok(&run_demo(&d, &["--no-picture", "--frames", "700"]));
     assert_eq!(a, b);
     assert!(events(&a).len() >= 8, "{a}");
     assert!(!d.join("peng-demo.gif").exists(), "--no-picture drew");
     // The events do not depend on the picture.
     let out = d.join("small.gif");
-    let c = ok(&demo(
+    let c = ok(&run_demo(
         &d,
         &[
             "--frames", "700", "--every", "7", "--width", "120", "--height", "90", "--out",
@@ -107,8 +81,8 @@ fn runs_are_deterministic_and_options_shape_the_gif() {
 
 #[test]
 fn png_dir_writes_numbered_pngs() {
-    let d = dir("demo_png");
-    let stdout = ok(&demo(
+    let d = fresh_dir("demo_png");
+    let stdout = ok(&run_demo(
         &d,
         &[
             "--frames",
@@ -145,7 +119,7 @@ fn png_dir_writes_numbered_pngs() {
 
 /// Exit status 1, no panic, and the message names the path.
 fn fails_naming(d: &Path, args: &[&str], path: &str) {
-    let out = demo(d, args);
+    let out = run_demo(d, args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
@@ -160,7 +134,7 @@ fn fails_naming(d: &Path, args: &[&str], path: &str) {
 
 #[test]
 fn unwritable_outputs_are_named() {
-    let d = dir("demo_bad");
+    let d = fresh_dir("demo_bad");
     let gif = d.join("no-such-dir/x.gif");
     let gif = gif.to_str().unwrap();
     fails_naming(&d, &["--out", gif], gif);
@@ -169,10 +143,15 @@ fn unwritable_outputs_are_named() {
     let pngs = pngs.to_str().unwrap();
     fails_naming(&d, &["--png-dir", pngs], pngs);
     // Too many pictures for one GIF: says what to do.
-    let out = demo(&d, &["--frames", "5000", "--every", "1"]);
+    let out = run_demo(&d, &["--frames", "5000", "--every", "1"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--png-dir"));
     // Two destinations at once is a usage error.
-    let out = demo(&d, &["--png-dir", "p", "--out", "o.gif"]);
+    let out = run_demo(&d, &["--png-dir", "p", "--out", "o.gif"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// Runs `peng demo ARGS` in `cwd`.
+fn run_demo(cwd: &Path, args: &[&str]) -> Output {
+    peng(cwd, "demo", args)
 }

@@ -3,54 +3,18 @@
 //! options).
 
 use crate::common;
+use crate::common::{fails, fresh_dir, ok, peng};
 
 use common::gif_frames;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-
-/// A fresh directory for one test.
-fn dir(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Runs `peng sim ARGS` in `cwd`.
-fn sim(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_peng"))
-        .arg("sim")
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-/// Asserts a clean failure (status 1, no panic, nothing on stdout) and
-/// returns stderr.
-fn fails(out: &Output) -> String {
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(out.stdout.is_empty(), "{err}");
-    err
-}
 
 /// The bundled pyramid, shortened: the summary, a GIF with one picture
 /// every 2 steps (30 per second at 60 Hz), and the boxes' first contacts.
 #[test]
 fn bundled_pyramid_writes_gif_and_log() {
-    let d = dir("sim_pyramid");
-    let stdout = ok(&sim(&d, &["--steps", "20"]));
+    let d = fresh_dir("sim_pyramid");
+    let stdout = ok(&run_sim(&d, &["--steps", "20"]));
     assert!(
         stdout.starts_with(
             "peng sim <bundled examples/sim/pyramid.json>: 2D, 56 bodies, 0 joints\n\
@@ -99,7 +63,7 @@ fn bundled_pyramid_writes_gif_and_log() {
 /// none ended), in the scene's own picture size.
 #[test]
 fn ball_on_a_floor_in_3d() {
-    let d = dir("sim_ball3d");
+    let d = fresh_dir("sim_ball3d");
     let scene = d.join("drop.json");
     std::fs::write(
         &scene,
@@ -113,7 +77,7 @@ fn ball_on_a_floor_in_3d() {
   ]}"#,
     )
     .unwrap();
-    let stdout = ok(&sim(
+    let stdout = ok(&run_sim(
         &d,
         &["drop.json", "--out", "drop.gif", "--log", "drop.txt"],
     ));
@@ -154,8 +118,8 @@ fn first_step(log: &str, kind: &str, pair: &str) -> u64 {
 /// through the row to ball 5 within a few steps.
 #[test]
 fn cradle_passes_the_push_through() {
-    let d = dir("sim_cradle");
-    let stdout = ok(&sim(&d, &["--example", "cradle", "--no-picture"]));
+    let d = fresh_dir("sim_cradle");
+    let stdout = ok(&run_sim(&d, &["--example", "cradle", "--no-picture"]));
     assert!(stdout.contains("2D, 6 bodies, 5 joints"), "{stdout}");
     let log = std::fs::read_to_string(d.join("peng-sim-events.txt")).unwrap();
     let first = first_step(&log, "began", "ball1 — ball2");
@@ -168,8 +132,8 @@ fn cradle_passes_the_push_through() {
 /// parts in order (flat ground, bumps at x = 5, 8 and 11, the ramp).
 #[test]
 fn car_drives_over_the_bumps() {
-    let d = dir("sim_car");
-    ok(&sim(&d, &["--example", "car", "--no-picture"]));
+    let d = fresh_dir("sim_car");
+    ok(&run_sim(&d, &["--example", "car", "--no-picture"]));
     let log = std::fs::read_to_string(d.join("peng-sim-events.txt")).unwrap();
     for wheel in ["front_wheel", "rear_wheel"] {
         let steps: Vec<u64> = (1..=4)
@@ -187,7 +151,7 @@ fn car_drives_over_the_bumps() {
 /// Bad values name file, line, column, field and body or joint.
 #[test]
 fn scene_errors_are_located() {
-    let d = dir("sim_errors");
+    let d = fresh_dir("sim_errors");
     let cases = [
         (
             "density.json",
@@ -207,30 +171,33 @@ fn scene_errors_are_located() {
     ];
     for (file, text, expected) in cases {
         std::fs::write(d.join(file), text).unwrap();
-        let err = fails(&sim(&d, &[file]));
+        let err = fails(&run_sim(&d, &[file]));
         assert_eq!(err.trim_end(), format!("error: {expected}"), "{file}");
     }
-    let err = fails(&sim(&d, &["no/such.json"]));
+    let err = fails(&run_sim(&d, &["no/such.json"]));
     assert!(err.contains("cannot read scene file no/such.json"), "{err}");
 }
 
 #[test]
 fn option_errors() {
-    let d = dir("sim_options");
-    let err = fails(&sim(&d, &["--fps", "0"]));
+    let d = fresh_dir("sim_options");
+    let err = fails(&run_sim(&d, &["--fps", "0"]));
     assert!(
         err.contains("--fps must be a finite number > 0, got 0"),
         "{err}"
     );
-    let err = fails(&sim(&d, &["--steps", "100000", "--fps", "60"]));
+    let err = fails(&run_sim(&d, &["--steps", "100000", "--fps", "60"]));
     assert!(err.contains("the GIF would hold 100001 pictures"), "{err}");
-    let err = fails(&sim(&d, &["--steps", "2", "--out", "no/such/dir/x.gif"]));
+    let err = fails(&run_sim(
+        &d,
+        &["--steps", "2", "--out", "no/such/dir/x.gif"],
+    ));
     assert!(
         err.contains("cannot create GIF file no/such/dir/x.gif"),
         "{err}"
     );
     // --no-picture writes only the log.
-    let stdout = ok(&sim(
+    let stdout = ok(&run_sim(
         &d,
         &["--steps", "2", "--no-picture", "--log", "e.txt"],
     ));
@@ -260,9 +227,9 @@ fn help_documents_the_format() {
 /// for byte.
 #[test]
 fn runs_are_deterministic() {
-    let (d1, d2) = (dir("sim_det1"), dir("sim_det2"));
+    let (d1, d2) = (fresh_dir("sim_det1"), fresh_dir("sim_det2"));
     for d in [&d1, &d2] {
-        ok(&sim(d, &["--steps", "30"]));
+        ok(&run_sim(d, &["--steps", "30"]));
     }
     for f in ["peng-sim.gif", "peng-sim-events.txt"] {
         let (a, b) = (
@@ -278,8 +245,8 @@ fn runs_are_deterministic() {
 /// the top crate lands on the floor.
 #[test]
 fn tower3d_falls_when_hit() {
-    let d = dir("sim_tower3d");
-    let stdout = ok(&sim(&d, &["--example", "tower3d", "--no-picture"]));
+    let d = fresh_dir("sim_tower3d");
+    let stdout = ok(&run_sim(&d, &["--example", "tower3d", "--no-picture"]));
     assert!(stdout.contains("3D, 7 bodies, 0 joints"), "{stdout}");
     let log = std::fs::read_to_string(d.join("peng-sim-events.txt")).unwrap();
     let step_of = |l: &str| -> u64 {
@@ -304,7 +271,7 @@ fn tower3d_falls_when_hit() {
 fn scene_from_stdin() {
     use std::io::Write;
     use std::process::Stdio;
-    let d = dir("sim_stdin");
+    let d = fresh_dir("sim_stdin");
     let run = |text: &str| {
         let mut child = Command::new(env!("CARGO_BIN_EXE_peng"))
             .args(["sim", "-", "--steps", "3", "--no-picture"])
@@ -328,4 +295,9 @@ fn scene_from_stdin() {
     assert!(stdout.starts_with("peng sim <stdin>: 2D, 1 body, 0 joints\nsteps: 3 "));
     let err = fails(&run(&scene.replace("\"radius\": 1", "\"radius\": -1")));
     assert!(err.starts_with("error: <stdin>:2:"), "{err}");
+}
+
+/// Runs `peng sim ARGS` in `cwd`.
+fn run_sim(cwd: &Path, args: &[&str]) -> Output {
+    peng(cwd, "sim", args)
 }

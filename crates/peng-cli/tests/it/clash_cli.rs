@@ -2,46 +2,10 @@
 //! clashes; HTML with pictures and BCF topics), the summary, statuses against
 //! an earlier report, and clean errors for bad arguments and files.
 
+use crate::common::{fails, fresh_dir, ok, peng};
 use peng_clash::report::{Report, Status};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-
-/// A fresh directory for one test.
-fn dir(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Runs `peng clash ARGS` in `cwd`.
-fn clash(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_peng"))
-        .arg("clash")
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-/// Asserts a clean failure (status 1, no panic, nothing on stdout) and
-/// returns stderr.
-fn fails(out: &Output) -> String {
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(out.stdout.is_empty(), "{err}");
-    err
-}
 
 /// The (kind, A name, B name) of each clash of the test named `name`, sorted.
 fn clashes(report: &Report, name: &str) -> Vec<(String, String, String)> {
@@ -76,8 +40,8 @@ fn triples(v: &[(&str, &str, &str)]) -> Vec<(String, String, String)> {
 
 #[test]
 fn bundled_example_writes_the_report() {
-    let d = dir("clash_example");
-    let stdout = ok(&clash(&d, &[]));
+    let d = fresh_dir("clash_example");
+    let stdout = ok(&run_clash(&d, &[]));
     let text = std::fs::read_to_string(d.join("peng-report/report.json")).unwrap();
     let report = Report::from_json(&text).unwrap();
     assert_eq!(report.files.len(), 1);
@@ -233,8 +197,8 @@ fn element_text<'a>(xml: &'a str, tag: &str) -> &'a str {
 
 #[test]
 fn bundled_example_writes_html_and_bcf_with_pictures() {
-    let d = dir("clash_html_bcf");
-    ok(&clash(&d, &[]));
+    let d = fresh_dir("clash_html_bcf");
+    ok(&run_clash(&d, &[]));
     let out = d.join("peng-report");
     let report = report_in(&out);
     let n: usize = report.tests.iter().map(|t| t.clashes.len()).sum();
@@ -305,7 +269,10 @@ fn bundled_example_writes_html_and_bcf_with_pictures() {
         }
     }
     // Another size.
-    ok(&clash(&d, &["--picture-size", "320x240", "--out", "small"]));
+    ok(&run_clash(
+        &d,
+        &["--picture-size", "320x240", "--out", "small"],
+    ));
     let bcf = read_bcf(&d.join("small/clashes.bcf"));
     assert_eq!(bcf_topics(&bcf).len(), n);
     for t in bcf_topics(&bcf).values() {
@@ -315,8 +282,8 @@ fn bundled_example_writes_html_and_bcf_with_pictures() {
 
 #[test]
 fn no_pictures_writes_html_and_bcf_without_them() {
-    let d = dir("clash_no_pictures");
-    let stdout = ok(&clash(&d, &["--no-pictures"]));
+    let d = fresh_dir("clash_no_pictures");
+    let stdout = ok(&run_clash(&d, &["--no-pictures"]));
     assert!(stdout.contains("peng-report/report.html"), "{stdout}");
     assert!(stdout.contains("peng-report/clashes.bcf"), "{stdout}");
     let out = d.join("peng-report");
@@ -344,9 +311,9 @@ fn no_pictures_writes_html_and_bcf_without_them() {
 
 #[test]
 fn bcf_topics_group_gives_one_topic_per_group() {
-    let d = dir("clash_bcf_groups");
+    let d = fresh_dir("clash_bcf_groups");
     // By storey: the example's one storey makes one group per test.
-    ok(&clash(
+    ok(&run_clash(
         &d,
         &[
             "--bcf-topics",
@@ -376,7 +343,7 @@ fn bcf_topics_group_gives_one_topic_per_group() {
     per_topic.sort_unstable();
     assert_eq!(per_topic, [1, 4, 6]);
     // By the pair of classes: one topic per group, fewer than the clashes.
-    ok(&clash(
+    ok(&run_clash(
         &d,
         &["--bcf-topics", "group", "--group", "type", "--out", "type"],
     ));
@@ -389,7 +356,7 @@ fn bcf_topics_group_gives_one_topic_per_group() {
         groups
     );
     // The same grouping with the default: one topic per clash.
-    ok(&clash(&d, &["--group", "type", "--out", "per-clash"]));
+    ok(&run_clash(&d, &["--group", "type", "--out", "per-clash"]));
     assert_eq!(
         bcf_topics(&read_bcf(&d.join("per-clash/clashes.bcf"))).len(),
         clashes
@@ -398,7 +365,7 @@ fn bcf_topics_group_gives_one_topic_per_group() {
 
 #[test]
 fn picture_size_out_of_range_fails_naming_the_option() {
-    let d = dir("clash_picture_size");
+    let d = fresh_dir("clash_picture_size");
     for (size, message) in [
         (
             "10x10",
@@ -415,7 +382,7 @@ fn picture_size_out_of_range_fails_naming_the_option() {
         for extra in [&[][..], &["--no-pictures"][..]] {
             let mut args = vec!["--picture-size", size];
             args.extend_from_slice(extra);
-            let err = fails(&clash(&d, &args));
+            let err = fails(&run_clash(&d, &args));
             assert!(err.starts_with("error: "), "{args:?}: {err}");
             assert!(err.contains(message), "{args:?}: {message:?} not in {err}");
         }
@@ -425,9 +392,9 @@ fn picture_size_out_of_range_fails_naming_the_option() {
 
 #[test]
 fn options_shape_the_tests_and_previous_gives_statuses() {
-    let d = dir("clash_options");
+    let d = fresh_dir("clash_options");
     // Pipes against beams, clearance only, into another directory, as JSON.
-    let out = clash(
+    let out = run_clash(
         &d,
         &[
             "--mode",
@@ -455,7 +422,7 @@ fn options_shape_the_tests_and_previous_gives_statuses() {
     assert!(d.join("first/report.json").exists());
     // Again, without pipe P1 and with --previous: P2's clash is active, P1's
     // resolved.
-    let out = clash(
+    let out = run_clash(
         &d,
         &[
             "--mode",
@@ -497,7 +464,7 @@ fn options_shape_the_tests_and_previous_gives_statuses() {
     };
     let (p2, b2) = (id("Pipe P2"), id("Beam B2"));
     std::fs::write(d.join("ignore.txt"), format!("# agreed\n{b2} {p2}\n")).unwrap();
-    let out = clash(
+    let out = run_clash(
         &d,
         &[
             "--mode",
@@ -526,8 +493,8 @@ fn options_shape_the_tests_and_previous_gives_statuses() {
 
 #[test]
 fn collision_and_touching_modes() {
-    let d = dir("clash_touching");
-    let out = clash(
+    let d = fresh_dir("clash_touching");
+    let out = run_clash(
         &d,
         &[
             "--mode",
@@ -559,7 +526,7 @@ fn collision_and_touching_modes() {
 
 #[test]
 fn bad_arguments_fail_naming_them() {
-    let d = dir("clash_bad_args");
+    let d = fresh_dir("clash_bad_args");
     for (args, message) in [
         (
             &["--tolerance", "-1"][..],
@@ -587,7 +554,7 @@ fn bad_arguments_fail_naming_them() {
         (&["--previous", "none.json"][..], "none.json"),
         (&["plan.dwg"][..], "plan.dwg: unknown kind of file"),
     ] {
-        let err = fails(&clash(&d, args));
+        let err = fails(&run_clash(&d, args));
         assert!(err.starts_with("error: "), "{args:?}: {err}");
         assert!(err.contains(message), "{args:?}: {message:?} not in {err}");
     }
@@ -597,17 +564,17 @@ fn bad_arguments_fail_naming_them() {
 
 #[test]
 fn missing_file_is_named() {
-    let d = dir("clash_missing");
-    let err = fails(&clash(&d, &["no-such-model.ifc"]));
+    let d = fresh_dir("clash_missing");
+    let err = fails(&run_clash(&d, &["no-such-model.ifc"]));
     assert!(err.contains("no-such-model.ifc"), "{err}");
-    let err = fails(&clash(&d, &["no-such-part.stl"]));
+    let err = fails(&run_clash(&d, &["no-such-part.stl"]));
     assert!(err.contains("no-such-part.stl"), "{err}");
     assert!(!d.join("peng-report").exists());
 }
 
 #[test]
 fn unreadable_file_beside_a_good_one_is_a_warning() {
-    let d = dir("clash_partial");
+    let d = fresh_dir("clash_partial");
     // One unit cube in an OBJ file.
     std::fs::write(
         d.join("cube.obj"),
@@ -616,7 +583,7 @@ fn unreadable_file_beside_a_good_one_is_a_warning() {
          f 3 4 8\nf 3 8 7\nf 4 1 5\nf 4 5 8\n",
     )
     .unwrap();
-    let out = clash(&d, &["cube.obj", "gone.ifc"]);
+    let out = run_clash(&d, &["cube.obj", "gone.ifc"]);
     let stdout = ok(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.starts_with("warning: gone.ifc: "), "{stderr}");
@@ -629,4 +596,9 @@ fn unreadable_file_beside_a_good_one_is_a_warning() {
     assert_eq!(report.files.len(), 1);
     assert_eq!(report.problems.len(), 1);
     assert!(report.problems[0].contains("gone.ifc"));
+}
+
+/// Runs `peng clash ARGS` in `cwd`.
+fn run_clash(cwd: &Path, args: &[&str]) -> Output {
+    peng(cwd, "clash", args)
 }
