@@ -3,6 +3,9 @@
 use super::view::View;
 use glam::{DVec2, DVec3};
 
+/// Depths closer than this (metres) belong to coincident surfaces.
+const COINCIDENT: f64 = 1e-5;
+
 /// An RGB picture with a depth buffer.
 #[derive(Debug, Clone)]
 pub struct Canvas {
@@ -44,7 +47,8 @@ impl Canvas {
 
     /// Fills the world triangle `w`, shaded by how squarely it faces the
     /// viewer (both sides lit, so open meshes look right too), behind nearer
-    /// triangles already drawn.
+    /// triangles already drawn; where it coincides with one already drawn, on
+    /// every other pixel.
     pub fn fill_triangle(&mut self, view: &View, w: [DVec3; 3], color: [u8; 3]) {
         let n = (w[1] - w[0]).cross(w[2] - w[0]);
         let Some(n) = n.try_normalize() else { return };
@@ -77,8 +81,12 @@ impl Canvas {
                 }
                 let d = b0 * z[0] + b1 * z[1] + b2 * z[2];
                 let i = (y * self.width + x) as usize;
-                if d > self.depth[i] {
-                    self.depth[i] = d;
+                // Surfaces within 10 µm of each other are one surface (two
+                // elements modelled in the same place): the later one takes
+                // every other pixel, so both colours show in a checkerboard.
+                let tie = (d - self.depth[i]).abs() <= COINCIDENT && (x + y) % 2 == 0;
+                if d > self.depth[i] + COINCIDENT || tie {
+                    self.depth[i] = self.depth[i].max(d);
                     self.put(i64::from(x), i64::from(y), shade);
                 }
             }

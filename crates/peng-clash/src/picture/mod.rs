@@ -173,4 +173,30 @@ mod tests {
             .unwrap();
         assert_eq!((dec.info().width, dec.info().height), (320, 240));
     }
+
+    /// An element modelled twice in the same place: both colours show, in
+    /// about equal parts (a block, so that its faces outweigh its creases).
+    #[test]
+    fn duplicate_shows_both_elements() {
+        let o = DVec3::new(700_000.0, 5_300_000.0, 12.0);
+        let block = |id: &str| {
+            el(
+                id,
+                Solid::cuboid(o - DVec3::new(0.5, 0.5, 0.0), o + DVec3::new(0.5, 0.5, 1.0)),
+            )
+        };
+        let (a, b) = (block("c"), block("c copy"));
+        let c = draw_clash(&a, &b, o, o, 240, 180);
+        let (mut na, mut nb) = (0, 0);
+        for p in c.pixels().chunks(3) {
+            let (r, b) = (p[0] as i32, p[2] as i32);
+            na += (r > b + 40) as usize;
+            nb += (b > r + 40) as usize;
+        }
+        assert!(na > 500 && nb > 500, "orange {na}, blue {nb}");
+        assert!(
+            (na as f64 / nb as f64 - 1.0).abs() < 0.3,
+            "orange {na}, blue {nb}"
+        );
+    }
 }
