@@ -7,7 +7,7 @@ use crate::element::{Bounds, Element};
 use crate::narrow::{clearance, duplicate, hard, PairFrame};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Penetrations this shallow are the rounding of f32 mesh vertices (about
@@ -81,22 +81,44 @@ pub struct IgnoreRules {
 }
 
 impl IgnoreRules {
+    /// Whether the same-file or same-parent rule skips the pair (the listed
+    /// pairs are looked up by index, see [`IgnoreRules::listed`]).
     fn skips(&self, a: &Element, b: &Element) -> bool {
         let (ia, ib) = (&a.identity, &b.identity);
         if self.same_file && ia.file == ib.file {
             return true;
         }
-        if self.same_parent {
-            let same = ia.parent.is_some() && ia.parent == ib.parent;
-            let own = ia.parent.as_deref() == Some(ib.id.as_str())
-                || ib.parent.as_deref() == Some(ia.id.as_str());
-            if same || own {
-                return true;
+        if !self.same_parent {
+            return false;
+        }
+        let same = ia.parent.is_some() && ia.parent == ib.parent;
+        let own = ia.parent.as_deref() == Some(ib.id.as_str())
+            || ib.parent.as_deref() == Some(ia.id.as_str());
+        same || own
+    }
+
+    /// The listed pairs as pairs of model indices (lower first), so that the
+    /// candidate filter looks up numbers instead of building id strings.
+    fn listed(&self, model: &[Element]) -> HashSet<(usize, usize)> {
+        if self.pairs.is_empty() {
+            return HashSet::new();
+        }
+        let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
+        for (i, e) in model.iter().enumerate() {
+            by_id.entry(e.identity.id.as_str()).or_default().push(i);
+        }
+        let mut out = HashSet::new();
+        for (a, b) in &self.pairs {
+            let (Some(xs), Some(ys)) = (by_id.get(a.as_str()), by_id.get(b.as_str())) else {
+                continue;
+            };
+            for &x in xs {
+                for &y in ys {
+                    out.insert((x.min(y), x.max(y)));
+                }
             }
         }
-        !self.pairs.is_empty()
-            && (self.pairs.contains(&(ia.id.clone(), ib.id.clone()))
-                || self.pairs.contains(&(ib.id.clone(), ia.id.clone())))
+        out
     }
 }
 
@@ -234,7 +256,10 @@ fn candidate_pairs(model: &[Element], test: &ClashTest) -> Vec<(usize, usize)> {
     };
     pairs.sort_unstable();
     pairs.dedup();
-    pairs.retain(|&(x, y)| !test.ignore.skips(&model[x], &model[y]));
+    let listed = test.ignore.listed(model);
+    pairs.retain(|&(x, y)| {
+        !listed.contains(&(x.min(y), x.max(y))) && !test.ignore.skips(&model[x], &model[y])
+    });
     pairs
 }
 

@@ -129,6 +129,7 @@ impl Element {
         if !origin.is_finite() {
             return Err(element_error(&identity, "the mesh origin is not finite"));
         }
+        let (vertices, triangles) = drop_unused(vertices, triangles);
         let mesh = TriMesh::new(vertices, triangles)
             .map_err(|e| element_error(&identity, &format!("bad mesh: {e}")))?;
         let local = mesh.local_aabb();
@@ -151,7 +152,20 @@ impl Element {
         self.origin
     }
 
-    /// The mesh, in the element's local frame.
+    /// Whether `p` (the element's frame) lies inside its volume; points on
+    /// the surface count as inside. A closed mesh decides by ray parity; an
+    /// open one bounds no volume exactly, and its generalized winding number
+    /// decides, which tolerates small holes.
+    pub fn contains_local_point(&self, p: Vec3) -> bool {
+        if self.closed {
+            self.mesh.contains_local_point(p)
+        } else {
+            self.mesh.local_aabb().contains_point(p) && self.mesh.winding_number(p).abs() >= 0.5
+        }
+    }
+
+    /// The mesh, in the element's local frame. Every vertex is used by some
+    /// triangle.
     pub fn mesh(&self) -> &TriMesh {
         &self.mesh
     }
@@ -171,6 +185,37 @@ impl Element {
     pub fn world_point(&self, local: Vec3) -> DVec3 {
         self.origin + local.as_dvec3()
     }
+}
+
+/// The mesh without the vertices no triangle uses (a stray vertex is no
+/// geometry), renumbered; unchanged when every vertex is used or an index is
+/// out of range (which [`TriMesh::new`] then reports).
+fn drop_unused(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    const UNUSED: u32 = u32::MAX;
+    let mut new_index = vec![UNUSED; vertices.len()];
+    for t in &triangles {
+        for &i in t {
+            match new_index.get_mut(i as usize) {
+                Some(n) => *n = 0,
+                None => return (vertices, triangles),
+            }
+        }
+    }
+    if new_index.iter().all(|&n| n != UNUSED) {
+        return (vertices, triangles);
+    }
+    let mut kept = Vec::new();
+    for (i, n) in new_index.iter_mut().enumerate() {
+        if *n != UNUSED {
+            *n = kept.len() as u32;
+            kept.push(vertices[i]);
+        }
+    }
+    let triangles = triangles
+        .into_iter()
+        .map(|t| t.map(|i| new_index[i as usize]))
+        .collect();
+    (kept, triangles)
 }
 
 fn element_error(identity: &Identity, what: &str) -> ClashError {
@@ -251,6 +296,16 @@ mod tests {
         assert!(e.to_string().contains("A3"), "{e}");
         let nan = [DVec3::ZERO, DVec3::X, DVec3::new(f64::NAN, 0.0, 0.0)];
         assert!(Element::from_world(id("A4"), &nan, vec![[0, 1, 2]]).is_err());
+    }
+
+    #[test]
+    fn unused_vertices_are_no_geometry() {
+        // A stray vertex far away: neither in the bounds nor in the mesh.
+        let pts = [DVec3::ZERO, DVec3::new(500.0, 0.0, 0.0), DVec3::X, DVec3::Y];
+        let e = Element::from_world(id("u"), &pts, vec![[0, 2, 3]]).unwrap();
+        assert_eq!(e.mesh().vertices().len(), 3);
+        assert_eq!(e.mesh().indices(), &[[0, 1, 2]]);
+        assert_eq!(e.bounds().max, DVec3::new(1.0, 1.0, 0.0));
     }
 
     #[test]

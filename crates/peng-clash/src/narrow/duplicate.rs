@@ -40,16 +40,8 @@ fn farthest_vertex(pair: &PairFrame, tol: f32) -> Option<(f32, Vec3, Vec3)> {
     let mesh_b = pair.mesh_b();
     let off = pair.pose_b.translation;
     let mut worst = (0.0f32, Vec3::ZERO, Vec3::ZERO);
-    let mesh_a = pair.mesh_a();
-    // Only vertices that triangles use: a stray unused vertex is no geometry.
-    let mut used = vec![false; mesh_a.vertices().len()];
-    for t in mesh_a.indices() {
-        for &i in t {
-            used[i as usize] = true;
-        }
-    }
     let mut any = false;
-    for (&v, _) in mesh_a.vertices().iter().zip(&used).filter(|(_, &u)| u) {
+    for &v in pair.mesh_a().vertices() {
         let proj = mesh_b.project_local_point_within(v - off, tol)?;
         if !any || proj.distance > worst.0 {
             worst = (proj.distance, v, proj.point + off);

@@ -42,27 +42,15 @@ impl<'a> PairFrame<'a> {
         self.b.mesh()
     }
 
-    /// Whether `p` (A's frame) lies inside B's volume (on its surface counts).
-    /// An open mesh bounds no volume exactly: its generalized winding number
-    /// decides, which tolerates small holes.
+    /// Whether `p` (A's frame) lies inside B's volume (on its surface counts;
+    /// see [`Element::contains_local_point`]).
     pub fn inside_b(&self, p: Vec3) -> bool {
-        let q = p - self.pose_b.translation;
-        if self.b.is_closed() {
-            self.b.mesh().contains_local_point(q)
-        } else {
-            self.b.mesh().local_aabb().contains_point(q)
-                && self.b.mesh().winding_number(q).abs() >= 0.5
-        }
+        self.b.contains_local_point(p - self.pose_b.translation)
     }
 
-    /// Whether `p` (A's frame) lies inside A's volume (see [`Self::inside_b`]).
+    /// Whether `p` (A's frame) lies inside A's volume.
     pub fn inside_a(&self, p: Vec3) -> bool {
-        if self.a.is_closed() {
-            self.a.mesh().contains_local_point(p)
-        } else {
-            self.a.mesh().local_aabb().contains_point(p)
-                && self.a.mesh().winding_number(p).abs() >= 0.5
-        }
+        self.a.contains_local_point(p)
     }
 
     /// Distance from `p` (A's frame) to A's surface, and the nearest point.

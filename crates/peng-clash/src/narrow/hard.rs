@@ -2,7 +2,7 @@
 
 use super::contacts::contacts;
 use super::frame::PairFrame;
-use super::probe::{deepest_probe, volume_probe, Probe};
+use super::probe::{deeper, deepest_probe, volume_probe, Probe};
 use crate::check::NUMERIC_TOUCH;
 use crate::clash::{ClashKind, Finding};
 use peng::math::Pose3;
@@ -40,11 +40,7 @@ pub(crate) fn hard_meeting(
     let shallow = |d: &Option<Probe>| d.is_none_or(|p| f64::from(p.depth) <= tolerance);
     if shallow(&deepest) && meet.cooriented {
         let floor = deepest.map_or(tolerance as f32, |p| p.depth.max(tolerance as f32));
-        if let Some(v) = volume_probe(pair, floor) {
-            if deepest.is_none_or(|p| v.depth > p.depth) {
-                deepest = Some(v);
-            }
-        }
+        deepest = deeper(deepest, volume_probe(pair, floor));
     }
     if let Some(p) = deepest.filter(|p| f64::from(p.depth) > tolerance) {
         return Some(Finding {
@@ -100,11 +96,7 @@ fn surface_depth(pair: &PairFrame, proper: &[TrianglePair]) -> Option<Probe> {
         on_y: p.on_x - back,
         ..p
     });
-    match (from_a, from_b) {
-        (Some(a), Some(b)) if b.depth > a.depth => Some(b),
-        (Some(a), _) => Some(a),
-        (None, b) => b,
-    }
+    deeper(from_a, from_b)
 }
 
 /// One element wholly inside the other, closed, one (their surfaces apart):
@@ -128,15 +120,11 @@ fn contained(pair: &PairFrame, swapped: bool, tolerance: f64) -> Option<Finding>
     if !(outer.min.cmple(inner.min).all() && inner.max.cmple(outer.max).all()) {
         return None;
     }
-    let mesh = pair.mesh_a();
     let mut best = (f32::NEG_INFINITY, glam::Vec3::ZERO, glam::Vec3::ZERO);
-    for t in mesh.indices() {
-        for &i in t {
-            let v = mesh.vertices()[i as usize];
-            let (d, on) = pair.to_surface_b(v);
-            if d > best.0 {
-                best = (d, v, on);
-            }
+    for &v in pair.mesh_a().vertices() {
+        let (d, on) = pair.to_surface_b(v);
+        if d > best.0 {
+            best = (d, v, on);
         }
     }
     if f64::from(best.0) <= tolerance || !pair.inside_b(best.1) {

@@ -23,7 +23,6 @@ use crate::clash::ClashKind;
 use glam::Vec3;
 use peng::bound::Aabb3;
 use peng::mesh::TrianglePair;
-use std::collections::HashSet;
 
 /// The deepest probe of X's surface inside Y.
 #[derive(Debug, Clone, Copy)]
@@ -38,12 +37,12 @@ pub(crate) struct Probe {
     pub kind: ClashKind,
 }
 
-impl Probe {
-    fn deeper(self, o: Option<Probe>) -> Probe {
-        match o {
-            Some(o) if o.depth > self.depth => o,
-            _ => self,
-        }
+/// The deeper of two probes (the first on a tie).
+pub(crate) fn deeper(a: Option<Probe>, b: Option<Probe>) -> Option<Probe> {
+    match (a, b) {
+        (Some(x), Some(y)) if y.depth > x.depth => b,
+        (Some(_), _) => a,
+        (None, _) => b,
     }
 }
 
@@ -62,10 +61,7 @@ pub(crate) fn deepest_probe(pair: &PairFrame, crossing: &[TrianglePair]) -> Opti
             on_y,
             kind,
         };
-        best = Some(match best {
-            Some(b) => b.deeper(Some(probe)),
-            None => probe,
-        });
+        best = deeper(best, Some(probe));
     };
 
     // Vertices inside B's box.
@@ -80,7 +76,7 @@ pub(crate) fn deepest_probe(pair: &PairFrame, crossing: &[TrianglePair]) -> Opti
     let mut triangles: Vec<u32> = crossing.iter().map(|c| c.a).collect();
     triangles.sort_unstable();
     triangles.dedup();
-    let mut edges = HashSet::new();
+    let mut edges = Vec::with_capacity(3 * triangles.len());
     for &t in &triangles {
         let c = mesh_a.triangle(t);
         consider((c[0] + c[1] + c[2]) / 3.0, ClashKind::Protrusion);
@@ -88,12 +84,12 @@ pub(crate) fn deepest_probe(pair: &PairFrame, crossing: &[TrianglePair]) -> Opti
         for k in 0..3 {
             let (i, j) = (idx[k], idx[(k + 1) % 3]);
             if i != j {
-                edges.insert((i.min(j), i.max(j)));
+                edges.push((i.min(j), i.max(j)));
             }
         }
     }
-    let mut edges: Vec<(u32, u32)> = edges.into_iter().collect();
     edges.sort_unstable();
+    edges.dedup();
     for (i, j) in edges {
         let (p, q) = (mesh_a.vertices()[i as usize], mesh_a.vertices()[j as usize]);
         for (mid, pierce) in stretch_midpoints(pair, p, q) {
@@ -190,11 +186,7 @@ pub(crate) fn volume_probe(pair: &PairFrame, floor: f32) -> Option<Probe> {
         for j in 0..n {
             for k in 0..n {
                 let p = lo + step * Vec3::new(i as f32 + 0.5, j as f32 + 0.5, k as f32 + 0.5);
-                if let Some(q) = probe(p) {
-                    if best.is_none_or(|b| q.depth > b.depth) {
-                        best = Some(q);
-                    }
-                }
+                best = deeper(best, probe(p));
             }
         }
     }

@@ -16,8 +16,10 @@ pub struct Canvas {
 }
 
 impl Canvas {
-    /// A canvas filled with `background`.
+    /// A canvas filled with `background`, at least one pixel each way (PNG
+    /// has no empty pictures).
     pub fn new(width: u32, height: u32, background: [u8; 3]) -> Canvas {
+        let (width, height) = (width.max(1), height.max(1));
         let n = (width * height) as usize;
         Canvas {
             width,

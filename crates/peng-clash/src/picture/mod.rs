@@ -174,6 +174,17 @@ mod tests {
         assert_eq!((dec.info().width, dec.info().height), (320, 240));
     }
 
+    /// A zero-sized picture is drawn as one pixel, not a panic.
+    #[test]
+    fn zero_size_picture() {
+        let a = el("a", Solid::cuboid(DVec3::ZERO, DVec3::ONE));
+        let png = draw_clash(&a, &a, DVec3::ZERO, DVec3::ONE, 0, 0).to_png();
+        let dec = png::Decoder::new(std::io::Cursor::new(png))
+            .read_info()
+            .unwrap();
+        assert_eq!((dec.info().width, dec.info().height), (1, 1));
+    }
+
     /// An element modelled twice in the same place: both colours show, in
     /// about equal parts (a block, so that its faces outweigh its creases).
     #[test]

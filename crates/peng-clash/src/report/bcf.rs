@@ -127,7 +127,7 @@ fn markup(
             d,
             "{} {} ({:.1} mm) between {} {} [{}] and {} {} [{}] at ({:.3}, {:.3}, {:.3}); clash id {}.",
             c.kind.as_str(),
-            c.status_word(),
+            c.status.as_str(),
             c.distance * 1000.0,
             c.a.class,
             c.a.name,

@@ -41,7 +41,7 @@ pub fn to_csv(report: &Report) -> String {
     row(&mut out, CSV_COLUMNS.iter().map(|c| c.to_string()));
     for test in &report.tests {
         for c in &test.clashes {
-            row(&mut out, fields(test, c, c.status_word()));
+            row(&mut out, fields(test, c, c.status.as_str()));
         }
         for c in &test.resolved {
             row(&mut out, fields(test, c, "resolved"));

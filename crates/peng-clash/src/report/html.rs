@@ -2,7 +2,7 @@
 //! opens in any browser, offline.
 
 use super::pictures::Pictures;
-use super::{ClashEntry, Identity, Report, Status, TestReport};
+use super::{ClashEntry, Identity, Report, TestReport};
 use crate::encode::base64;
 use std::fmt::Write;
 
@@ -100,11 +100,7 @@ fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures
 }
 
 fn clash_cell(c: &ClashEntry) -> String {
-    let status = match c.status {
-        Status::New => "new",
-        Status::Active => "active",
-        Status::Resolved => "resolved",
-    };
+    let status = c.status.as_str();
     let p = |x: [f64; 3]| format!("({:.3}, {:.3}, {:.3})", x[0], x[1], x[2]);
     format!(
         "<b>{}</b> <span class=\"{status}\">{status}</span><br>distance {:.1} mm<br>group {}<br><code>{}</code><br>A {}<br>B {}",

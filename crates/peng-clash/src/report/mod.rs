@@ -144,6 +144,17 @@ pub struct GroupEntry {
     pub center: [f64; 3],
 }
 
+impl Status {
+    /// "new", "active" or "resolved".
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::New => "new",
+            Status::Active => "active",
+            Status::Resolved => "resolved",
+        }
+    }
+}
+
 impl ClashEntry {
     /// The entry for `clash` of `model`, status new, no group.
     pub fn new(model: &[Element], clash: &Clash) -> ClashEntry {
@@ -158,15 +169,6 @@ impl ClashEntry {
             b: model[clash.b].identity.clone(),
             group: None,
             status: Status::New,
-        }
-    }
-
-    /// "new", "active" or "resolved".
-    pub fn status_word(&self) -> &'static str {
-        match self.status {
-            Status::New => "new",
-            Status::Active => "active",
-            Status::Resolved => "resolved",
         }
     }
 

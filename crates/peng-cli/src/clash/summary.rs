@@ -94,7 +94,7 @@ fn test(s: &mut String, t: &TestReport, mode: Mode) {
             element(&c.a),
             element(&c.b),
             if active > 0 || !t.resolved.is_empty() {
-                format!("  ({})", status(c.status))
+                format!("  ({})", c.status.as_str())
             } else {
                 String::new()
             }
@@ -130,14 +130,6 @@ fn element(e: &Identity) -> String {
         format!("{} {}", e.class, e.id)
     } else {
         format!("{} \"{}\"", e.class, e.name)
-    }
-}
-
-fn status(s: Status) -> &'static str {
-    match s {
-        Status::New => "new",
-        Status::Active => "active",
-        Status::Resolved => "resolved",
     }
 }
 
