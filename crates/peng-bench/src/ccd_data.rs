@@ -1,7 +1,7 @@
 //! The sample queries of the CCD benchmark of Wang, Ferguson, Schneider,
 //! Jiang, Attene and Panozzo ("A Large Scale Benchmark and an Inclusion-Based
 //! Algorithm for Continuous Collision Detection", ACM TOG 2021), as stored in
-//! `/work/shared/data/ccd-sample-queries`: per scene, `edge-edge/*.csv` and
+//! `data/ccd-sample-queries` in the repository: per scene, `edge-edge/*.csv` and
 //! `vertex-face/*.csv`, 8 rows per query (see the data set's README), each
 //! row `x_num, x_den, y_num, y_den, z_num, z_den, truth` with power-of-two
 //! denominators (so every coordinate is exact in `f64`).
@@ -42,7 +42,7 @@ pub struct CcdQuery {
 
 /// The default location of the data set, relative to this crate.
 pub fn default_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ccd-sample-queries")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/ccd-sample-queries")
 }
 
 /// A parse or read failure, naming the file.

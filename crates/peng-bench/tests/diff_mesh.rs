@@ -5,8 +5,8 @@
 //! which reuses the bench build and takes about 6 s).
 //!
 //! Meshes (`peng_bench::meshes`): a closed, non-convex bumpy sphere and an open
-//! random terrain. `/work/shared/data` holds no triangle-mesh file (only IFC
-//! models and CCD queries), so no real scanned mesh is used here.
+//! random terrain, at sizes no file in the repository's `data/` folder reaches
+//! (its largest meshes, the robot arm's collision meshes, are far smaller).
 //!
 //! For every ray (origins in and around the mesh box, 70 % aimed at a point of
 //! the box, the rest in random directions):

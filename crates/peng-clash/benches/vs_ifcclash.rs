@@ -39,7 +39,7 @@ const CASES: [Case; 2] = [
 ];
 
 fn data_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ifc")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/ifc")
 }
 
 fn median(mut v: Vec<f64>) -> f64 {

@@ -7,8 +7,7 @@
 //! identities, boxes within 1 mm and volumes within 1 % (the volume shows
 //! that the openings are cut as IfcOpenShell cuts them).
 //!
-//! The models are in the shared data folder beside the repository
-//! (`../shared/data/ifc`).
+//! The models are in the repository's data folder (`data/ifc`).
 
 use peng_clash::{read_ifc, Element};
 use std::collections::BTreeMap;
@@ -31,11 +30,11 @@ const KNOWN_BOX_DIFFERENCES: &[(&str, &str, &str)] = &[];
 const KNOWN_MISSING: &[(&str, &str, &str)] = &[];
 
 fn models() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ifc");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/ifc");
     for f in FILES {
         assert!(
             dir.join(f).is_file(),
-            "missing IFC model {}: the reference models live in shared/data/ifc beside the repository",
+            "missing IFC model {}: the reference models live in data/ifc at the top of the repository",
             dir.join(f).display()
         );
     }

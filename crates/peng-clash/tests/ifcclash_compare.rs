@@ -9,11 +9,11 @@ use std::path::PathBuf;
 
 fn data(name: &str) -> PathBuf {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/data/ifc")
+        .join("../../data/ifc")
         .join(name);
     assert!(
         p.exists(),
-        "reference model missing: {} (the shared data folder sits beside the project)",
+        "reference model missing: {} (the reference models live in data/ifc at the top of the repository)",
         p.display()
     );
     p

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reference geometry for peng-clash's IFC reader, made with IfcOpenShell.
 
-For each model in ../shared/data/ifc (beside the repository) this runs
+For each model in data/ifc (at the top of the repository) this runs
 IfcOpenShell's geometry iterator the way ifcclash does: the elements are
 IfcElement minus IfcFeatureElement, passed as `include`, with the default
 settings (openings subtracted) plus use-world-coords, so vertices are world
@@ -38,7 +38,7 @@ import ifcopenshell.util.shape as shape_util
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
-MODELS = os.path.normpath(os.path.join(REPO, "..", "shared", "data", "ifc"))
+MODELS = os.path.normpath(os.path.join(REPO, "data", "ifc"))
 FILES = ["Architectural.ifc", "MEP.ifc", "IfcOpenHouse_IFC4.ifc"]
 OUT = os.path.join(HERE, "..", "tests", "data", "ifc_reference.json")
 

@@ -1,6 +1,6 @@
 //! Every query of the sample CCD data set (Wang et al., "A Large Scale
 //! Benchmark and an Inclusion-Based Algorithm for Continuous Collision
-//! Detection", ACM TOG 2021; `/work/shared/data/ccd-sample-queries`): no
+//! Detection", ACM TOG 2021; `data/ccd-sample-queries` in the repository): no
 //! false negative, and fewer false positives than Tight-Inclusion's on the
 //! same queries (137 edge–edge, 85 vertex–face).
 
@@ -54,7 +54,7 @@ fn load(file: &Path) -> Vec<Query> {
 }
 
 fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/ccd-sample-queries")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/ccd-sample-queries")
 }
 
 /// Every CSV of one kind (`edge-edge` or `vertex-face`), in a fixed order.
@@ -63,7 +63,7 @@ fn queries(kind: &str) -> Vec<Query> {
     let scenes = std::fs::read_dir(&dir).unwrap_or_else(|e| {
         panic!(
             "the CCD sample queries are missing: cannot read {} ({e}); \
-             the test expects the data set at <workspace>/../shared/data/ccd-sample-queries",
+             the test expects the data set at <workspace>/data/ccd-sample-queries",
             dir.display()
         )
     });
