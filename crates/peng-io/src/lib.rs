@@ -19,7 +19,6 @@
 
 #![warn(missing_docs)]
 
-mod base64;
 mod error;
 mod gltf;
 mod mesh_data;

@@ -4,6 +4,8 @@
 
 use super::json::Ctx;
 use crate::error::{ErrorKind, ReadError};
+use base64::engine::{general_purpose, GeneralPurpose};
+use base64::{DecodeError, Engine};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::path::Path;
@@ -135,15 +137,10 @@ impl<'a> Buffers<'a> {
                     "only base64 data URIs are supported",
                 ));
             }
-            return crate::base64::decode(&rest.as_bytes()[comma + 1..])
+            return BASE64
+                .decode(&rest.as_bytes()[comma + 1..])
                 .map(Cow::Owned)
-                .map_err(|at| {
-                    ctx.err(
-                        &uri_path,
-                        ErrorKind::Syntax,
-                        format!("invalid base64 at character {at} of the data"),
-                    )
-                });
+                .map_err(|e| ctx.err(&uri_path, ErrorKind::Syntax, base64_message(e)));
         }
         if uri.contains("://") || uri.starts_with('/') || uri.starts_with('\\') {
             return Err(ctx.err(
@@ -181,6 +178,36 @@ impl<'a> Buffers<'a> {
                 e,
             )
         })
+    }
+}
+
+/// Standard base64 (RFC 4648, section 4); the padding `=` may be left out,
+/// as some writers do.
+const BASE64: GeneralPurpose = general_purpose::STANDARD_PAD_INDIFFERENT;
+
+/// What is wrong with the base64 of a data URI, with the offset (in
+/// characters after the comma) where the decoder found it.
+fn base64_message(e: DecodeError) -> String {
+    match e {
+        DecodeError::InvalidByte(at, b) => format!(
+            "invalid base64 at character {at} of the data: {:?} {}",
+            char::from(b),
+            if b == b'=' {
+                "before the end"
+            } else {
+                "is not a base64 character"
+            }
+        ),
+        DecodeError::InvalidLength(n) => format!(
+            "invalid base64: the data ends with a lone character (at character {})",
+            n.saturating_sub(1)
+        ),
+        DecodeError::InvalidLastSymbol { offset, symbol, .. } => format!(
+            "invalid base64 at character {offset} of the data: {:?} has bits beyond \
+             the end of the data (truncated or corrupted)",
+            char::from(symbol)
+        ),
+        DecodeError::InvalidPadding => "invalid base64: wrong padding at the end".to_string(),
     }
 }
 

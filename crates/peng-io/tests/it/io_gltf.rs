@@ -242,6 +242,39 @@ fn the_error_fixture_itself_is_valid() {
     assert_eq!(m.triangles, vec![[0, 1, 2]]);
 }
 
+/// Data URIs decode with or without their `=` padding; bad base64 is a
+/// syntax error naming the character where it goes wrong.
+#[test]
+fn base64_data_uris() {
+    let mut d = tri_doc();
+    let uri = d["buffers"][0]["uri"].as_str().unwrap().to_string();
+    assert!(uri.ends_with('='), "{uri}");
+    d["buffers"][0]["uri"] = json!(uri.trim_end_matches('='));
+    let m = parse_gltf(d.to_string().as_bytes(), "t.gltf", None).unwrap();
+    assert_eq!(m.triangles, vec![[0, 1, 2]]);
+
+    let cases = [
+        (
+            "Zm=v",
+            "invalid base64 at character 2 of the data: '=' before the end",
+        ),
+        (
+            "Zm9vY",
+            "invalid base64: the data ends with a lone character (at character 4)",
+        ),
+        (
+            "Zm9=",
+            "invalid base64 at character 2 of the data: '9' has bits beyond the end",
+        ),
+    ];
+    for (data, want) in cases {
+        let mut d = tri_doc();
+        d["buffers"][0]["uri"] = json!(format!("data:application/octet-stream;base64,{data}"));
+        let e = gltf_err(&d, &["t.gltf: buffers[0].uri: ", want]);
+        assert_eq!(e.kind, ErrorKind::Syntax, "{data}");
+    }
+}
+
 #[test]
 fn gltf_errors_name_file_element_and_problem() {
     let mut d = tri_doc();
@@ -288,7 +321,7 @@ fn gltf_errors_name_file_element_and_problem() {
     d["buffers"][0]["uri"] = json!("data:application/octet-stream;base64,AAA*");
     let e = gltf_err(
         &d,
-        &["t.gltf: buffers[0].uri: invalid base64 at character 3"],
+        &["t.gltf: buffers[0].uri: invalid base64 at character 3 of the data: '*' is not a base64 character"],
     );
     assert_eq!(e.kind, ErrorKind::Syntax);
 
