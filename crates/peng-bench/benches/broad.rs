@@ -17,9 +17,13 @@
 //!   how a peng build splits between insertion and the first pair update.
 //!
 //! How the peers make the pair list:
-//! - parry3d 0.31 `partitioning::Bvh` (the broad phase rapier 0.31 is built on):
-//!   moved leaves updated with `insert_or_update_partially` (no margin: leaves
-//!   are the tight boxes), `refit`, then the tree against itself
+//! - parry3d 0.31 `partitioning::Bvh` (the broad phase rapier 0.36 is built on),
+//!   run as rapier's `BroadPhaseBvh` runs it when many colliders move: moved
+//!   leaves updated in place with `insert_or_update_partially` (no margin:
+//!   leaves are the tight boxes), then `optimize_incremental` (rapier calls it
+//!   every frame once a sixteenth or more of the leaves changed, as here; without
+//!   it the tree degrades frame after frame and parry falls further behind the
+//!   longer the run), `refit`, then the tree against itself
 //!   (`traverse_bvtt_single_tree::<false>`) into a vector of pairs. From scratch:
 //!   `Bvh::from_leaves(Binned)` then the same traversal.
 //! - `bvh` 0.13 (svenstaro/bvh, SAH BVH over shapes): moved shapes re-inserted
@@ -182,6 +186,8 @@ impl Subject for Parry {
             self.bvh
                 .insert_or_update_partially(paabb(&scene.boxes[i]), i as u32, 0.0);
         }
+        // As rapier's broad phase: the incremental optimizer, then the refit.
+        self.bvh.optimize_incremental(&mut self.ws);
         self.bvh.refit(&mut self.ws);
         self.collect()
     }
