@@ -16,8 +16,19 @@
 //!
 //! Before timing, the number of touching pairs after one frame is compared
 //! (printed; the libraries' touching tolerances differ by rounding).
+//!
+//! Threads: both libraries run on the same number of threads.
+//! - `cargo bench -p peng-world-bench`: one thread each. rapier is built
+//!   without its `parallel` feature (single-threaded), and the bench sets
+//!   `RAYON_NUM_THREADS=1` before anything runs, so peng's world (which runs
+//!   on rayon's global pool) gets a pool of one thread too.
+//! - `cargo bench -p peng-world-bench --features parallel`: rapier's parallel
+//!   pipeline and peng's world on rayon's global pool, which both use: one
+//!   thread per core unless `RAYON_NUM_THREADS` says otherwise.
+//!
+//! The group names carry the thread count (`world moving 10k, 2 threads`).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::Criterion;
 use glam::Vec3;
 use peng::d3::{Ball, Capsule, Collider, Cuboid, Pose3, Shape, World3};
 use peng::world::ColliderHandle;
@@ -189,10 +200,35 @@ impl Rapier {
     }
 }
 
+/// The number of threads both libraries run on: 1 without the `parallel`
+/// feature (see `main`), else rayon's global pool's (`RAYON_NUM_THREADS` or
+/// one per core).
+fn threads() -> usize {
+    if !cfg!(feature = "parallel") {
+        return 1;
+    }
+    std::env::var("RAYON_NUM_THREADS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&t| t > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 fn world(c: &mut Criterion) {
+    let threads = threads();
+    let unit = if threads == 1 { "thread" } else { "threads" };
+    eprintln!(
+        "rapier3d {} (parallel feature {}), peng's world: both on {threads} {unit}",
+        rapier3d::VERSION,
+        if cfg!(feature = "parallel") {
+            "on"
+        } else {
+            "off"
+        }
+    );
     for (n, label) in [(10_000, "10k"), (100_000, "100k")] {
         let scene = MovingShapes::new(n, SEED);
-        let mut g = c.benchmark_group(format!("world moving {label}"));
+        let mut g = c.benchmark_group(format!("world moving {label}, {threads} {unit}"));
         g.sample_size(10)
             .warm_up_time(Duration::from_millis(500))
             .measurement_time(Duration::from_secs(3));
@@ -227,5 +263,14 @@ fn world(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, world);
-criterion_main!(benches);
+fn main() {
+    // Without rapier's `parallel` feature rapier runs on one thread: give
+    // peng's world a one-thread pool too (rayon reads the variable when its
+    // global pool starts, on first use, which is after this line).
+    if !cfg!(feature = "parallel") {
+        std::env::set_var("RAYON_NUM_THREADS", "1");
+    }
+    let mut c = Criterion::default().configure_from_args();
+    world(&mut c);
+    c.final_summary();
+}
