@@ -7,9 +7,15 @@
 //! joints hold, did the hulls stay above the floor).
 //!
 //! Each scene runs in rapier and then in peng (peng-dynamics' defaults:
-//! 60 Hz, 4 substeps; peng's own multi-threading is its collision world's).
+//! 60 Hz, 4 substeps).
 //!
-//! Usage (rapier single-threaded):
+//! Threads: in every row both engines run on the row's thread count (`thr`).
+//! Both use rayon (one rayon in the build), so a row's pool of `thr` threads
+//! holds both. Without the `parallel` feature rapier is single-threaded and
+//! `main` sets `RAYON_NUM_THREADS=1` before anything runs, so peng's rayon
+//! pool has one thread too.
+//!
+//! Usage (both single-threaded):
 //!   cargo bench -p peng-dyn-bench --bench dyn_steps [-- [FILTER] [--steps N] [--engine peng|rapier] [--repeat N]]
 //!
 //! `--repeat N`: the two engines take turns N times per scene and each row
@@ -312,8 +318,8 @@ fn thread_counts(asked: Option<usize>) -> Vec<usize> {
 
 #[cfg(feature = "parallel")]
 fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> R {
-    // rapier's parallel pipeline runs on rayon's current pool: a pool of
-    // exactly `threads` workers for this row.
+    // rapier's parallel pipeline and peng (the same rayon crate) run on
+    // rayon's current pool: a pool of exactly `threads` workers for this row.
     match rapier2d::rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -332,6 +338,12 @@ fn with_threads<R: Send>(_threads: usize, f: impl FnOnce() -> R + Send) -> R {
 }
 
 fn main() {
+    // Without the `parallel` feature rapier runs on one thread: peng's rayon
+    // pool gets one thread too (rayon reads the variable when its global
+    // pool starts, on first use, after this line).
+    if !cfg!(feature = "parallel") {
+        std::env::set_var("RAYON_NUM_THREADS", "1");
+    }
     let mut filter: Option<String> = None;
     let mut steps = None;
     let mut threads = None;

@@ -16,8 +16,9 @@
 //! and the pile keep the same work per step. `dyn_steps` gives Box2D's
 //! other figure, the total of a fixed number of steps from the start.
 //!
-//! rapier runs single-threaded here (this package's `parallel` feature off)
-//! with its 60 Hz defaults; see `common/mod.rs` for the settings.
+//! Both engines run on one thread here: rapier without this package's
+//! `parallel` feature, and peng on a rayon pool of one thread (`main` sets
+//! `RAYON_NUM_THREADS=1`); rapier's 60 Hz defaults, see `common/mod.rs`.
 //!
 //! Run: `cargo bench -p peng-dyn-bench --bench dynamics` (a few minutes),
 //! or one group: `cargo bench -p peng-dyn-bench --bench dynamics -- dyn2d/tumbler`.
@@ -26,7 +27,7 @@ mod common;
 
 use common::{Peng2, Peng3, Rapier2, Rapier3};
 use criterion::measurement::WallTime;
-use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, SamplingMode};
+use criterion::{criterion_group, BenchmarkGroup, Criterion, SamplingMode};
 use peng_dyn_bench::{box2d, scenes3, Scene2, Scene3};
 use std::hint::black_box;
 use std::time::Duration;
@@ -122,4 +123,11 @@ fn dyn3d(c: &mut Criterion) {
 }
 
 criterion_group!(benches, dyn2d, dyn3d);
-criterion_main!(benches);
+
+fn main() {
+    // One thread for peng's rayon pool, as rapier has without `parallel`
+    // (read when rayon's global pool starts, after this line).
+    std::env::set_var("RAYON_NUM_THREADS", "1");
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
