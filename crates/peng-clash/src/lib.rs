@@ -5,7 +5,7 @@
 //! from the world origin) with the element's [`Identity`] (IFC GlobalId, class,
 //! name, storey, file; or a mesh file's node name).
 //!
-//! Clash tests ([`check`]) take two sets of elements (or one set against itself)
+//! Clash tests ([`run`], one [`ClashTest`] each) take two sets of elements (or one set against itself)
 //! and report, per pair:
 //! - **hard** clashes: the surfaces cross by more than a touching tolerance, or
 //!   one element lies wholly inside another closed one;
@@ -22,7 +22,6 @@ mod broad;
 mod check;
 mod clash;
 mod element;
-mod encode;
 mod error;
 mod ifc;
 mod loaded;

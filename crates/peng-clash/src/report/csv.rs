@@ -31,7 +31,9 @@ pub(crate) const CSV_COLUMNS: [&str; 22] = [
 /// The report as CSV (RFC 4180: comma-separated, CRLF line ends, fields with
 /// a comma, a double quote or a line break in double quotes, quotes doubled).
 ///
-/// A header row ([`CSV_COLUMNS`]), then one row per clash, test by test: the
+/// A header row (`test`, `id`, `kind`, `status`, `distance`, `point_a_x` ..
+/// `point_b_z`, `group`, then `id`, `class`, `name`, `storey`, `file` of each
+/// element prefixed `a_` and `b_`), then one row per clash, test by test: the
 /// clashes found (status `new` or `active`), then those of the earlier report
 /// no longer found (status `resolved`). Distances and points are in metres
 /// (shortest round-trip decimal form); `group` is the group's name, empty

@@ -124,7 +124,7 @@ pub trait SolidView {
     /// onto the face inside its polygon by more than `inset`, on a face
     /// whose vertices lie within `flat` of its plane. Then the foot of `w`
     /// on the plane is within `flat` of a point of the solid (see
-    /// [`face_holds_foot`]). `false` when the view cannot tell.
+    /// `face_holds_foot`). `false` when the view cannot tell.
     fn face_holds(&self, _f: usize, _w: Vec3, _inset: f32, _flat: f32) -> bool {
         false
     }
