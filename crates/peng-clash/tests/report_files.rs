@@ -1,11 +1,15 @@
 //! The HTML page and the BCF 2.1 zip, read back.
 
 use glam::DVec3;
+use peng_clash::report::Pictures;
 use peng_clash::report::{
     draw_pictures, group_clashes, to_bcf, to_html, FileEntry, GroupBy, Report, TestReport, Topics,
 };
 use peng_clash::{run, ClashTest, Element, Identity, Mode, Solid};
+use std::collections::BTreeSet;
+use std::io::{Cursor, Read};
 use std::process::Command;
+use zip::{CompressionMethod, ZipArchive};
 
 /// Two pipes through one beam, and a third far away through another; the
 /// names carry characters that HTML and XML must escape.
@@ -123,9 +127,13 @@ fn bcf_zip_reads_back() {
     let (model, r) = report();
     let pictures = draw_pictures(&r, &model, 200, 150);
     let check = |topics: Topics, want_topics: usize, want_components: &str| {
-        let bytes = to_bcf(&r, &pictures, topics, "2026-11-28T23:58:00Z");
+        let bytes = to_bcf(&r, &pictures, topics, "2026-11-28T23:58:00Z").unwrap();
         // Same input, same bytes.
-        assert_eq!(bytes, to_bcf(&r, &pictures, topics, "2026-11-28T23:58:00Z"));
+        assert_eq!(
+            bytes,
+            to_bcf(&r, &pictures, topics, "2026-11-28T23:58:00Z").unwrap()
+        );
+        read_back_with_zip(&bytes, &pictures, want_topics);
         let path =
             std::env::temp_dir().join(format!("peng-bcf-{}-{want_topics}.bcf", std::process::id()));
         std::fs::write(&path, &bytes).unwrap();
@@ -171,4 +179,72 @@ print(len(topics), ",".join(sorted(out)))
     check(Topics::PerClash, 3, "2,2,2");
     // Per group: the two pipes through beam 1 together (three elements), and pipe C.
     check(Topics::PerGroup, 2, "2,3");
+}
+
+/// The zip crate reads the archive back: `bcf.version` and per topic a folder
+/// of markup, viewpoint and snapshot, with the snapshots' bytes unchanged;
+/// every entry deflated.
+fn read_back_with_zip(bytes: &[u8], pictures: &Pictures, want_topics: usize) {
+    let mut z = ZipArchive::new(Cursor::new(bytes)).unwrap();
+    let names: Vec<String> = z.file_names().map(|n| n.unwrap().into_owned()).collect();
+    assert_eq!(names[0], "bcf.version");
+    assert_eq!(names.len(), 1 + 3 * want_topics, "{names:?}");
+    let folders: BTreeSet<&str> = names[1..]
+        .iter()
+        .map(|n| n.split_once('/').unwrap().0)
+        .collect();
+    assert_eq!(folders.len(), want_topics);
+    let pngs: BTreeSet<&[u8]> = pictures.values().map(|p| p.png.as_slice()).collect();
+    for folder in folders {
+        for leaf in ["markup.bcf", "viewpoint.bcfv", "snapshot.png"] {
+            let mut f = z.by_name(&format!("{folder}/{leaf}")).unwrap();
+            assert_eq!(f.compression(), CompressionMethod::Deflated, "{leaf}");
+            let mut data = Vec::new();
+            f.read_to_end(&mut data).unwrap();
+            match leaf {
+                "markup.bcf" => {
+                    let text = String::from_utf8(data).unwrap();
+                    assert!(text.starts_with("<?xml"), "{text}");
+                    assert!(
+                        text.contains(&format!("<Topic Guid=\"{folder}\"")),
+                        "{text}"
+                    );
+                    assert!(text.contains("<Snapshot>snapshot.png</Snapshot>"));
+                }
+                "viewpoint.bcfv" => {
+                    let text = String::from_utf8(data).unwrap();
+                    assert!(text.matches("<Component IfcGuid=").count() >= 2, "{text}");
+                }
+                _ => assert!(
+                    pngs.contains(data.as_slice()),
+                    "{folder}: not a drawn picture"
+                ),
+            }
+        }
+    }
+    let mut version = String::new();
+    z.by_name("bcf.version")
+        .unwrap()
+        .read_to_string(&mut version)
+        .unwrap();
+    assert!(version.contains("<Version VersionId=\"2.1\""), "{version}");
+}
+
+/// Two tests of the same name with the same clashes would make topics with
+/// the same GUID: an error naming the entry, not a broken archive.
+#[test]
+fn bcf_duplicate_topics_are_an_error() {
+    let (_, mut r) = report();
+    let again = r.tests[0].clone();
+    r.tests.push(again);
+    let e = to_bcf(
+        &r,
+        &Pictures::new(),
+        Topics::PerClash,
+        "2026-11-28T23:58:00Z",
+    )
+    .unwrap_err();
+    let msg = e.to_string();
+    assert!(msg.starts_with("BCF archive, entry "), "{msg}");
+    assert!(e.entry.ends_with("/markup.bcf"), "{msg}");
 }

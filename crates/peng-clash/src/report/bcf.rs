@@ -4,15 +4,23 @@
 //!
 //! Layout (BCF 2.1 specification): `bcf.version`, and per topic a folder named
 //! by its GUID holding `markup.bcf`, `viewpoint.bcfv` and `snapshot.png`.
+//!
+//! The archive is written with the `zip` crate, every entry deflated and dated
+//! 1980-01-01 00:00, so the same report gives the same bytes. Deflating the
+//! PNG snapshots too pays: on the duplex model's report (1035 topics) they
+//! shrink by 9 % (4.47 to about 4.05 MB), the archive is 5.54 MB instead of
+//! 5.96 MB with stored snapshots, for 0.13 s more in a 10 s run (dev build).
 
 use super::html::esc;
 use super::pictures::{Picture, Pictures};
 use super::{ClashEntry, Identity, Report, Status};
 use crate::clash::fnv1a64;
-use crate::encode::Zip;
 use crate::picture::View;
 use glam::DVec3;
-use std::fmt::Write;
+use std::fmt::Write as _;
+use std::io::{Cursor, Write as _};
+use zip::write::SimpleFileOptions;
+use zip::{CompressionMethod, DateTime, ZipWriter};
 
 /// One topic per clash, or one per group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,10 +31,46 @@ pub enum Topics {
     PerGroup,
 }
 
+/// The BCF archive could not be made.
+#[derive(Debug, thiserror::Error)]
+#[error("BCF archive, entry {entry}: {source}")]
+pub struct BcfError {
+    /// The entry being written (`<topic GUID>/markup.bcf`, ...), or
+    /// `central directory` at the end.
+    pub entry: String,
+    source: zip::result::ZipError,
+}
+
+/// The archive under construction.
+struct Archive(ZipWriter<Cursor<Vec<u8>>>);
+
+impl Archive {
+    /// Adds the entry `name`, deflated.
+    fn add(&mut self, name: &str, data: &[u8]) -> Result<(), BcfError> {
+        let options = SimpleFileOptions::default()
+            .compression_method(CompressionMethod::Deflated)
+            .last_modified_time(DateTime::DEFAULT);
+        let err = |source| BcfError {
+            entry: name.to_string(),
+            source,
+        };
+        self.0.start_file(name, options).map_err(err)?;
+        self.0.write_all(data).map_err(|e| err(e.into()))
+    }
+}
+
 /// The report as a BCF 2.1 zip. `created` is the topics' creation time
 /// (ISO 8601, e.g. `2026-11-28T23:58:00Z`).
-pub fn to_bcf(report: &Report, pictures: &Pictures, topics: Topics, created: &str) -> Vec<u8> {
-    let mut zip = Zip::default();
+///
+/// Fails only if the zip writer does, e.g. on two topics with the same GUID
+/// (two tests of the same name with the same clashes).
+pub fn to_bcf(
+    report: &Report,
+    pictures: &Pictures,
+    topics: Topics,
+    created: &str,
+) -> Result<Vec<u8>, BcfError> {
+    let mut zip = Archive(ZipWriter::new(Cursor::new(Vec::new())));
     zip.add(
         "bcf.version",
         concat!(
@@ -35,7 +79,7 @@ pub fn to_bcf(report: &Report, pictures: &Pictures, topics: Topics, created: &st
             "xsi:noNamespaceSchemaLocation=\"version.xsd\"><DetailedVersion>2.1</DetailedVersion></Version>\n"
         )
         .as_bytes(),
-    );
+    )?;
     for (t, test) in report.tests.iter().enumerate() {
         let units: Vec<(String, Vec<&ClashEntry>)> = match topics {
             Topics::PerClash => test
@@ -84,17 +128,21 @@ pub fn to_bcf(report: &Report, pictures: &Pictures, topics: Topics, created: &st
                     created,
                 )
                 .as_bytes(),
-            );
+            )?;
             zip.add(
                 &format!("{guid}/viewpoint.bcfv"),
                 viewpoint(&view_guid, &clashes, picture).as_bytes(),
-            );
+            )?;
             if let Some(p) = picture {
-                zip.add(&format!("{guid}/snapshot.png"), &p.png);
+                zip.add(&format!("{guid}/snapshot.png"), &p.png)?;
             }
         }
     }
-    zip.finish()
+    let bytes = zip.0.finish().map_err(|source| BcfError {
+        entry: "central directory".to_string(),
+        source,
+    })?;
+    Ok(bytes.into_inner())
 }
 
 fn title(test: &str, c: &ClashEntry) -> String {

@@ -3,7 +3,8 @@
 
 use super::pictures::Pictures;
 use super::{ClashEntry, Identity, Report, TestReport};
-use crate::encode::base64;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine;
 use std::fmt::Write;
 
 /// The report as one HTML page, each clash with its picture from `pictures`.
@@ -71,7 +72,7 @@ fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures
                     format!(
                         "<img alt=\"clash {}\" src=\"data:image/png;base64,{}\">",
                         esc(&c.id),
-                        base64(&pic.png)
+                        BASE64.encode(&pic.png)
                     )
                 });
             let _ = writeln!(

@@ -38,7 +38,7 @@ mod html;
 mod pictures;
 mod status;
 
-pub use bcf::{to_bcf, Topics};
+pub use bcf::{to_bcf, BcfError, Topics};
 pub use csv::to_csv;
 pub use group::{group_clashes, GroupBy};
 pub use html::to_html;

@@ -36,6 +36,9 @@ pub fn write(
         Some((w, h)) => pictures(report, model, w, h),
         None => Pictures::new(),
     };
+    let bcf_path = dir.join("clashes.bcf");
+    let bcf = to_bcf(report, &pictures, options.topics, &date::now_utc())
+        .with_context(|| format!("cannot write {}", bcf_path.display()))?;
     let files = [
         (
             dir.join("report.json"),
@@ -46,10 +49,7 @@ pub fn write(
             dir.join("report.html"),
             to_html(report, &pictures).into_bytes(),
         ),
-        (
-            dir.join("clashes.bcf"),
-            to_bcf(report, &pictures, options.topics, &date::now_utc()),
-        ),
+        (bcf_path, bcf),
     ];
     let mut written = Vec::new();
     for (path, bytes) in files {
