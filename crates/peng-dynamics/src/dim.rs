@@ -66,8 +66,10 @@ impl Angular for Vec3 {
     }
 }
 
-/// A dimension the dynamics runs in ([`Dim2`] or [`Dim3`]).
-pub trait DynDim: Dim {
+/// A dimension the dynamics runs in ([`Dim2`] or [`Dim3`]). Sealed: its
+/// supertrait `SolverDim` (the solver's lane solvers for the dimension)
+/// is the crate's own.
+pub trait DynDim: Dim + crate::solver::SolverDim {
     /// An angular velocity or torque.
     type Ang: Angular;
     /// An inverse inertia (world or local frame).

@@ -5,13 +5,10 @@
 //! The plane's plain hinges of a colour go in lanes ([`super::lanes2`]),
 //! the other joints one by one.
 
-use core::any::{Any, TypeId};
 use core::ops::Range;
 
-use peng::world::Dim2;
-
 use super::constraint::JointC;
-use super::lanes2::{self, HingeArms, HingeLanes};
+use super::lanes2::{HingeArms, HingeLanes};
 use crate::dim::DynDim;
 use crate::solver::body::SolverBody;
 use crate::solver::colour::{self, Shared};
@@ -45,18 +42,6 @@ pub(crate) enum LanePass {
     WarmStart,
     /// Solve with this softness (the joint spring, or rigid to relax).
     Solve(Softness),
-}
-
-/// The bodies as the plane's, when `D` is the plane (the lanes are
-/// written for the plane; `Shared` borrows, so `Any` cannot tell).
-fn planar<'s, 'a, D: DynDim>(
-    b: &'s Shared<'a, SolverBody<D>>,
-) -> Option<&'s Shared<'a, SolverBody<Dim2>>> {
-    (TypeId::of::<D>() == TypeId::of::<Dim2>()).then(|| {
-        let p = (b as *const Shared<'a, SolverBody<D>>).cast::<Shared<'a, SolverBody<Dim2>>>();
-        // SAFETY: `D` is `Dim2`, so the two types are one.
-        unsafe { &*p }
-    })
 }
 
 /// The step's joint constraints, colour after colour.
@@ -140,7 +125,7 @@ impl<D: DynDim> ColouredJoints<D> {
         self.slots.clear();
         self.ends.clear();
         self.in_lanes.clear();
-        let planar = TypeId::of::<D>() == TypeId::of::<Dim2>();
+        let planar = D::HINGE_LANES;
         let dynamic = |x: u32| bodies[x as usize].dynamic.then_some(x);
         for (slot, a, b, hinge) in joints() {
             let blocks = &mut self.blocks;
@@ -187,10 +172,9 @@ impl<D: DynDim> ColouredJoints<D> {
     /// `hinge(slot)` and the bodies. The list's joints are visited in slot
     /// order (the order of the joints' and bodies' own storage), the lanes
     /// block by block, on rayon's threads when there are many.
-    #[allow(clippy::ptr_arg)] // A `Vec`, which `Any` can name (a slice is unsized).
     pub fn fill(
         &mut self,
-        bodies: &Vec<SolverBody<D>>,
+        bodies: &[SolverBody<D>],
         build: impl Fn(u32) -> JointC<D> + Sync + Send,
         hinge: impl Fn(u32) -> HingeArms + Sync + Send,
     ) {
@@ -208,9 +192,7 @@ impl<D: DynDim> ColouredJoints<D> {
                 }
             });
         }
-        if let Some(bodies) = (bodies as &dyn Any).downcast_ref::<Vec<SolverBody<Dim2>>>() {
-            self.hinges.fill(bodies, hinge);
-        }
+        D::fill_hinges(&mut self.hinges, bodies, hinge);
     }
 
     /// How many joints went in lanes.
@@ -249,18 +231,13 @@ impl<D: DynDim> ColouredJoints<D> {
         let list = Shared::new(&mut self.list);
         let hinges = Shared::new(self.hinges.blocks_mut());
         for span in &self.spans {
-            if let (false, Some(plane)) = (span.blocks.is_empty(), planar(&bodies)) {
+            if !span.blocks.is_empty() {
                 let blocks = &span.blocks;
                 colour::run_chunked(blocks.len(), MIN_HINGE_BLOCKS, span.parallel, |run| {
                     let run = blocks.start + run.start..blocks.start + run.end;
                     // SAFETY: the blocks of a colour share no dynamic body,
                     // and each run has its own blocks.
-                    unsafe {
-                        match pass {
-                            LanePass::WarmStart => lanes2::warm_start(&hinges, plane, run),
-                            LanePass::Solve(s) => lanes2::solve(&hinges, plane, run, s),
-                        }
-                    }
+                    unsafe { D::hinge_pass(&hinges, &bodies, run, pass) };
                 });
             }
             let rest = &span.list;

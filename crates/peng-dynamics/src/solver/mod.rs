@@ -43,9 +43,10 @@ pub(crate) mod test_rng;
 pub(crate) mod wide2;
 pub(crate) mod wide3;
 
-use core::any::Any;
+use core::ops::Range;
 
 use body::{integrate_positions, integrate_velocities, SolverBody};
+use colour::Shared;
 use contact::{ContactC, ContactParams};
 use soft::Softness;
 use wide2::WideContacts2;
@@ -53,100 +54,285 @@ use wide3::WideContacts3;
 
 use crate::dim::DynDim;
 use crate::joint::constraint::{self as joint, JointParams};
-use crate::joint::graph::ColouredJoints;
+use crate::joint::graph::{ColouredJoints, LanePass};
+use crate::joint::lanes2::{self, HingeArms, HingeBlock, HingeLanes};
 use crate::world::StepSettings;
-use peng::world::{Dim2, Dim3};
+use peng::world::{Dim, Dim2, Dim3};
 
 /// One contact point's impulses at the end of a step, for warm starting
 /// the next: feature id, normal impulse, friction impulse as a world
 /// vector.
 pub(crate) type PointImpulse<V> = (u32, f32, V);
 
-/// `x` as a value of type `T`, when it is one: the lane solvers are
-/// written per dimension ([`wide2`], [`wide3`]) and the world generically.
-fn cast<X: Any, T: Any>(x: &X) -> Option<&T> {
-    (x as &dyn Any).downcast_ref()
+/// What the solver has per dimension: the lane solvers are written per
+/// dimension ([`wide2`], [`wide3`], [`lanes2`]) and the rest of the solver
+/// and the world generically; this trait, a supertrait of [`DynDim`] that
+/// only this crate can name (so [`DynDim`] is sealed), ties the two
+/// together at compile time.
+///
+/// Its functions that take solver bodies ask `Self: DynDim`, which always
+/// holds ([`DynDim`] is its only subtrait and both dimensions implement
+/// both), but which the trait cannot state as a supertrait (the two would
+/// form a cycle).
+// The crate's own types in its functions: the trait is reachable through
+// `DynDim`, but no one outside the crate can name it, nor make or reach
+// the solver's values its functions take.
+#[allow(private_interfaces, private_bounds)]
+pub trait SolverDim: Dim {
+    /// The step's contact constraints in lanes ([`WideContacts2`],
+    /// [`WideContacts3`]).
+    type Contacts: Default + Clone + core::fmt::Debug + Send + Sync;
+
+    /// Whether the plain hinges go in lanes ([`lanes2`]: the plane's only).
+    const HINGE_LANES: bool;
+
+    /// Adds contact `id`, whose points' impulses go to `slot` on in the
+    /// step's impulse list.
+    fn contacts_add(
+        lanes: &mut Self::Contacts,
+        bodies: &[SolverBody<Self>],
+        c: &ContactC<Self>,
+        id: u32,
+        slot: u32,
+        params: &ContactParams,
+    ) where
+        Self: DynDim;
+    /// Removes every constraint (the start of a step).
+    fn contacts_clear(lanes: &mut Self::Contacts);
+    /// The Delassus matrices and friction masses, once the contacts are in.
+    fn contacts_masses(lanes: &mut Self::Contacts);
+    /// Applies the accumulated impulses.
+    fn contacts_warm_start(lanes: &Self::Contacts, bodies: &mut [SolverBody<Self>])
+    where
+        Self: DynDim;
+    /// One pass (soft with the position error when `use_bias`, else the
+    /// relax pass).
+    fn contacts_solve(
+        lanes: &mut Self::Contacts,
+        bodies: &mut [SolverBody<Self>],
+        params: &ContactParams,
+        use_bias: bool,
+    ) where
+        Self: DynDim;
+    /// Restitution, once after the substeps.
+    fn contacts_restitution(
+        lanes: &mut Self::Contacts,
+        bodies: &mut [SolverBody<Self>],
+        threshold: f32,
+    ) where
+        Self: DynDim;
+    /// Writes every point's impulses into its slot of `out`.
+    fn contacts_impulses(lanes: &Self::Contacts, out: &mut [PointImpulse<Self::V>]);
+
+    /// Fills the hinges' lanes for the step from the bodies and
+    /// `arms(slot)` (nothing where [`HINGE_LANES`](Self::HINGE_LANES) is
+    /// false: no hinge was placed).
+    fn fill_hinges(
+        hinges: &mut HingeLanes,
+        bodies: &[SolverBody<Self>],
+        arms: impl Fn(u32) -> HingeArms + Sync + Send,
+    ) where
+        Self: DynDim;
+
+    /// Runs `pass` on the hinge blocks `run` (none where
+    /// [`HINGE_LANES`](Self::HINGE_LANES) is false).
+    ///
+    /// # Safety
+    /// No other thread writes these blocks, nor reaches their dynamic
+    /// bodies, meanwhile.
+    unsafe fn hinge_pass(
+        blocks: &Shared<HingeBlock>,
+        bodies: &Shared<SolverBody<Self>>,
+        run: Range<usize>,
+        pass: LanePass,
+    ) where
+        Self: DynDim;
 }
 
-/// Mutable [`cast`].
-fn cast_mut<X: Any, T: Any>(x: &mut X) -> Option<&mut T> {
-    (x as &mut dyn Any).downcast_mut()
+#[allow(private_interfaces, private_bounds)] // As the trait's.
+impl SolverDim for Dim2 {
+    type Contacts = WideContacts2;
+    const HINGE_LANES: bool = true;
+
+    fn contacts_add(
+        lanes: &mut WideContacts2,
+        bodies: &[SolverBody<Dim2>],
+        c: &ContactC<Dim2>,
+        id: u32,
+        slot: u32,
+        params: &ContactParams,
+    ) {
+        lanes.add(bodies, c, id, slot, params);
+    }
+    fn contacts_clear(lanes: &mut WideContacts2) {
+        lanes.clear();
+    }
+    fn contacts_masses(lanes: &mut WideContacts2) {
+        lanes.masses();
+    }
+    fn contacts_warm_start(lanes: &WideContacts2, bodies: &mut [SolverBody<Dim2>]) {
+        lanes.warm_start(bodies);
+    }
+    fn contacts_solve(
+        lanes: &mut WideContacts2,
+        bodies: &mut [SolverBody<Dim2>],
+        params: &ContactParams,
+        use_bias: bool,
+    ) {
+        lanes.solve(bodies, params, use_bias);
+    }
+    fn contacts_restitution(
+        lanes: &mut WideContacts2,
+        bodies: &mut [SolverBody<Dim2>],
+        threshold: f32,
+    ) {
+        lanes.restitution(bodies, threshold);
+    }
+    fn contacts_impulses(lanes: &WideContacts2, out: &mut [PointImpulse<glam::Vec2>]) {
+        lanes.impulses(out);
+    }
+    fn fill_hinges(
+        hinges: &mut HingeLanes,
+        bodies: &[SolverBody<Dim2>],
+        arms: impl Fn(u32) -> HingeArms + Sync + Send,
+    ) {
+        hinges.fill(bodies, arms);
+    }
+    unsafe fn hinge_pass(
+        blocks: &Shared<HingeBlock>,
+        bodies: &Shared<SolverBody<Dim2>>,
+        run: Range<usize>,
+        pass: LanePass,
+    ) {
+        // SAFETY: the caller's.
+        unsafe {
+            match pass {
+                LanePass::WarmStart => lanes2::warm_start(blocks, bodies, run),
+                LanePass::Solve(s) => lanes2::solve(blocks, bodies, run, s),
+            }
+        }
+    }
+}
+
+#[allow(private_interfaces, private_bounds)] // As the trait's.
+impl SolverDim for Dim3 {
+    type Contacts = WideContacts3;
+    const HINGE_LANES: bool = false;
+
+    fn contacts_add(
+        lanes: &mut WideContacts3,
+        bodies: &[SolverBody<Dim3>],
+        c: &ContactC<Dim3>,
+        id: u32,
+        slot: u32,
+        params: &ContactParams,
+    ) {
+        lanes.add(bodies, c, id, slot, params);
+    }
+    fn contacts_clear(lanes: &mut WideContacts3) {
+        lanes.clear();
+    }
+    fn contacts_masses(lanes: &mut WideContacts3) {
+        lanes.masses();
+    }
+    fn contacts_warm_start(lanes: &WideContacts3, bodies: &mut [SolverBody<Dim3>]) {
+        lanes.warm_start(bodies);
+    }
+    fn contacts_solve(
+        lanes: &mut WideContacts3,
+        bodies: &mut [SolverBody<Dim3>],
+        params: &ContactParams,
+        use_bias: bool,
+    ) {
+        lanes.solve(bodies, params, use_bias);
+    }
+    fn contacts_restitution(
+        lanes: &mut WideContacts3,
+        bodies: &mut [SolverBody<Dim3>],
+        threshold: f32,
+    ) {
+        lanes.restitution(bodies, threshold);
+    }
+    fn contacts_impulses(lanes: &WideContacts3, out: &mut [PointImpulse<glam::Vec3>]) {
+        lanes.impulses(out);
+    }
+    fn fill_hinges(
+        _hinges: &mut HingeLanes,
+        _bodies: &[SolverBody<Dim3>],
+        _arms: impl Fn(u32) -> HingeArms + Sync + Send,
+    ) {
+    }
+    unsafe fn hinge_pass(
+        _blocks: &Shared<HingeBlock>,
+        _bodies: &Shared<SolverBody<Dim3>>,
+        run: Range<usize>,
+        _pass: LanePass,
+    ) {
+        debug_assert!(run.is_empty(), "no hinge in lanes in 3D");
+    }
 }
 
 /// The step's contact constraints in lanes, for the world's dimension.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Lanes {
-    wide2: WideContacts2,
-    wide3: WideContacts3,
+pub(crate) struct Lanes<D: DynDim>(D::Contacts);
+
+impl<D: DynDim> Default for Lanes<D> {
+    fn default() -> Self {
+        Lanes(D::Contacts::default())
+    }
 }
 
-impl Lanes {
+impl<D: DynDim> Clone for Lanes<D> {
+    fn clone(&self) -> Self {
+        Lanes(self.0.clone())
+    }
+}
+
+impl<D: DynDim> core::fmt::Debug for Lanes<D> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("Lanes").field(&self.0).finish()
+    }
+}
+
+impl<D: DynDim> Lanes<D> {
     /// Removes every constraint (the start of a step).
     pub fn clear(&mut self) {
-        self.wide2.clear();
-        self.wide3.clear();
+        D::contacts_clear(&mut self.0);
     }
 
     /// Adds contact `id`, whose points' impulses go to `slot` on in the
     /// step's impulse list.
-    pub fn add<D: DynDim>(
+    pub fn add(
         &mut self,
-        bodies: &Vec<SolverBody<D>>,
+        bodies: &[SolverBody<D>],
         c: &ContactC<D>,
         id: u32,
         slot: u32,
         params: &ContactParams,
     ) {
-        if let (Some(b), Some(c)) = (cast::<_, Vec<SolverBody<Dim2>>>(bodies), cast(c)) {
-            self.wide2.add(b, c, id, slot, params);
-        } else if let (Some(b), Some(c)) = (cast::<_, Vec<SolverBody<Dim3>>>(bodies), cast(c)) {
-            self.wide3.add(b, c, id, slot, params);
-        }
+        D::contacts_add(&mut self.0, bodies, c, id, slot, params);
     }
 
     /// What the lane solvers compute of the contacts themselves, once the
     /// contacts are in: the Delassus matrices and friction masses.
     fn masses(&mut self) {
-        self.wide2.masses();
-        self.wide3.masses();
+        D::contacts_masses(&mut self.0);
     }
 
-    fn warm_start<D: DynDim>(&self, bodies: &mut Vec<SolverBody<D>>) {
-        if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim2>>>(bodies) {
-            self.wide2.warm_start(b);
-        } else if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim3>>>(bodies) {
-            self.wide3.warm_start(b);
-        }
+    fn warm_start(&self, bodies: &mut [SolverBody<D>]) {
+        D::contacts_warm_start(&self.0, bodies);
     }
 
-    fn solve<D: DynDim>(
-        &mut self,
-        bodies: &mut Vec<SolverBody<D>>,
-        params: &ContactParams,
-        use_bias: bool,
-    ) {
-        if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim2>>>(bodies) {
-            self.wide2.solve(b, params, use_bias);
-        } else if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim3>>>(bodies) {
-            self.wide3.solve(b, params, use_bias);
-        }
+    fn solve(&mut self, bodies: &mut [SolverBody<D>], params: &ContactParams, use_bias: bool) {
+        D::contacts_solve(&mut self.0, bodies, params, use_bias);
     }
 
-    fn restitution<D: DynDim>(&mut self, bodies: &mut Vec<SolverBody<D>>, threshold: f32) {
-        if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim2>>>(bodies) {
-            self.wide2.restitution(b, threshold);
-        } else if let Some(b) = cast_mut::<_, Vec<SolverBody<Dim3>>>(bodies) {
-            self.wide3.restitution(b, threshold);
-        }
+    fn restitution(&mut self, bodies: &mut [SolverBody<D>], threshold: f32) {
+        D::contacts_restitution(&mut self.0, bodies, threshold);
     }
 
     /// Writes every point's impulses into its slot of `out`.
-    pub fn impulses<D: DynDim>(&self, out: &mut Vec<PointImpulse<D::V>>) {
-        if let Some(o) = cast_mut::<_, Vec<PointImpulse<glam::Vec2>>>(out) {
-            self.wide2.impulses(o);
-        } else if let Some(o) = cast_mut::<_, Vec<PointImpulse<glam::Vec3>>>(out) {
-            self.wide3.impulses(o);
-        }
+    pub fn impulses(&self, out: &mut [PointImpulse<D::V>]) {
+        D::contacts_impulses(&self.0, out);
     }
 }
 
@@ -170,8 +356,8 @@ impl ContactParams {
 /// Runs the substeps of one step on the solver bodies, joints and
 /// contacts.
 pub(crate) fn run_step<D: DynDim>(
-    bodies: &mut Vec<SolverBody<D>>,
-    contacts: &mut Lanes,
+    bodies: &mut [SolverBody<D>],
+    contacts: &mut Lanes<D>,
     params: &ContactParams,
     joints: &mut ColouredJoints<D>,
     settings: &StepSettings<D>,

@@ -220,21 +220,22 @@ impl<L: Lane> Motion<L> {
     }
 }
 
-/// The 2D contact constraints of one step in lanes.
+/// The 2D contact constraints of one step in lanes. (`pub` in a private
+/// module: the associated type `SolverDim::Contacts` names it.)
 #[derive(Debug, Default, Clone)]
-pub(crate) struct WideContacts2 {
+pub struct WideContacts2 {
     lanes: Coloured<Block, 2>,
 }
 
 impl WideContacts2 {
     /// Removes every constraint (the start of a step).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.lanes.clear();
     }
 
     /// Adds contact `id` (whose points' impulses go to `slot` on in the
     /// step's impulse list) to a lane.
-    pub fn add(
+    pub(crate) fn add(
         &mut self,
         bodies: &[SolverBody<Dim2>],
         con: &ContactC<Dim2>,
@@ -282,7 +283,7 @@ impl WideContacts2 {
     /// Computes every block's Delassus matrix `K` and friction masses from
     /// its packed anchors, normal, tangent and bodies (once a step, before
     /// the substeps), eight manifolds at a time.
-    pub fn masses(&mut self) {
+    pub(crate) fn masses(&mut self) {
         // SAFETY: runs that go at once share no block (`run_mut`); the
         // pass reads no body.
         self.lanes
@@ -290,7 +291,7 @@ impl WideContacts2 {
     }
 
     /// Applies the accumulated impulses (warm starting).
-    pub fn warm_start(&self, bodies: &mut [SolverBody<Dim2>]) {
+    pub(crate) fn warm_start(&self, bodies: &mut [SolverBody<Dim2>]) {
         let bodies = Shared::new(bodies);
         // SAFETY: runs that go at once share no dynamic body (`run`).
         self.lanes
@@ -299,7 +300,12 @@ impl WideContacts2 {
 
     /// One pass: soft with the position error when `use_bias`, else the
     /// relax pass (see the scalar `contact::solve`, whose steps these are).
-    pub fn solve(&mut self, bodies: &mut [SolverBody<Dim2>], k: &ContactParams, use_bias: bool) {
+    pub(crate) fn solve(
+        &mut self,
+        bodies: &mut [SolverBody<Dim2>],
+        k: &ContactParams,
+        use_bias: bool,
+    ) {
         let bodies = Shared::new(bodies);
         // SAFETY: runs that go at once share no block and no dynamic body
         // (`run_mut`).
@@ -309,7 +315,7 @@ impl WideContacts2 {
     /// Restitution, once after the substeps: points that pushed and were
     /// approaching faster than `threshold` leave at `e` times their impact
     /// speed (see `contact::impact_velocity`).
-    pub fn restitution(&mut self, bodies: &mut [SolverBody<Dim2>], threshold: f32) {
+    pub(crate) fn restitution(&mut self, bodies: &mut [SolverBody<Dim2>], threshold: f32) {
         let zero = F8::ZERO;
         let fast = F8::splat(-threshold);
         let idle = SolverBody::fixed();
@@ -348,7 +354,7 @@ impl WideContacts2 {
 
     /// Writes each point's feature id and impulses (normal; friction as a
     /// world vector) into its slot of `out`.
-    pub fn impulses(&self, out: &mut [PointImpulse<Vec2>]) {
+    pub(crate) fn impulses(&self, out: &mut [PointImpulse<Vec2>]) {
         let out = Shared::new(out);
         self.lanes.par_for_each(|c, cold| {
             for lane in 0..LANES {

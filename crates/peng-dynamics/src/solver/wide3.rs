@@ -335,21 +335,22 @@ impl Side {
     }
 }
 
-/// The 3D contact constraints of one step in lanes.
+/// The 3D contact constraints of one step in lanes. (`pub` in a private
+/// module: the associated type `SolverDim::Contacts` names it.)
 #[derive(Debug, Default, Clone)]
-pub(crate) struct WideContacts3 {
+pub struct WideContacts3 {
     lanes: Coloured<Block, MAX_POINTS>,
 }
 
 impl WideContacts3 {
     /// Removes every constraint (the start of a step).
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.lanes.clear();
     }
 
     /// Adds contact `id` (whose points' impulses go to `slot` on in the
     /// step's impulse list) to a lane.
-    pub fn add(
+    pub(crate) fn add(
         &mut self,
         bodies: &[SolverBody<Dim3>],
         con: &ContactC<Dim3>,
@@ -397,7 +398,7 @@ impl WideContacts3 {
     /// its packed anchors, normal, tangent and bodies (once a step, before
     /// the substeps): eight manifolds at a time, where building each
     /// manifold alone cost about a third of its set-up.
-    pub fn masses(&mut self) {
+    pub(crate) fn masses(&mut self) {
         // SAFETY: runs that go at once share no block (`run_mut`); the
         // pass reads no body.
         self.lanes
@@ -405,7 +406,7 @@ impl WideContacts3 {
     }
 
     /// Applies the accumulated impulses (warm starting).
-    pub fn warm_start(&self, bodies: &mut [SolverBody<Dim3>]) {
+    pub(crate) fn warm_start(&self, bodies: &mut [SolverBody<Dim3>]) {
         let bodies = Shared::new(bodies);
         // SAFETY: runs that go at once share no dynamic body (`run`).
         self.lanes
@@ -414,7 +415,12 @@ impl WideContacts3 {
 
     /// One pass: soft with the position error when `use_bias`, else the
     /// relax pass.
-    pub fn solve(&mut self, bodies: &mut [SolverBody<Dim3>], k: &ContactParams, use_bias: bool) {
+    pub(crate) fn solve(
+        &mut self,
+        bodies: &mut [SolverBody<Dim3>],
+        k: &ContactParams,
+        use_bias: bool,
+    ) {
         let bodies = Shared::new(bodies);
         // SAFETY: runs that go at once share no block and no dynamic body
         // (`run_mut`).
@@ -424,7 +430,7 @@ impl WideContacts3 {
 
     /// Restitution, once after the substeps (see
     /// `WideContacts2::restitution`).
-    pub fn restitution(&mut self, bodies: &mut [SolverBody<Dim3>], threshold: f32) {
+    pub(crate) fn restitution(&mut self, bodies: &mut [SolverBody<Dim3>], threshold: f32) {
         let zero = F8::ZERO;
         let fast = F8::splat(-threshold);
         let (plus, minus) = (F8::splat(1.0), F8::splat(-1.0));
@@ -464,7 +470,7 @@ impl WideContacts3 {
 
     /// Writes each point's feature id and impulses (normal; friction as a
     /// world vector) into its slot of `out`.
-    pub fn impulses(&self, out: &mut [PointImpulse<glam::Vec3>]) {
+    pub(crate) fn impulses(&self, out: &mut [PointImpulse<glam::Vec3>]) {
         let out = Shared::new(out);
         self.lanes.par_for_each(|c, cold| {
             // The second tangent of every lane at once.

@@ -232,7 +232,7 @@ impl<D: DynDim> Sources<'_, D> {
 /// Packs built constraints into the lanes, numbering them and their points
 /// in the order they come.
 struct Packer<'a, D: DynDim> {
-    lanes: &'a mut Lanes,
+    lanes: &'a mut Lanes<D>,
     pairs: &'a mut Vec<(u32, u32)>,
     keys: &'a mut Vec<ContactKey>,
     /// Each constraint's first point slot; one more entry, the total, at

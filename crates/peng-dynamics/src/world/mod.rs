@@ -136,7 +136,7 @@ pub struct PhysicsWorld<D: DynDim> {
     /// Scratch for `sync_colliders`: the colliders' new placements.
     placements: Vec<Placement<D>>,
     impulses: Vec<crate::solver::PointImpulse<D::V>>,
-    lanes: crate::solver::Lanes,
+    lanes: crate::solver::Lanes<D>,
     /// The bodies' centres of mass in the world, for the contact anchors.
     coms: Vec<D::V>,
     joints: crate::joint::JointSet<D>,

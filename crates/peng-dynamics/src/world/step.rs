@@ -215,7 +215,7 @@ impl<D: DynDim> PhysicsWorld<D> {
         let total = self.contact_points.last().copied().unwrap_or(0) as usize;
         self.impulses.clear();
         self.impulses.resize(total, (0, 0.0, D::V::ZERO));
-        self.lanes.impulses::<D>(&mut self.impulses);
+        self.lanes.impulses(&mut self.impulses);
         let warm = &mut self.warm;
         core::mem::swap(&mut warm.keys, &mut self.contact_keys);
         core::mem::swap(&mut warm.points, &mut self.contact_points);
