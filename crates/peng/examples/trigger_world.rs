@@ -113,8 +113,11 @@ fn main() -> Result<(), Box<dyn Error>> {
         world.len()
     );
 
-    // What the log must show. `find` gives the frames of (kind, other end,
-    // watched set) for events with the player as A.
+    // What the log must show. Watched-set events put the set's first group
+    // (the player) as A; the pair's own events put the smaller handle first.
+    assert!(log.iter().all(|(_, e)| e.watch.is_none() || e.a == player));
+    // `frames` lists the frames of the events of one kind between the player
+    // and `other`, for one watched set (`None`: the pair's own events).
     let frames = |kind: EventKind, other, watch: Option<WatchId>| -> Vec<u32> {
         log.iter()
             .filter(|(_, e)| e.kind == kind && e.watch == watch)
