@@ -119,8 +119,10 @@ fn main() -> Result<(), Box<dyn Error>> {
     for k in 0..4u32 {
         world.set_pose(bullet, ball_pose(k, -0.5))?;
         world.set_pose(plain, ball_pose(k, 0.5))?;
-        // The events borrow the world; copy them to query it in the loop.
-        for e in world.update().to_vec() {
+        // `update` borrows the world mutably; `events()` gives the same list
+        // through a shared borrow, so the world can be queried in the loop.
+        world.update();
+        for e in world.events() {
             let who = if e.a == bullet || e.b == bullet {
                 "bullet (ccd)"
             } else {
