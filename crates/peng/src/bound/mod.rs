@@ -15,6 +15,8 @@ mod sphere;
 mod sphere_tree;
 
 pub use aabb::{Aabb, Aabb2, Aabb3};
+// Hidden: peng-dynamics (mass/props3.rs) finds principal inertia axes with it.
+#[doc(hidden)]
 pub use eigen::symmetric_eigen3;
 pub use obb::{Obb2, Obb3};
 pub use sphere::{BoundingBall, BoundingCircle, BoundingSphere};

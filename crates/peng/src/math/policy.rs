@@ -87,7 +87,7 @@ pub enum GeometryError {
 }
 
 /// Checks that a scalar is finite.
-pub fn check_finite(what: &'static str, v: f32) -> Result<f32, GeometryError> {
+pub(crate) fn check_finite(what: &'static str, v: f32) -> Result<f32, GeometryError> {
     if v.is_finite() {
         Ok(v)
     } else {
@@ -96,7 +96,7 @@ pub fn check_finite(what: &'static str, v: f32) -> Result<f32, GeometryError> {
 }
 
 /// Checks that a size is finite and non-negative.
-pub fn check_size(what: &'static str, v: f32) -> Result<f32, GeometryError> {
+pub(crate) fn check_size(what: &'static str, v: f32) -> Result<f32, GeometryError> {
     check_finite(what, v)?;
     if v < 0.0 {
         Err(GeometryError::Negative { what, value: v })
@@ -106,7 +106,7 @@ pub fn check_size(what: &'static str, v: f32) -> Result<f32, GeometryError> {
 }
 
 /// Checks that every component of a vector is finite.
-pub fn check_vec<V: super::Vector>(what: &'static str, v: V) -> Result<V, GeometryError> {
+pub(crate) fn check_vec<V: super::Vector>(what: &'static str, v: V) -> Result<V, GeometryError> {
     if v.is_finite() {
         Ok(v)
     } else {

@@ -55,8 +55,8 @@ struct Slot<T> {
     generation: u32,
 }
 
-/// Values by generation-checked handle; freed slots are reused (lowest index
-/// first is not promised; the free list is LIFO).
+/// The world's collider storage: values by generation-checked handle; freed
+/// slots are reused (lowest index first is not promised; the free list is LIFO).
 #[derive(Debug, Clone)]
 pub struct Arena<T> {
     slots: Vec<Slot<T>>,
@@ -154,12 +154,6 @@ impl<T> Arena<T> {
     #[inline]
     pub fn is_empty(&self) -> bool {
         self.len == 0
-    }
-
-    /// Number of slots (live or free): every handle index is below it.
-    #[inline]
-    pub fn capacity_slots(&self) -> usize {
-        self.slots.len()
     }
 
     /// The live values with their handles, in slot order.

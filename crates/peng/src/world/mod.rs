@@ -71,7 +71,8 @@ pub use dim::{Dim, Dim2, Dim3};
 pub use error::WorldError;
 pub use events::{ContactEvent, EventKind};
 pub use filter::CollisionFilter;
-pub use handle::{Arena, ColliderHandle};
+pub(crate) use handle::Arena;
+pub use handle::ColliderHandle;
 pub use query::{
     ColliderCastHit, ColliderRayHit, NearestCollider, QueryFilter, QueryPredicate, SensorMode,
 };

@@ -760,6 +760,8 @@ impl<V: Vector> DynamicTree<V> {
     /// Checks the tree's invariants (parent links, boxes holding their children
     /// and leaves holding their proxies' boxes, category unions, heights, node
     /// count, free list). For tests; `O(n)`.
+    // Hidden: a test hook for peng's integration tests (broad_*, mesh_bvh, world_events).
+    #[doc(hidden)]
     pub fn check_invariants(&self) -> Result<(), &'static str> {
         let mut seen = 0usize;
         let mut leaves = 0usize;

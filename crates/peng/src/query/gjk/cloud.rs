@@ -17,7 +17,7 @@ use crate::math::{Pose3, Vec3};
 use glam::{Mat3, Vec4};
 
 /// The most vertices a [`Cloud`] of `C` chunks holds.
-pub const fn cloud_max(chunks: usize) -> usize {
+pub(crate) const fn cloud_max(chunks: usize) -> usize {
     4 * chunks
 }
 
@@ -88,11 +88,10 @@ impl<const C: usize> Cloud<C> {
 
     /// The cloud of points already in blocks of four (`[xs, ys, zs]` per
     /// block, the last block padded with copies of point 0, as
-    /// [`ConvexPolyhedron::vertex_blocks`](crate::shape::d3::ConvexPolyhedron::vertex_blocks)
-    /// caches them), mapped by `pose` (`None`: as given); `None` when there are
+    /// `ConvexPolyhedron::vertex_blocks` caches them), mapped by `pose` (`None`: as given); `None` when there are
     /// no blocks or more than `C`. No transposition: the same lanes as
     /// [`Cloud::new`] on the points, bit for bit.
-    pub fn from_blocks(blocks: &[[Vec4; 3]], pose: Option<&Pose3>) -> Option<Self> {
+    pub(crate) fn from_blocks(blocks: &[[Vec4; 3]], pose: Option<&Pose3>) -> Option<Self> {
         let [bx, by, bz] = *blocks.first()?;
         if blocks.len() > C {
             return None;

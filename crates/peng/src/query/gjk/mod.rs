@@ -30,7 +30,8 @@ mod simplex;
 mod support;
 
 pub use cache::GjkCache;
-pub use cloud::{cloud_max, Cloud};
+pub(crate) use cloud::cloud_max;
+pub use cloud::Cloud;
 pub use epa::{epa, EpaOutput};
 pub use gjk_distance::{gjk, gjk_local, GjkOutput, GjkStatus};
 pub use raycast::ray_cast;

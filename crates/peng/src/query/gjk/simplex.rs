@@ -86,7 +86,7 @@ impl Simplex {
         &self.pts[..self.len]
     }
 
-    /// Barycentric weights of the closest point (valid after [`Simplex::solve`]).
+    /// Barycentric weights of the closest point (the GJK solver sets them).
     #[inline]
     pub fn weights(&self) -> &[f64] {
         &self.bary[..self.len]
@@ -106,7 +106,7 @@ impl Simplex {
 
     /// Adds a vertex (ignored when the simplex already has four).
     #[inline]
-    pub fn push(&mut self, p: SupportPoint) {
+    pub(crate) fn push(&mut self, p: SupportPoint) {
         if self.len < 4 {
             self.pts[self.len] = p;
             self.bary[self.len] = 0.0;
@@ -115,14 +115,14 @@ impl Simplex {
     }
 
     /// Whether `w` is (nearly) one of the vertices already.
-    pub fn contains(&self, w: Vec3, tol_sq: f32) -> bool {
+    pub(crate) fn contains(&self, w: Vec3, tol_sq: f32) -> bool {
         self.points()
             .iter()
             .any(|p| p.w.distance_squared(w) <= tol_sq)
     }
 
     /// The largest squared length of a vertex (a scale for tolerances).
-    pub fn max_norm_sq(&self) -> f32 {
+    pub(crate) fn max_norm_sq(&self) -> f32 {
         self.points()
             .iter()
             .fold(0.0f32, |m, p| m.max(p.w.length_squared()))
@@ -168,7 +168,7 @@ impl Simplex {
     /// Replaces the simplex by the smallest sub-simplex holding its point closest
     /// to the origin and sets the weights. Returns that point and whether the
     /// origin lies strictly inside a full tetrahedron.
-    pub fn solve(&mut self) -> (DVec3, bool) {
+    pub(crate) fn solve(&mut self) -> (DVec3, bool) {
         let mut p = [DVec3::ZERO; 4];
         for (q, s) in p.iter_mut().zip(self.points()) {
             *q = s.w.as_dvec3();

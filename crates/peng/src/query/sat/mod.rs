@@ -4,27 +4,38 @@
 //! [`Polytope`] trait (face planes and polygons, edges with their Gauss-map
 //! arcs, a support function), and results are in the frame of shape A.
 //!
-//! - [`separation`]: the separating-axis test with Gauss-map pruning of edge
-//!   pairs (Gregorius, GDC 2013), returning the axis of least penetration.
-//! - [`clip`]: Sutherland–Hodgman clipping of an incident polygon against a
+//! The entry points are [`sat`] (the separating-axis test with Gauss-map
+//! pruning of edge pairs, Gregorius, GDC 2013, returning the axis of least
+//! penetration as a [`SatResult`]) and [`polytope_manifold`] (the
+//! polytope-polytope manifold, face or edge contact), or
+//! [`manifold_from_axis`] to build the manifold for an axis already found.
+//!
+//! Inside (crate-private):
+//! - `separation`: the separating-axis test and its early-out variants.
+//! - `clip`: Sutherland–Hodgman clipping of an incident polygon against a
 //!   reference face, tracking feature ids.
-//! - [`prepared`]: small solids copied into the query frame, for the fast
+//! - `prepared`: small solids copied into the query frame, for the fast
 //!   array-based path of the separating-axis test.
-//! - [`reduce`]: reduction of a contact set to four points.
-//! - [`manifold`]: the polytope-polytope manifold (face or edge contact).
-//! - [`closest`]: closest points of segments.
+//! - `reduce`: reduction of a contact set to four points.
+//! - `manifold`: face and edge contacts.
+//! - `closest`: closest points of segments.
 //! - `triangle`: the separating-axis test of a triangle and a solid, edge
 //!   pairs chosen on the Gauss map.
 
-pub mod clip;
-pub mod closest;
-pub mod manifold;
-pub mod polytope;
+pub(crate) mod clip;
+pub(crate) mod closest;
+pub(crate) mod manifold;
+pub(crate) mod polytope;
+// Hidden: the integration test tests/it/sat3d_brute.rs checks the prepared path.
+#[doc(hidden)]
 pub mod prepared;
-pub mod reduce;
+pub(crate) mod reduce;
+// Hidden: tests/it/convex3d_sat.rs checks `arcs_cross` and `sat_within`.
+#[doc(hidden)]
 pub mod separation;
 mod triangle;
 
-pub use manifold::{face_contact, manifold_from_axis, polytope_manifold, polytope_manifold_or_gap};
+pub(crate) use manifold::face_contact;
+pub use manifold::{manifold_from_axis, polytope_manifold, polytope_manifold_or_gap};
 pub use polytope::{Polygon, PolygonVertex, Polytope, MAX_POLYGON};
 pub use separation::{sat, SatAxis, SatResult};

@@ -391,7 +391,7 @@ impl ConvexPolyhedron {
     /// copies of vertex 0; cached, so that scans over the vertices run four
     /// at a time.
     #[inline]
-    pub fn vertex_blocks(&self) -> &[[glam::Vec4; 3]] {
+    pub(crate) fn vertex_blocks(&self) -> &[[glam::Vec4; 3]] {
         &self.blocks
     }
     /// The mean of the vertices (a point inside the polyhedron), cached.
