@@ -492,7 +492,7 @@ impl DynDim for Dim3 {
         let det = k.determinant();
         let scale =
             k.x_axis.length_squared() + k.y_axis.length_squared() + k.z_axis.length_squared();
-        if det.is_finite() && det.abs() > 1e-9 * scale.powf(1.5) && det != 0.0 {
+        if det.is_finite() && det.abs() > 1e-9 * (scale * scale.sqrt()) && det != 0.0 {
             k.inverse()
         } else {
             Mat3::ZERO
@@ -513,7 +513,7 @@ impl DynDim for Dim3 {
         let det = k.determinant();
         let scale =
             k.x_axis.length_squared() + k.y_axis.length_squared() + k.z_axis.length_squared();
-        if det.is_finite() && det != 0.0 && det.abs() > 1e-9 * scale.powf(1.5) {
+        if det.is_finite() && det != 0.0 && det.abs() > 1e-9 * (scale * scale.sqrt()) {
             k.inverse() * rhs
         } else {
             Vec3::ZERO

@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod body;
+pub mod determinism;
 pub mod dim;
 mod error;
 pub mod joint;
@@ -46,6 +47,7 @@ pub(crate) mod solver;
 pub mod world;
 
 pub use body::{Body, Body2, Body3, BodyKind};
+pub use determinism::Determinism;
 pub use dim::DynDim;
 pub use error::DynamicsError;
 pub use joint::{Joint, JointDesc, JointDesc2, JointDesc3, JointHandle, JointType, Motor, Spring};

@@ -93,6 +93,9 @@ pub(crate) struct JointParams {
     pub h: f32,
     /// `1 / h`.
     pub inv_h: f32,
+    /// Whether the angles come from the crate's own arc tangent
+    /// ([`Determinism::CrossProcessor`](crate::Determinism::CrossProcessor)).
+    pub exact: bool,
 }
 
 /// The joint's geometry now, from the bodies' motion since the step began.

@@ -9,6 +9,7 @@ use core::ops::Range;
 
 use super::constraint::JointC;
 use super::lanes2::{HingeArms, HingeLanes};
+use crate::determinism::Kernels;
 use crate::dim::DynDim;
 use crate::solver::body::SolverBody;
 use crate::solver::colour::{self, Shared};
@@ -54,6 +55,8 @@ pub(crate) struct ColouredJoints<D: DynDim> {
     spans: Vec<Span>,
     /// The hinges in lanes (only in the plane).
     hinges: HingeLanes,
+    /// The kernels of the hinges' passes.
+    kernels: Kernels,
     packer: Packer,
     /// Per colour, its blocks of joint slots (`NONE`: empty).
     blocks: Vec<Vec<[u32; LANES]>>,
@@ -76,6 +79,7 @@ impl<D: DynDim> Default for ColouredJoints<D> {
             list: Vec::new(),
             spans: Vec::new(),
             hinges: HingeLanes::default(),
+            kernels: Kernels::Fast,
             packer: Packer::default(),
             blocks: (0..=OVERFLOW).map(|_| Vec::new()).collect(),
             slots: Vec::new(),
@@ -171,13 +175,16 @@ impl<D: DynDim> ColouredJoints<D> {
     /// into their places in the list, and the lanes of the plain hinges from
     /// `hinge(slot)` and the bodies. The list's joints are visited in slot
     /// order (the order of the joints' and bodies' own storage), the lanes
-    /// block by block, on rayon's threads when there are many.
+    /// block by block, on rayon's threads when there are many; the
+    /// hinges' passes of the step run `kernels`.
     pub fn fill(
         &mut self,
         bodies: &[SolverBody<D>],
         build: impl Fn(u32) -> JointC<D> + Sync + Send,
         hinge: impl Fn(u32) -> HingeArms + Sync + Send,
+        kernels: Kernels,
     ) {
+        self.kernels = kernels;
         if self.list.len() != self.order.len() {
             // Just coloured: nothing to overwrite yet.
             self.list.clear();
@@ -230,6 +237,7 @@ impl<D: DynDim> ColouredJoints<D> {
         let bodies = Shared::new(bodies);
         let list = Shared::new(&mut self.list);
         let hinges = Shared::new(self.hinges.blocks_mut());
+        let kernels = self.kernels;
         for span in &self.spans {
             if !span.blocks.is_empty() {
                 let blocks = &span.blocks;
@@ -237,7 +245,7 @@ impl<D: DynDim> ColouredJoints<D> {
                     let run = blocks.start + run.start..blocks.start + run.end;
                     // SAFETY: the blocks of a colour share no dynamic body,
                     // and each run has its own blocks.
-                    unsafe { D::hinge_pass(&hinges, &bodies, run, pass) };
+                    unsafe { D::hinge_pass(kernels, &hinges, &bodies, run, pass) };
                 });
             }
             let rest = &span.list;
@@ -371,6 +379,7 @@ mod tests {
             &bodies,
             |slot| by_slot[&slot],
             |_| unreachable!("no hinge in lanes"),
+            Kernels::Fast,
         );
         let mut slots: Vec<u32> = set.list().iter().map(|j| j.slot).collect();
         slots.sort_unstable();

@@ -442,6 +442,7 @@ mod tests {
                 let j = &joints[slot as usize];
                 HingeArms::new(j.ra0, j.rb0, j.delta_center, j.imp.point)
             },
+            crate::determinism::Kernels::Fast,
         );
         // Every joint but those of the overflow colour (none here).
         assert_eq!(set.in_lanes(), if lanes { joints.len() } else { 0 });
@@ -450,6 +451,7 @@ mod tests {
             soft: Softness::new(60.0, 5.0, h),
             h,
             inv_h: 1.0 / h,
+            exact: false,
         };
         for _ in 0..2 {
             constraint::warm_start(&mut bodies, &mut set);

@@ -63,9 +63,14 @@ pub(crate) fn solve_rotation_lock<D: DynDim>(
     acc: &mut D::Ang,
     soft: Softness,
     use_bias: bool,
+    exact: bool,
 ) {
     let s = coeffs(soft, use_bias);
-    let c = D::rot_error(fa, fb);
+    let c = if exact {
+        D::rot_error_exact(fa, fb)
+    } else {
+        D::rot_error(fa, fb)
+    };
     let x = D::apply_inv_inertia(ang_mass, b.w - a.w + c * s.bias_rate);
     let d = -(x * s.mass_scale) - *acc * s.impulse_scale;
     *acc += d;

@@ -51,6 +51,7 @@ pub(crate) fn solve<D: DynDim>(
         &mut j.imp.ang,
         p.soft,
         use_bias,
+        p.exact,
     );
     for k in 0..D::V::DIM - 1 {
         let n = frame_axis::<D>(g.fa, k + 1);

@@ -22,7 +22,11 @@ pub(crate) fn solve<D: DynDim>(
         row.solve_motor(a, b, m.speed, m.max_force * p.h, &mut j.imp.motor);
     }
     if let Some(l) = j.limits {
-        let angle = D::twist_angle(g.fa, g.fb);
+        let angle = if p.exact {
+            D::twist_angle_exact(g.fa, g.fb)
+        } else {
+            D::twist_angle(g.fa, g.fb)
+        };
         row.solve_limits(
             a,
             b,

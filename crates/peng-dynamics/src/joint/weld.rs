@@ -23,6 +23,7 @@ pub(crate) fn solve<D: DynDim>(
         &mut j.imp.ang,
         p.soft,
         use_bias,
+        p.exact,
     );
     solve_point(a, b, g.ra, g.rb, g.d, &mut j.imp.point, p.soft, use_bias);
 }

@@ -168,12 +168,22 @@ pub(crate) fn integrate_velocities<D: DynDim>(bodies: &mut [SolverBody<D>], h: f
     });
 }
 
-/// Integrates positions over a substep.
-pub(crate) fn integrate_positions<D: DynDim>(bodies: &mut [SolverBody<D>], h: f32) {
-    super::colour::for_each(bodies, |b| {
-        if b.moves {
-            b.dp = b.dp + b.v * h;
-            b.dq = D::integrate_rotation(b.dq, b.w, h);
-        }
-    });
+/// Integrates positions over a substep; with `exact`, the rotations with
+/// the crate's own sine and cosine (`SolverDim::integrate_rotation_exact`).
+pub(crate) fn integrate_positions<D: DynDim>(bodies: &mut [SolverBody<D>], h: f32, exact: bool) {
+    if exact {
+        super::colour::for_each(bodies, |b| {
+            if b.moves {
+                b.dp = b.dp + b.v * h;
+                b.dq = D::integrate_rotation_exact(b.dq, b.w, h);
+            }
+        });
+    } else {
+        super::colour::for_each(bodies, |b| {
+            if b.moves {
+                b.dp = b.dp + b.v * h;
+                b.dq = D::integrate_rotation(b.dq, b.w, h);
+            }
+        });
+    }
 }

@@ -14,26 +14,84 @@ use core::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 /// Lanes per block.
 pub(crate) const LANES: usize = 8;
 
-/// Defines `$vis unsafe fn $run(args)`, which calls the `#[inline(always)]`
-/// lane loop `$lanes(args)` compiled for AVX2 and FMA (as `$avx2`, one
-/// instruction per lane operation, fused multiply-adds included) where the
-/// processor has both, and as is elsewhere.
+/// Defines `$vis unsafe fn $run(kernels, args)`, which calls the
+/// `#[inline(always)]` lane loop `$lanes(args)` compiled for AVX2 and FMA
+/// (as `$avx2`, one instruction per lane operation, fused multiply-adds
+/// included) where the processor has both and `kernels` allows it
+/// (not [`Kernels::ExactBaseline`]), and as is elsewhere.
 /// The callers of `$run` take on `$lanes`' safety contract.
+///
+/// Two forms. Without a multiply-add type (`$lanes::<plain | avx>`, or no
+/// types), the loop's two builds give the same bits (the same IEEE
+/// operations in the same order, narrow or wide): [`Kernels::Exact`] runs
+/// the AVX2 build as [`Kernels::Fast`] does. With a third list of types
+/// and a second name, `$avx2 / $avx2x, $lanes::<plain | avx | exact>`, the
+/// [`MulAdd`] types differ: [`Kernels::Exact`] runs `$avx2x`, the loop
+/// with the `exact` types ([`Unfused`]) compiled for AVX2 alone, so it
+/// gives the baseline's bits.
 macro_rules! avx2_dispatch {
     // `$lanes` may be generic over type parameters that say how it
     // computes: `$plain` in the baseline build, `$avx` in the AVX2 build (a
     // [`Lane`] type, or a [`Rows`] type whose lanes are those, and a
-    // [`MulAdd`]).
+    // [`MulAdd`]), `$exact` in the AVX2 build of `Kernels::Exact`.
+    ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident / $avx2x:ident, $lanes:ident ::<$($plain:ty),+ | $($avx:ty),+ | $($exact:ty),+>, ($($arg:ident: $ty:ty),* $(,)?)) => {
+        $(#[$doc])*
+        $vis unsafe fn $run(kernels: $crate::determinism::Kernels, $($arg: $ty),*) {
+            use $crate::determinism::Kernels;
+            #[cfg(target_arch = "x86_64")]
+            match kernels {
+                Kernels::Fast
+                    if std::arch::is_x86_feature_detected!("avx2")
+                        && std::arch::is_x86_feature_detected!("fma") =>
+                {
+                    // SAFETY: the processor has AVX2 and FMA; the rest as
+                    // the caller's.
+                    return unsafe { $avx2($($arg),*) };
+                }
+                Kernels::Exact if std::arch::is_x86_feature_detected!("avx2") => {
+                    // SAFETY: the processor has AVX2; the rest as the
+                    // caller's.
+                    return unsafe { $avx2x($($arg),*) };
+                }
+                _ => {}
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = kernels;
+            // SAFETY: the caller's.
+            unsafe { $lanes::<$($plain),+>($($arg),*) }
+        }
+
+        /// The lane loop compiled for AVX2 and FMA.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn $avx2($($arg: $ty),*) {
+            // SAFETY: the processor has AVX2 and FMA (this function's
+            // features), as the AVX types ask; the rest as the caller's.
+            unsafe { $lanes::<$($avx),+>($($arg),*) }
+        }
+
+        /// The lane loop compiled for AVX2 (no FMA: nothing can be fused).
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn $avx2x($($arg: $ty),*) {
+            // SAFETY: the processor has AVX2 (this function's feature), as
+            // the AVX types ask; the rest as the caller's.
+            unsafe { $lanes::<$($exact),+>($($arg),*) }
+        }
+    };
     ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident, $lanes:ident $(::<$($plain:ty),+ | $($avx:ty),+>)?, ($($arg:ident: $ty:ty),* $(,)?)) => {
         $(#[$doc])*
-        $vis unsafe fn $run($($arg: $ty),*) {
+        $vis unsafe fn $run(kernels: $crate::determinism::Kernels, $($arg: $ty),*) {
             #[cfg(target_arch = "x86_64")]
-            if std::arch::is_x86_feature_detected!("avx2")
+            if kernels != $crate::determinism::Kernels::ExactBaseline
+                && std::arch::is_x86_feature_detected!("avx2")
                 && std::arch::is_x86_feature_detected!("fma")
             {
                 // SAFETY: the processor has AVX2 and FMA; the rest as the caller's.
                 return unsafe { $avx2($($arg),*) };
             }
+            #[cfg(not(target_arch = "x86_64"))]
+            let _ = kernels;
             // SAFETY: the caller's.
             unsafe { $lanes $(::<$($plain),+>)? ($($arg),*) }
         }

@@ -52,11 +52,14 @@ use soft::Softness;
 use wide2::WideContacts2;
 use wide3::WideContacts3;
 
+use crate::determinism::{exact, Kernels};
 use crate::dim::DynDim;
 use crate::joint::constraint::{self as joint, JointParams};
 use crate::joint::graph::{ColouredJoints, LanePass};
 use crate::joint::lanes2::{self, HingeArms, HingeBlock, HingeLanes};
 use crate::world::StepSettings;
+use glam::{Quat, Vec3};
+use peng::math::Rot2;
 use peng::world::{Dim, Dim2, Dim3};
 
 /// One contact point's impulses at the end of a step, for warm starting
@@ -97,8 +100,9 @@ pub trait SolverDim: Dim {
         params: &ContactParams,
     ) where
         Self: DynDim;
-    /// Removes every constraint (the start of a step).
-    fn contacts_clear(lanes: &mut Self::Contacts);
+    /// Removes every constraint (the start of a step) and sets the
+    /// kernels of the step's passes.
+    fn contacts_clear(lanes: &mut Self::Contacts, kernels: Kernels);
     /// The Delassus matrices and friction masses, once the contacts are in.
     fn contacts_masses(lanes: &mut Self::Contacts);
     /// Applies the accumulated impulses.
@@ -141,11 +145,34 @@ pub trait SolverDim: Dim {
     /// No other thread writes these blocks, nor reaches their dynamic
     /// bodies, meanwhile.
     unsafe fn hinge_pass(
+        kernels: Kernels,
         blocks: &Shared<HingeBlock>,
         bodies: &Shared<SolverBody<Self>>,
         run: Range<usize>,
         pass: LanePass,
     ) where
+        Self: DynDim;
+
+    /// [`DynDim::twist_angle`] with the crate's own arc tangent
+    /// ([`exact`]), the same on any processor.
+    fn twist_angle_exact(fa: <Self as DynDim>::Rot, fb: <Self as DynDim>::Rot) -> f32
+    where
+        Self: DynDim;
+    /// [`DynDim::rot_error`], the same on any processor.
+    fn rot_error_exact(
+        fa: <Self as DynDim>::Rot,
+        fb: <Self as DynDim>::Rot,
+    ) -> <Self as DynDim>::Ang
+    where
+        Self: DynDim;
+    /// [`DynDim::integrate_rotation`] with the crate's own sine and cosine
+    /// ([`exact`]), the same on any processor.
+    fn integrate_rotation_exact(
+        rot: <Self as DynDim>::Rot,
+        w: <Self as DynDim>::Ang,
+        h: f32,
+    ) -> <Self as DynDim>::Rot
+    where
         Self: DynDim;
 }
 
@@ -164,8 +191,9 @@ impl SolverDim for Dim2 {
     ) {
         lanes.add(bodies, c, id, slot, params);
     }
-    fn contacts_clear(lanes: &mut WideContacts2) {
+    fn contacts_clear(lanes: &mut WideContacts2, kernels: Kernels) {
         lanes.clear();
+        lanes.set_kernels(kernels);
     }
     fn contacts_masses(lanes: &mut WideContacts2) {
         lanes.masses();
@@ -199,6 +227,7 @@ impl SolverDim for Dim2 {
         hinges.fill(bodies, arms);
     }
     unsafe fn hinge_pass(
+        kernels: Kernels,
         blocks: &Shared<HingeBlock>,
         bodies: &Shared<SolverBody<Dim2>>,
         run: Range<usize>,
@@ -207,10 +236,21 @@ impl SolverDim for Dim2 {
         // SAFETY: the caller's.
         unsafe {
             match pass {
-                LanePass::WarmStart => lanes2::warm_start(blocks, bodies, run),
-                LanePass::Solve(s) => lanes2::solve(blocks, bodies, run, s),
+                LanePass::WarmStart => lanes2::warm_start(kernels, blocks, bodies, run),
+                LanePass::Solve(s) => lanes2::solve(kernels, blocks, bodies, run, s),
             }
         }
+    }
+    fn twist_angle_exact(fa: Rot2, fb: Rot2) -> f32 {
+        let r = fa.inverse().mul(fb);
+        exact::atan2(r.sin, r.cos)
+    }
+    fn rot_error_exact(fa: Rot2, fb: Rot2) -> f32 {
+        Self::twist_angle_exact(fa, fb)
+    }
+    fn integrate_rotation_exact(rot: Rot2, w: f32, h: f32) -> Rot2 {
+        // No sine or cosine here: as [`DynDim::integrate_rotation`].
+        <Dim2 as DynDim>::integrate_rotation(rot, w, h)
     }
 }
 
@@ -229,8 +269,9 @@ impl SolverDim for Dim3 {
     ) {
         lanes.add(bodies, c, id, slot, params);
     }
-    fn contacts_clear(lanes: &mut WideContacts3) {
+    fn contacts_clear(lanes: &mut WideContacts3, kernels: Kernels) {
         lanes.clear();
+        lanes.set_kernels(kernels);
     }
     fn contacts_masses(lanes: &mut WideContacts3) {
         lanes.masses();
@@ -263,12 +304,43 @@ impl SolverDim for Dim3 {
     ) {
     }
     unsafe fn hinge_pass(
+        _kernels: Kernels,
         _blocks: &Shared<HingeBlock>,
         _bodies: &Shared<SolverBody<Dim3>>,
         run: Range<usize>,
         _pass: LanePass,
     ) {
         debug_assert!(run.is_empty(), "no hinge in lanes in 3D");
+    }
+    fn twist_angle_exact(fa: Quat, fb: Quat) -> f32 {
+        // As [`DynDim::twist_angle`].
+        let q = fa.inverse() * fb;
+        let (w, x) = if q.w < 0.0 { (-q.w, -q.x) } else { (q.w, q.x) };
+        2.0 * exact::atan2(x, w)
+    }
+    fn rot_error_exact(fa: Quat, fb: Quat) -> Vec3 {
+        // No arc tangent here: as [`DynDim::rot_error`].
+        <Dim3 as DynDim>::rot_error(fa, fb)
+    }
+    fn integrate_rotation_exact(rot: Quat, w: Vec3, h: f32) -> Quat {
+        // As [`DynDim::integrate_rotation`], with glam's
+        // `Quat::from_scaled_axis` spelled out: the turn by angle |ωh|
+        // about ωh/|ωh|, (sin(θ/2) axis, cos(θ/2)).
+        let v = w * h;
+        let angle = v.length();
+        let turn = if angle == 0.0 {
+            Quat::IDENTITY
+        } else {
+            let (s, c) = exact::sin_cos(angle * 0.5);
+            let axis = v / angle;
+            Quat::from_xyzw(axis.x * s, axis.y * s, axis.z * s, c)
+        };
+        let q = (turn * rot).normalize();
+        if q.is_finite() {
+            q
+        } else {
+            rot
+        }
     }
 }
 
@@ -294,9 +366,10 @@ impl<D: DynDim> core::fmt::Debug for Lanes<D> {
 }
 
 impl<D: DynDim> Lanes<D> {
-    /// Removes every constraint (the start of a step).
-    pub fn clear(&mut self) {
-        D::contacts_clear(&mut self.0);
+    /// Removes every constraint (the start of a step) and sets the
+    /// kernels of the step's passes.
+    pub fn clear(&mut self, kernels: Kernels) {
+        D::contacts_clear(&mut self.0, kernels);
     }
 
     /// Adds contact `id`, whose points' impulses go to `slot` on in the
@@ -354,13 +427,15 @@ impl ContactParams {
 }
 
 /// Runs the substeps of one step on the solver bodies, joints and
-/// contacts.
+/// contacts (whose kernels [`Lanes::clear`] set), with the scalar math of
+/// `kernels` (exact: the crate's own sine, cosine and arc tangent).
 pub(crate) fn run_step<D: DynDim>(
     bodies: &mut [SolverBody<D>],
     contacts: &mut Lanes<D>,
     params: &ContactParams,
     joints: &mut ColouredJoints<D>,
     settings: &StepSettings<D>,
+    kernels: Kernels,
 ) {
     let n = settings.substeps.max(1);
     let h = settings.dt / n as f32;
@@ -377,6 +452,7 @@ pub(crate) fn run_step<D: DynDim>(
         ),
         h,
         inv_h,
+        exact: kernels.exact(),
     };
     // The passes below are short and many: they run on a team of threads
     // held for the whole step ([`team`]).
@@ -388,7 +464,7 @@ pub(crate) fn run_step<D: DynDim>(
             contacts.warm_start(bodies);
             joint::solve(bodies, joints, &joint_params, true);
             contacts.solve(bodies, params, true);
-            integrate_positions(bodies, h);
+            integrate_positions(bodies, h, kernels.exact());
             joint::solve(bodies, joints, &joint_params, false);
             contacts.solve(bodies, params, false);
         }

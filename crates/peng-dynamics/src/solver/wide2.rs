@@ -22,6 +22,7 @@ use super::contact::{ContactC, ContactParams};
 use super::lanes::{avx2_dispatch, Fused, Lane, MulAdd, Unfused, F8, LANES, M8};
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
+use crate::determinism::Kernels;
 use peng::world::Dim2;
 
 /// One point of a block's manifolds.
@@ -225,12 +226,19 @@ impl<L: Lane> Motion<L> {
 #[derive(Debug, Default, Clone)]
 pub struct WideContacts2 {
     lanes: Coloured<Block, 2>,
+    /// The kernels the passes run.
+    kernels: Kernels,
 }
 
 impl WideContacts2 {
     /// Removes every constraint (the start of a step).
     pub(crate) fn clear(&mut self) {
         self.lanes.clear();
+    }
+
+    /// Sets the kernels the passes run.
+    pub(crate) fn set_kernels(&mut self, kernels: Kernels) {
+        self.kernels = kernels;
     }
 
     /// Adds contact `id` (whose points' impulses go to `slot` on in the
@@ -284,18 +292,20 @@ impl WideContacts2 {
     /// its packed anchors, normal, tangent and bodies (once a step, before
     /// the substeps), eight manifolds at a time.
     pub(crate) fn masses(&mut self) {
+        let kernels = self.kernels;
         // SAFETY: runs that go at once share no block (`run_mut`); the
         // pass reads no body.
         self.lanes
-            .run_mut(|blocks, run| unsafe { masses_run(blocks, run) });
+            .run_mut(|blocks, run| unsafe { masses_run(kernels, blocks, run) });
     }
 
     /// Applies the accumulated impulses (warm starting).
     pub(crate) fn warm_start(&self, bodies: &mut [SolverBody<Dim2>]) {
+        let kernels = self.kernels;
         let bodies = Shared::new(bodies);
         // SAFETY: runs that go at once share no dynamic body (`run`).
         self.lanes
-            .run(|blocks, run| unsafe { warm_start_run(blocks, &bodies, run) });
+            .run(|blocks, run| unsafe { warm_start_run(kernels, blocks, &bodies, run) });
     }
 
     /// One pass: soft with the position error when `use_bias`, else the
@@ -306,11 +316,13 @@ impl WideContacts2 {
         k: &ContactParams,
         use_bias: bool,
     ) {
+        let kernels = self.kernels;
         let bodies = Shared::new(bodies);
         // SAFETY: runs that go at once share no block and no dynamic body
         // (`run_mut`).
-        self.lanes
-            .run_mut(|blocks, run| unsafe { solve_run(blocks, &bodies, run, k, use_bias) });
+        self.lanes.run_mut(|blocks, run| unsafe {
+            solve_run(kernels, blocks, &bodies, run, k, use_bias)
+        });
     }
     /// Restitution, once after the substeps: points that pushed and were
     /// approaching faster than `threshold` leave at `e` times their impact
@@ -502,8 +514,8 @@ avx2_dispatch!(
     /// No other thread reaches these blocks or their dynamic bodies
     /// meanwhile.
     solve_run,
-    solve_avx2,
-    solve_lanes::<Unfused | Fused>,
+    solve_avx2 / solve_avx2_exact,
+    solve_lanes::<Unfused | Fused | Unfused>,
     (
         blocks: &Shared<Block>,
         bodies: &Shared<SolverBody<Dim2>>,

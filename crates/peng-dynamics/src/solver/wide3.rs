@@ -22,6 +22,7 @@ use super::lanes::{
 };
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
+use crate::determinism::Kernels;
 use peng::world::Dim3;
 
 /// Projected Gauss-Seidel sweeps on a manifold's normal rows (the scalar
@@ -340,12 +341,19 @@ impl Side {
 #[derive(Debug, Default, Clone)]
 pub struct WideContacts3 {
     lanes: Coloured<Block, MAX_POINTS>,
+    /// The kernels the passes run.
+    kernels: Kernels,
 }
 
 impl WideContacts3 {
     /// Removes every constraint (the start of a step).
     pub(crate) fn clear(&mut self) {
         self.lanes.clear();
+    }
+
+    /// Sets the kernels the passes run.
+    pub(crate) fn set_kernels(&mut self, kernels: Kernels) {
+        self.kernels = kernels;
     }
 
     /// Adds contact `id` (whose points' impulses go to `slot` on in the
@@ -399,18 +407,20 @@ impl WideContacts3 {
     /// the substeps): eight manifolds at a time, where building each
     /// manifold alone cost about a third of its set-up.
     pub(crate) fn masses(&mut self) {
+        let kernels = self.kernels;
         // SAFETY: runs that go at once share no block (`run_mut`); the
         // pass reads no body.
         self.lanes
-            .run_mut(|blocks, run| unsafe { masses_run(blocks, run) });
+            .run_mut(|blocks, run| unsafe { masses_run(kernels, blocks, run) });
     }
 
     /// Applies the accumulated impulses (warm starting).
     pub(crate) fn warm_start(&self, bodies: &mut [SolverBody<Dim3>]) {
+        let kernels = self.kernels;
         let bodies = Shared::new(bodies);
         // SAFETY: runs that go at once share no dynamic body (`run`).
         self.lanes
-            .run(|blocks, run| unsafe { warm_start_run(blocks, &bodies, run) });
+            .run(|blocks, run| unsafe { warm_start_run(kernels, blocks, &bodies, run) });
     }
 
     /// One pass: soft with the position error when `use_bias`, else the
@@ -421,11 +431,13 @@ impl WideContacts3 {
         k: &ContactParams,
         use_bias: bool,
     ) {
+        let kernels = self.kernels;
         let bodies = Shared::new(bodies);
         // SAFETY: runs that go at once share no block and no dynamic body
         // (`run_mut`).
-        self.lanes
-            .run_mut(|blocks, run| unsafe { solve_run(blocks, &bodies, run, k, use_bias) });
+        self.lanes.run_mut(|blocks, run| unsafe {
+            solve_run(kernels, blocks, &bodies, run, k, use_bias)
+        });
     }
 
     /// Restitution, once after the substeps (see
@@ -661,8 +673,8 @@ avx2_dispatch!(
     /// No other thread reaches these blocks or their dynamic bodies
     /// meanwhile.
     solve_run,
-    solve_avx2,
-    solve_lanes::<BaselineRows, Unfused | AvxRows, Fused>,
+    solve_avx2 / solve_avx2_exact,
+    solve_lanes::<BaselineRows, Unfused | AvxRows, Fused | AvxRows, Unfused>,
     (
         blocks: &Shared<Block>,
         bodies: &Shared<SolverBody<Dim3>>,

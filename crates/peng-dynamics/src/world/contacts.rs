@@ -264,7 +264,7 @@ impl<D: DynDim> PhysicsWorld<D> {
     /// dynamic body, warm-started from the cache, in the lanes; the same
     /// lanes on any number of threads.
     pub(super) fn build_contacts(&mut self, h: f32, params: &ContactParams) {
-        self.lanes.clear();
+        self.lanes.clear(self.kernels());
         self.contact_pairs.clear();
         self.contact_keys.clear();
         self.contact_points.clear();

@@ -268,6 +268,7 @@ impl<D: DynDim> PhysicsWorld<D> {
                 }
             },
             hinge,
+            self.kernels(),
         );
         self.joints.constraints = cs;
     }

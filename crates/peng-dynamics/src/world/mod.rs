@@ -35,6 +35,7 @@ use peng::math::Vector;
 use peng::world::{Collider, ColliderHandle, ContactEvent, Margin, World};
 
 use crate::body::{Body, BodyKind};
+use crate::determinism::Kernels;
 use crate::dim::DynDim;
 use crate::solver::body::SolverBody;
 use crate::DynamicsError;
@@ -142,6 +143,10 @@ pub struct PhysicsWorld<D: DynDim> {
     joints: crate::joint::JointSet<D>,
     steps: u64,
     profile: StepProfile,
+    /// A test's hook: the exact kernels in the baseline build, as on a
+    /// processor without AVX2 ([`Kernels::ExactBaseline`]).
+    #[cfg(test)]
+    pub(crate) baseline_kernels: bool,
 }
 
 impl<D: DynDim> Default for PhysicsWorld<D> {
@@ -166,6 +171,18 @@ fn check_material(name: &'static str, v: f32) -> Result<(), DynamicsError> {
         Ok(())
     } else {
         Err(DynamicsError::InvalidMaterial(name, v))
+    }
+}
+
+impl<D: DynDim> PhysicsWorld<D> {
+    /// The lane kernels and scalar math of a step, from
+    /// [`StepSettings::determinism`].
+    pub(crate) fn kernels(&self) -> Kernels {
+        #[cfg(test)]
+        let baseline = self.baseline_kernels;
+        #[cfg(not(test))]
+        let baseline = false;
+        Kernels::of(self.settings.determinism, baseline)
     }
 }
 
@@ -197,6 +214,8 @@ impl<D: DynDim> PhysicsWorld<D> {
             joints: Default::default(),
             steps: 0,
             profile: StepProfile::default(),
+            #[cfg(test)]
+            baseline_kernels: false,
         }
     }
 

@@ -1,5 +1,6 @@
 //! [`StepSettings`]: the time step and the solver's tuning.
 
+use crate::determinism::Determinism;
 use crate::dim::DynDim;
 
 /// How a [`PhysicsWorld`](super::PhysicsWorld) steps. The defaults are
@@ -66,6 +67,11 @@ pub struct StepSettings<D: DynDim> {
     /// ...and its island sleeps once all its bodies were at rest this long
     /// (s).
     pub time_to_sleep: f32,
+    /// How far the same results are promised: on any number of threads
+    /// ([`Determinism::Fast`], the default), or also on any x86-64
+    /// processor ([`Determinism::CrossProcessor`], a little slower). See
+    /// [`crate::determinism`].
+    pub determinism: Determinism,
 }
 
 impl<D: DynDim> Default for StepSettings<D> {
@@ -88,6 +94,7 @@ impl<D: DynDim> Default for StepSettings<D> {
             sleep_linear_speed: 0.05,
             sleep_angular_speed: 2f32.to_radians(),
             time_to_sleep: 0.5,
+            determinism: Determinism::Fast,
         }
     }
 }

@@ -87,12 +87,14 @@ impl<D: DynDim> PhysicsWorld<D> {
         self.build_contacts(h, &params);
         self.prepare_joints(h);
         let prepare = laps.lap();
+        let kernels = self.kernels();
         run_step(
             &mut self.solver_bodies,
             &mut self.lanes,
             &params,
             &mut self.joints.constraints,
             &self.settings,
+            kernels,
         );
         let solve = laps.lap();
         self.write_back();
