@@ -419,7 +419,7 @@ mod tests {
             }],
         };
         let c = render(&scene, &report, 300, 200);
-        let count = |col: Rgb| c.data.chunks_exact(3).filter(|p| *p == col).count();
+        let count = |col: Rgb| c.rgb().chunks_exact(3).filter(|p| *p == col).count();
         assert!(count(CONTACT) >= 30, "{}", count(CONTACT));
         assert!(count(OVERLAP) > 100);
         assert!(count(NEAR) > 5);

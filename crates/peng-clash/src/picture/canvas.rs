@@ -1,136 +1,363 @@
-//! An RGB canvas with a z-buffer: filled, shaded triangles, lines, rings, PNG.
+//! The one drawing surface of peng's pictures: the clash pictures here and
+//! the `peng` tool's (`check --png`, `demo`, `sim`) draw on it.
+//!
+//! The 2D primitives (filled polygons and disks, anti-aliased strokes with
+//! round caps and joins, dashes, arrows, rectangles) are `tiny-skia`'s path
+//! filling and stroking on its `Pixmap`; PNG goes through the `png` crate.
+//! Only the depth-tested triangles are drawn by hand ([`super::depth`]).
+//! Coordinates are pixels: x right, y down, pixel `(i, j)` covering
+//! `[i, i+1] × [j, j+1]`.
 
-use super::view::View;
-use glam::{DVec2, DVec3};
+use glam::Vec2;
+use tiny_skia::{
+    Color, FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap, PremultipliedColorU8,
+    Rect, Stroke, StrokeDash, Transform,
+};
 
-/// Depths closer than this (metres) belong to coincident surfaces.
-const COINCIDENT: f64 = 1e-5;
+/// An RGB colour.
+pub type Rgb = [u8; 3];
 
-/// An RGB picture with a depth buffer.
+/// The largest side of a canvas in pixels; larger requests are clamped.
+pub const MAX_SIDE: u32 = 16_384;
+
+/// An opaque picture (RGBA, alpha always 255), with a depth buffer for
+/// [`Canvas::fill_triangle`] made on its first use.
 #[derive(Debug, Clone)]
 pub struct Canvas {
-    width: u32,
-    height: u32,
-    rgb: Vec<u8>,
-    depth: Vec<f64>,
+    pixmap: Pixmap,
+    /// Per-pixel depth (larger is nearer), empty until a triangle is drawn.
+    pub(super) depth: Vec<f64>,
 }
 
 impl Canvas {
-    /// A canvas filled with `background`, at least one pixel each way (PNG
-    /// has no empty pictures).
-    pub fn new(width: u32, height: u32, background: [u8; 3]) -> Canvas {
-        let (width, height) = (width.max(1), height.max(1));
-        let n = (width * height) as usize;
+    /// A canvas filled with `background`, each side clamped to
+    /// `1..=`[`MAX_SIDE`] (PNG has no empty pictures).
+    pub fn new(width: u32, height: u32, background: Rgb) -> Canvas {
+        let (w, h) = (width.clamp(1, MAX_SIDE), height.clamp(1, MAX_SIDE));
+        let mut pixmap = Pixmap::new(w, h).expect("sides within 1..=MAX_SIDE");
+        let [r, g, b] = background;
+        pixmap.fill(Color::from_rgba8(r, g, b, 255));
         Canvas {
-            width,
-            height,
-            rgb: background.repeat(n),
-            depth: vec![f64::NEG_INFINITY; n],
+            pixmap,
+            depth: Vec::new(),
         }
     }
 
-    /// The pixels, row by row, three bytes each.
-    pub fn pixels(&self) -> &[u8] {
-        &self.rgb
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.pixmap.width()
     }
 
-    /// The colour at (x, y).
-    pub fn get(&self, x: u32, y: u32) -> [u8; 3] {
-        let i = 3 * (y * self.width + x) as usize;
-        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.pixmap.height()
     }
 
-    fn put(&mut self, x: i64, y: i64, color: [u8; 3]) {
-        if x >= 0 && y >= 0 && (x as u32) < self.width && (y as u32) < self.height {
-            let i = 3 * (y as usize * self.width as usize + x as usize);
-            self.rgb[i..i + 3].copy_from_slice(&color);
+    /// The pixels, row by row, four bytes each (RGBA, alpha always 255).
+    pub fn rgba(&self) -> &[u8] {
+        self.pixmap.data()
+    }
+
+    /// The pixels, row by row, three bytes each (RGB).
+    pub fn rgb(&self) -> Vec<u8> {
+        self.rgba()
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect()
+    }
+
+    /// The colour of pixel `(x, y)`, if inside.
+    pub fn get(&self, x: i64, y: i64) -> Option<Rgb> {
+        let (x, y) = (u32::try_from(x).ok()?, u32::try_from(y).ok()?);
+        let p = self.pixmap.pixel(x, y)?;
+        Some([p.red(), p.green(), p.blue()])
+    }
+
+    /// Sets pixel number `i` (row order) to the opaque `color`.
+    pub(super) fn put(&mut self, i: usize, color: Rgb) {
+        let [r, g, b] = color;
+        if let (Some(p), Some(c)) = (
+            self.pixmap.pixels_mut().get_mut(i),
+            PremultipliedColorU8::from_rgba(r, g, b, 255),
+        ) {
+            *p = c;
         }
     }
 
-    /// Fills the world triangle `w`, shaded by how squarely it faces the
-    /// viewer (both sides lit, so open meshes look right too), behind nearer
-    /// triangles already drawn; where it coincides with one already drawn, on
-    /// every other pixel.
-    pub fn fill_triangle(&mut self, view: &View, w: [DVec3; 3], color: [u8; 3]) {
-        let n = (w[1] - w[0]).cross(w[2] - w[0]);
-        let Some(n) = n.try_normalize() else { return };
-        let light = 0.35 + 0.65 * n.dot(view.toward_viewer).abs();
-        let shade = color.map(|c| (f64::from(c) * light).round().clamp(0.0, 255.0) as u8);
-        let p = w.map(|v| view.project(v));
-        let z = w.map(|v| view.depth(v));
-        let area = edge(p[0], p[1], p[2]);
-        if area.abs() < 1e-12 || !area.is_finite() {
-            return;
-        }
-        let lo = p[0].min(p[1]).min(p[2]).floor().max(DVec2::ZERO);
-        let hi = p[0].max(p[1]).max(p[2]).ceil().min(DVec2::new(
-            f64::from(self.width) - 1.0,
-            f64::from(self.height) - 1.0,
-        ));
-        if lo.x > hi.x || lo.y > hi.y {
-            return;
-        }
-        for y in lo.y as u32..=hi.y as u32 {
-            for x in lo.x as u32..=hi.x as u32 {
-                let c = DVec2::new(f64::from(x) + 0.5, f64::from(y) + 0.5);
-                // Barycentric weights by signed areas; inside when all agree
-                // in sign with the whole triangle.
-                let b0 = edge(p[1], p[2], c) / area;
-                let b1 = edge(p[2], p[0], c) / area;
-                let b2 = 1.0 - b0 - b1;
-                if b0 < 0.0 || b1 < 0.0 || b2 < 0.0 {
-                    continue;
-                }
-                let d = b0 * z[0] + b1 * z[1] + b2 * z[2];
-                let i = (y * self.width + x) as usize;
-                // Surfaces within 10 µm of each other are one surface (two
-                // elements modelled in the same place): the later one takes
-                // every other pixel, so both colours show in a checkerboard.
-                let tie = (d - self.depth[i]).abs() <= COINCIDENT && (x + y) % 2 == 0;
-                if d > self.depth[i] + COINCIDENT || tie {
-                    self.depth[i] = self.depth[i].max(d);
-                    self.put(i64::from(x), i64::from(y), shade);
-                }
-            }
-        }
-    }
-
-    /// A one-pixel line over everything (DDA).
-    pub fn line(&mut self, a: DVec2, b: DVec2, color: [u8; 3]) {
-        let steps = (b - a).abs().max_element().ceil().clamp(1.0, 10_000.0) as u32;
-        for k in 0..=steps {
-            let p = a + (b - a) * (f64::from(k) / f64::from(steps));
-            self.put(p.x.round() as i64, p.y.round() as i64, color);
-        }
-    }
-
-    /// A circle of radius `r` pixels, two pixels wide, over everything.
-    pub fn ring(&mut self, c: DVec2, r: f64, color: [u8; 3]) {
-        let steps = (r * 8.0).ceil().max(16.0) as u32;
-        for k in 0..steps {
-            let a = std::f64::consts::TAU * f64::from(k) / f64::from(steps);
-            for dr in [0.0, 0.5] {
-                let p = c + DVec2::new(a.cos(), a.sin()) * (r + dr);
-                self.put(p.x.round() as i64, p.y.round() as i64, color);
-            }
-        }
-    }
-
-    /// The canvas as PNG bytes.
+    /// The canvas as PNG bytes (8-bit RGB), through the `png` crate rather
+    /// than `tiny-skia`'s `encode_png`, which always writes the alpha
+    /// channel: that made these opaque pictures about 8% larger.
     pub fn to_png(&self) -> Vec<u8> {
         let mut out = Vec::new();
-        let mut enc = png::Encoder::new(&mut out, self.width, self.height);
+        let mut enc = png::Encoder::new(&mut out, self.width(), self.height());
         enc.set_color(png::ColorType::Rgb);
         enc.set_depth(png::BitDepth::Eight);
         let mut w = enc.write_header().expect("writing to memory cannot fail");
-        w.write_image_data(&self.rgb)
+        w.write_image_data(&self.rgb())
             .expect("the buffer has width × height pixels");
         drop(w);
         out
     }
+
+    /// Writes the canvas as a PNG to `w`.
+    pub fn write_png<W: std::io::Write>(&self, mut w: W) -> std::io::Result<()> {
+        w.write_all(&self.to_png())?;
+        w.flush()
+    }
+
+    /// Fills `path` with `color` at opacity `alpha` (even-odd rule).
+    fn fill(&mut self, path: &Path, color: Rgb, alpha: f32) {
+        let paint = paint(color, alpha);
+        self.pixmap
+            .fill_path(path, &paint, FillRule::EvenOdd, Transform::identity(), None);
+    }
+
+    /// Strokes `path` `width` pixels wide with round caps and joins.
+    fn stroke(
+        &mut self,
+        path: &Path,
+        width: f32,
+        color: Rgb,
+        alpha: f32,
+        dash: Option<StrokeDash>,
+    ) {
+        let stroke = Stroke {
+            width,
+            line_cap: LineCap::Round,
+            line_join: LineJoin::Round,
+            dash,
+            ..Stroke::default()
+        };
+        let paint = paint(color, alpha);
+        self.pixmap
+            .stroke_path(path, &paint, &stroke, Transform::identity(), None);
+    }
+
+    /// Fills a polygon (even-odd rule), anti-aliased.
+    pub fn fill_polygon(&mut self, pts: &[Vec2], color: Rgb, alpha: f32) {
+        if let Some(path) = polygon(pts, true) {
+            self.fill(&path, color, alpha);
+        }
+    }
+
+    /// A closed polyline `width` pixels wide.
+    pub fn polyline_closed(&mut self, pts: &[Vec2], width: f32, color: Rgb) {
+        if let Some(path) = polygon(pts, true) {
+            self.stroke(&path, width, color, 1.0, None);
+        }
+    }
+
+    /// A line `width` pixels wide with round caps, at opacity `alpha`.
+    pub fn line(&mut self, a: Vec2, b: Vec2, width: f32, color: Rgb, alpha: f32) {
+        if let Some(path) = segment(a, b) {
+            self.stroke(&path, width, color, alpha, None);
+        }
+    }
+
+    /// A dashed line: dashes of `dash` pixels (plus their round caps)
+    /// separated by gaps of `gap`, starting with a dash at `a`.
+    pub fn dashed_line(&mut self, a: Vec2, b: Vec2, width: f32, color: Rgb, dash: f32, gap: f32) {
+        let Some(path) = segment(a, b) else { return };
+        match StrokeDash::new(vec![dash, gap], 0.0) {
+            Some(d) => self.stroke(&path, width, color, 1.0, Some(d)),
+            // A zero gap is a solid line.
+            None if dash > 0.0 && gap <= 0.0 => self.stroke(&path, width, color, 1.0, None),
+            None => {}
+        }
+    }
+
+    /// An arrow from `a` to `b`: a line `width` wide and a filled triangular
+    /// head `head` pixels long.
+    pub fn arrow(&mut self, a: Vec2, b: Vec2, width: f32, color: Rgb, head: f32) {
+        let len = a.distance(b);
+        if !len.is_finite() || len <= 0.0 {
+            return;
+        }
+        let u = (b - a) / len;
+        let h = head.min(len);
+        let base = b - u * h;
+        self.line(a, base, width, color, 1.0);
+        let side = u.perp() * h * 0.45;
+        let tri = [b, base + side, base - side];
+        self.fill_polygon(&tri, color, 1.0);
+        // A thin outline rounds the head's corners a little.
+        self.polyline_closed(&tri, 1.0, color);
+    }
+
+    /// A filled disk, anti-aliased, at opacity `alpha`.
+    pub fn disk(&mut self, center: Vec2, radius: f32, color: Rgb, alpha: f32) {
+        if !center.is_finite() {
+            return;
+        }
+        if let Some(path) = PathBuilder::from_circle(center.x, center.y, radius) {
+            self.fill(&path, color, alpha);
+        }
+    }
+
+    /// A circle of radius `radius` stroked `width` pixels wide.
+    pub fn ring(&mut self, center: Vec2, radius: f32, width: f32, color: Rgb) {
+        if !center.is_finite() {
+            return;
+        }
+        if let Some(path) = PathBuilder::from_circle(center.x, center.y, radius) {
+            self.stroke(&path, width, color, 1.0, None);
+        }
+    }
+
+    /// Fills the rectangle `[x, x+w] × [y, y+h]` (pixel-aligned when the
+    /// numbers are whole).
+    pub fn fill_rect(&mut self, x: f32, y: f32, w: f32, h: f32, color: Rgb) {
+        if let Some(r) = Rect::from_xywh(x, y, w, h) {
+            let paint = paint(color, 1.0);
+            self.pixmap
+                .fill_rect(r, &paint, Transform::identity(), None);
+        }
+    }
 }
 
-/// Twice the signed area of triangle (a, b, c).
-fn edge(a: DVec2, b: DVec2, c: DVec2) -> f64 {
-    (b - a).perp_dot(c - a)
+/// A solid anti-aliased paint.
+fn paint(color: Rgb, alpha: f32) -> Paint<'static> {
+    let [r, g, b] = color;
+    let a = (alpha.clamp(0.0, 1.0) * 255.0).round() as u8;
+    let mut p = Paint::default();
+    p.set_color_rgba8(r, g, b, a);
+    p.anti_alias = true;
+    p
+}
+
+/// The path through `pts`, closed or not; `None` for fewer than two points
+/// or a point that is not finite.
+fn polygon(pts: &[Vec2], close: bool) -> Option<Path> {
+    if pts.len() < 2 || pts.iter().any(|p| !p.is_finite()) {
+        return None;
+    }
+    let mut pb = PathBuilder::with_capacity(pts.len() + 1, pts.len());
+    pb.move_to(pts[0].x, pts[0].y);
+    for p in &pts[1..] {
+        pb.line_to(p.x, p.y);
+    }
+    if close {
+        pb.close();
+    }
+    pb.finish()
+}
+
+/// The path of segment `ab` (a single point draws as a round dot).
+fn segment(a: Vec2, b: Vec2) -> Option<Path> {
+    polygon(&[a, b], false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WHITE: Rgb = [255, 255, 255];
+    const RED: Rgb = [255, 0, 0];
+
+    fn count(c: &Canvas, col: Rgb) -> usize {
+        c.rgb().chunks_exact(3).filter(|p| *p == col).count()
+    }
+
+    /// Total coverage by red over white: how much green is gone.
+    fn coverage(c: &Canvas) -> f32 {
+        c.rgb()
+            .chunks_exact(3)
+            .map(|p| (255.0 - p[1] as f32) / 255.0)
+            .sum()
+    }
+
+    fn p(x: f32, y: f32) -> Vec2 {
+        Vec2::new(x, y)
+    }
+
+    #[test]
+    fn filled_square_covers_exactly_its_pixels() {
+        let mut c = Canvas::new(20, 20, WHITE);
+        let sq = [p(2.0, 3.0), p(12.0, 3.0), p(12.0, 8.0), p(2.0, 8.0)];
+        c.fill_polygon(&sq, RED, 1.0);
+        assert_eq!(count(&c, RED), 50);
+        assert_eq!(c.get(2, 3), Some(RED));
+        assert_eq!(c.get(11, 7), Some(RED));
+        assert_eq!(c.get(12, 7), Some(WHITE));
+        assert_eq!(c.get(1, 5), Some(WHITE));
+        assert_eq!(c.get(-1, 5), None);
+    }
+
+    #[test]
+    fn triangle_fill_has_half_the_area() {
+        let mut c = Canvas::new(100, 100, WHITE);
+        c.fill_polygon(&[p(0.0, 0.0), p(100.0, 0.0), p(0.0, 100.0)], RED, 1.0);
+        let cov = coverage(&c);
+        assert!((cov - 5000.0).abs() < 50.0, "{cov}");
+    }
+
+    #[test]
+    fn disk_area_and_antialiased_edge() {
+        let mut c = Canvas::new(40, 40, WHITE);
+        c.disk(p(20.0, 20.0), 10.0, RED, 1.0);
+        // Coverage sums to about π r² (tiny-skia's supersampled coverage
+        // loses up to 0.1 px along the rim: 308 of 314 here).
+        let cov = coverage(&c);
+        assert!((cov - std::f32::consts::PI * 100.0).abs() < 8.0, "{cov}");
+        // An edge pixel is partly covered.
+        let edge = c.get(29, 23).unwrap();
+        assert!(edge[1] > 0 && edge[1] < 255, "{edge:?}");
+        assert_eq!(c.get(20, 20), Some(RED));
+        assert_eq!(c.get(0, 0), Some(WHITE));
+    }
+
+    #[test]
+    fn line_coverage_matches_its_area() {
+        let mut c = Canvas::new(100, 50, WHITE);
+        // Width 2, length 50: area 2·50 + π (round caps), less the part of
+        // the lower cap below the canvas (y = 50).
+        c.line(p(20.0, 10.0), p(50.0, 50.0), 2.0, RED, 1.0);
+        let cov = coverage(&c);
+        assert!(cov > 98.0 && cov < 104.0, "{cov}");
+        // Off-canvas, degenerate and non-finite lines do not panic.
+        c.line(p(-1e9, -5.0), p(1e9, 3e9), 3.0, RED, 1.0);
+        c.line(p(5.0, 5.0), p(5.0, 5.0), 3.0, RED, 1.0);
+        c.line(p(f32::NAN, 5.0), p(5.0, 5.0), 3.0, RED, 1.0);
+    }
+
+    #[test]
+    fn dashed_line_has_gaps() {
+        let mut c = Canvas::new(100, 10, WHITE);
+        c.dashed_line(p(0.0, 5.0), p(100.0, 5.0), 1.0, RED, 6.0, 4.0);
+        let row: Vec<bool> = (0..100).map(|x| c.get(x, 5) != Some(WHITE)).collect();
+        assert!(row[2] && !row[8] && row[12] && !row[18], "{row:?}");
+    }
+
+    #[test]
+    fn arrow_head_is_filled() {
+        let mut c = Canvas::new(60, 30, WHITE);
+        c.arrow(p(5.0, 15.0), p(55.0, 15.0), 2.0, RED, 12.0);
+        // Inside the head, beside the shaft.
+        assert_eq!(c.get(47, 13), Some(RED));
+        assert_eq!(c.get(20, 15), Some(RED));
+        assert_eq!(c.get(20, 10), Some(WHITE));
+    }
+
+    #[test]
+    fn png_round_trip() {
+        let mut c = Canvas::new(7, 5, WHITE);
+        c.fill_rect(3.0, 2.0, 1.0, 1.0, RED);
+        assert_eq!(count(&c, RED), 1);
+        let png = c.to_png();
+        let mut reader = png::Decoder::new(std::io::Cursor::new(png))
+            .read_info()
+            .unwrap();
+        let mut out = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut out).unwrap();
+        assert_eq!((info.width, info.height), (7, 5));
+        assert_eq!(&out[..info.buffer_size()], &c.rgb()[..]);
+    }
+
+    #[test]
+    fn sizes_are_clamped() {
+        let c = Canvas::new(0, 0, WHITE);
+        assert_eq!((c.width(), c.height(), c.rgba().len()), (1, 1, 4));
+        let c = Canvas::new(3, MAX_SIDE + 1, WHITE);
+        assert_eq!((c.width(), c.height()), (3, MAX_SIDE));
+    }
 }

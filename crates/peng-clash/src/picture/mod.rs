@@ -1,21 +1,24 @@
 //! Pictures of clashes: the two elements drawn around the clash, the clash
-//! marked, as a PNG.
+//! marked, as a PNG; and [`Canvas`], the drawing surface that the `peng`
+//! tool's pictures share.
 //!
 //! An orthographic view from above and to the side (azimuth 35°, elevation
 //! 30°), framed on the region where the two elements' boxes overlap
-//! ([`frame`]), so a pipe through a 30 m slab fills the picture, not the slab. Element A is drawn in orange, B in blue, Lambert-shaded with a
+//! ([`frame`]), so a pipe through a 30 m slab fills the picture, not the
+//! slab. Element A is drawn in orange, B in blue, Lambert-shaded with a
 //! z-buffer, and each element's creases are drawn over everything so hidden
 //! parts still show; the two clash points are joined by a black line with a
 //! ring around them.
 
 mod canvas;
+mod depth;
 mod view;
 
-pub use canvas::Canvas;
+pub use canvas::{Canvas, Rgb, MAX_SIDE};
 pub use view::View;
 
 use crate::element::Element;
-use glam::DVec3;
+use glam::{DVec3, Vec2};
 
 /// Element A's colour (orange).
 pub const COLOR_A: [u8; 3] = [232, 120, 40];
@@ -47,15 +50,27 @@ pub fn draw_clash(
     for (e, color) in [(a, COLOR_A), (b, COLOR_B)] {
         let dark = color.map(|c| c / 2);
         for (p, q) in creases(e) {
-            canvas.line(view.project(p), view.project(q), dark);
+            canvas.line(px(&view, p), px(&view, q), 1.0, dark, 1.0);
         }
     }
-    let (pa, pb) = (view.project(point_a), view.project(point_b));
-    canvas.line(pa, pb, [0, 0, 0]);
-    let r = (width.min(height) as f64 / 30.0).max(4.0);
-    canvas.ring((pa + pb) * 0.5, r, [0, 0, 0]);
-    canvas.ring((pa + pb) * 0.5, r + 1.0, [255, 255, 255]);
+    let (pa, pb) = (px(&view, point_a), px(&view, point_b));
+    canvas.line(pa, pb, 1.0, [0, 0, 0], 1.0);
+    // A black ring with a thin white rim outside, seen on any background.
+    let (m, r) = ((pa + pb) * 0.5, ring_radius(width, height));
+    canvas.ring(m, r + 2.25, 2.0, [255, 255, 255]);
+    canvas.ring(m, r + 0.25, 2.0, [0, 0, 0]);
     canvas
+}
+
+/// The pixel position of a world point, in `f32` for drawing (the view
+/// centres the frame first, so no precision is lost far from the origin).
+fn px(view: &View, p: DVec3) -> Vec2 {
+    view.project(p).as_vec2()
+}
+
+/// The radius in pixels of the ring around a clash.
+fn ring_radius(width: u32, height: u32) -> f32 {
+    (width.min(height) as f32 / 30.0).max(4.0)
 }
 
 /// The cube a clash picture frames: its centre and half-side. It holds the
@@ -137,7 +152,7 @@ mod tests {
         let (pa, pb) = (o, o + DVec3::new(0.0, 0.0, 0.1));
         let c = draw_clash(&slab, &pipe, pa, pb, 320, 240);
         let count = |col: [u8; 3]| {
-            c.pixels()
+            c.rgb()
                 .chunks(3)
                 .filter(|p| {
                     // Shaded versions of the colour: same hue ordering.
@@ -162,11 +177,13 @@ mod tests {
             (center - o).length() < 1e-9 && (half - 0.25).abs() < 1e-12,
             "{center} {half}"
         );
-        // The ring is black at its radius, left of the clash.
-        let m = View::looking_at(center, half, 320, 240).project((pa + pb) * 0.5);
-        let r = (240.0f64 / 30.0).max(4.0);
-        let (x, y) = ((m.x - r).round() as u32, m.y.round() as u32);
-        assert_eq!(c.get(x, y), [0, 0, 0]);
+        // The ring is black at its radius, left of the clash (its band is
+        // r - 0.75 to r + 1.25 from the centre: the pixel taken lies wholly
+        // in it, whatever the sub-pixel position).
+        let m = px(&View::looking_at(center, half, 320, 240), (pa + pb) * 0.5);
+        let r = ring_radius(320, 240);
+        let (x, y) = ((m.x - r - 0.25).floor() as i64, m.y.floor() as i64);
+        assert_eq!(c.get(x, y), Some([0, 0, 0]));
         let png = c.to_png();
         let dec = png::Decoder::new(std::io::Cursor::new(png))
             .read_info()
@@ -199,7 +216,7 @@ mod tests {
         let (a, b) = (block("c"), block("c copy"));
         let c = draw_clash(&a, &b, o, o, 240, 180);
         let (mut na, mut nb) = (0, 0);
-        for p in c.pixels().chunks(3) {
+        for p in c.rgb().chunks(3) {
             let (r, b) = (p[0] as i32, p[2] as i32);
             na += (r > b + 40) as usize;
             nb += (b > r + 40) as usize;

@@ -138,7 +138,7 @@ mod tests {
     }
 
     fn count(c: &Canvas, col: Rgb) -> usize {
-        c.data.chunks_exact(3).filter(|p| *p == col).count()
+        c.rgb().chunks_exact(3).filter(|p| *p == col).count()
     }
 
     #[test]
