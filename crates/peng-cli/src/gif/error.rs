@@ -32,14 +32,23 @@ pub enum GifError {
         /// This frame's (width, height).
         got: (u32, u32),
     },
-    /// A frame's pixel buffer is not `3 * width * height` bytes.
+    /// A frame's pixel buffer is not `bpp * width * height` bytes.
     BadLength {
         /// The frame's number, counting from 0.
         frame: usize,
-        /// `3 * width * height`.
+        /// Bytes per pixel: 3 (RGB) or 4 (RGBA).
+        bpp: usize,
+        /// `bpp * width * height`.
         expected: usize,
         /// The buffer's length.
         got: usize,
+    },
+    /// The `gif` crate could not encode the animation.
+    Encode {
+        /// The file being written, if any.
+        path: Option<PathBuf>,
+        /// The cause.
+        source: gif::EncodingError,
     },
     /// Creating or writing the file failed.
     File {
@@ -76,12 +85,21 @@ impl fmt::Display for GifError {
             ),
             GifError::BadLength {
                 frame,
+                bpp,
                 expected,
                 got,
             } => write!(
                 f,
-                "GIF frame {frame} has {got} bytes of RGB data; its size needs {expected}"
+                "GIF frame {frame} has {got} bytes of {} data; its size needs {expected}",
+                if *bpp == 4 { "RGBA" } else { "RGB" }
             ),
+            GifError::Encode {
+                path: Some(path),
+                source,
+            } => write!(f, "cannot encode GIF file {}: {source}", path.display()),
+            GifError::Encode { path: None, source } => {
+                write!(f, "cannot encode the GIF: {source}")
+            }
             GifError::File { path, source } => {
                 write!(f, "cannot write GIF file {}: {source}", path.display())
             }
@@ -93,7 +111,27 @@ impl std::error::Error for GifError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             GifError::File { source: e, .. } => Some(e),
+            GifError::Encode { source: e, .. } => Some(e),
             _ => None,
+        }
+    }
+}
+
+impl From<gif::EncodingError> for GifError {
+    fn from(source: gif::EncodingError) -> Self {
+        GifError::Encode { path: None, source }
+    }
+}
+
+impl GifError {
+    /// The error, naming `path` as the file being written.
+    pub(super) fn at(self, path: &std::path::Path) -> Self {
+        match self {
+            GifError::Encode { source, .. } => GifError::Encode {
+                path: Some(path.to_path_buf()),
+                source,
+            },
+            e => e,
         }
     }
 }

@@ -19,6 +19,13 @@
 //!
 //! Everything is ordered by colour value, never by hash order, so the same
 //! frames always give the same palette and the same file.
+//!
+//! Why not the `gif` crate's own quantizer (`Frame::from_rgba_speed`,
+//! NeuQuant, a palette per frame): on `peng demo`'s 160 frames it took 2.5 s
+//! instead of 0.33 s (speed 10), wrote 497 kB instead of 295 kB (a local
+//! table per frame, no changed rectangles), and moved colours by up to 185
+//! per channel (569 000 channel values off, against at most 29 and 216 000
+//! here): the magenta contact dot turns pale, the dark blue normal black.
 
 use std::collections::HashMap;
 
