@@ -38,20 +38,20 @@ pub(crate) struct PairTracker {
 impl PairTracker {
     /// All overlapping pairs, sorted.
     #[inline]
-    pub fn pairs(&self) -> &[ProxyPair] {
+    pub(crate) fn pairs(&self) -> &[ProxyPair] {
         &self.pairs
     }
 
     /// The events of the last update.
     #[inline]
-    pub fn events(&self) -> &PairEvents {
+    pub(crate) fn events(&self) -> &PairEvents {
         &self.events
     }
 
     /// Records an update in which no proxy changed: no events, no changed
     /// pairs, the pair list as it was (without the linear pass of
     /// [`update`](Self::update)).
-    pub fn update_unchanged(&mut self) {
+    pub(crate) fn update_unchanged(&mut self) {
         self.events.began.clear();
         self.events.ended.clear();
         self.changed.clear();
@@ -60,7 +60,7 @@ impl PairTracker {
 
     /// The current pairs with an end changed at the last update, sorted.
     #[inline]
-    pub fn changed_pairs(&self) -> &[ProxyPair] {
+    pub(crate) fn changed_pairs(&self) -> &[ProxyPair] {
         if self.changed_all {
             &self.pairs
         } else {
@@ -77,7 +77,7 @@ impl PairTracker {
     /// passes over the old and new pair lists. When no old pair is kept (every
     /// pair has a dirty end, e.g. a build from scratch or a frame where
     /// everything moved), the new list is `found` itself, taken without a merge.
-    pub fn update(&mut self, dirty: &[bool], found: &mut Vec<ProxyPair>) {
+    pub(crate) fn update(&mut self, dirty: &[bool], found: &mut Vec<ProxyPair>) {
         radix_sort_pairs(found, &mut self.scratch_sort);
         found.dedup();
         debug_assert!(found

@@ -171,12 +171,12 @@ impl<V: Vector> Default for ProxyTable<V> {
 impl<V: Vector> ProxyTable<V> {
     /// Number of live proxies.
     #[inline]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
     /// Adds a proxy (box already sanitized) and marks it dirty.
-    pub fn insert(&mut self, info: ProxyInfo<V>) -> ProxyId {
+    pub(crate) fn insert(&mut self, info: ProxyInfo<V>) -> ProxyId {
         let index = match self.free.pop() {
             Some(i) => {
                 let s = &mut self.slots[i as usize];
@@ -204,7 +204,7 @@ impl<V: Vector> ProxyTable<V> {
 
     /// The slot index of a live proxy, or the stale-handle error.
     #[inline]
-    pub fn check(&self, id: ProxyId) -> Result<u32, BroadPhaseError> {
+    pub(crate) fn check(&self, id: ProxyId) -> Result<u32, BroadPhaseError> {
         match self.slots.get(id.index as usize) {
             Some(s) if s.alive && s.generation == id.generation => Ok(id.index),
             _ => Err(BroadPhaseError::StaleProxy),
@@ -213,7 +213,7 @@ impl<V: Vector> ProxyTable<V> {
 
     /// The live id of slot `i` (which must be alive).
     #[inline]
-    pub fn id(&self, i: u32) -> ProxyId {
+    pub(crate) fn id(&self, i: u32) -> ProxyId {
         ProxyId {
             index: i,
             generation: self.slots[i as usize].generation,
@@ -222,20 +222,20 @@ impl<V: Vector> ProxyTable<V> {
 
     /// The stored data of a live proxy.
     #[inline]
-    pub fn get(&self, id: ProxyId) -> Option<&ProxyInfo<V>> {
+    pub(crate) fn get(&self, id: ProxyId) -> Option<&ProxyInfo<V>> {
         self.check(id).ok().map(|i| &self.slots[i as usize].info)
     }
 
     /// The box of slot `i`.
     #[inline]
-    pub fn aabb(&self, i: u32) -> &Aabb<V> {
+    pub(crate) fn aabb(&self, i: u32) -> &Aabb<V> {
         &self.slots[i as usize].info.aabb
     }
 
     /// Removes a live proxy, returning its slot index and info. The slot's
     /// generation is bumped; a slot whose generation would wrap is retired
     /// instead of reused, so an id can never come back to life.
-    pub fn remove(&mut self, id: ProxyId) -> Result<(u32, ProxyInfo<V>), BroadPhaseError> {
+    pub(crate) fn remove(&mut self, id: ProxyId) -> Result<(u32, ProxyInfo<V>), BroadPhaseError> {
         let i = self.check(id)?;
         let s = &mut self.slots[i as usize];
         s.alive = false;
@@ -251,7 +251,7 @@ impl<V: Vector> ProxyTable<V> {
 
     /// Marks slot `i` as changed since the last pair update.
     #[inline]
-    pub fn mark(&mut self, i: u32) {
+    pub(crate) fn mark(&mut self, i: u32) {
         let d = &mut self.dirty[i as usize];
         if !*d {
             *d = true;
@@ -261,12 +261,12 @@ impl<V: Vector> ProxyTable<V> {
 
     /// Whether slot `i` is alive.
     #[inline]
-    pub fn alive(&self, i: u32) -> bool {
+    pub(crate) fn alive(&self, i: u32) -> bool {
         self.slots[i as usize].alive
     }
 
     /// Live slot indices in increasing order.
-    pub fn live(&self) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn live(&self) -> impl Iterator<Item = u32> + '_ {
         self.slots
             .iter()
             .enumerate()
@@ -277,7 +277,7 @@ impl<V: Vector> ProxyTable<V> {
     /// Whether the pair of live slots `a`, `b` really pairs: tight boxes overlap
     /// (closed: touching counts) and the filters accept each other.
     #[inline]
-    pub fn pair_passes(&self, a: u32, b: u32) -> bool {
+    pub(crate) fn pair_passes(&self, a: u32, b: u32) -> bool {
         let (sa, sb) = (&self.slots[a as usize].info, &self.slots[b as usize].info);
         sa.aabb.overlaps(&sb.aabb) && sa.filter.pairs_with(&sb.filter)
     }
@@ -286,13 +286,13 @@ impl<V: Vector> ProxyTable<V> {
     /// that reports it: when both ends are dirty, only the query of the smaller
     /// index reports, so each pair is found once.
     #[inline]
-    pub fn reports(&self, a: u32, b: u32) -> bool {
+    pub(crate) fn reports(&self, a: u32, b: u32) -> bool {
         a != b && !(self.dirty[b as usize] && b < a)
     }
 
     /// Sanitizes `aabb` (see [`sanitize`]) and adds the proxy; the stored box
     /// is then [`aabb`](Self::aabb) of the id's slot.
-    pub fn insert_checked(
+    pub(crate) fn insert_checked(
         &mut self,
         aabb: Aabb<V>,
         user_data: u64,
@@ -308,7 +308,7 @@ impl<V: Vector> ProxyTable<V> {
 
     /// Gives live proxy `id` the sanitized `aabb` and marks it changed; returns
     /// its slot index.
-    pub fn set_aabb(&mut self, id: ProxyId, aabb: Aabb<V>) -> Result<u32, BroadPhaseError> {
+    pub(crate) fn set_aabb(&mut self, id: ProxyId, aabb: Aabb<V>) -> Result<u32, BroadPhaseError> {
         let i = self.check(id)?;
         let aabb = sanitize(aabb)?;
         self.slots[i as usize].info.aabb = aabb;
@@ -320,7 +320,7 @@ impl<V: Vector> ProxyTable<V> {
     /// this is the place that [`reports`](Self::reports) it and it
     /// [`passes`](Self::pair_passes).
     #[inline]
-    pub fn push_pair(&self, a: u32, b: u32, found: &mut Vec<ProxyPair>) {
+    pub(crate) fn push_pair(&self, a: u32, b: u32, found: &mut Vec<ProxyPair>) {
         if self.reports(a, b) && self.pair_passes(a, b) {
             found.push(pair_of(self.id(a), self.id(b)));
         }
@@ -328,7 +328,7 @@ impl<V: Vector> ProxyTable<V> {
 
     /// Pushes the pairs of dirty slot `a` with every live proxy (see
     /// [`push_pair`](Self::push_pair)).
-    pub fn push_pairs_with_all(&self, a: u32, found: &mut Vec<ProxyPair>) {
+    pub(crate) fn push_pairs_with_all(&self, a: u32, found: &mut Vec<ProxyPair>) {
         for b in self.live() {
             self.push_pair(a, b, found);
         }
@@ -337,7 +337,12 @@ impl<V: Vector> ProxyTable<V> {
     /// Box query by testing every live proxy: calls `f(id, user_data)` for each
     /// whose box overlaps `aabb` (closed) and whose category meets `mask`, until
     /// `f` returns `false`.
-    pub fn query_all(&self, aabb: &Aabb<V>, mask: u64, mut f: impl FnMut(ProxyId, u64) -> bool) {
+    pub(crate) fn query_all(
+        &self,
+        aabb: &Aabb<V>,
+        mask: u64,
+        mut f: impl FnMut(ProxyId, u64) -> bool,
+    ) {
         for i in self.live() {
             let info = &self.slots[i as usize].info;
             if info.filter.category & mask != 0
@@ -351,7 +356,7 @@ impl<V: Vector> ProxyTable<V> {
 
     /// Ray query by testing every live proxy (see
     /// [`BroadPhase::ray_cast`](super::BroadPhase::ray_cast)), `O(n)`.
-    pub fn ray_all(
+    pub(crate) fn ray_all(
         &self,
         origin: V,
         dir: V,

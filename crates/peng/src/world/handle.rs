@@ -58,7 +58,7 @@ struct Slot<T> {
 /// The world's collider storage: values by generation-checked handle; freed
 /// slots are reused (lowest index first is not promised; the free list is LIFO).
 #[derive(Debug, Clone)]
-pub struct Arena<T> {
+pub(crate) struct Arena<T> {
     slots: Vec<Slot<T>>,
     free: Vec<u32>,
     len: usize,
@@ -76,7 +76,7 @@ impl<T> Default for Arena<T> {
 
 impl<T> Arena<T> {
     /// Stores `value` and returns its handle.
-    pub fn insert(&mut self, value: T) -> ColliderHandle {
+    pub(crate) fn insert(&mut self, value: T) -> ColliderHandle {
         self.len += 1;
         if let Some(index) = self.free.pop() {
             let slot = &mut self.slots[index as usize];
@@ -93,7 +93,7 @@ impl<T> Arena<T> {
     }
 
     /// Removes and returns the value of a live handle (`None` when stale).
-    pub fn remove(&mut self, h: ColliderHandle) -> Option<T> {
+    pub(crate) fn remove(&mut self, h: ColliderHandle) -> Option<T> {
         let slot = self.slots.get_mut(h.index() as usize)?;
         if slot.generation != h.generation() || slot.value.is_none() {
             return None;
@@ -109,7 +109,7 @@ impl<T> Arena<T> {
 
     /// The value of a live handle.
     #[inline]
-    pub fn get(&self, h: ColliderHandle) -> Option<&T> {
+    pub(crate) fn get(&self, h: ColliderHandle) -> Option<&T> {
         let slot = self.slots.get(h.index() as usize)?;
         if slot.generation == h.generation() {
             slot.value.as_ref()
@@ -120,7 +120,7 @@ impl<T> Arena<T> {
 
     /// The value of a live handle, mutably.
     #[inline]
-    pub fn get_mut(&mut self, h: ColliderHandle) -> Option<&mut T> {
+    pub(crate) fn get_mut(&mut self, h: ColliderHandle) -> Option<&mut T> {
         let slot = self.slots.get_mut(h.index() as usize)?;
         if slot.generation == h.generation() {
             slot.value.as_mut()
@@ -131,13 +131,13 @@ impl<T> Arena<T> {
 
     /// Whether the handle names a live value.
     #[inline]
-    pub fn contains(&self, h: ColliderHandle) -> bool {
+    pub(crate) fn contains(&self, h: ColliderHandle) -> bool {
         self.get(h).is_some()
     }
 
     /// The live handle of slot `index`, if the slot holds a value.
     #[inline]
-    pub fn handle_at(&self, index: u32) -> Option<ColliderHandle> {
+    pub(crate) fn handle_at(&self, index: u32) -> Option<ColliderHandle> {
         let slot = self.slots.get(index as usize)?;
         slot.value
             .as_ref()
@@ -146,18 +146,18 @@ impl<T> Arena<T> {
 
     /// Number of live values.
     #[inline]
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.len
     }
 
     /// Whether there is no live value.
     #[inline]
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len == 0
     }
 
     /// The live values with their handles, in slot order.
-    pub fn iter(&self) -> impl Iterator<Item = (ColliderHandle, &T)> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (ColliderHandle, &T)> {
         self.slots.iter().enumerate().filter_map(|(i, s)| {
             s.value
                 .as_ref()

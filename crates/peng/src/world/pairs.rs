@@ -34,7 +34,7 @@ pub(crate) enum Manifolds<M> {
 
 impl<M> Manifolds<M> {
     /// The manifolds as a slice.
-    pub fn as_slice(&self) -> &[M] {
+    pub(super) fn as_slice(&self) -> &[M] {
         match self {
             Manifolds::One(m) => m.as_slice(),
             Manifolds::Many(v) => v,

@@ -45,7 +45,7 @@ pub(crate) struct Watch {
 impl Watch {
     /// The pair `(lo, hi)` ordered with the end in the first group first, or
     /// `None` when the set does not hold the pair.
-    pub fn orient(
+    pub(super) fn orient(
         &self,
         lo: ColliderHandle,
         hi: ColliderHandle,
@@ -69,11 +69,11 @@ pub(crate) struct Watches {
 }
 
 impl Watches {
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.sets.is_empty()
     }
 
-    pub fn iter(&self) -> impl Iterator<Item = (WatchId, &Watch)> {
+    pub(super) fn iter(&self) -> impl Iterator<Item = (WatchId, &Watch)> {
         self.sets.iter().map(|(&id, w)| (id, w))
     }
 }

@@ -142,19 +142,19 @@ pub(crate) fn index_bits(cap: usize) -> u32 {
 impl<V: Vector> CellTable<V> {
     /// Number of home buckets.
     #[inline]
-    pub fn cap(&self) -> usize {
+    pub(super) fn cap(&self) -> usize {
         self.homes
     }
 
     /// The home bucket of a cell.
     #[inline]
-    pub fn home(&self, fp: u32) -> usize {
+    pub(super) fn home(&self, fp: u32) -> usize {
         home_in(fp, self.homes)
     }
 
     /// Grows the table (rehashing every record) so that `extra` more records
     /// do not overload it.
-    pub fn reserve(&mut self, extra: usize) {
+    pub(super) fn reserve(&mut self, extra: usize) {
         let n = self.len + extra;
         if overloaded(n, self.homes) {
             // The table is sorted by fingerprint (see the module
@@ -173,7 +173,7 @@ impl<V: Vector> CellTable<V> {
     /// Adds a record; `home` must be [`home`](Self::home) of its cell and the
     /// table must have room (see [`reserve`](Self::reserve)).
     #[inline]
-    pub fn insert_at_home(&mut self, r: Record<V>, home: usize) {
+    pub(super) fn insert_at_home(&mut self, r: Record<V>, home: usize) {
         // After every record whose fingerprint is not larger, then the rest
         // of the run moves one bucket on.
         let mut i = home;
@@ -199,7 +199,7 @@ impl<V: Vector> CellTable<V> {
     /// `home`. (Should a proxy be listed in two cells of this fingerprint,
     /// their records are the same but for the cell, so either will do.)
     #[inline]
-    pub fn find(&self, fp: u32, slot: u32, home: usize) -> Option<usize> {
+    pub(super) fn find(&self, fp: u32, slot: u32, home: usize) -> Option<usize> {
         let mut i = home;
         loop {
             let r = &self.recs[i];
@@ -216,7 +216,7 @@ impl<V: Vector> CellTable<V> {
     /// Calls `f` on every record with fingerprint `fp` (whose home is
     /// `home`), mutably.
     #[inline]
-    pub fn scan_mut(&mut self, fp: u32, home: usize, mut f: impl FnMut(&mut Record<V>)) {
+    pub(super) fn scan_mut(&mut self, fp: u32, home: usize, mut f: impl FnMut(&mut Record<V>)) {
         let mut i = home;
         loop {
             let r = &mut self.recs[i];
@@ -234,7 +234,7 @@ impl<V: Vector> CellTable<V> {
     /// to the bucket before, until a record already at its home (TAOCP 6.4,
     /// Algorithm R, which keeps every record reachable from its home and the
     /// order of the records).
-    pub fn remove_at(&mut self, i: usize) {
+    pub(super) fn remove_at(&mut self, i: usize) {
         let mut j = i + 1;
         while self.recs[j].slot != EMPTY && self.home(self.recs[j].fp) < j {
             self.recs[j - 1] = self.recs[j];
@@ -248,7 +248,7 @@ impl<V: Vector> CellTable<V> {
     /// cell `c` (which includes every record of `c`) until `f` returns
     /// `false`; returns whether it never did.
     #[inline]
-    pub fn for_cell(&self, c: Cell, mut f: impl FnMut(usize, &Record<V>) -> bool) -> bool {
+    pub(super) fn for_cell(&self, c: Cell, mut f: impl FnMut(usize, &Record<V>) -> bool) -> bool {
         let fp = fingerprint(c);
         let mut i = self.home(fp);
         loop {
@@ -266,7 +266,7 @@ impl<V: Vector> CellTable<V> {
     /// Whether a record of the same slot and fingerprint as the one at bucket
     /// `i` lies earlier in its probe group (the proxy is listed in two cells
     /// sharing a fingerprint; queries report it once).
-    pub fn listed_earlier(&self, i: usize) -> bool {
+    pub(super) fn listed_earlier(&self, i: usize) -> bool {
         let r = &self.recs[i];
         (self.home(r.fp)..i).any(|j| {
             let o = &self.recs[j];
@@ -276,7 +276,7 @@ impl<V: Vector> CellTable<V> {
 
     /// Home buckets of a table rebuilt for `n` records.
     #[inline]
-    pub fn cap_for_len(n: usize) -> usize {
+    pub(super) fn cap_for_len(n: usize) -> usize {
         cap_for(n)
     }
 
@@ -284,7 +284,12 @@ impl<V: Vector> CellTable<V> {
     /// in increasing order of fingerprint, in a table of `cap` home buckets.
     /// One sweep: each record goes to the first free bucket at or after its
     /// home, which is where insertions in this order would put it.
-    pub fn fill_sorted<T>(&mut self, sorted: &[T], cap: usize, rec: impl Fn(&T) -> Record<V>) {
+    pub(super) fn fill_sorted<T>(
+        &mut self,
+        sorted: &[T],
+        cap: usize,
+        rec: impl Fn(&T) -> Record<V>,
+    ) {
         self.recs.clear();
         self.recs.resize(cap + 1, Record::VACANT);
         self.homes = cap;

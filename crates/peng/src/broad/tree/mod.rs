@@ -74,7 +74,7 @@ pub(crate) struct Meta {
 
 impl Meta {
     /// A fresh node's data: no parent, height 0.
-    pub const BLANK: Meta = Meta {
+    pub(crate) const BLANK: Meta = Meta {
         parent: NULL,
         height: 0,
     };
@@ -94,14 +94,14 @@ pub(crate) struct Bits {
 
 impl Bits {
     /// No bit (a fresh node).
-    pub const NONE: Bits = Bits {
+    pub(crate) const NONE: Bits = Bits {
         category: 0,
         mask: 0,
     };
 
     /// The bits of a proxy's filter.
     #[inline]
-    pub fn of(f: Filter) -> Bits {
+    pub(crate) fn of(f: Filter) -> Bits {
         Bits {
             category: f.category,
             mask: f.mask,
@@ -110,7 +110,7 @@ impl Bits {
 
     /// The union of two nodes' bits.
     #[inline]
-    pub fn union(self, o: Bits) -> Bits {
+    pub(crate) fn union(self, o: Bits) -> Bits {
         Bits {
             category: self.category | o.category,
             mask: self.mask | o.mask,
@@ -129,7 +129,7 @@ pub(crate) struct LeafRec<V> {
 
 impl<V: Vector> Node<V> {
     #[inline]
-    pub fn is_leaf(&self) -> bool {
+    pub(crate) fn is_leaf(&self) -> bool {
         self.child1 == NULL
     }
 }

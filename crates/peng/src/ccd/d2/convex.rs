@@ -28,7 +28,7 @@ pub(crate) struct Convex<'a> {
 
 impl<'a> Convex<'a> {
     /// The core of a convex shape; `None` for compounds and polylines.
-    pub fn from_shape(shape: &'a Shape) -> Option<Self> {
+    pub(super) fn from_shape(shape: &'a Shape) -> Option<Self> {
         let inline = |pts: &[Vec2], radius: f32| {
             let mut buf = [Vec2::ZERO; 4];
             buf[..pts.len()].copy_from_slice(pts);
@@ -54,7 +54,7 @@ impl<'a> Convex<'a> {
     /// The core's points (never empty for shapes built by [`Convex::from_shape`],
     /// as polygons have at least three vertices).
     #[inline]
-    pub fn points(&self) -> &[Vec2] {
+    pub(super) fn points(&self) -> &[Vec2] {
         match &self.points {
             Points::Inline(buf, n) => &buf[..*n as usize],
             Points::Slice(s) => s,
@@ -64,7 +64,7 @@ impl<'a> Convex<'a> {
     /// The core point farthest along `dir` (ties: the first; a zero or NaN
     /// `dir` gives the first point).
     #[inline]
-    pub fn support(&self, dir: Vec2) -> Vec2 {
+    pub(super) fn support(&self, dir: Vec2) -> Vec2 {
         let pts = self.points();
         let mut best = pts.first().copied().unwrap_or(Vec2::ZERO);
         let mut best_d = best.dot(dir);
@@ -81,13 +81,13 @@ impl<'a> Convex<'a> {
     /// The support point of the core placed at `pose` (world `dir`, world
     /// point).
     #[inline]
-    pub fn support_placed(&self, pose: &Pose2, dir: Vec2) -> Vec2 {
+    pub(super) fn support_placed(&self, pose: &Pose2, dir: Vec2) -> Vec2 {
         pose.transform_point(self.support(pose.rotation.inv_rotate(dir)))
     }
 
     /// Half the diagonal of the shape's local bounding box (radius included):
     /// the size that relative tolerances are taken of.
-    pub fn extent(&self) -> f32 {
+    pub(super) fn extent(&self) -> f32 {
         let pts = self.points();
         let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
         for &p in pts {
@@ -105,7 +105,7 @@ impl<'a> Convex<'a> {
     /// The largest distance from `center` (local frame) to a point of the
     /// shape: a bound on how far any point of it moves per radian turned about
     /// `center`.
-    pub fn reach(&self, center: Vec2) -> f32 {
+    pub(super) fn reach(&self, center: Vec2) -> f32 {
         let far = self
             .points()
             .iter()

@@ -22,7 +22,7 @@ pub(crate) struct Vertex {
 
 impl Vertex {
     #[inline]
-    pub fn new(a: Vec2, b: Vec2) -> Self {
+    pub(super) fn new(a: Vec2, b: Vec2) -> Self {
         Vertex { a, b, p: b - a }
     }
 }
@@ -38,19 +38,19 @@ pub(crate) struct Simplex {
 impl Simplex {
     /// The number of vertices kept (3: the query point is inside).
     #[inline]
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.n
     }
 
     /// The `i`-th vertex's point `b - a`.
     #[inline]
-    pub fn point(&self, i: usize) -> Vec2 {
+    pub(super) fn point(&self, i: usize) -> Vec2 {
         self.v[i].p
     }
 
     /// Whether `p` is already a vertex (GJK made no progress).
     #[inline]
-    pub fn contains(&self, p: Vec2) -> bool {
+    pub(super) fn contains(&self, p: Vec2) -> bool {
         self.v[..self.n].iter().any(|v| v.p == p)
     }
 
@@ -58,7 +58,7 @@ impl Simplex {
     /// [`Simplex::closest`] first, which never leaves three vertices unless
     /// the query point is inside).
     #[inline]
-    pub fn push(&mut self, v: Vertex) {
+    pub(super) fn push(&mut self, v: Vertex) {
         if self.n < 3 {
             self.v[self.n] = v;
             self.n += 1;
@@ -69,7 +69,7 @@ impl Simplex {
     /// closest point's direction from the query point, reversed): exact where
     /// `v` itself, tiny near contact, has a rounded direction.
     /// When `v` is zero (the query point on the edge), `hint` picks the side.
-    pub fn edge_normal(&self, v: Vec2, hint: Vec2) -> Option<Vec2> {
+    pub(super) fn edge_normal(&self, v: Vec2, hint: Vec2) -> Option<Vec2> {
         if self.n != 2 {
             return None;
         }
@@ -85,7 +85,7 @@ impl Simplex {
     }
 
     /// The witnesses of the last closest point: `(point on A, point on B)`.
-    pub fn witnesses(&self) -> (Vec2, Vec2) {
+    pub(super) fn witnesses(&self) -> (Vec2, Vec2) {
         let mut a = Vec2::ZERO;
         let mut b = Vec2::ZERO;
         for k in 0..self.n {
@@ -97,7 +97,7 @@ impl Simplex {
 
     /// The point of the simplex's hull closest to `x`; keeps only the
     /// vertices that support it.
-    pub fn closest(&mut self, x: Vec2) -> Vec2 {
+    pub(super) fn closest(&mut self, x: Vec2) -> Vec2 {
         match self.n {
             0 => x,
             1 => {

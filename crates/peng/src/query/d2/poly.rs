@@ -47,7 +47,7 @@ impl Default for PolyBuf {
 impl PolyBuf {
     /// An empty buffer (no heap memory).
     #[inline]
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         PolyBuf {
             inline_v: [Vec2::ZERO; INLINE],
             inline_n: [Vec2::ZERO; INLINE],
@@ -264,7 +264,7 @@ impl<'a> Poly<'a> {
 
     /// The core polygon of a convex shape in its local frame, borrowing the
     /// shape's arrays when it can and `buf` otherwise. `None` for compounds.
-    pub fn from_shape(shape: &'a Shape, buf: &'a mut PolyBuf) -> Option<Self> {
+    pub(super) fn from_shape(shape: &'a Shape, buf: &'a mut PolyBuf) -> Option<Self> {
         let (src, radius) = source(shape, buf)?;
         Some(match src {
             Src::Shape(verts, normals) => Poly {
@@ -282,7 +282,11 @@ impl<'a> Poly<'a> {
 
     /// The core polygon of a convex shape placed by `pose` (vertices and normals
     /// mapped), written into `buf`. `None` for compounds.
-    pub fn from_shape_placed(shape: &Shape, pose: &Pose2, buf: &'a mut PolyBuf) -> Option<Self> {
+    pub(super) fn from_shape_placed(
+        shape: &Shape,
+        pose: &Pose2,
+        buf: &'a mut PolyBuf,
+    ) -> Option<Self> {
         let (src, radius) = source(shape, buf)?;
         let n = match src {
             Src::Shape(vs, ns) => {
@@ -314,38 +318,38 @@ impl<'a> Poly<'a> {
 
     /// Number of vertices (1 point, 2 segment, >= 3 polygon).
     #[inline]
-    pub fn count(&self) -> usize {
+    pub(super) fn count(&self) -> usize {
         self.verts.len()
     }
 
     /// The vertices.
     #[inline]
-    pub fn verts(&self) -> &'a [Vec2] {
+    pub(super) fn verts(&self) -> &'a [Vec2] {
         self.verts
     }
 
     /// Edge normals (`normals()[i]` is the outward normal of `v[i] → v[i+1]`);
     /// a point has one zero normal.
     #[inline]
-    pub fn normals(&self) -> &'a [Vec2] {
+    pub(super) fn normals(&self) -> &'a [Vec2] {
         self.normals
     }
 
     /// Whether this is a rect with area in its own frame.
     #[inline]
-    pub fn is_local_rect(&self) -> bool {
+    pub(super) fn is_local_rect(&self) -> bool {
         self.local_rect
     }
 
     /// Whether the core has area (3 or more vertices).
     #[inline]
-    pub fn has_area(&self) -> bool {
+    pub(super) fn has_area(&self) -> bool {
         self.verts.len() >= 3
     }
 
     /// The vertex after `i`.
     #[inline]
-    pub fn next(&self, i: usize) -> usize {
+    pub(super) fn next(&self, i: usize) -> usize {
         if i + 1 == self.verts.len() {
             0
         } else {
@@ -355,13 +359,13 @@ impl<'a> Poly<'a> {
 
     /// Index of the vertex farthest along `dir` (ties to the lowest index).
     #[inline]
-    pub fn support(&self, dir: Vec2) -> usize {
+    pub(super) fn support(&self, dir: Vec2) -> usize {
         crate::shape::d2::support_index(self.verts(), dir)
     }
 
     /// A length scale of the core (largest vertex coordinate plus radius), for
     /// scale-relative tolerances.
-    pub fn scale(&self) -> f32 {
+    pub(super) fn scale(&self) -> f32 {
         self.verts().iter().fold(self.radius, |m, v| {
             m.max(v.abs().max_element() + self.radius)
         })
@@ -369,7 +373,7 @@ impl<'a> Poly<'a> {
 
     /// The index of the edge between adjacent vertices `i` and `j`.
     #[inline]
-    pub fn edge_between(&self, i: usize, j: usize) -> usize {
+    pub(super) fn edge_between(&self, i: usize, j: usize) -> usize {
         if self.next(i) == j {
             i
         } else if self.next(j) == i {

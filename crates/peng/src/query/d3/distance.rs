@@ -188,7 +188,7 @@ fn swapped(d: SignedDistance, pose_ab: &Pose3) -> SignedDistance {
 }
 
 /// Signed distance of `a` and `b` in A's frame (B placed by `pose_ab`).
-pub fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
+pub(super) fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
     match (a, b) {
         (Shape::Compound(c), _) => {
             let part = |i: usize| {

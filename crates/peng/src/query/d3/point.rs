@@ -38,7 +38,7 @@ pub fn contains_point(shape: &Shape, pose: &Pose3, point: Vec3) -> bool {
 
 /// A point projected on a shape's boundary, in the shape's local frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LocalProjection {
+pub(super) struct LocalProjection {
     /// The closest point of the boundary.
     pub point: Vec3,
     /// Whether the query point is inside (boundary included).
@@ -50,7 +50,7 @@ pub struct LocalProjection {
 }
 
 /// Projects a local point on the boundary of a shape (local frame).
-pub fn project_local(shape: &Shape, p: Vec3) -> LocalProjection {
+pub(super) fn project_local(shape: &Shape, p: Vec3) -> LocalProjection {
     match shape {
         Shape::Ball(s) => project_ball(Vec3::ZERO, s.radius(), p, Vec3::X),
         Shape::Capsule(s) => {
@@ -178,7 +178,7 @@ fn surface(q: Vec3, p: Vec3, inside: bool, t: [Vec3; 3]) -> LocalProjection {
 
 /// A unit vector perpendicular to `u`, chosen deterministically; `+x` when `u`
 /// is zero (the policy's fallback axis).
-pub fn perpendicular(u: Vec3) -> Vec3 {
+pub(super) fn perpendicular(u: Vec3) -> Vec3 {
     if u.length_squared() <= crate::math::tolerance::ZERO_LENGTH_SQ {
         return Vec3::X;
     }
@@ -422,7 +422,7 @@ fn project_polyhedron(s: &ConvexPolyhedron, p: Vec3) -> LocalProjection {
 }
 
 /// The point of segment `a b` closest to `p` (a zero-length segment is a point).
-pub fn closest_point_on_segment(a: Vec3, b: Vec3, p: Vec3) -> Vec3 {
+pub(super) fn closest_point_on_segment(a: Vec3, b: Vec3, p: Vec3) -> Vec3 {
     let ab = b - a;
     let l = ab.length_squared();
     if l <= 0.0 {
@@ -443,13 +443,13 @@ pub fn closest_point_on_segment(a: Vec3, b: Vec3, p: Vec3) -> Vec3 {
 /// edges, otherwise take the nearest of the three edge points.
 // Offered to the sibling query modules (contact manifolds).
 #[allow(dead_code)]
-pub fn closest_point_on_triangle(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> Vec3 {
+pub(super) fn closest_point_on_triangle(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> Vec3 {
     closest_point_on_triangle_region(a, b, c, p).0
 }
 
 /// Like [`closest_point_on_triangle`], also telling whether the point lies in
 /// the face region (inside the triangle, not on an edge or vertex region).
-pub fn closest_point_on_triangle_region(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> (Vec3, bool) {
+pub(super) fn closest_point_on_triangle_region(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> (Vec3, bool) {
     use glam::DVec3;
     let (a, b, c, p) = (a.as_dvec3(), b.as_dvec3(), c.as_dvec3(), p.as_dvec3());
     let n = (b - a).cross(c - a);
@@ -488,7 +488,12 @@ pub fn closest_point_on_triangle_region(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> (
 /// Ericson, *Real-Time Collision Detection*, 5.1.9, with its handling of
 /// zero-length and parallel segments (parallel: `s` is chosen as 0 and `t`
 /// clamped, which gives one of the closest pairs).
-pub fn closest_points_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, f32, Vec3, Vec3) {
+pub(super) fn closest_points_segments(
+    p1: Vec3,
+    q1: Vec3,
+    p2: Vec3,
+    q2: Vec3,
+) -> (f32, f32, Vec3, Vec3) {
     let (s, t) = crate::query::sat::closest::segment_segment(p1, q1, p2, q2);
     (s, t, p1 + (q1 - p1) * s, p2 + (q2 - p2) * t)
 }

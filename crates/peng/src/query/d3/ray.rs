@@ -35,7 +35,7 @@ pub fn ray_cast(
 }
 
 /// Ray cast in the shape's local frame: `(toi, normal)` with the normal local.
-pub fn local_ray_cast(
+pub(super) fn local_ray_cast(
     shape: &Shape,
     o: Vec3,
     d: Vec3,
@@ -88,7 +88,7 @@ pub fn local_ray_cast(
 
 /// Where a line `o + t d` (all real `t`) crosses a convex shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LineInterval {
+pub(super) struct LineInterval {
     /// Entry parameter (may be `-inf`).
     pub t_in: f32,
     /// Outward normal at the entry.
@@ -171,7 +171,7 @@ fn resolve(iv: LineInterval, max_toi: f32, solid: bool) -> Option<(f32, Vec3)> {
 }
 
 /// The line interval of any non-compound shape (local frame).
-pub fn line_interval(shape: &Shape, o: Vec3, d: Vec3) -> Option<LineInterval> {
+pub(super) fn line_interval(shape: &Shape, o: Vec3, d: Vec3) -> Option<LineInterval> {
     match shape {
         Shape::Ball(b) if b.radius() <= 0.0 => segment_interval(Vec3::ZERO, Vec3::ZERO, o, d),
         Shape::Ball(b) => sphere_interval(Vec3::ZERO, b.radius(), o, d),

@@ -8,7 +8,7 @@ use crate::query::types::Feature;
 
 /// Capacity of a clipped polygon: clipping a convex `n`-gon by `m` planes gives
 /// at most `n + m` vertices.
-pub const MAX_CLIPPED: usize = 2 * MAX_POLYGON;
+pub(crate) const MAX_CLIPPED: usize = 2 * MAX_POLYGON;
 
 /// What the edge leaving a clipped vertex lies on.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -22,7 +22,7 @@ enum EdgeOn {
 /// A vertex of a clipped polygon: its position and the feature pair (of the
 /// reference shape and of the incident shape) that produced it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ClipVertex {
+pub(crate) struct ClipVertex {
     /// Position (on the incident feature).
     pub point: Vec3,
     /// Feature of the reference shape.
@@ -48,7 +48,7 @@ impl Default for ClipVertex {
 /// default covers any two polygons; pairs of known small faces (two boxes:
 /// 8) use less, so that the buffers cost less to set up.
 #[derive(Debug, Clone, Copy)]
-pub struct ClipBuffer<const N: usize = MAX_CLIPPED> {
+pub(crate) struct ClipBuffer<const N: usize = MAX_CLIPPED> {
     verts: [ClipVertex; N],
     len: usize,
 }
@@ -65,7 +65,7 @@ impl<const N: usize> Default for ClipBuffer<N> {
 impl<const N: usize> ClipBuffer<N> {
     /// The vertices.
     #[inline]
-    pub fn vertices(&self) -> &[ClipVertex] {
+    pub(crate) fn vertices(&self) -> &[ClipVertex] {
         &self.verts[..self.len]
     }
     #[inline]
@@ -113,7 +113,7 @@ fn corner(reference: &Polygon, k0: usize, k: usize) -> Feature {
 /// (id: reference face, incident vertex) or are made by a side plane (id:
 /// reference edge, incident edge; or reference vertex, incident face where two
 /// side planes meet inside the incident face).
-pub fn clip<const N: usize>(
+pub(crate) fn clip<const N: usize>(
     reference: &Polygon,
     axis: Vec3,
     incident: &Polygon,

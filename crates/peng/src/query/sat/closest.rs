@@ -8,7 +8,7 @@ use crate::math::{Vec3, Vector};
 /// 5.1.9). Degenerate segments (points) and parallel segments are detected with
 /// tolerances relative to the input's scale (policy rule 6); for parallel
 /// segments one of the closest pairs is returned. The same code serves 2D and 3D.
-pub fn segment_segment<V: Vector>(p1: V, q1: V, p2: V, q2: V) -> (f32, f32) {
+pub(crate) fn segment_segment<V: Vector>(p1: V, q1: V, p2: V, q2: V) -> (f32, f32) {
     let d1 = q1 - p1;
     let d2 = q2 - p2;
     let r = p1 - p2;
@@ -49,7 +49,7 @@ pub fn segment_segment<V: Vector>(p1: V, q1: V, p2: V, q2: V) -> (f32, f32) {
 
 /// Parameter in `[0, 1]` of the point of segment `p q` closest to `x`.
 #[inline]
-pub fn point_segment(p: Vec3, q: Vec3, x: Vec3) -> f32 {
+pub(crate) fn point_segment(p: Vec3, q: Vec3, x: Vec3) -> f32 {
     let d = q - p;
     let l2 = d.length_squared();
     if l2 <= 1e-20 {

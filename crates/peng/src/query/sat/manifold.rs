@@ -67,7 +67,7 @@ pub fn manifold_from_axis<A: Polytope, B: Polytope>(
 /// [`manifold_from_axis`] with clipping buffers of capacity `N`: enough for
 /// any pair when `N` is at least the sum of the two largest face polygons
 /// (points past it are dropped).
-pub fn manifold_from_axis_in<const N: usize, A: Polytope, B: Polytope>(
+pub(crate) fn manifold_from_axis_in<const N: usize, A: Polytope, B: Polytope>(
     a: &A,
     b: &B,
     b_in_a: &Pose3,
@@ -230,7 +230,7 @@ fn closest_point<A: Polytope, B: Polytope>(
 /// axis), keeps those deeper than `-prediction` and reduces them to 4 into `m`.
 /// `normal` is the manifold normal (A to B).
 #[allow(clippy::too_many_arguments)]
-pub fn face_contact(
+pub(crate) fn face_contact(
     reference: &Polygon,
     plane: (Vec3, f32),
     w: Vec3,
@@ -275,7 +275,7 @@ fn face_contact_fit<const N: usize>(
 /// [`face_contact`] with a clipping buffer of capacity `N` (see
 /// [`manifold_from_axis_in`]).
 #[allow(clippy::too_many_arguments)]
-pub fn face_contact_in<const N: usize>(
+pub(crate) fn face_contact_in<const N: usize>(
     reference: &Polygon,
     (n_r, d_r): (Vec3, f32),
     w: Vec3,

@@ -9,7 +9,7 @@ use crate::query::types::{ContactPoint3, Manifold3};
 /// farthest from it, then the one making the largest triangle with those two,
 /// then the one adding the most area outside that triangle. Geometry is taken
 /// from `point_a`; `normal` is the contact normal (areas are measured around it).
-pub fn reduce_to_four(points: &[ContactPoint3], normal: Vec3, out: &mut Manifold3) {
+pub(crate) fn reduce_to_four(points: &[ContactPoint3], normal: Vec3, out: &mut Manifold3) {
     if points.len() <= 4 {
         for &p in points {
             out.push(p);

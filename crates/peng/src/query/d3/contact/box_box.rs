@@ -153,7 +153,12 @@ fn sat_box_box_with(
 }
 
 /// The contact manifold of two cuboids, in A's frame.
-pub fn box_box(a: &Cuboid, b: &Cuboid, b_in_a: &Pose3, prediction: f32) -> Option<Manifold3> {
+pub(super) fn box_box(
+    a: &Cuboid,
+    b: &Cuboid,
+    b_in_a: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
     let (ha, hb) = (a.half_extents(), b.half_extents());
     let scale = ha.length().max(hb.length()).max(f32::MIN_POSITIVE);
     // Only for shallow contacts (resting and speculative ones, where the

@@ -22,7 +22,7 @@ use crate::shape::d3::Shape;
 
 /// Pushes the core's manifold out by the radius: points on A move out along
 /// the normal and depths grow by `r`; points deeper than `-prediction` stay.
-pub fn inflate_a(m: &Manifold3, r: f32, prediction: f32) -> Option<Manifold3> {
+pub(super) fn inflate_a(m: &Manifold3, r: f32, prediction: f32) -> Option<Manifold3> {
     let mut out = Manifold3::new(m.normal);
     for p in m.points() {
         let depth = p.depth + r;
@@ -39,7 +39,7 @@ pub fn inflate_a(m: &Manifold3, r: f32, prediction: f32) -> Option<Manifold3> {
 
 /// Capsule core `core` (A's frame) against polytope shape `b` placed by
 /// `b_in_a`.
-pub fn capsule_polytope(
+pub(super) fn capsule_polytope(
     core: &Core,
     b: &Shape,
     b_in_a: &Pose3,

@@ -11,15 +11,15 @@ use crate::shape::d3::Shape;
 use glam::Vec2;
 
 /// Number of rim points approximating a cylinder cap or cone base.
-pub const RIM_POINTS: usize = 8;
+pub(crate) const RIM_POINTS: usize = 8;
 
 /// A face (or a flat cap) is the support feature when its normal is within
 /// this cosine of the query direction (about 5.7 degrees); an edge (or a
 /// cylinder side, a capsule core) when it is within the matching sine of being
 /// perpendicular to it.
-pub const FEATURE_COS: f32 = 0.995;
+pub(crate) const FEATURE_COS: f32 = 0.995;
 /// See [`FEATURE_COS`].
-pub const FEATURE_SIN: f32 = 0.099_875;
+pub(crate) const FEATURE_SIN: f32 = 0.099_875;
 
 fn point(out: &mut Polygon, p: Vec3, f: Feature, dir: Vec3) {
     out.clear();
@@ -69,7 +69,7 @@ fn rim(out: &mut Polygon, r: f32, y: f32, up: bool, first: usize, face: Feature)
 
 /// The support feature of a bounded convex shape along `dir` (local frame,
 /// need not be unit). Half-spaces and compounds give an empty polygon.
-pub fn support_feature(shape: &Shape, dir: Vec3, out: &mut Polygon) {
+pub(crate) fn support_feature(shape: &Shape, dir: Vec3, out: &mut Polygon) {
     out.clear();
     let Some(u) = dir.try_normalize() else {
         return;
@@ -168,7 +168,7 @@ pub fn support_feature(shape: &Shape, dir: Vec3, out: &mut Polygon) {
 /// The support feature of a polytope: its most aligned face when within
 /// [`FEATURE_COS`], else an edge at the support vertex nearly perpendicular to
 /// `u`, else the support vertex.
-pub fn polytope_feature<P: Polytope>(p: &P, u: Vec3, out: &mut Polygon) {
+pub(crate) fn polytope_feature<P: Polytope>(p: &P, u: Vec3, out: &mut Polygon) {
     p.incident_polygon(u, out);
     if out.len() >= 3 && out.normal.dot(u) >= FEATURE_COS {
         return;

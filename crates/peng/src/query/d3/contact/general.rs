@@ -12,7 +12,12 @@ use crate::query::types::{ContactId, ContactPoint3, Manifold3};
 use crate::shape::d3::Shape;
 
 /// Contact of two bounded convex shapes, in A's frame (B placed by `b_in_a`).
-pub fn general_contact(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) -> Option<Manifold3> {
+pub(super) fn general_contact(
+    a: &Shape,
+    b: &Shape,
+    b_in_a: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
     let d = crate::query::d3::distance(a, &Pose3::IDENTITY, b, b_in_a);
     if d.distance > prediction || d.distance.is_nan() {
         return None;

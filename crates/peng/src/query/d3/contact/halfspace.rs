@@ -14,7 +14,7 @@ const MAX_CANDIDATES: usize = 64;
 
 /// Half-space A (plane through A's origin) against shape B placed by `b_in_a`.
 /// Two half-spaces have no bounded overlap: `None`.
-pub fn halfspace_contact(
+pub(super) fn halfspace_contact(
     h: &HalfSpace,
     b: &Shape,
     b_in_a: &Pose3,

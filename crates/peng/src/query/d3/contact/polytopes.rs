@@ -49,13 +49,13 @@ const fn box_graph() -> ([u32; 24], [u32; 24]) {
 /// A cuboid as a polytope. Edge `4k + j` runs along axis `k`; bit 0 of `j` is
 /// the side on axis `k + 1`, bit 1 the side on axis `k + 2` (mod 3).
 #[derive(Debug, Clone, Copy)]
-pub struct BoxPoly {
+pub(super) struct BoxPoly {
     h: Vec3,
 }
 
 impl BoxPoly {
     /// The polytope of a cuboid.
-    pub fn new(c: &Cuboid) -> Self {
+    pub(super) fn new(c: &Cuboid) -> Self {
         BoxPoly {
             h: c.half_extents(),
         }
@@ -212,14 +212,14 @@ impl Polytope for BoxPoly {
 /// edge `k` joins vertices `k` and `k + 1`. Callers turn zero-area triangles
 /// into segments first.
 #[derive(Debug, Clone, Copy)]
-pub struct TriPoly {
+pub(super) struct TriPoly {
     v: [Vec3; 3],
     n: Vec3,
 }
 
 impl TriPoly {
     /// The polytope of a triangle with a normal.
-    pub fn new(t: &Triangle, n: Vec3) -> Self {
+    pub(super) fn new(t: &Triangle, n: Vec3) -> Self {
         TriPoly {
             v: *t.vertices(),
             n,
@@ -283,14 +283,14 @@ impl Polytope for TriPoly {
 
 /// A segment as a flat polytope with no face and one edge.
 #[derive(Debug, Clone, Copy)]
-pub struct SegPoly {
+pub(super) struct SegPoly {
     a: Vec3,
     b: Vec3,
 }
 
 impl SegPoly {
     /// The polytope of the segment `a b`.
-    pub fn new(a: Vec3, b: Vec3) -> Self {
+    pub(super) fn new(a: Vec3, b: Vec3) -> Self {
         SegPoly { a, b }
     }
 }
@@ -342,13 +342,13 @@ impl Polytope for SegPoly {
 /// A convex polyhedron as a polytope (its interior point and scale are the
 /// polyhedron's cached vertex mean and radius).
 #[derive(Debug, Clone, Copy)]
-pub struct HedronPoly<'a> {
+pub(super) struct HedronPoly<'a> {
     p: &'a ConvexPolyhedron,
 }
 
 impl<'a> HedronPoly<'a> {
     /// The polytope of a convex polyhedron.
-    pub fn new(p: &'a ConvexPolyhedron) -> Self {
+    pub(super) fn new(p: &'a ConvexPolyhedron) -> Self {
         HedronPoly { p }
     }
 }
@@ -467,7 +467,7 @@ impl Polytope for HedronPoly<'_> {
 
 /// Any polyhedral shape, for dispatch without monomorphising every pair.
 #[derive(Debug, Clone, Copy)]
-pub enum AnyPoly<'a> {
+pub(super) enum AnyPoly<'a> {
     /// A cuboid.
     Box(BoxPoly),
     /// A triangle with a normal.
@@ -479,7 +479,7 @@ pub enum AnyPoly<'a> {
 }
 
 /// The longest edge of a triangle (its extent when it has zero area).
-pub fn longest_edge(t: &Triangle) -> (Vec3, Vec3) {
+pub(super) fn longest_edge(t: &Triangle) -> (Vec3, Vec3) {
     let v = t.vertices();
     let mut best = (v[0], v[1]);
     for k in 1..3 {
@@ -493,7 +493,7 @@ pub fn longest_edge(t: &Triangle) -> (Vec3, Vec3) {
 
 impl<'a> AnyPoly<'a> {
     /// The polytope view of a polyhedral shape, `None` for the others.
-    pub fn of(s: &'a Shape) -> Option<Self> {
+    pub(super) fn of(s: &'a Shape) -> Option<Self> {
         Some(match s {
             Shape::Cuboid(c) => AnyPoly::Box(BoxPoly::new(c)),
             Shape::Triangle(t) => match t.normal() {

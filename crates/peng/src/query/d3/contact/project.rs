@@ -13,7 +13,7 @@ use glam::Vec2;
 
 /// The projection of a point `c` on a shape's surface.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Proj {
+pub(super) struct Proj {
     /// The closest surface point.
     pub point: Vec3,
     /// Unit normal of the surface at `point` pointing to `c` when `c` is
@@ -40,7 +40,7 @@ fn outward(c: Vec3, q: Vec3, fallback: Vec3) -> (Vec3, f32) {
 }
 
 /// Projection on a bounded convex shape (not a half-space, not a compound).
-pub fn project(shape: &Shape, c: Vec3) -> Option<Proj> {
+pub(super) fn project(shape: &Shape, c: Vec3) -> Option<Proj> {
     Some(match shape {
         Shape::Ball(b) => {
             let (n, l) = outward(c, Vec3::ZERO, Vec3::X);
@@ -66,7 +66,7 @@ pub fn project(shape: &Shape, c: Vec3) -> Option<Proj> {
 
 /// Moves a projection out by `r` (a capsule around a core).
 #[inline]
-pub fn inflate(p: Proj, r: f32) -> Proj {
+pub(super) fn inflate(p: Proj, r: f32) -> Proj {
     Proj {
         point: p.point + p.normal * r,
         dist: p.dist - r,
@@ -75,7 +75,7 @@ pub fn inflate(p: Proj, r: f32) -> Proj {
 }
 
 /// Projection on the segment `a b`: features vertex 0, vertex 1, edge 0.
-pub fn segment(a: Vec3, b: Vec3, c: Vec3) -> Proj {
+pub(super) fn segment(a: Vec3, b: Vec3, c: Vec3) -> Proj {
     let t = point_segment(a, b, c);
     let q = a + (b - a) * t;
     let d = b - a;
@@ -102,7 +102,7 @@ pub fn segment(a: Vec3, b: Vec3, c: Vec3) -> Proj {
 
 /// Projection on a cuboid. Features: face `2k + (side > 0)`, edge as in the
 /// cuboid polytope, vertex by sign bits.
-pub fn cuboid(b: &Cuboid, c: Vec3) -> Proj {
+pub(super) fn cuboid(b: &Cuboid, c: Vec3) -> Proj {
     let h = b.half_extents();
     let q = c.clamp(-h, h);
     if q != c {
@@ -170,7 +170,7 @@ pub fn cuboid(b: &Cuboid, c: Vec3) -> Proj {
 /// Collision Detection, 5.1.5). Features: face 0 (`+normal` side) or 1, edge
 /// `k` (vertices `k`, `k + 1`), vertex `k`. A zero-area triangle projects on
 /// its longest edge.
-pub fn triangle(t: &Triangle, p: Vec3) -> Proj {
+pub(super) fn triangle(t: &Triangle, p: Vec3) -> Proj {
     let [a, b, c] = *t.vertices();
     let Some(normal) = t.normal() else {
         let (s0, s1) = super::polytopes::longest_edge(t);
@@ -239,7 +239,7 @@ pub fn triangle(t: &Triangle, p: Vec3) -> Proj {
 /// Projection on a convex polyhedron. Inside: through the face of least
 /// penetration. Outside: the closest point lies on a face the point sees, so
 /// the nearest of those faces' closest points is taken.
-pub fn polyhedron(p: &ConvexPolyhedron, c: Vec3) -> Proj {
+pub(super) fn polyhedron(p: &ConvexPolyhedron, c: Vec3) -> Proj {
     let faces = p.faces();
     let mut best_f = 0;
     let mut best_s = f32::NEG_INFINITY;
@@ -342,7 +342,7 @@ fn lift(u: Vec2, rho: f32, y: f32) -> Vec3 {
 /// Projection on a cylinder, solved in the meridian half-plane `(ρ, y)` where
 /// the cylinder is the rectangle `[0, R] × [-h, h]`. Features: face 0 (bottom
 /// cap), face 1 (top cap), face 2 (side), edge 0/1 (bottom/top rim).
-pub fn cylinder(s: &Cylinder, c: Vec3) -> Proj {
+pub(super) fn cylinder(s: &Cylinder, c: Vec3) -> Proj {
     let (h, r) = (s.half_height(), s.radius());
     let (u, rho) = radial(c);
     let y = c.y;
@@ -391,7 +391,7 @@ pub fn cylinder(s: &Cylinder, c: Vec3) -> Proj {
 /// cone is the triangle `(0, -h), (R, -h), (0, h)`; the axis side is interior
 /// in 3D so only the base and the slant side bound it. Features: face 0
 /// (base), face 1 (slant side), edge 0 (base rim), vertex 0 (apex).
-pub fn cone(s: &Cone, c: Vec3) -> Proj {
+pub(super) fn cone(s: &Cone, c: Vec3) -> Proj {
     let (h, r) = (s.half_height(), s.radius());
     let (u, rho) = radial(c);
     let q2 = Vec2::new(rho, c.y);

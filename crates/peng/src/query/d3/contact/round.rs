@@ -11,7 +11,7 @@ use glam::Vec3A;
 
 /// A core segment (a point when both ends coincide) and a radius.
 #[derive(Debug, Clone, Copy)]
-pub struct Core {
+pub(super) struct Core {
     /// First end.
     pub a: Vec3,
     /// Second end.
@@ -35,7 +35,7 @@ fn core_feature(point_core: bool, t: f32) -> Feature {
 
 /// The contact of two cores (both in A's frame): one point from the closest
 /// points, or two when the cores are parallel and overlap along their length.
-pub fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3> {
+pub(super) fn cores_contact(ca: &Core, cb: &Core, prediction: f32) -> Option<Manifold3> {
     cores_contact_shifted(&CoreA::of(ca), &CoreA::of(cb), prediction, Vec3A::ZERO)
 }
 
@@ -217,7 +217,12 @@ fn cores_contact_shifted(
 
 /// The contact of a ball (radius `r`, centred on A's origin) with a shape B
 /// whose surface projection of the centre is `proj` (B's frame).
-pub fn ball_contact(r: f32, proj: &Proj, b_in_a: &Pose3, prediction: f32) -> Option<Manifold3> {
+pub(super) fn ball_contact(
+    r: f32,
+    proj: &Proj,
+    b_in_a: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
     let depth = r - proj.dist;
     if depth < -prediction || depth.is_nan() {
         return None;
@@ -245,7 +250,7 @@ pub fn ball_contact(r: f32, proj: &Proj, b_in_a: &Pose3, prediction: f32) -> Opt
 /// Outside the box the closest point is the clamped centre; its feature is the
 /// face, edge or vertex of the axes that were clamped (one, two or three).
 /// Inside, the ball leaves through the nearest face (ties to the lowest axis).
-pub fn ball_cuboid_world(
+pub(super) fn ball_cuboid_world(
     r: f32,
     centre: Vec3,
     h: Vec3,
@@ -367,7 +372,7 @@ impl Rotor {
 /// relative pose plus mapping the manifold, with the same precision far from
 /// the origin.
 #[inline]
-pub fn capsules_world(
+pub(super) fn capsules_world(
     ca: &Capsule,
     pose_a: &Pose3,
     cb: &Capsule,
