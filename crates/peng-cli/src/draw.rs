@@ -89,8 +89,10 @@ impl View {
     }
 }
 
-/// Clips a convex polygon to `normal · (p - point) <= 0` (Sutherland–Hodgman).
-fn clip(poly: &[Vec2], point: Vec2, normal: Vec2) -> Vec<Vec2> {
+/// Clips a convex polygon to `normal · (p - point) <= 0` (Sutherland and
+/// Hodgman, "Reentrant polygon clipping", CACM 1974): the visible part of a
+/// half-plane, here and in `peng sim`'s pictures.
+pub(crate) fn clip(poly: &[Vec2], point: Vec2, normal: Vec2) -> Vec<Vec2> {
     let mut out = Vec::new();
     for i in 0..poly.len() {
         let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);

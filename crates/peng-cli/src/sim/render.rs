@@ -10,7 +10,7 @@
 
 use super::model::{BodyKind, JointKind, ViewSpec, World};
 use super::space::{Outline, Space};
-use crate::draw::{CONTACT, PALETTE};
+use crate::draw::{clip, CONTACT, PALETTE};
 use crate::font::draw_text;
 use crate::raster::{Canvas, Rgb, P};
 use peng::d2::Vec2;
@@ -127,23 +127,6 @@ pub fn viewport<D: Space>(world: &World<D>, view: &ViewSpec) -> Viewport {
             })
     });
     Viewport::region(lo, hi, view.width, view.height)
-}
-
-/// Clips a convex polygon to `normal · (p - point) <= 0` (Sutherland and
-/// Hodgman, "Reentrant polygon clipping", CACM 1974).
-fn clip(poly: &[Vec2], point: Vec2, normal: Vec2) -> Vec<Vec2> {
-    let mut out = Vec::new();
-    for i in 0..poly.len() {
-        let (p, q) = (poly[i], poly[(i + 1) % poly.len()]);
-        let (dp, dq) = (normal.dot(p - point), normal.dot(q - point));
-        if dp <= 0.0 {
-            out.push(p);
-        }
-        if (dp < 0.0) != (dq < 0.0) && dp != dq {
-            out.push(p + (q - p) * (dp / (dp - dq)));
-        }
-    }
-    out
 }
 
 /// The colour of body `i` of kind `k`.
