@@ -136,7 +136,7 @@ Exit status: 0 when the scene was checked (whatever was found); 1 on an error (u
 file, invalid scene, bad option value: an invalid scene's message names \
 file:line:column and the field); 2 on a command-line usage error.";
 
-const CHECK_AFTER: &str = r#"SCENE FORMAT (full reference in the README, "Scene format")
+const CHECK_AFTER: &str = r#"SCENE FORMAT (full reference: docs/scene-format.md)
   {
     "dimension": 2,                  2 or 3
     "distance": 0.5,                 optional default for --distance

@@ -1,4 +1,4 @@
-//! Serde definitions of the scene format (see the README's "Scene format").
+//! Serde definitions of the scene format (see `docs/scene-format.md`).
 //!
 //! Shapes are not serde enums: an internally tagged enum (`{"type": ...}`)
 //! buffers its content, which loses the field path of errors inside it. Instead
