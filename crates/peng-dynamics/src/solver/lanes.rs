@@ -37,6 +37,7 @@ macro_rules! avx2_dispatch {
     ($(#[$doc:meta])* $vis:vis $run:ident, $avx2:ident / $avx2x:ident, $lanes:ident ::<$($plain:ty),+ | $($avx:ty),+ | $($exact:ty),+>, ($($arg:ident: $ty:ty),* $(,)?)) => {
         $(#[$doc])*
         $vis unsafe fn $run(kernels: $crate::determinism::Kernels, $($arg: $ty),*) {
+            #[cfg(target_arch = "x86_64")]
             use $crate::determinism::Kernels;
             #[cfg(target_arch = "x86_64")]
             match kernels {
