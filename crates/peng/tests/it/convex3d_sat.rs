@@ -8,8 +8,7 @@
 use crate::sat_common;
 use peng::math::{Pose3, Vec3};
 use peng::query::d3::distance;
-use peng::query::sat::separation::{arcs_cross, sat_within};
-use peng::query::sat::{sat, Polygon, Polytope};
+use peng::query::sat::{arcs_cross, sat, sat_within, Polygon, Polytope};
 use peng::query::types::Feature;
 use peng::shape::d3::{ConvexPolyhedron, Shape};
 use sat_common::{brute, hull, interval, place, placed, Rng};

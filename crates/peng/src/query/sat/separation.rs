@@ -48,7 +48,7 @@ pub struct SatResult {
 /// the other separates by more than this times the scale of the pair. Small, so
 /// that the returned MTD stays exact to about 2e-6 relative while exact ties
 /// (parallel faces, aligned boxes) resolve the stable way (policy rule 5).
-pub const FACE_BIAS_REL: f32 = 2.0e-6;
+pub(crate) const FACE_BIAS_REL: f32 = 2.0e-6;
 
 /// Whether the Gauss-map arcs `a b` and `c d` (unit vectors; each arc the short
 /// great arc between its ends) cross.
@@ -128,7 +128,7 @@ pub fn sat_within<A: Polytope, B: Polytope>(
 /// lower bound on their distance), `Err(None)` when neither shape offers an
 /// axis. An `Ok` axis separating by more than `cutoff` bounds the distance
 /// from below in the same way.
-pub fn sat_within_or_gap<A: Polytope, B: Polytope>(
+pub(crate) fn sat_within_or_gap<A: Polytope, B: Polytope>(
     a: &A,
     b: &B,
     b_in_a: &Pose3,
