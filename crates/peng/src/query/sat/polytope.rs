@@ -153,6 +153,9 @@ pub trait Polytope {
     /// Copies a solid, mapped by `pose` (`None`: as it is), into `out` for
     /// the array-based separating-axis test. `false` (and `out` unusable) for
     /// flat polytopes and those too large for [`Prepared`]'s buffers.
+    // Hidden with `prepared`: a crate-internal fast path (the default, `false`,
+    // suits other implementors).
+    #[doc(hidden)]
     fn prepare<'s>(&'s self, pose: Option<&Pose3>, out: &mut Prepared<'s>) -> bool {
         let _ = (pose, out);
         false
