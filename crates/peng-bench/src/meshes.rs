@@ -27,7 +27,7 @@ fn bump_radius(d: Vec3) -> f32 {
 /// A closed, watertight, outward-wound bumpy sphere of `12·m²` triangles: each
 /// face of the cube `[-1, 1]³` is cut into `m × m` squares (two triangles
 /// each), vertices on shared cube edges are shared, and every vertex is pushed
-/// to the direction's [`bump_radius`]. `m = 29` gives 10,092 triangles,
+/// to the direction's `bump_radius`. `m = 29` gives 10,092 triangles,
 /// `m = 92` 101,568, `m = 289` 1,002,252.
 pub fn bumpy_sphere(m: usize) -> MeshLists {
     assert!(m >= 1, "at least one square per cube face");
