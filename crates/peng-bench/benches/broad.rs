@@ -11,8 +11,8 @@
 //!   peng's `SweepAndPrune`, whose first sweep is quadratic there (each box
 //!   overlaps about 9,000 others on the sweep axis).
 //! - `broad msvc 100k` (printed, not a criterion group: one build takes
-//!   seconds, and criterion wants at least 10): the MSVC `rand()` box vector of
-//!   issue 3 (seed 42), 100,000 boxes from scratch to the full pair list, best
+//!   seconds, and criterion wants at least 10): the MSVC `rand()` box vector
+//!   (seed 42), 100,000 boxes from scratch to the full pair list, best
 //!   of 2. `PENG_BENCH_SKIP_MSVC=1` skips it. `PENG_BENCH_PHASES=1` also prints
 //!   how a peng build splits between insertion and the first pair update.
 //!

@@ -1,5 +1,5 @@
 //! Box scenes for the broad-phase benches: a scene of moving boxes of mixed
-//! sizes at constant density, and the MSVC `rand()` test vector of issue 3.
+//! sizes at constant density, and the MSVC `rand()` test vector.
 
 use crate::rng::Rng;
 use glam::Vec3;
@@ -17,7 +17,7 @@ impl MsvcRand {
     }
 }
 
-/// The third-party box vector of issue 3: for each box, centre x, y, z drawn as
+/// The third-party box test vector: for each box, centre x, y, z drawn as
 /// `(r() & 4095) - 2048`, then half-extents x, y, z as `r() & 127`. With seed 42,
 /// 10,000 boxes have exactly 11,811 pairs of closed boxes overlapping.
 pub fn msvc_boxes(n: usize, seed: u32) -> Vec<Aabb3> {

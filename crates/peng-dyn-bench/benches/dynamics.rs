@@ -1,4 +1,4 @@
-//! Rigid-body dynamics, one criterion group per scene (issue 6, "Benchmarks"):
+//! Rigid-body dynamics, one criterion group per scene:
 //! `dyn2d/large_pyramid`, `dyn2d/many_pyramids`, `dyn2d/tumbler`,
 //! `dyn2d/joint_grid` (Box2D v3's benchmark set, `peng_dyn_bench::box2d`),
 //! `dyn3d/pyramid`, `dyn3d/convex_pile` (`peng_dyn_bench::scenes3`). Each

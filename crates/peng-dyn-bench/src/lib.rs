@@ -1,4 +1,4 @@
-//! Rigid-body dynamics benchmark scenes (issue 6) as engine-neutral data,
+//! Rigid-body dynamics benchmark scenes as engine-neutral data,
 //! and, in `benches/`, rapier2d/rapier3d running them.
 //!
 //! - [`scene`]: the plain-data types ([`Scene2`], [`Scene3`], bodies, shapes,

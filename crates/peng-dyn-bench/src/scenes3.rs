@@ -1,4 +1,4 @@
-//! The 3D benchmark scenes of issue 6: a pyramid of boxes, and a pile of
+//! The 3D benchmark scenes: a pyramid of boxes, and a pile of
 //! random convex hulls on a triangle-mesh floor.
 //!
 //! Both use gravity (0, -10, 0) like the 2D scenes, Box2D's default material

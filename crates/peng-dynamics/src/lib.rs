@@ -1,4 +1,4 @@
-//! Rigid-body dynamics on top of peng's collision detection (issue 6).
+//! Rigid-body dynamics on top of peng's collision detection.
 //!
 //! A crate of its own, so that users who only need collision detection do
 //! not pay for it. Layers, each knowing only the ones below:

@@ -1,7 +1,7 @@
 //! Timing harness for the DynamicTree's bulk paths (ignored: run with
 //! `cargo test --profile bench -p peng --test it treeperf_timing:: -- --ignored
 //! --nocapture`; `TREEPERF_REPS` repeats for a profiler). The MSVC `rand()`
-//! vector of issue 3 from scratch, and a moving-boxes frame loop like the
+//! vector from scratch, and a moving-boxes frame loop like the
 //! bench's; the pair counts are checked against the known totals.
 
 use crate::broad_common;

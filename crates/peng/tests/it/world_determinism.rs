@@ -1,4 +1,4 @@
-//! World determinism (issue 4): the event stream and the kept manifolds of a
+//! World determinism: the event stream and the kept manifolds of a
 //! long random run hash the same whatever the number of threads the narrow
 //! phase runs on.
 

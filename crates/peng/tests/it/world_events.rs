@@ -1,4 +1,4 @@
-//! World events (issue 4): a long random run against a brute-force reference,
+//! World events: a long random run against a brute-force reference,
 //! and one focused test per filter, sensor, margin, event mode,
 //! remove-on-contact, removed handles and watched sets.
 
