@@ -13,6 +13,24 @@ use glam::Vec2;
 /// Number of rim points approximating a cylinder cap or cone base.
 pub(crate) const RIM_POINTS: usize = 8;
 
+/// `(sin φ, cos φ)` of the rim points, `φ = k·τ/8`: a table rather than
+/// `sin_cos`, so the octagon is exact (no `sin τ/2 = -8.7e-8`) and the same on
+/// every processor (the math library's sines are not correctly rounded, and
+/// glibc picks its variant by processor).
+const RIM_SIN_COS: [(f32, f32); RIM_POINTS] = {
+    use core::f32::consts::FRAC_1_SQRT_2 as H;
+    [
+        (0.0, 1.0),
+        (H, H),
+        (1.0, 0.0),
+        (H, -H),
+        (0.0, -1.0),
+        (-H, -H),
+        (-1.0, 0.0),
+        (-H, H),
+    ]
+};
+
 /// A face (or a flat cap) is the support feature when its normal is within
 /// this cosine of the query direction (about 5.7 degrees); an edge (or a
 /// cylinder side, a capsule core) when it is within the matching sine of being
@@ -42,8 +60,7 @@ fn rim(out: &mut Polygon, r: f32, y: f32, up: bool, first: usize, face: Feature)
     out.clear();
     for i in 0..RIM_POINTS {
         let k = if up { (RIM_POINTS - i) % RIM_POINTS } else { i };
-        let phi = k as f32 * core::f32::consts::TAU / RIM_POINTS as f32;
-        let (s, c) = phi.sin_cos();
+        let (s, c) = RIM_SIN_COS[k];
         let next = if up {
             (k + RIM_POINTS - 1) % RIM_POINTS
         } else {
@@ -207,5 +224,21 @@ pub(crate) fn polytope_feature<P: Polytope>(p: &P, u: Vec3, out: &mut Polygon) {
             );
         }
         None => point(out, v, fv, u),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rim table is the regular octagon: each entry within an ulp of the
+    /// sine and cosine of its angle, in f64.
+    #[test]
+    fn rim_table_is_the_regular_octagon() {
+        for (k, &(s, c)) in RIM_SIN_COS.iter().enumerate() {
+            let phi = k as f64 * core::f64::consts::TAU / RIM_POINTS as f64;
+            assert!((s as f64 - phi.sin()).abs() < 1e-7, "sin at {k}");
+            assert!((c as f64 - phi.cos()).abs() < 1e-7, "cos at {k}");
+        }
     }
 }
