@@ -35,7 +35,8 @@
 //!   own polynomials in `+ − × ÷` (Cephes' `sinf`, `cosf` and `atanf`)
 //!   instead of the math library.
 //!   The collision detection underneath (peng) uses no fused multiply-add;
-//!   it does call the math library in a few places (see below).
+//!   one exception remains: the continuous detection of a turning bullet
+//!   calls the math library's sine and cosine (see below).
 //!
 //! # Never promised
 //!
@@ -47,9 +48,9 @@
 //!   systems: glam's vector code differs per architecture, and the
 //!   collision detection calls the platform's math library (its `sin`,
 //!   `cos` and `atan2` are not correctly rounded and differ between
-//!   libraries, and glibc chooses some of them by processor): the 2D
-//!   motion bound of a turning body and the continuous collision
-//!   detection's turns, and the rims of cylinders and cones.
+//!   libraries, and glibc chooses some of them by processor) in the
+//!   continuous collision detection of turning bullets (the rims of
+//!   cylinders and cones come from an exact table).
 //! - The same bits after a change to the world that the two runs did not
 //!   share (adding bodies in another order gives other handles, pairs and
 //!   colours).
