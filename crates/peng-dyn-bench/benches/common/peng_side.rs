@@ -1,7 +1,9 @@
 //! peng's side of the dynamics benchmark: the same scene data built in a
 //! `peng_dynamics::PhysicsWorld2` / `PhysicsWorld3` with its defaults (60 Hz,
 //! 4 substeps; triangle meshes are one-sided, as floors; revolute joints as
-//! `JointDesc2::revolute` / `JointDesc3::revolute`).
+//! `JointDesc2::revolute` / `JointDesc3::revolute`). With the variable
+//! `PENG_DETERMINISM=cross-processor` the worlds run
+//! `Determinism::CrossProcessor` instead of the default `Fast`.
 
 use glam::{Quat, Vec2, Vec3};
 use peng::d2::{Circle, ConvexPolygon, Pose2, Rect, Segment};
@@ -9,9 +11,18 @@ use peng::d3::{Ball, ConvexPolyhedron, Cuboid, Pose3, TriMesh};
 use peng::world::CollisionFilter;
 use peng_dyn_bench::{Filter, Geometry2, Geometry3, JointSpec2, JointSpec3, Kind, Scene2, Scene3};
 use peng_dynamics::{
-    BodyDesc, BodyHandle, BodyKind, ColliderDesc, JointDesc2, JointDesc3, PhysicsWorld2,
-    PhysicsWorld3,
+    BodyDesc, BodyHandle, BodyKind, ColliderDesc, Determinism, JointDesc2, JointDesc3,
+    PhysicsWorld2, PhysicsWorld3,
 };
+
+/// The determinism mode the benches run: `PENG_DETERMINISM=cross-processor`
+/// chooses the mode that gives the same bits on every x86-64 processor.
+fn determinism() -> Determinism {
+    match std::env::var("PENG_DETERMINISM").as_deref() {
+        Ok("cross-processor") => Determinism::CrossProcessor,
+        _ => Determinism::Fast,
+    }
+}
 
 fn kind(k: Kind) -> BodyKind {
     match k {
@@ -37,6 +48,7 @@ impl Peng2 {
     /// Builds `scene`.
     pub fn build(scene: &Scene2) -> Self {
         let mut world = PhysicsWorld2::new();
+        world.settings_mut().determinism = determinism();
         world.settings_mut().gravity = scene.gravity;
         world.settings_mut().sleep = scene.allow_sleep;
         let mut bodies = Vec::with_capacity(scene.bodies.len());
@@ -120,6 +132,7 @@ impl Peng3 {
     /// Builds `scene`.
     pub fn build(scene: &Scene3) -> Self {
         let mut world = PhysicsWorld3::new();
+        world.settings_mut().determinism = determinism();
         world.settings_mut().gravity = scene.gravity;
         world.settings_mut().sleep = scene.allow_sleep;
         let mut bodies = Vec::with_capacity(scene.bodies.len());
