@@ -20,7 +20,11 @@ use peng_dynamics::{
 fn determinism() -> Determinism {
     match std::env::var("PENG_DETERMINISM").as_deref() {
         Ok("cross-processor") => Determinism::CrossProcessor,
-        _ => Determinism::Fast,
+        Ok("fast") | Err(_) => Determinism::Fast,
+        Ok(other) => {
+            eprintln!("PENG_DETERMINISM takes fast or cross-processor, not {other:?}");
+            std::process::exit(2);
+        }
     }
 }
 
