@@ -35,22 +35,28 @@ fn rotation(r: &RotationDef, path: &[Seg]) -> Result<Quat, Located> {
         (None, None, Some(q)) => {
             let [x, y, z, w] = q.0;
             let q = Quat::from_xyzw(x, y, z, w);
-            if !q.is_finite() || q.length_squared() < 1e-12 {
+            // Any finite non-zero quaternion is a rotation: `Pose3::try_new`
+            // normalizes it, also when its squared length over- or underflows.
+            if !q.is_finite() || [x, y, z, w].iter().all(|&c| c == 0.0) {
                 return Err(Located::new(
                     key(path, "quaternion"),
                     "quaternion must be finite and non-zero",
                 ));
             }
-            Ok(q.normalize())
+            Ok(q)
         }
         (Some(axis), Some(deg), None) => {
             let a = axis.0;
-            if !a.is_finite() || a.length_squared() < 1e-12 {
+            let m = a.abs().max_element();
+            if !a.is_finite() || m == 0.0 {
                 return Err(Located::new(
                     key(path, "axis"),
                     "rotation axis must be finite and non-zero",
                 ));
             }
+            // Divided by its largest component, the axis normalizes without
+            // overflow or underflow of its squared length.
+            let a = a / m;
             if !deg.is_finite() {
                 return Err(Located::new(key(path, "angle_deg"), "angle_deg is not finite"));
             }
@@ -70,7 +76,13 @@ pub fn pose(pos: Option<V3>, rot: Option<&RotationDef>, path: &[Seg]) -> Result<
         Some(r) => rotation(r, &key(path, "rotation"))?,
         None => Quat::IDENTITY,
     };
-    Pose3::try_new(t, q).map_err(|e| Located::new(key(path, "rotation"), e.to_string()))
+    Pose3::try_new(t, q).map_err(|e| {
+        let field = match e {
+            peng::GeometryError::TooLarge { .. } => "position",
+            _ => "rotation",
+        };
+        Located::new(key(path, field), e.to_string())
+    })
 }
 
 /// Builds the shape whose definition is `v`, found at `path`.

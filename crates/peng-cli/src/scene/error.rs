@@ -72,7 +72,8 @@ fn geometry_field(e: &GeometryError) -> Option<&'static str> {
         | GeometryError::Negative { what, .. }
         | GeometryError::Degenerate { what, .. }
         | GeometryError::TooFew { what, .. }
-        | GeometryError::IndexOutOfRange { what, .. } => *what,
+        | GeometryError::IndexOutOfRange { what, .. }
+        | GeometryError::TooLarge { what, .. } => *what,
     };
     // Subject endings and the field each names, tried in this order.
     const BY_SUFFIX: [(&str, &str); 6] = [

@@ -36,6 +36,32 @@
 //!    input ([`scaled_eps`](super::tolerance::scaled_eps)). Pair queries work in the
 //!    frame of one shape (the relative pose), so shapes far from the origin lose no
 //!    more precision than the distance between them implies.
+//! 7. **Magnitude**: coordinates, translations and sizes must satisfy
+//!    `|x| <= L =` [`MAX_MAGNITUDE`] (5·10⁷), else [`GeometryError::TooLarge`]
+//!    naming the field and the limit. Finite values beyond it make the
+//!    queries' intermediate values overflow f32 (two poses at ±3·10³⁸ are
+//!    6·10³⁸ apart, which is infinite), and a query would then answer with
+//!    infinities, NaN or a wrong verdict. The bound:
+//!    - a shape's local points lie within `8L` of its origin (Euclidean): a
+//!      vertex or end at most `√3·L`, plus a radius `L`; a compound's part
+//!      boxes are checked to lie within `4L` per component (`4√3·L < 8L`);
+//!    - a translation is at most `√3·L` long, so in A's frame (where pair
+//!      queries work) B's points lie within `8L + 2√3·L < 11.5L`, the
+//!      differences of A's and B's points (Minkowski points) within `19.5L`,
+//!      and the differences of those (simplex and triangle edges) within
+//!      `D = 39L`;
+//!    - the highest-degree forms the queries evaluate are of degree 4 in such
+//!      differences (Gram determinants `(e₁·e₁)(e₂·e₂) − (e₁·e₂)²`, squared
+//!      cross products, the products of dot products of the
+//!      closest-point-on-triangle regions): differences of two products each
+//!      at most `D⁴`. `2·D⁴ ≈ 4.6·10⁶·L⁴ <= f32::MAX ≈ 3.4·10³⁸` holds for
+//!      `L <= 9.3·10⁷`; `5·10⁷` leaves a factor of 12.
+//!
+//!    Rotations (quaternions of any length, angles) and directions (half-space
+//!    normals) add no magnitude and are not limited. At `5·10⁷` an f32 keeps a
+//!    resolution of 4 units, so the limit refuses only positions where a
+//!    unit-sized shape has no precision left; models in survey coordinates
+//!    work relative to a local origin (as the clash checker's elements do).
 
 use thiserror::Error;
 
@@ -74,6 +100,17 @@ pub enum GeometryError {
         /// The count given.
         got: usize,
     },
+    /// A finite coordinate, translation or size beyond [`MAX_MAGNITUDE`]: the
+    /// queries could not compute with it in f32 (rule 7).
+    #[error("{what} is too large: {value} exceeds the magnitude limit {limit}")]
+    TooLarge {
+        /// The field at fault, e.g. `"pose translation"`.
+        what: &'static str,
+        /// The largest magnitude given (absolute value).
+        value: f32,
+        /// The limit, [`MAX_MAGNITUDE`].
+        limit: f32,
+    },
     /// An index refers past the end of a list.
     #[error("{what}: index {index} out of range (len {len})")]
     IndexOutOfRange {
@@ -86,7 +123,11 @@ pub enum GeometryError {
     },
 }
 
-/// Checks that a scalar is finite.
+/// The largest magnitude of a coordinate, translation component or size that
+/// constructors accept (rule 7 of the [policy](self) derives it).
+pub const MAX_MAGNITUDE: f32 = 5.0e7;
+
+/// Checks that a scalar is finite (any magnitude: for angles and the like).
 pub(crate) fn check_finite(what: &'static str, v: f32) -> Result<f32, GeometryError> {
     if v.is_finite() {
         Ok(v)
@@ -95,9 +136,23 @@ pub(crate) fn check_finite(what: &'static str, v: f32) -> Result<f32, GeometryEr
     }
 }
 
-/// Checks that a size is finite and non-negative.
-pub(crate) fn check_size(what: &'static str, v: f32) -> Result<f32, GeometryError> {
+/// Checks that a coordinate is finite and within [`MAX_MAGNITUDE`].
+pub(crate) fn check_coord(what: &'static str, v: f32) -> Result<f32, GeometryError> {
     check_finite(what, v)?;
+    if v.abs() > MAX_MAGNITUDE {
+        Err(GeometryError::TooLarge {
+            what,
+            value: v.abs(),
+            limit: MAX_MAGNITUDE,
+        })
+    } else {
+        Ok(v)
+    }
+}
+
+/// Checks that a size is finite, non-negative and within [`MAX_MAGNITUDE`].
+pub(crate) fn check_size(what: &'static str, v: f32) -> Result<f32, GeometryError> {
+    check_coord(what, v)?;
     if v < 0.0 {
         Err(GeometryError::Negative { what, value: v })
     } else {
@@ -105,13 +160,49 @@ pub(crate) fn check_size(what: &'static str, v: f32) -> Result<f32, GeometryErro
     }
 }
 
-/// Checks that every component of a vector is finite.
+/// Checks that every component of a point or translation is finite and within
+/// [`MAX_MAGNITUDE`].
 pub(crate) fn check_vec<V: super::Vector>(what: &'static str, v: V) -> Result<V, GeometryError> {
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(GeometryError::NonFinite { what })
+    if !v.is_finite() {
+        return Err(GeometryError::NonFinite { what });
     }
+    let m = v.abs().max_element();
+    if m > MAX_MAGNITUDE {
+        return Err(GeometryError::TooLarge {
+            what,
+            value: m,
+            limit: MAX_MAGNITUDE,
+        });
+    }
+    Ok(v)
+}
+
+/// Checks that a direction is finite and not exactly zero (any length: a
+/// direction has no magnitude to limit).
+pub(crate) fn check_direction<V: super::Vector>(
+    what: &'static str,
+    v: V,
+) -> Result<V, GeometryError> {
+    if !v.is_finite() {
+        return Err(GeometryError::NonFinite { what });
+    }
+    if v.abs().max_element() == 0.0 {
+        return Err(GeometryError::Degenerate {
+            what,
+            why: "it is the zero vector",
+        });
+    }
+    Ok(v)
+}
+
+/// Checks every point of a list like [`check_vec`].
+pub(crate) fn check_points<V: super::Vector>(
+    what: &'static str,
+    points: &[V],
+) -> Result<(), GeometryError> {
+    points
+        .iter()
+        .try_for_each(|&p| check_vec(what, p).map(|_| ()))
 }
 
 #[cfg(test)]

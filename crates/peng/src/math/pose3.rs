@@ -1,7 +1,7 @@
 //! Rigid poses in 3D: a unit quaternion and a translation.
 
 use super::policy::{check_vec, GeometryError};
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 
 /// A rigid transform in 3D: `p ↦ rotation·p + translation`.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -19,16 +19,19 @@ impl Pose3 {
         rotation: Quat::IDENTITY,
     };
 
-    /// A pose from a translation and a rotation (normalized here).
+    /// A pose from a translation and a rotation (normalized here: any finite
+    /// non-zero quaternion, however long or short, gives its unit rotation).
     #[inline]
     pub fn new(translation: Vec3, rotation: Quat) -> Self {
         Pose3 {
             translation,
-            rotation: rotation.normalize(),
+            rotation: normalize_quat(rotation),
         }
     }
 
-    /// Like [`Pose3::new`] but rejects non-finite input and a zero quaternion.
+    /// Like [`Pose3::new`] but rejects a non-finite translation or rotation, a
+    /// translation beyond [`MAX_MAGNITUDE`](super::policy::MAX_MAGNITUDE)
+    /// ([`GeometryError::TooLarge`]) and the zero quaternion.
     pub fn try_new(translation: Vec3, rotation: Quat) -> Result<Self, GeometryError> {
         check_vec("pose translation", translation)?;
         if !rotation.is_finite() {
@@ -36,10 +39,10 @@ impl Pose3 {
                 what: "pose rotation",
             });
         }
-        if rotation.length_squared() < 1e-12 {
+        if Vec4::from(rotation).abs().max_element() == 0.0 {
             return Err(GeometryError::Degenerate {
                 what: "pose rotation",
-                why: "quaternion has zero length",
+                why: "the quaternion is zero",
             });
         }
         Ok(Self::new(translation, rotation))
@@ -128,6 +131,24 @@ impl Pose3 {
     pub fn rotation_matrix(&self) -> glam::Mat3 {
         glam::Mat3::from_quat(self.rotation)
     }
+}
+
+/// `q / |q|`, also where `|q|²` overflows (components beyond about 1.8e19) or
+/// underflows (below about 1e-19): there `q` is first divided by its largest
+/// component, which puts `|q|²` in `[1, 4]`. Unit-sized input takes the
+/// direct path. The zero quaternion stays zero.
+#[inline]
+fn normalize_quat(q: Quat) -> Quat {
+    let l2 = q.length_squared();
+    // Normal range: `1/sqrt` is accurate and finite.
+    if (1.0e-30..=1.0e30).contains(&l2) {
+        return q.normalize();
+    }
+    let m = Vec4::from(q).abs().max_element();
+    if m == 0.0 || !m.is_finite() {
+        return q.normalize();
+    }
+    Quat::from_vec4(Vec4::from(q) / m).normalize()
 }
 
 impl core::ops::Mul for Pose3 {

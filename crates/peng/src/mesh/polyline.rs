@@ -72,17 +72,15 @@ impl Polyline {
     ///
     /// Errors: no segments ([`GeometryError::TooFew`] for a chain of fewer than
     /// two vertices, [`GeometryError::Degenerate`] for an empty segment list),
-    /// a non-finite vertex, an index out of range. Zero-length segments are
+    /// a non-finite vertex or one beyond
+    /// [`MAX_MAGNITUDE`](crate::math::policy::MAX_MAGNITUDE), an index out of
+    /// range. Zero-length segments are
     /// allowed (they act as points).
     pub fn new(
         vertices: Vec<Vec2>,
         segments: Option<Vec<[u32; 2]>>,
     ) -> Result<Self, GeometryError> {
-        if vertices.iter().any(|v| !v.is_finite()) {
-            return Err(GeometryError::NonFinite {
-                what: "polyline vertex",
-            });
-        }
+        crate::math::policy::check_points("polyline vertex", &vertices)?;
         let segments = match segments {
             Some(s) if s.is_empty() => {
                 return Err(GeometryError::Degenerate {

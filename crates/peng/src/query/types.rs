@@ -206,7 +206,9 @@ pub type Ray2 = Ray<Vec2>;
 pub type Ray3 = Ray<Vec3>;
 
 impl<V: Vector> Ray<V> {
-    /// A ray; rejects non-finite input and a zero direction.
+    /// A ray; rejects non-finite input, an origin or direction component
+    /// beyond [`MAX_MAGNITUDE`](crate::math::policy::MAX_MAGNITUDE)
+    /// ([`GeometryError::TooLarge`]) and a zero direction.
     pub fn new(origin: V, dir: V) -> Result<Self, GeometryError> {
         check_vec("ray origin", origin)?;
         check_vec("ray direction", dir)?;

@@ -97,11 +97,7 @@ impl<'a> Ring<'a> {
                 got: pts.len(),
             });
         }
-        if pts.iter().any(|p| !p.is_finite()) {
-            return Err(GeometryError::NonFinite {
-                what: "polygon vertex",
-            });
-        }
+        crate::math::policy::check_points("polygon vertex", pts)?;
         let scale = pts.iter().fold(0.0f32, |m, p| m.max(p.abs().max_element())) as f64;
         let mut ring = Ring {
             pts,

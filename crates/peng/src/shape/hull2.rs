@@ -26,16 +26,14 @@ const WHAT: &str = "convex polygon";
 /// The result does not depend on the order of `points`.
 ///
 /// # Errors
-/// - [`GeometryError::NonFinite`] if a coordinate is NaN or infinite;
+/// - [`GeometryError::NonFinite`] if a coordinate is NaN or infinite,
+///   [`GeometryError::TooLarge`] if one exceeds
+///   [`MAX_MAGNITUDE`](crate::math::policy::MAX_MAGNITUDE);
 /// - [`GeometryError::TooFew`] for fewer than 3 points;
 /// - [`GeometryError::Degenerate`] if the points are coincident or collinear
 ///   within tolerance.
 pub fn convex_hull(points: &[Vec2]) -> Result<Vec<Vec2>, GeometryError> {
-    if points.iter().any(|p| !p.is_finite()) {
-        return Err(GeometryError::NonFinite {
-            what: "convex hull input point",
-        });
-    }
+    crate::math::policy::check_points("convex hull input point", points)?;
     if points.len() < 3 {
         return Err(GeometryError::TooFew {
             what: WHAT,

@@ -8,7 +8,7 @@ pub use point::HeightFieldProjection;
 pub use ray::HeightFieldRayHit;
 
 use crate::bound::Aabb3;
-use crate::math::policy::GeometryError;
+use crate::math::policy::{check_coord, GeometryError, MAX_MAGNITUDE};
 use crate::math::{Vec2, Vec3};
 
 /// A height field in its local frame: `rows × cols` heights (y) on a grid in
@@ -57,7 +57,9 @@ impl HeightField {
     /// height count other than `rows·cols` ([`GeometryError::Degenerate`]), a
     /// non-finite height or cell size ([`GeometryError::NonFinite`]), a cell
     /// size that is not positive ([`GeometryError::Degenerate`]: a field with
-    /// zero-size cells has no cells to walk).
+    /// zero-size cells has no cells to walk), a height or a half extent
+    /// `(n - 1)·cell/2` beyond [`MAX_MAGNITUDE`] ([`GeometryError::TooLarge`]:
+    /// the policy's rule 7).
     pub fn new(
         rows: usize,
         cols: usize,
@@ -79,10 +81,8 @@ impl HeightField {
                 why: "the number of heights is not rows × columns",
             });
         }
-        if heights.iter().any(|h| !h.is_finite()) {
-            return Err(GeometryError::NonFinite {
-                what: "height field height",
-            });
+        for &h in &heights {
+            check_coord("height field height", h)?;
         }
         if !cell_size.is_finite() {
             return Err(GeometryError::NonFinite {
@@ -94,6 +94,18 @@ impl HeightField {
                 what: "height field",
                 why: "cell sizes must be positive",
             });
+        }
+        // The field spans `(n - 1)·cell` centred on the origin; each half
+        // (computed in f64, where it cannot overflow) is a coordinate.
+        for (n, s) in [(cols, cell_size.x), (rows, cell_size.y)] {
+            let half = (n - 1) as f64 * s as f64 * 0.5;
+            if half > MAX_MAGNITUDE as f64 {
+                return Err(GeometryError::TooLarge {
+                    what: "height field extent",
+                    value: (half as f32).min(f32::MAX),
+                    limit: MAX_MAGNITUDE,
+                });
+            }
         }
         let origin = -Vec2::new((cols - 1) as f32, (rows - 1) as f32) * cell_size * 0.5;
         let mut hf = HeightField {
@@ -292,9 +304,13 @@ impl HeightField {
     /// triangle numbering (for queries the field does not offer).
     pub fn to_trimesh(&self) -> crate::mesh::TriMesh {
         let mut v = Vec::with_capacity(self.rows * self.cols);
+        // The field's half extents are at most `MAX_MAGNITUDE`, but
+        // `origin + c·cell` may round a few ulps past it at the far edge: the
+        // clamp keeps such a vertex acceptable to the mesh's check.
+        let lim = Vec3::new(MAX_MAGNITUDE, f32::INFINITY, MAX_MAGNITUDE);
         for r in 0..self.rows {
             for c in 0..self.cols {
-                v.push(self.vertex(r, c));
+                v.push(self.vertex(r, c).clamp(-lim, lim));
             }
         }
         let id = |r: usize, c: usize| (r * self.cols + c) as u32;
@@ -307,8 +323,9 @@ impl HeightField {
         }
         match crate::mesh::TriMesh::new(v, t) {
             Ok(m) => m,
-            // A valid field has finite vertices, in-range indices and at least
-            // two triangles, so the mesh is valid.
+            // A valid field has finite vertices within the magnitude limit
+            // (clamped above), in-range indices and at least two triangles,
+            // so the mesh is valid.
             Err(e) => unreachable!("height field mesh rejected: {e}"),
         }
     }

@@ -67,7 +67,9 @@ impl TriMesh {
     /// A mesh from vertices and triangles (`[i, j, k]` indices into `vertices`).
     ///
     /// Errors: no triangles ([`GeometryError::Degenerate`]), a vertex with a
-    /// NaN or infinite coordinate ([`GeometryError::NonFinite`]), an index past
+    /// NaN or infinite coordinate ([`GeometryError::NonFinite`]), a coordinate
+    /// beyond [`MAX_MAGNITUDE`](crate::math::policy::MAX_MAGNITUDE)
+    /// ([`GeometryError::TooLarge`]), an index past
     /// the vertex list ([`GeometryError::IndexOutOfRange`]). Zero-area
     /// triangles (repeated or collinear vertices) are allowed; rays never hit
     /// them and point queries treat them as their edges.
@@ -78,11 +80,7 @@ impl TriMesh {
                 why: "it has no triangles",
             });
         }
-        if vertices.iter().any(|v| !v.is_finite()) {
-            return Err(GeometryError::NonFinite {
-                what: "triangle mesh vertex",
-            });
-        }
+        crate::math::policy::check_points("triangle mesh vertex", &vertices)?;
         let len = vertices.len();
         for t in &indices {
             for &i in t {

@@ -1,6 +1,6 @@
 use super::Shape;
 use crate::bound::Aabb2;
-use crate::math::policy::GeometryError;
+use crate::math::policy::{check_vec, GeometryError, MAX_MAGNITUDE};
 use crate::math::Pose2;
 use crate::mesh::Bvh;
 
@@ -23,7 +23,11 @@ impl PartialEq for Compound {
 }
 
 impl Compound {
-    /// A compound of at least one part; poses must be finite.
+    /// A compound of at least one part; poses must be finite with translations
+    /// within [`MAX_MAGNITUDE`], and each bounded part's box (in the compound's
+    /// frame) within `4·MAX_MAGNITUDE` ([`GeometryError::TooLarge`], the bound
+    /// the [policy](crate::math::policy)'s rule 7 assumes; only nested compounds
+    /// can reach it).
     pub fn new(parts: Vec<(Pose2, Shape)>) -> Result<Self, GeometryError> {
         if parts.is_empty() {
             return Err(GeometryError::TooFew {
@@ -37,7 +41,13 @@ impl Compound {
                 what: "compound part pose",
             });
         }
+        for (p, _) in &parts {
+            check_vec("compound part translation", p.translation)?;
+        }
         let boxes: Vec<Aabb2> = parts.iter().map(|(p, s)| s.aabb(p)).collect();
+        for b in &boxes {
+            check_part_box(b.min.abs().max(b.max.abs()).max_element())?;
+        }
         Ok(Compound {
             bvh: Bvh::build(&boxes),
             parts,
@@ -71,4 +81,16 @@ impl Compound {
             .query_aabb(aabb, |slot| out.push(self.part_of(slot)));
         out.sort_unstable();
     }
+}
+
+/// Checks the largest coordinate `m` of a part's box against `4·MAX_MAGNITUDE`.
+fn check_part_box(m: f32) -> Result<(), GeometryError> {
+    if m > 4.0 * MAX_MAGNITUDE {
+        return Err(GeometryError::TooLarge {
+            what: "compound part extent",
+            value: m,
+            limit: 4.0 * MAX_MAGNITUDE,
+        });
+    }
+    Ok(())
 }

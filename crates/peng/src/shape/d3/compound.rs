@@ -1,6 +1,6 @@
 use super::Shape;
 use crate::bound::Aabb3;
-use crate::math::policy::GeometryError;
+use crate::math::policy::{check_vec, GeometryError, MAX_MAGNITUDE};
 use crate::math::Pose3;
 use crate::mesh::Bvh;
 
@@ -27,7 +27,11 @@ impl PartialEq for Compound {
 }
 
 impl Compound {
-    /// A compound of at least one part; poses must be finite.
+    /// A compound of at least one part; poses must be finite with translations
+    /// within [`MAX_MAGNITUDE`], and each bounded part's box (in the compound's
+    /// frame) within `4·MAX_MAGNITUDE` ([`GeometryError::TooLarge`], the bound
+    /// the [policy](crate::math::policy)'s rule 7 assumes; only nested compounds
+    /// can reach it).
     pub fn new(parts: Vec<(Pose3, Shape)>) -> Result<Self, GeometryError> {
         if parts.is_empty() {
             return Err(GeometryError::TooFew {
@@ -41,12 +45,16 @@ impl Compound {
                 what: "compound part pose",
             });
         }
+        for (p, _) in &parts {
+            check_vec("compound part translation", p.translation)?;
+        }
         let mut boxes = Vec::with_capacity(parts.len());
         let mut tree_parts = Vec::with_capacity(parts.len());
         let mut unbounded = Vec::new();
         for (i, (p, s)) in parts.iter().enumerate() {
             let b = s.aabb(p);
             if b.is_finite() {
+                check_part_box(b.min.abs().max(b.max.abs()).max_element())?;
                 boxes.push(b);
                 tree_parts.push(i as u32);
             } else {
@@ -96,4 +104,16 @@ impl Compound {
         out.extend(self.unbounded.iter().map(|&i| i as usize));
         out.sort_unstable();
     }
+}
+
+/// Checks the largest coordinate `m` of a part's box against `4·MAX_MAGNITUDE`.
+fn check_part_box(m: f32) -> Result<(), GeometryError> {
+    if m > 4.0 * MAX_MAGNITUDE {
+        return Err(GeometryError::TooLarge {
+            what: "compound part extent",
+            value: m,
+            limit: 4.0 * MAX_MAGNITUDE,
+        });
+    }
+    Ok(())
 }

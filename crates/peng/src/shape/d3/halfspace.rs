@@ -1,4 +1,4 @@
-use crate::math::policy::{check_vec, GeometryError};
+use crate::math::policy::{check_direction, GeometryError};
 use crate::math::Vec3;
 
 /// The solid half of space `{ x : normal · x <= 0 }` in the local frame: the
@@ -9,13 +9,13 @@ pub struct HalfSpace {
 }
 
 impl HalfSpace {
-    /// A half-space with the given outward normal (normalized here).
+    /// A half-space with the given outward normal (normalized here; any finite
+    /// non-zero vector, however long or short, is a direction).
     pub fn new(normal: Vec3) -> Result<Self, GeometryError> {
-        let n = check_vec("half-space normal", normal)?;
-        let normal = n.try_normalize().ok_or(GeometryError::Degenerate {
-            what: "half-space",
-            why: "normal has zero length",
-        })?;
+        let n = check_direction("half-space normal", normal)?;
+        // Divided by its largest component first, the squared length lies in
+        // [1, 3]: no overflow for 1e20, no underflow for 1e-30.
+        let normal = (n / n.abs().max_element()).normalize();
         Ok(HalfSpace { normal })
     }
     /// The outward unit normal.

@@ -144,11 +144,7 @@ impl ConvexPolyhedron {
                 got: vertices.len(),
             });
         }
-        if vertices.iter().any(|v| !v.is_finite()) {
-            return Err(GeometryError::NonFinite {
-                what: "convex polyhedron vertex",
-            });
-        }
+        crate::math::policy::check_points("convex polyhedron vertex", &vertices)?;
         let tol = validation_tolerance(&vertices);
         let mut faces = Vec::with_capacity(loops.len());
         let mut face_vertices = Vec::new();

@@ -43,7 +43,9 @@ const MAX_ROUNDS: usize = 8;
 /// on faces are not hull vertices.
 ///
 /// # Errors
-/// - [`GeometryError::NonFinite`] if a coordinate is NaN or infinite;
+/// - [`GeometryError::NonFinite`] if a coordinate is NaN or infinite,
+///   [`GeometryError::TooLarge`] if one exceeds
+///   [`MAX_MAGNITUDE`](crate::math::policy::MAX_MAGNITUDE);
 /// - [`GeometryError::TooFew`] for fewer than 4 points;
 /// - [`GeometryError::Degenerate`] if the points are coincident, collinear or
 ///   coplanar within tolerance, or so thin (a few tolerances) that the result
@@ -52,11 +54,7 @@ const MAX_ROUNDS: usize = 8;
 ///   (checked in full up to 2^22 point-face pairs, then vertex-face pairs, then
 ///   at each edge).
 pub fn convex_hull(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<Vec<u32>>), GeometryError> {
-    if points.iter().any(|p| !p.is_finite()) {
-        return Err(GeometryError::NonFinite {
-            what: "convex hull input point",
-        });
-    }
+    crate::math::policy::check_points("convex hull input point", points)?;
     if points.len() < 4 {
         return Err(GeometryError::TooFew {
             what: WHAT,

@@ -1,0 +1,234 @@
+//! Inputs found by fuzzing the constructors and pair queries with raw bytes,
+//! each checked against an f64 truth written here: validators reject what
+//! the queries cannot compute in f32 (the policy's rule 7, magnitude), and
+//! what they accept is computed right.
+
+use peng::math::policy::MAX_MAGNITUDE;
+use peng::{d2, d3, GeometryError};
+
+/// `q·p·q⁻¹` in f64 for a quaternion of any length (divided by its length).
+fn rotate_f64(q: [f64; 4], p: [f64; 3]) -> [f64; 3] {
+    let n = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+    let [x, y, z, w] = q.map(|c| c / n);
+    // Rotation matrix of the unit quaternion (x, y, z, w).
+    let m = [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - z * w),
+            2.0 * (x * z + y * w),
+        ],
+        [
+            2.0 * (x * y + z * w),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - x * w),
+        ],
+        [
+            2.0 * (x * z - y * w),
+            2.0 * (y * z + x * w),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ];
+    m.map(|r| r[0] * p[0] + r[1] * p[1] + r[2] * p[2])
+}
+
+fn too_large(e: Result<impl std::fmt::Debug, GeometryError>, field: &str) {
+    match e {
+        Err(GeometryError::TooLarge { what, limit, .. }) => {
+            assert_eq!(what, field);
+            assert_eq!(limit, MAX_MAGNITUDE);
+        }
+        other => panic!("{field}: expected TooLarge, got {other:?}"),
+    }
+}
+
+#[test]
+fn height_field_whose_extent_overflows_is_refused() {
+    // 3 × 3 heights, cells 3e38 wide: the half extent (3-1)·3e38/2 = 3e38 is
+    // finite in f64 but the f32 origin −(2·3e38)/2 overflowed to −∞, and the
+    // distance query then reached an `unreachable!` in `to_trimesh`.
+    let hf = d3::HeightField::new(3, 3, vec![0.0; 9], d2::Vec2::splat(3e38));
+    too_large(hf, "height field extent");
+    // One cell within the limit but 2^20 of them beyond it.
+    let n = 1 << 20;
+    let hf = d3::HeightField::new(2, n, vec![0.0; 2 * n], d2::Vec2::new(100.0, 1.0));
+    too_large(hf, "height field extent");
+    let hf = d3::HeightField::new(2, 2, vec![0.0, 0.0, 0.0, 6e7], d2::Vec2::ONE);
+    too_large(hf, "height field height");
+}
+
+#[test]
+fn height_field_at_the_magnitude_limit_answers_distance() {
+    // Three columns of cells 5e7 wide: half extent exactly the limit, the far
+    // vertices `origin + 2·cell` computed in f32 (they may round past it). A
+    // ball of radius 1e6 centred 4e6 above the flat field is 3e6 from it (f64
+    // truth: 4e6 − 1e6); f32 carries an error of a few units at this scale.
+    let hf = d3::HeightField::new(2, 3, vec![0.0; 6], d2::Vec2::splat(MAX_MAGNITUDE))
+        .expect("half extent at the limit");
+    assert!(hf.to_trimesh().num_triangles() == 4);
+    let field: d3::Shape = hf.into();
+    let ball: d3::Shape = d3::Ball::new(1e6).expect("ball").into();
+    let at = d3::Pose3::try_new(d3::Vec3::new(3.0e7, 4e6, 1e6), d3::Quat::IDENTITY).unwrap();
+    let d = d3::distance(&ball, &at, &field, &d3::Pose3::IDENTITY);
+    let truth = 4e6f64 - 1e6;
+    let tol = 4.0 * 1e-6 * MAX_MAGNITUDE as f64;
+    assert!(
+        (d.distance as f64 - truth).abs() <= tol,
+        "distance {} vs {truth}",
+        d.distance
+    );
+    assert!(!d3::intersects(&ball, &at, &field, &d3::Pose3::IDENTITY));
+}
+
+#[test]
+fn long_and_short_quaternions_normalize_to_their_rotation() {
+    // A quarter turn about z at lengths whose squared length overflows
+    // (2e40 > f32::MAX) or underflows (2e-50 < the smallest subnormal): the
+    // pose used to collapse every point onto its translation, or to be
+    // refused as "zero length".
+    let p = [1.0f64, 2.0, -0.5];
+    for s in [1e20f32, 3e36, 1e-25, 1e-40] {
+        let q = [0.0, 0.0, s, s];
+        let pose = d3::Pose3::try_new(d3::Vec3::ZERO, d3::Quat::from_xyzw(q[0], q[1], q[2], q[3]))
+            .unwrap_or_else(|e| panic!("quaternion × {s}: {e}"));
+        let got = pose.transform_point(d3::Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32));
+        let truth = rotate_f64(q.map(|c| c as f64), p);
+        for i in 0..3 {
+            assert!(
+                (got[i] as f64 - truth[i]).abs() < 1e-5,
+                "quaternion × {s}: {got:?} vs {truth:?}"
+            );
+        }
+    }
+    // Only the exact zero quaternion is refused, and it says so.
+    let zero = d3::Pose3::try_new(d3::Vec3::ZERO, d3::Quat::from_xyzw(0.0, 0.0, 0.0, 0.0));
+    assert!(matches!(zero, Err(GeometryError::Degenerate { .. })));
+}
+
+#[test]
+fn poses_whose_relative_pose_overflows_are_refused() {
+    // Two balls at ±3e38 are 6e38 apart (f64 truth), beyond f32: `contact`
+    // called them touching and `distance` returned −0.
+    too_large(
+        d3::Pose3::try_new(d3::Vec3::new(3e38, 0.0, 0.0), d3::Quat::IDENTITY),
+        "pose translation",
+    );
+    too_large(
+        d2::Pose2::try_new(d2::Vec2::new(0.0, -3e38), 0.0),
+        "pose translation",
+    );
+    too_large(
+        d3::Ray3::new(d3::Vec3::new(0.0, 0.0, 1e38), d3::Vec3::X),
+        "ray origin",
+    );
+}
+
+#[test]
+fn poses_at_the_magnitude_limit_answer_distance() {
+    // Balls of radius 1 at ±L on x: distance 2L − 2 (f64), no contact.
+    let l = MAX_MAGNITUDE;
+    let truth = 2.0 * l as f64 - 2.0;
+    let ball: d3::Shape = d3::Ball::new(1.0).unwrap().into();
+    let cube: d3::Shape = d3::Cuboid::new(d3::Vec3::ONE).unwrap().into();
+    let pa = d3::Pose3::try_new(d3::Vec3::new(-l, 0.0, 0.0), d3::Quat::IDENTITY).unwrap();
+    let pb = d3::Pose3::try_new(d3::Vec3::new(l, 0.0, 0.0), d3::Quat::IDENTITY).unwrap();
+    for b in [&ball, &cube] {
+        let d = d3::distance(&ball, &pa, b, &pb);
+        assert!(
+            ((d.distance as f64) - truth).abs() <= truth * 1e-6,
+            "{} vs {truth}",
+            d.distance
+        );
+        assert!(d3::contact(&ball, &pa, b, &pb, 0.0).is_none());
+        assert!(!d3::intersects(&ball, &pa, b, &pb));
+    }
+    let circle: d2::Shape = d2::Circle::new(1.0).unwrap().into();
+    let pa = d2::Pose2::try_new(d2::Vec2::new(0.0, -l), 0.3).unwrap();
+    let pb = d2::Pose2::try_new(d2::Vec2::new(0.0, l), -1.0).unwrap();
+    let d = d2::distance(&circle, &pa, &circle, &pb);
+    assert!(((d.distance as f64) - truth).abs() <= truth * 1e-6);
+    assert!(d2::contact(&circle, &pa, &circle, &pb, 0.0).is_none());
+}
+
+#[test]
+fn every_constructor_refuses_coordinates_beyond_the_limit() {
+    let big = 1e38f32;
+    let v3 = d3::Vec3::new(0.0, big, 0.0);
+    let v2 = d2::Vec2::new(big, 0.0);
+    too_large(d3::Ball::new(big), "ball radius");
+    too_large(d3::Cuboid::new(v3), "cuboid half extents");
+    too_large(d3::Capsule::new(v3, d3::Vec3::ZERO, 1.0), "capsule end a");
+    too_large(d3::Cylinder::new(1.0, big), "cylinder radius");
+    too_large(d3::Cone::new(big, 1.0), "cone half height");
+    too_large(d3::Segment::new(d3::Vec3::ZERO, v3), "segment end b");
+    too_large(
+        d3::Triangle::new(d3::Vec3::ZERO, d3::Vec3::X, v3),
+        "triangle vertex c",
+    );
+    let cloud = [d3::Vec3::ZERO, d3::Vec3::X, d3::Vec3::Y, v3];
+    too_large(
+        d3::ConvexPolyhedron::from_points(&cloud),
+        "convex hull input point",
+    );
+    too_large(
+        d3::TriMesh::new(cloud.to_vec(), vec![[0, 1, 3]]),
+        "triangle mesh vertex",
+    );
+    too_large(d2::Circle::new(big), "circle radius");
+    too_large(d2::Rect::new(v2), "rect half extents");
+    too_large(
+        d2::ConvexPolygon::from_points(&[d2::Vec2::ZERO, d2::Vec2::X, v2]),
+        "convex hull input point",
+    );
+    too_large(
+        d2::Polyline::new(vec![d2::Vec2::ZERO, v2], None),
+        "polyline vertex",
+    );
+    too_large(
+        d2::Ray2::new(d2::Vec2::ZERO, d2::Vec2::new(0.0, big)),
+        "ray direction",
+    );
+    // A compound part placed beyond the limit, and nested compounds whose
+    // parts reach beyond four times it.
+    let ball: d3::Shape = d3::Ball::new(1.0).unwrap().into();
+    let far = d3::Pose3::new(d3::Vec3::new(big, 0.0, 0.0), d3::Quat::IDENTITY);
+    too_large(
+        d3::Compound::new(vec![(far, ball)]),
+        "compound part translation",
+    );
+    let edge = d3::Pose3::try_new(d3::Vec3::splat(MAX_MAGNITUDE), d3::Quat::IDENTITY).unwrap();
+    let mut nested: d3::Shape = d3::Ball::new(100.0).unwrap().into();
+    for _ in 0..4 {
+        nested = d3::Compound::new(vec![(edge, nested)])
+            .map(Into::into)
+            .unwrap_or_else(|e| {
+                assert!(
+                    matches!(
+                        e,
+                        GeometryError::TooLarge {
+                            what: "compound part extent",
+                            ..
+                        }
+                    ),
+                    "{e}"
+                );
+                d3::Ball::new(0.0).unwrap().into()
+            });
+    }
+    assert!(
+        matches!(nested, d3::Shape::Ball(_)),
+        "the nesting was refused"
+    );
+}
+
+#[test]
+fn half_space_normals_of_any_length_are_directions() {
+    // Normals whose squared length over- or underflows f32: the direction
+    // is (0, 0.6, 0.8) in f64 for each.
+    for s in [1e30f32, 1e-30, 1e-44] {
+        let h = d3::HalfSpace::new(d3::Vec3::new(0.0, 3.0 * s, 4.0 * s))
+            .unwrap_or_else(|e| panic!("normal × {s}: {e}"));
+        let n = h.normal();
+        assert!((n.y as f64 - 0.6).abs() < 1e-6 && (n.z as f64 - 0.8).abs() < 1e-6);
+    }
+    assert!(d3::HalfSpace::new(d3::Vec3::ZERO).is_err());
+}
