@@ -58,6 +58,9 @@ pub enum ErrorKind {
     Unsupported,
     /// A glTF element is missing a required property or has a wrong one.
     Invalid,
+    /// The file needs more vertices, triangles or face vertices than the
+    /// [`ReadOptions`](crate::ReadOptions) allow.
+    LimitExceeded,
 }
 
 /// A mesh file could not be read. Displays as `file: location: what`, e.g.

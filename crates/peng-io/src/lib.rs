@@ -12,6 +12,11 @@
 //! | glTF 2.0 / GLB | [`read_gltf`] | [`parse_gltf`] |
 //! | any of these | [`read_mesh`] | [`parse_mesh`] |
 //!
+//! Memory and work are bounded by [`ReadOptions`] (vertices, triangles, and
+//! vertices per face); the functions above use the defaults, and the `_with`
+//! variants ([`read_mesh_with`], [`parse_mesh_with`], [`parse_obj_with`],
+//! [`parse_stl_with`], [`parse_gltf_with`]) take them.
+//!
 //! Errors are [`ReadError`]s that display as `file: where: what`, e.g.
 //! `cube.obj: line 12: face has 2 vertices, needs at least 3` or
 //! `scene.gltf: accessors[3]: buffer too short: ...`. No input makes a reader
@@ -23,15 +28,17 @@ mod error;
 mod gltf;
 mod mesh_data;
 mod obj;
+mod options;
 mod polygon;
 mod stl;
 mod to_trimesh;
 
 pub use error::{ErrorKind, Location, ReadError};
-pub use gltf::{parse_gltf, read_gltf};
+pub use gltf::{parse_gltf, parse_gltf_with, read_gltf};
 pub use mesh_data::{Group, GroupKind, MeshData};
-pub use obj::{parse_obj, parse_obj_bytes, read_obj};
-pub use stl::{parse_stl, parse_stl_ascii, parse_stl_binary, read_stl};
+pub use obj::{parse_obj, parse_obj_bytes, parse_obj_with, read_obj};
+pub use options::ReadOptions;
+pub use stl::{parse_stl, parse_stl_ascii, parse_stl_binary, parse_stl_with, read_stl};
 pub use to_trimesh::ToTriMeshError;
 
 use std::path::Path;
@@ -82,25 +89,47 @@ pub fn detect_format(name: &str, bytes: &[u8]) -> Option<Format> {
 
 /// Reads a mesh file of any supported format (see [`detect_format`]).
 pub fn read_mesh(path: impl AsRef<Path>) -> Result<MeshData, ReadError> {
+    read_mesh_with(path, &ReadOptions::default())
+}
+
+/// [`read_mesh`] within the limits of `options`.
+pub fn read_mesh_with(
+    path: impl AsRef<Path>,
+    options: &ReadOptions,
+) -> Result<MeshData, ReadError> {
     let path = path.as_ref();
     let bytes = error::read_bytes(path)?;
     let name = path.display().to_string();
     let dir = path.parent().unwrap_or(Path::new("."));
-    parse_any(&bytes, &name, Some(dir))
+    parse_any(&bytes, &name, Some(dir), options)
 }
 
 /// Parses a mesh of any supported format from memory (see [`detect_format`];
 /// `source_name` may carry the extension). glTF external buffers cannot be
 /// resolved from memory; use [`parse_gltf`] with a base directory for those.
 pub fn parse_mesh(bytes: &[u8], source_name: &str) -> Result<MeshData, ReadError> {
-    parse_any(bytes, source_name, None)
+    parse_mesh_with(bytes, source_name, &ReadOptions::default())
 }
 
-fn parse_any(bytes: &[u8], name: &str, dir: Option<&Path>) -> Result<MeshData, ReadError> {
+/// [`parse_mesh`] within the limits of `options`.
+pub fn parse_mesh_with(
+    bytes: &[u8],
+    source_name: &str,
+    options: &ReadOptions,
+) -> Result<MeshData, ReadError> {
+    parse_any(bytes, source_name, None, options)
+}
+
+fn parse_any(
+    bytes: &[u8],
+    name: &str,
+    dir: Option<&Path>,
+    options: &ReadOptions,
+) -> Result<MeshData, ReadError> {
     match detect_format(name, bytes) {
-        Some(Format::Obj) => parse_obj_bytes(bytes, name),
-        Some(Format::Stl) => parse_stl(bytes, name),
-        Some(Format::Gltf) => parse_gltf(bytes, name, dir),
+        Some(Format::Obj) => parse_obj_with(&String::from_utf8_lossy(bytes), name, options),
+        Some(Format::Stl) => parse_stl_with(bytes, name, options),
+        Some(Format::Gltf) => parse_gltf_with(bytes, name, dir, options),
         None => Err(ReadError::new(
             name,
             Location::File,

@@ -45,6 +45,9 @@ pub struct MeshData {
     /// Named triangle runs. OBJ objects and groups are recorded separately, so
     /// a group range may lie inside an object range. Empty runs are left out.
     pub groups: Vec<Group>,
+    /// What the reader dropped or worked around without failing, one message
+    /// each, naming the element (e.g. degenerate glTF triangles left out).
+    pub warnings: Vec<String>,
 }
 
 impl MeshData {

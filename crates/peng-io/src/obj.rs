@@ -11,6 +11,8 @@
 //!   position index must refer to a vertex already defined.
 //! - faces with more than three vertices: convex ones are fanned, non-convex
 //!   ones ear-clipped in their best-fit plane (see [`crate::polygon`]).
+//! - the vertex, triangle and face-vertex counts are bounded by
+//!   [`ReadOptions`]: past a limit the line is reported.
 //! - `o name` and `g name...`: recorded as [`GroupKind::Object`] and
 //!   [`GroupKind::Group`] triangle runs.
 //! - `#` comments, blank lines, a `\` at the end of a line joining it to the
@@ -19,6 +21,7 @@
 
 use crate::error::{read_bytes, ErrorKind, Location, ReadError};
 use crate::mesh_data::{GroupKind, MeshData};
+use crate::options::{over, ReadOptions};
 use crate::polygon::triangulate_face;
 use glam::Vec3;
 use std::path::Path;
@@ -38,10 +41,20 @@ pub fn parse_obj_bytes(bytes: &[u8], source_name: &str) -> Result<MeshData, Read
 
 /// Parses OBJ text. `source_name` names the input in errors.
 pub fn parse_obj(text: &str, source_name: &str) -> Result<MeshData, ReadError> {
+    parse_obj_with(text, source_name, &ReadOptions::default())
+}
+
+/// [`parse_obj`] within the limits of `options`.
+pub fn parse_obj_with(
+    text: &str,
+    source_name: &str,
+    options: &ReadOptions,
+) -> Result<MeshData, ReadError> {
     // A byte-order mark would otherwise hide the first statement's keyword.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut p = Parser {
         file: source_name,
+        options: *options,
         mesh: MeshData::default(),
         face: Vec::new(),
         object: None,
@@ -76,6 +89,7 @@ pub fn parse_obj(text: &str, source_name: &str) -> Result<MeshData, ReadError> {
 
 struct Parser<'a> {
     file: &'a str,
+    options: ReadOptions,
     mesh: MeshData,
     /// Scratch: the current face's position indices.
     face: Vec<u32>,
@@ -156,6 +170,14 @@ impl Parser<'_> {
         if self.mesh.positions.len() >= u32::MAX as usize {
             return Err(self.err(line, ErrorKind::Unsupported, "more than 2^32 - 1 vertices"));
         }
+        let limit = self.options.max_vertices;
+        if self.mesh.positions.len() >= limit {
+            return Err(self.err(
+                line,
+                ErrorKind::LimitExceeded,
+                over("the vertex count", limit, "vertices", "max_vertices"),
+            ));
+        }
         self.mesh.positions.push(Vec3::from_array(c));
         Ok(())
     }
@@ -167,7 +189,21 @@ impl Parser<'_> {
     ) -> Result<(), ReadError> {
         let mut face = std::mem::take(&mut self.face);
         face.clear();
+        let limit = self.options.max_face_vertices;
         for tok in tokens {
+            if face.len() >= limit {
+                self.face = face;
+                return Err(self.err(
+                    line,
+                    ErrorKind::LimitExceeded,
+                    over(
+                        "the face's vertex count",
+                        limit,
+                        "vertices",
+                        "max_face_vertices",
+                    ),
+                ));
+            }
             face.push(self.face_vertex(tok, line)?);
         }
         if face.len() < 3 {
@@ -177,6 +213,15 @@ impl Parser<'_> {
                 line,
                 ErrorKind::TooFewVertices,
                 format!("face has {n} vertices, needs at least 3"),
+            ));
+        }
+        let limit = self.options.max_triangles;
+        if self.mesh.triangles.len() + (face.len() - 2) > limit {
+            self.face = face;
+            return Err(self.err(
+                line,
+                ErrorKind::LimitExceeded,
+                over("the triangle count", limit, "triangles", "max_triangles"),
             ));
         }
         triangulate_face(&self.mesh.positions, &face, &mut self.mesh.triangles);

@@ -4,13 +4,9 @@
 use super::buffers::Buffers;
 use super::json::Ctx;
 use crate::error::{ErrorKind, ReadError};
+use crate::options::{over, ReadOptions};
 use glam::Vec3;
 use serde_json::Value;
-
-/// Largest `count` accepted for an accessor without a buffer view (which reads
-/// as zeros): the data is not in the file, so the size must be bounded by
-/// something else to keep a malformed file from asking for gigabytes.
-const MAX_COUNT_WITHOUT_VIEW: u64 = 1 << 24;
 
 const BYTE: u64 = 5120;
 const UNSIGNED_BYTE: u64 = 5121;
@@ -110,31 +106,56 @@ fn header<'v>(
     })
 }
 
-/// Reads the elements of an accessor with `n` components each, as f64, in
-/// one flat vector of `count · n` values (dense data, then sparse substitution).
-fn read_flat(
+/// Whether accessor `index` has neither a buffer view nor sparse data: then
+/// every element is zero (section 3.6.2.2), and nothing need be read.
+pub(super) fn all_zero(
+    ctx: Ctx<'_>,
+    doc: &Value,
+    index: u64,
+    referrer: &str,
+) -> Result<bool, ReadError> {
+    let acc = ctx.item(doc, "accessors", index, referrer)?;
+    let path = format!("accessors[{index}]");
+    Ok(ctx.uint(acc, "bufferView", &path)?.is_none() && acc.get("sparse").is_none())
+}
+
+/// Whether accessor `index` has no buffer view (zeros, maybe with sparse data).
+pub(super) fn has_no_view(
+    ctx: Ctx<'_>,
+    doc: &Value,
+    index: u64,
+    referrer: &str,
+) -> Result<bool, ReadError> {
+    let acc = ctx.item(doc, "accessors", index, referrer)?;
+    Ok(ctx
+        .uint(acc, "bufferView", &format!("accessors[{index}]"))?
+        .is_none())
+}
+
+/// Reads the `count` elements of an accessor with `n` (at most 3) components
+/// each, converting each with `conv` (dense data, then sparse substitution).
+/// Elements without a buffer view are `zero`; `max_count` bounds their number
+/// (the file does not hold them, so its size does not).
+fn read_elements<T: Copy>(
     ctx: Ctx<'_>,
     bufs: &mut Buffers<'_>,
     h: &Header<'_>,
     n: u64,
-) -> Result<Vec<f64>, ReadError> {
+    (zero, max_count, limit): (T, usize, &str),
+    conv: impl Fn(&[f64]) -> T,
+) -> Result<Vec<T>, ReadError> {
     let csize = component_size(h.component);
     let elem = csize * n;
-    let mut out: Vec<f64>;
+    if h.count > max_count as u64 {
+        return Err(ctx.err(
+            &h.path,
+            ErrorKind::LimitExceeded,
+            format!("count {}: {limit}", h.count),
+        ));
+    }
+    let mut out: Vec<T>;
     match ctx.uint(h.json, "bufferView", &h.path)? {
-        None => {
-            if h.count > MAX_COUNT_WITHOUT_VIEW {
-                return Err(ctx.err(
-                    &h.path,
-                    ErrorKind::Unsupported,
-                    format!(
-                        "count {} without a bufferView is above the limit {MAX_COUNT_WITHOUT_VIEW}",
-                        h.count
-                    ),
-                ));
-            }
-            out = vec![0.0; (h.count * n) as usize];
-        }
+        None => out = vec![zero; h.count as usize],
         Some(bv) => {
             let offset = ctx.uint(h.json, "byteOffset", &h.path)?.unwrap_or(0);
             let view = bufs.view(bv, &h.path)?;
@@ -168,31 +189,34 @@ fn read_flat(
                     ),
                 ));
             }
-            out = Vec::with_capacity((h.count * n) as usize);
+            out = Vec::with_capacity(h.count as usize);
+            let mut c = [0.0f64; 3];
             for e in 0..h.count {
                 let start = (offset + e * stride) as usize;
                 for k in 0..n {
                     let at = start + (k * csize) as usize;
-                    out.push(component(&view.bytes[at..], h.component, h.normalized));
+                    c[k as usize] = component(&view.bytes[at..], h.component, h.normalized);
                 }
+                out.push(conv(&c[..n as usize]));
             }
         }
     }
     if let Some(sparse) = h.json.get("sparse") {
-        apply_sparse(ctx, bufs, h, sparse, n, &mut out)?;
+        apply_sparse(ctx, bufs, h, sparse, n, &mut out, conv)?;
     }
     Ok(out)
 }
 
 /// Section 3.6.2.3: `sparse.count` indices (strictly increasing element
 /// numbers) and as many replacement elements, each tightly packed.
-fn apply_sparse(
+fn apply_sparse<T>(
     ctx: Ctx<'_>,
     bufs: &mut Buffers<'_>,
     h: &Header<'_>,
     sparse: &Value,
     n: u64,
-    out: &mut [f64],
+    out: &mut [T],
+    conv: impl Fn(&[f64]) -> T,
 ) -> Result<(), ReadError> {
     let sp = format!("{}.sparse", h.path);
     let count = ctx.req_uint(sparse, "count", &sp)?;
@@ -231,8 +255,8 @@ fn apply_sparse(
                 ),
             ));
         }
-        let (dst, src) = (i as usize * n as usize, k * n as usize);
-        out[dst..dst + n as usize].copy_from_slice(&values[src..src + n as usize]);
+        let src = k * n as usize;
+        out[i as usize] = conv(&values[src..src + n as usize]);
     }
     Ok(())
 }
@@ -280,6 +304,7 @@ pub(super) fn read_positions(
     bufs: &mut Buffers<'_>,
     index: u64,
     referrer: &str,
+    options: &ReadOptions,
 ) -> Result<Vec<Vec3>, ReadError> {
     let h = header(ctx, doc, index, referrer, "VEC3")?;
     if h.component == UNSIGNED_INT {
@@ -289,18 +314,26 @@ pub(super) fn read_positions(
             "componentType 5125 (UNSIGNED_INT) is not supported for POSITION",
         ));
     }
-    let flat = read_flat(ctx, bufs, &h, 3)?;
-    let mut out = Vec::with_capacity(flat.len() / 3);
-    for (e, c) in flat.chunks_exact(3).enumerate() {
-        let p = Vec3::new(c[0] as f32, c[1] as f32, c[2] as f32);
-        if !p.is_finite() {
-            return Err(ctx.err(
-                &h.path,
-                ErrorKind::NonFinite,
-                format!("element {e} is not finite: {p}"),
-            ));
-        }
-        out.push(p);
+    let limit = over(
+        "the vertex count",
+        options.max_vertices,
+        "vertices",
+        "max_vertices",
+    );
+    let out = read_elements(
+        ctx,
+        bufs,
+        &h,
+        3,
+        (Vec3::ZERO, options.max_vertices, &limit),
+        |c| Vec3::new(c[0] as f32, c[1] as f32, c[2] as f32),
+    )?;
+    if let Some((e, p)) = out.iter().enumerate().find(|(_, p)| !p.is_finite()) {
+        return Err(ctx.err(
+            &h.path,
+            ErrorKind::NonFinite,
+            format!("element {e} is not finite: {p}"),
+        ));
     }
     Ok(out)
 }
@@ -313,6 +346,7 @@ pub(super) fn read_indices(
     bufs: &mut Buffers<'_>,
     index: u64,
     referrer: &str,
+    options: &ReadOptions,
 ) -> Result<Vec<u32>, ReadError> {
     let h = header(ctx, doc, index, referrer, "SCALAR")?;
     if !matches!(h.component, UNSIGNED_BYTE | UNSIGNED_SHORT | UNSIGNED_INT) {
@@ -331,8 +365,16 @@ pub(super) fn read_indices(
         normalized: false,
         ..h
     };
-    Ok(read_flat(ctx, bufs, &h, 1)?
-        .into_iter()
-        .map(|v| v as u32)
-        .collect())
+    // A strip of t triangles has t + 2 indices, a list 3t.
+    let most = options.max_triangles.saturating_mul(3).saturating_add(2);
+    let limit = format!(
+        "more indices than {}",
+        over(
+            "a triangle count",
+            options.max_triangles,
+            "triangles",
+            "max_triangles"
+        )
+    );
+    read_elements(ctx, bufs, &h, 1, (0u32, most, &limit), |c| c[0] as u32)
 }

@@ -17,6 +17,17 @@
 //! Each instance gets its own copy of the vertices; one [`Group`] per instance
 //! names it (node name, else mesh name, else `nodes[i]`).
 //!
+//! # Bounded work
+//! An accessor without a buffer view reads as zeros, so a tiny file can
+//! declare millions of vertices and instance them on many nodes. Counts are
+//! checked against [`ReadOptions`] before anything is allocated, the totals
+//! over all instances too (the error names the mesh and the node). A
+//! primitive whose positions (or indices) are all zero, having no buffer view
+//! and no sparse data, has only degenerate triangles: it is left out with a
+//! warning (in [`MeshData::warnings`]), without reading it; with sparse data,
+//! the triangles whose three corners coincide are left out the same way, and
+//! only the vertices the others use are kept.
+//!
 //! [`Group`]: crate::Group
 
 mod accessor;
@@ -27,6 +38,7 @@ mod scene;
 
 use crate::error::{read_bytes, ErrorKind, Location, ReadError};
 use crate::mesh_data::{GroupKind, MeshData};
+use crate::options::{over, ReadOptions};
 use buffers::Buffers;
 use glam::Vec3;
 use json::Ctx;
@@ -55,6 +67,16 @@ pub fn read_gltf(path: impl AsRef<Path>) -> Result<MeshData, ReadError> {
     parse_gltf(&bytes, &path.display().to_string(), Some(dir))
 }
 
+/// [`parse_gltf`] within the limits of `options`.
+pub fn parse_gltf_with(
+    bytes: &[u8],
+    source_name: &str,
+    base_dir: Option<&Path>,
+    options: &ReadOptions,
+) -> Result<MeshData, ReadError> {
+    parse(bytes, source_name, base_dir, options)
+}
+
 /// Parses glTF JSON or GLB bytes (told apart by the GLB magic). External
 /// buffers are resolved relative to `base_dir`; with `None`, only embedded
 /// (`data:`) and GLB buffers can be read. `source_name` names the input in errors.
@@ -62,6 +84,15 @@ pub fn parse_gltf(
     bytes: &[u8],
     source_name: &str,
     base_dir: Option<&Path>,
+) -> Result<MeshData, ReadError> {
+    parse(bytes, source_name, base_dir, &ReadOptions::default())
+}
+
+fn parse(
+    bytes: &[u8],
+    source_name: &str,
+    base_dir: Option<&Path>,
+    options: &ReadOptions,
 ) -> Result<MeshData, ReadError> {
     let ctx = Ctx { file: source_name };
     let first = bytes.iter().copied().find(|b| !b.is_ascii_whitespace());
@@ -124,14 +155,41 @@ pub fn parse_gltf(
         let mirrored = inst.world.determinant() < 0.0;
         for (j, prim) in ctx.array(m, "primitives", &mesh_path)?.iter().enumerate() {
             let path = format!("{mesh_path}.primitives[{j}]");
-            let Some((positions, tris)) =
-                primitive(ctx, &doc, &mut bufs, &mut cache, prim, &path, &mut stats)?
-            else {
+            let mut reader = Reader {
+                ctx,
+                doc: &doc,
+                bufs: &mut bufs,
+                cache: &mut cache,
+                stats: &mut stats,
+                options,
+                warnings: &mut mesh.warnings,
+            };
+            let Some((positions, tris)) = reader.primitive(prim, &path)? else {
                 continue;
             };
             let base = mesh.positions.len() as u64;
             if base + positions.len() as u64 > u32::MAX as u64 {
                 return Err(ctx.err(&path, ErrorKind::Unsupported, "more than 2^32 - 1 vertices"));
+            }
+            // The totals over every instance, before copying this one.
+            let instance = inst
+                .node
+                .map_or(String::new(), |n| format!(" (instance of nodes[{n}])"));
+            if mesh.positions.len() + positions.len() > options.max_vertices {
+                let what = format!("the vertex count of all mesh instances{instance}");
+                return Err(ctx.err(
+                    &path,
+                    ErrorKind::LimitExceeded,
+                    over(&what, options.max_vertices, "vertices", "max_vertices"),
+                ));
+            }
+            if mesh.triangles.len() + tris.len() > options.max_triangles {
+                let what = format!("the triangle count of all mesh instances{instance}");
+                return Err(ctx.err(
+                    &path,
+                    ErrorKind::LimitExceeded,
+                    over(&what, options.max_triangles, "triangles", "max_triangles"),
+                ));
             }
             for p in positions.iter() {
                 let w = inst.world.transform_point3(*p);
@@ -176,10 +234,15 @@ pub fn parse_gltf(
             ErrorKind::Empty,
             format!(
                 "no triangles: {} mesh instances in the scene, {} primitives read, \
-                 {} point/line primitives skipped",
+                 {} point/line primitives skipped, {} primitives of degenerate triangles \
+                 left out{}",
                 instances.len(),
                 stats.read,
-                stats.skipped
+                stats.skipped,
+                stats.degenerate,
+                mesh.warnings
+                    .first()
+                    .map_or(String::new(), |w| format!(" (the first: {w})"))
             ),
         ));
     }
@@ -195,6 +258,7 @@ pub(crate) fn is_glb(bytes: &[u8]) -> bool {
 struct Stats {
     read: usize,
     skipped: usize,
+    degenerate: usize,
 }
 
 /// Decoded accessors, shared between instances of the same mesh.
@@ -204,7 +268,8 @@ type TriKey = (u64, Option<u64>, u64);
 #[derive(Default)]
 struct Cache {
     positions: HashMap<u64, std::rc::Rc<Vec<Vec3>>>,
-    triangles: HashMap<TriKey, std::rc::Rc<Vec<[u32; 3]>>>,
+    primitives: HashMap<TriKey, Primitive>,
+    warned: std::collections::HashSet<String>,
 }
 
 /// `asset.version` must be 2.x when present; required extensions that store
@@ -235,89 +300,160 @@ fn check_header(ctx: Ctx<'_>, doc: &Value) -> Result<(), ReadError> {
 
 type Primitive = (std::rc::Rc<Vec<Vec3>>, std::rc::Rc<Vec<[u32; 3]>>);
 
-/// Reads one primitive: its local positions and triangles, or `None` for a
-/// point or line primitive.
-fn primitive(
-    ctx: Ctx<'_>,
-    doc: &Value,
-    bufs: &mut Buffers<'_>,
-    cache: &mut Cache,
-    prim: &Value,
-    path: &str,
-    stats: &mut Stats,
-) -> Result<Option<Primitive>, ReadError> {
-    if !prim.is_object() {
-        return Err(ctx.err(path, ErrorKind::Invalid, "expected a JSON object"));
-    }
-    let mode = ctx.uint(prim, "mode", path)?.unwrap_or(4);
-    match mode {
-        0..=3 => {
-            stats.skipped += 1;
+/// What reading one primitive needs.
+struct Reader<'r, 'a> {
+    ctx: Ctx<'a>,
+    doc: &'r Value,
+    bufs: &'r mut Buffers<'a>,
+    cache: &'r mut Cache,
+    stats: &'r mut Stats,
+    options: &'r ReadOptions,
+    warnings: &'r mut Vec<String>,
+}
+
+impl Reader<'_, '_> {
+    /// Reads one primitive: its local positions and triangles, or `None` for
+    /// a point or line primitive, or one whose triangles are all degenerate.
+    fn primitive(&mut self, prim: &Value, path: &str) -> Result<Option<Primitive>, ReadError> {
+        let (ctx, doc) = (self.ctx, self.doc);
+        if !prim.is_object() {
+            return Err(ctx.err(path, ErrorKind::Invalid, "expected a JSON object"));
+        }
+        let mode = ctx.uint(prim, "mode", path)?.unwrap_or(4);
+        match mode {
+            0..=3 => {
+                self.stats.skipped += 1;
+                return Ok(None);
+            }
+            4..=6 => {}
+            _ => {
+                return Err(ctx.err(
+                    &format!("{path}.mode"),
+                    ErrorKind::Invalid,
+                    format!("unknown primitive mode {mode} (expected 0..=6)"),
+                ))
+            }
+        }
+        let attrs = prim
+            .get("attributes")
+            .filter(|a| a.is_object())
+            .ok_or_else(|| ctx.err(path, ErrorKind::Invalid, "missing `attributes` object"))?;
+        let apath = format!("{path}.attributes");
+        let pos = ctx
+            .uint(attrs, "POSITION", &apath)?
+            .ok_or_else(|| ctx.err(path, ErrorKind::Invalid, "has no POSITION attribute"))?;
+        let pos_path = format!("{apath}.POSITION");
+        let indices_acc = ctx.uint(prim, "indices", path)?;
+        // All-zero data (no buffer view, no sparse data): every triangle is
+        // degenerate, so nothing is read.
+        let zero = if accessor::all_zero(ctx, doc, pos, &pos_path)? {
+            Some(format!("POSITION accessors[{pos}]"))
+        } else if let Some(i) = indices_acc {
+            accessor::all_zero(ctx, doc, i, &format!("{path}.indices"))?
+                .then(|| format!("indices accessors[{i}]"))
+        } else {
+            None
+        };
+        if let Some(what) = zero {
+            self.stats.degenerate += 1;
+            self.warn(format!(
+                "{path}: {what} has no bufferView and no sparse data, so all its values are \
+                 zero and every triangle is degenerate; the primitive is left out"
+            ));
             return Ok(None);
         }
-        4..=6 => {}
-        _ => {
-            return Err(ctx.err(
-                &format!("{path}.mode"),
-                ErrorKind::Invalid,
-                format!("unknown primitive mode {mode} (expected 0..=6)"),
-            ))
+        let key = (pos, indices_acc, mode);
+        if let Some(p) = self.cache.primitives.get(&key) {
+            self.stats.read += 1;
+            return Ok(Some(p.clone()));
+        }
+        let positions = match self.cache.positions.get(&pos) {
+            Some(p) => p.clone(),
+            None => {
+                let p = std::rc::Rc::new(accessor::read_positions(
+                    ctx,
+                    doc,
+                    self.bufs,
+                    pos,
+                    &pos_path,
+                    self.options,
+                )?);
+                self.cache.positions.insert(pos, p.clone());
+                p
+            }
+        };
+        let n = positions.len();
+        let indices: Vec<u32> = match indices_acc {
+            Some(i) => {
+                let idx = accessor::read_indices(
+                    ctx,
+                    doc,
+                    self.bufs,
+                    i,
+                    &format!("{path}.indices"),
+                    self.options,
+                )?;
+                if let Some((k, &bad)) = idx.iter().enumerate().find(|(_, &v)| v as usize >= n) {
+                    return Err(ctx.err(
+                        path,
+                        ErrorKind::IndexOutOfRange,
+                        format!(
+                            "index {bad} (entry {k} of accessors[{i}]) is out of range: \
+                             POSITION has {n} vertices"
+                        ),
+                    ));
+                }
+                idx
+            }
+            None => (0..n as u32).collect(),
+        };
+        let mut tris = assemble(ctx, path, mode, &indices)?;
+        let mut positions = positions;
+        if accessor::has_no_view(ctx, doc, pos, &pos_path)? {
+            // Zeros with sparse data: keep the triangles with some area and
+            // only the vertices they use.
+            let before = tris.len();
+            tris.retain(|t| {
+                let [a, b, c] = t.map(|i| positions[i as usize]);
+                !(a == b && b == c)
+            });
+            if tris.len() < before {
+                self.warn(format!(
+                    "{path}: {} of {before} triangles have three coincident corners (POSITION \
+                     accessors[{pos}] has no bufferView) and are left out",
+                    before - tris.len()
+                ));
+            }
+            let mut remap = vec![u32::MAX; n];
+            let mut used = Vec::new();
+            for t in tris.iter_mut() {
+                for i in t.iter_mut() {
+                    let slot = &mut remap[*i as usize];
+                    if *slot == u32::MAX {
+                        *slot = used.len() as u32;
+                        used.push(positions[*i as usize]);
+                    }
+                    *i = *slot;
+                }
+            }
+            positions = std::rc::Rc::new(used);
+            if tris.is_empty() {
+                self.stats.degenerate += 1;
+                return Ok(None);
+            }
+        }
+        let p = (positions, std::rc::Rc::new(tris));
+        self.cache.primitives.insert(key, p.clone());
+        self.stats.read += 1;
+        Ok(Some(p))
+    }
+
+    fn warn(&mut self, message: String) {
+        // Once per message: the same mesh may be instanced many times.
+        if self.cache.warned.insert(message.clone()) {
+            self.warnings.push(message);
         }
     }
-    let attrs = prim
-        .get("attributes")
-        .filter(|a| a.is_object())
-        .ok_or_else(|| ctx.err(path, ErrorKind::Invalid, "missing `attributes` object"))?;
-    let apath = format!("{path}.attributes");
-    let pos = ctx
-        .uint(attrs, "POSITION", &apath)?
-        .ok_or_else(|| ctx.err(path, ErrorKind::Invalid, "has no POSITION attribute"))?;
-    let positions = match cache.positions.get(&pos) {
-        Some(p) => p.clone(),
-        None => {
-            let p = std::rc::Rc::new(accessor::read_positions(
-                ctx,
-                doc,
-                bufs,
-                pos,
-                &format!("{apath}.POSITION"),
-            )?);
-            cache.positions.insert(pos, p.clone());
-            p
-        }
-    };
-    let indices_acc = ctx.uint(prim, "indices", path)?;
-    let key = (pos, indices_acc, mode);
-    let tris = match cache.triangles.get(&key) {
-        Some(t) => t.clone(),
-        None => {
-            let n = positions.len();
-            let indices: Vec<u32> = match indices_acc {
-                Some(i) => {
-                    let idx =
-                        accessor::read_indices(ctx, doc, bufs, i, &format!("{path}.indices"))?;
-                    if let Some((k, &bad)) = idx.iter().enumerate().find(|(_, &v)| v as usize >= n)
-                    {
-                        return Err(ctx.err(
-                            path,
-                            ErrorKind::IndexOutOfRange,
-                            format!(
-                                "index {bad} (entry {k} of accessors[{i}]) is out of range: \
-                                 POSITION has {n} vertices"
-                            ),
-                        ));
-                    }
-                    idx
-                }
-                None => (0..n as u32).collect(),
-            };
-            let t = std::rc::Rc::new(assemble(ctx, path, mode, &indices)?);
-            cache.triangles.insert(key, t.clone());
-            t
-        }
-    };
-    stats.read += 1;
-    Ok(Some((positions, tris)))
 }
 
 /// Section 3.7.2.1: triangles from a vertex sequence. For strips, triangle `i`

@@ -8,19 +8,29 @@
 use super::Welder;
 use crate::error::{ErrorKind, Location, ReadError};
 use crate::mesh_data::GroupKind;
+use crate::options::{over, ReadOptions};
 use crate::polygon::triangulate_face;
 use crate::MeshData;
 use glam::Vec3;
 
 /// Parses an ASCII STL file. `source_name` names the input in errors.
 pub fn parse_stl_ascii(bytes: &[u8], source_name: &str) -> Result<MeshData, ReadError> {
+    parse(bytes, source_name, &ReadOptions::default())
+}
+
+/// [`parse_stl_ascii`] within the limits of `options`.
+pub(super) fn parse(
+    bytes: &[u8],
+    source_name: &str,
+    options: &ReadOptions,
+) -> Result<MeshData, ReadError> {
     let mut lx = Lexer {
         bytes,
         pos: 0,
         line: 1,
         file: source_name,
     };
-    let mut w = Welder::new();
+    let mut w = Welder::new(options);
     let mut loop_idx: Vec<u32> = Vec::new();
     let mut solids = 0usize;
     loop {
@@ -89,6 +99,19 @@ fn facet(lx: &mut Lexer<'_>, w: &mut Welder, idx: &mut Vec<u32>) -> Result<(), R
                 format!("expected `vertex` or `endloop`, found {}", show(tok)),
             ));
         }
+        let limit = w.options().max_face_vertices;
+        if idx.len() >= limit {
+            return Err(lx.err(
+                line,
+                ErrorKind::LimitExceeded,
+                over(
+                    "the facet loop's vertex count",
+                    limit,
+                    "vertices",
+                    "max_face_vertices",
+                ),
+            ));
+        }
         let mut c = [0.0f32; 3];
         for (axis, slot) in c.iter_mut().enumerate() {
             let name = ["x", "y", "z"][axis];
@@ -112,7 +135,10 @@ fn facet(lx: &mut Lexer<'_>, w: &mut Welder, idx: &mut Vec<u32>) -> Result<(), R
             }
             *slot = value;
         }
-        idx.push(w.vertex(Vec3::from_array(c)));
+        let Some(v) = w.vertex(Vec3::from_array(c)) else {
+            return Err(lx.err(line, ErrorKind::LimitExceeded, w.vertex_limit()));
+        };
+        idx.push(v);
     }
     if idx.len() < 3 {
         return Err(lx.err(
@@ -120,6 +146,9 @@ fn facet(lx: &mut Lexer<'_>, w: &mut Welder, idx: &mut Vec<u32>) -> Result<(), R
             ErrorKind::TooFewVertices,
             format!("facet loop has {} vertices, needs at least 3", idx.len()),
         ));
+    }
+    if let Some(msg) = w.triangle_limit(idx.len() - 2) {
+        return Err(lx.err(loop_line, ErrorKind::LimitExceeded, msg));
     }
     triangulate_face(&w.mesh.positions, idx, &mut w.mesh.triangles);
     let (tok, line) = lx.need("`endfacet`")?;

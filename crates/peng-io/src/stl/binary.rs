@@ -5,6 +5,7 @@
 
 use super::Welder;
 use crate::error::{ErrorKind, Location, ReadError};
+use crate::options::ReadOptions;
 use crate::MeshData;
 use glam::Vec3;
 
@@ -24,6 +25,15 @@ fn count(bytes: &[u8]) -> Option<u64> {
 
 /// Parses a binary STL file. `source_name` names the input in errors.
 pub fn parse_stl_binary(bytes: &[u8], source_name: &str) -> Result<MeshData, ReadError> {
+    parse(bytes, source_name, &ReadOptions::default())
+}
+
+/// [`parse_stl_binary`] within the limits of `options`.
+pub(super) fn parse(
+    bytes: &[u8],
+    source_name: &str,
+    options: &ReadOptions,
+) -> Result<MeshData, ReadError> {
     let err = |offset: usize, kind: ErrorKind, msg: String| {
         ReadError::new(source_name, Location::Byte(offset as u64), kind, msg)
     };
@@ -50,7 +60,14 @@ pub fn parse_stl_binary(bytes: &[u8], source_name: &str) -> Result<MeshData, Rea
             ),
         ));
     }
-    let mut w = Welder::new();
+    let mut w = Welder::new(options);
+    if let Some(msg) = w.triangle_limit(usize::try_from(n).unwrap_or(usize::MAX)) {
+        return Err(err(
+            80,
+            ErrorKind::LimitExceeded,
+            format!("{n} triangles: {msg}"),
+        ));
+    }
     let n = n as usize;
     w.mesh.triangles.reserve(n);
     for t in 0..n {
@@ -73,7 +90,10 @@ pub fn parse_stl_binary(bytes: &[u8], source_name: &str) -> Result<MeshData, Rea
                     ),
                 ));
             }
-            *slot = w.vertex(Vec3::from_array(c));
+            let Some(v) = w.vertex(Vec3::from_array(c)) else {
+                return Err(err(at, ErrorKind::LimitExceeded, w.vertex_limit()));
+            };
+            *slot = v;
         }
         w.mesh.triangles.push(tri);
     }

@@ -18,6 +18,7 @@ mod binary;
 
 use crate::error::{read_bytes, ErrorKind, Location, ReadError};
 use crate::mesh_data::MeshData;
+use crate::options::{over, ReadOptions};
 use glam::Vec3;
 use std::collections::HashMap;
 use std::path::Path;
@@ -35,18 +36,29 @@ pub fn read_stl(path: impl AsRef<Path>) -> Result<MeshData, ReadError> {
 /// Parses STL bytes, deciding between ASCII and binary as described in the
 /// module docs. `source_name` names the input in errors.
 pub fn parse_stl(bytes: &[u8], source_name: &str) -> Result<MeshData, ReadError> {
+    parse_stl_with(bytes, source_name, &ReadOptions::default())
+}
+
+/// [`parse_stl`] within the limits of `options`.
+pub fn parse_stl_with(
+    bytes: &[u8],
+    source_name: &str,
+    options: &ReadOptions,
+) -> Result<MeshData, ReadError> {
     // A UTF-8 byte-order mark can only start a text file.
     if let Some(text) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        return parse_stl_ascii(text, source_name);
+        return ascii::parse(text, source_name, options);
     }
     if !starts_with_solid(bytes) {
-        return parse_stl_binary(bytes, source_name);
+        return binary::parse(bytes, source_name, options);
     }
-    match parse_stl_ascii(bytes, source_name) {
+    match ascii::parse(bytes, source_name, options) {
         Ok(mesh) => Ok(mesh),
+        // A limit is a verdict on the file as read, not a sign of binary.
+        Err(e) if e.kind == ErrorKind::LimitExceeded => Err(e),
         Err(ascii_err) => {
             if binary::size_matches(bytes) || !looks_textual(bytes) {
-                parse_stl_binary(bytes, source_name)
+                binary::parse(bytes, source_name, options)
             } else {
                 Err(ascii_err)
             }
@@ -82,25 +94,57 @@ pub(crate) fn looks_binary(bytes: &[u8]) -> bool {
 pub(crate) struct Welder {
     map: HashMap<[u32; 3], u32>,
     pub(crate) mesh: MeshData,
+    options: ReadOptions,
 }
 
 impl Welder {
-    pub(crate) fn new() -> Self {
+    pub(crate) fn new(options: &ReadOptions) -> Self {
         Welder {
             map: HashMap::new(),
             mesh: MeshData::default(),
+            options: *options,
         }
     }
 
-    /// The index of `p`, adding it if new. `p` must be finite.
-    pub(crate) fn vertex(&mut self, p: Vec3) -> u32 {
+    /// The index of `p`, adding it if new; `None` past the vertex limit.
+    /// `p` must be finite.
+    pub(crate) fn vertex(&mut self, p: Vec3) -> Option<u32> {
         // `+ 0.0` turns -0.0 into 0.0 so both weld together.
         let key = [p.x + 0.0, p.y + 0.0, p.z + 0.0].map(f32::to_bits);
         let positions = &mut self.mesh.positions;
-        *self.map.entry(key).or_insert_with(|| {
-            positions.push(p);
-            (positions.len() - 1) as u32
-        })
+        let limit = self.options.max_vertices.min(u32::MAX as usize);
+        match self.map.entry(key) {
+            std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                if positions.len() >= limit {
+                    return None;
+                }
+                positions.push(p);
+                Some(*e.insert((positions.len() - 1) as u32))
+            }
+        }
+    }
+
+    /// The limits this welder reads within.
+    pub(crate) fn options(&self) -> &ReadOptions {
+        &self.options
+    }
+
+    /// The message for a vertex past the limit.
+    pub(crate) fn vertex_limit(&self) -> String {
+        over(
+            "the vertex count",
+            self.options.max_vertices,
+            "vertices",
+            "max_vertices",
+        )
+    }
+
+    /// The message for `more` triangles past the limit, if they are.
+    pub(crate) fn triangle_limit(&self, more: usize) -> Option<String> {
+        let limit = self.options.max_triangles;
+        (self.mesh.triangles.len().saturating_add(more) > limit)
+            .then(|| over("the triangle count", limit, "triangles", "max_triangles"))
     }
 
     pub(crate) fn finish(self, file: &str) -> Result<MeshData, ReadError> {

@@ -6,5 +6,6 @@ mod io_support;
 
 mod io_fuzz;
 mod io_gltf;
+mod io_limits;
 mod io_obj;
 mod io_stl;
