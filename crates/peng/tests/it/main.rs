@@ -38,6 +38,7 @@ mod dist3_gjk_cache;
 mod dist3_properties;
 mod dist3_ray_point;
 mod dist3_regressions;
+mod dist3_round_regressions;
 mod fuzz_regressions;
 mod gjk_cloud;
 mod gjkperf_certificate;

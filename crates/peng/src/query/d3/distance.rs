@@ -264,15 +264,144 @@ pub(super) fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDis
                 gjk::signed_distance(a, b, pose_ab, None)
             }
         }
-        _ => {
-            let d = gjk::signed_distance(a, b, pose_ab, None);
-            if is_ruled(a) || is_ruled(b) {
-                polish_separated(a, b, pose_ab, d)
-            } else {
-                d
+        (Shape::Cone(k), Shape::Capsule(_) | Shape::Segment(_)) => {
+            let (p0, p1, r) = segment_core(b);
+            let (p0, p1) = (pose_ab.transform_point(p0), pose_ab.transform_point(p1));
+            core_cone(k, p0, p1, r).unwrap_or_else(|| convex_distance(a, b, pose_ab))
+        }
+        (Shape::Capsule(_) | Shape::Segment(_), Shape::Cone(k)) => {
+            let pose_ba = pose_ab.inverse();
+            let (p0, p1, r) = segment_core(a);
+            let (p0, p1) = (pose_ba.transform_point(p0), pose_ba.transform_point(p1));
+            match core_cone(k, p0, p1, r) {
+                Some(d) => swapped(d, pose_ab),
+                None => convex_distance(a, b, pose_ab),
             }
         }
+        _ => convex_distance(a, b, pose_ab),
     }
+}
+
+/// Any pair of bounded convex shapes: GJK (and EPA), polished for cylinders
+/// and cones.
+fn convex_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
+    let d = gjk::signed_distance(a, b, pose_ab, None);
+    if is_ruled(a) || is_ruled(b) {
+        polish_separated(a, b, pose_ab, d)
+    } else {
+        d
+    }
+}
+
+/// A cone (A, its own frame) against a capsule or segment B whose core runs
+/// from `p0` to `p1` (A's frame) with radius `r`, when the core is apart from
+/// the cone; `None` when it touches or crosses it (then the caller runs
+/// GJK/EPA).
+///
+/// The distance from the core's point `p0 + t (p1 − p0)` to a convex set is
+/// convex in `t`, so its minimum is found by golden-section search (Kiefer
+/// 1953) on `[0, 1]`, with the exact point-to-cone distance in f64 at every
+/// step. GJK reaches a point inside the cone's side only through ever
+/// shorter chords between rim points, and stops with a normal off by up to a
+/// few milliradians there; here the normal is that of the closest points in
+/// f64 (the exact surface normal on the side and the base).
+fn core_cone(k: &crate::shape::d3::Cone, p0: Vec3, p1: Vec3, r: f32) -> Option<SignedDistance> {
+    let (h, rad) = (k.half_height() as f64, k.radius() as f64);
+    let (p0, p1) = (p0.as_dvec3(), p1.as_dvec3());
+    let e = p1 - p0;
+    let at = |t: f64| cone_point_f64(h, rad, p0 + e * t);
+    // Golden-section search: the bracket shrinks by 0.618 a step; 60 steps
+    // take it below 1e-12 of the core's length.
+    const INV_PHI: f64 = 0.618_033_988_749_894_8;
+    let (mut lo, mut hi) = (0.0f64, 1.0f64);
+    let mut x1 = hi - INV_PHI * (hi - lo);
+    let mut x2 = lo + INV_PHI * (hi - lo);
+    let (mut f1, mut f2) = (at(x1).0, at(x2).0);
+    for _ in 0..60 {
+        if f1 <= f2 {
+            hi = x2;
+            (x2, f2) = (x1, f1);
+            x1 = hi - INV_PHI * (hi - lo);
+            f1 = at(x1).0;
+        } else {
+            lo = x1;
+            (x1, f1) = (x2, f2);
+            x2 = lo + INV_PHI * (hi - lo);
+            f2 = at(x2).0;
+        }
+    }
+    // The ends too (the minimum may sit at one).
+    let t = [0.0, 1.0, 0.5 * (lo + hi)]
+        .into_iter()
+        .map(|t| (t, at(t).0))
+        .fold((0.5, f64::INFINITY), |b, c| if c.1 < b.1 { c } else { b })
+        .0;
+    let (dist, q, n) = at(t);
+    let scale = p0
+        .abs()
+        .max(p1.abs())
+        .max_element()
+        .max(h)
+        .max(rad)
+        .max(1.0);
+    // Touching or crossing: the overlap of the cores is EPA's job.
+    if dist.is_nan() || dist <= 1e-9 * scale || !dist.is_finite() {
+        return None;
+    }
+    let x = p0 + e * t;
+    let normal = n.as_vec3();
+    let r64 = r as f64;
+    Some(SignedDistance {
+        distance: (dist - r64) as f32,
+        point_a: q.as_vec3(),
+        point_b: (x - n * r64).as_vec3(),
+        normal,
+        status: GjkStatus::Separated,
+    })
+    .filter(|d| d.normal.is_finite() && d.distance.is_finite())
+}
+
+/// The distance from `p` to the cone of half-height `h` and radius `r` (apex
+/// at `+h` on the y axis), its closest point and the unit direction from that
+/// point to `p`, in f64; distance 0 for a point inside. In the meridian
+/// half-plane `(ρ, y)` the cone is the triangle `(0, h), (r, −h), (0, −h)`;
+/// outside it the nearest point lies on the slant side or the base.
+fn cone_point_f64(h: f64, r: f64, p: glam::DVec3) -> (f64, glam::DVec3, glam::DVec3) {
+    use glam::{DVec2, DVec3};
+    let rho = p.x.hypot(p.z);
+    let u = if rho > 0.0 {
+        DVec3::new(p.x / rho, 0.0, p.z / rho)
+    } else {
+        DVec3::X
+    };
+    let lift = |v: DVec2| u * v.x + DVec3::Y * v.y;
+    let q2 = DVec2::new(rho, p.y);
+    let apex = DVec2::new(0.0, h);
+    let rim = DVec2::new(r, -h);
+    // Outward unit normal of the slant side.
+    let m = DVec2::new(2.0 * h, r).try_normalize().unwrap_or(DVec2::Y);
+    if p.y >= -h && m.dot(q2 - apex) <= 0.0 {
+        return (0.0, p, lift(m));
+    }
+    let side = rim - apex;
+    let s = ((q2 - apex).dot(side) / side.length_squared().max(f64::MIN_POSITIVE)).clamp(0.0, 1.0);
+    let on_side = apex + side * s;
+    let on_base = DVec2::new(rho.min(r), -h);
+    let (best, n2) = if q2.distance_squared(on_side) < q2.distance_squared(on_base) {
+        // Inside the side's region the exact side normal; at the apex or the
+        // rim the difference.
+        let n = if s > 0.0 && s < 1.0 {
+            m
+        } else {
+            (q2 - on_side).normalize_or(m)
+        };
+        (on_side, n)
+    } else if rho < r {
+        (on_base, DVec2::NEG_Y)
+    } else {
+        (on_base, (q2 - on_base).normalize_or(DVec2::NEG_Y))
+    };
+    (q2.distance(best), lift(best), lift(n2))
 }
 
 /// The least signed distance over a compound's parts, `part(i)` giving part
@@ -311,8 +440,9 @@ fn is_ruled(s: &Shape) -> bool {
 }
 
 /// Alternating projections (von Neumann; Cheney and Goldstein 1959) from GJK's
-/// witnesses of a separated pair: `p_b ← proj_B(p_a)`, `p_a ← proj_A(p_b)`
-/// never increases `|p_b − p_a|` and converges to the closest pair.
+/// witnesses of a pair whose cores are separated: `p_b ← proj_B(p_a)`,
+/// `p_a ← proj_A(p_b)` never increases `|p_b − p_a|` and converges to the
+/// closest pair.
 ///
 /// GJK reaches a point in the middle of a cylinder's or cone's side only
 /// through ever shorter chords between rim points, so in f32 its normal stops
@@ -320,16 +450,21 @@ fn is_ruled(s: &Shape) -> bool {
 /// exact closed-form projections of [`project_local`] finish the job: against
 /// a side line, one step lands on it. The polished pair replaces GJK's only
 /// when it is no farther apart.
+///
+/// The projections run on the cores (a capsule's segment, a ball's centre),
+/// so a capsule whose core is apart from the other shape is polished too,
+/// whether or not the capsule itself overlaps it.
 fn polish_separated(a: &Shape, b: &Shape, pose_ab: &Pose3, d: SignedDistance) -> SignedDistance {
-    if d.distance.is_nan() || d.distance <= 0.0 {
+    let (ra, rb) = (a.core_radius(), b.core_radius());
+    let core_d = d.distance + ra + rb;
+    if core_d.is_nan() || core_d <= 0.0 || d.status == GjkStatus::Overlapping {
         return d;
     }
-    let (mut pa, mut pb) = (d.point_a, d.point_b);
+    let (mut pa, mut pb) = (d.point_a - d.normal * ra, d.point_b + d.normal * rb);
     let mut len = (pb - pa).length();
     for _ in 0..4 {
-        let qb =
-            pose_ab.transform_point(project_local(b, pose_ab.inverse_transform_point(pa)).point);
-        let qa = project_local(a, qb).point;
+        let qb = pose_ab.transform_point(project_core(b, pose_ab.inverse_transform_point(pa)));
+        let qa = project_core(a, qb);
         let l = (qb - qa).length();
         if l.is_nan() || l > len {
             break;
@@ -344,10 +479,12 @@ fn polish_separated(a: &Shape, b: &Shape, pose_ab: &Pose3, d: SignedDistance) ->
     // pair whose direction is worse: keep the polished normal only when its
     // support planes are at least as far apart as those of GJK's normal
     // (the gap along a direction bounds the distance from below and attains
-    // it at the true normal).
+    // it at the true normal). The cores' support functions: a radius moves
+    // every support plane out by the same amount.
     let gap = |n: Vec3| {
-        let sa = a.local_support(n);
-        let sb = pose_ab.transform_point(b.local_support(pose_ab.inverse_transform_vector(-n)));
+        let sa = SupportMap::support(a, n);
+        let sb =
+            pose_ab.transform_point(SupportMap::support(b, pose_ab.inverse_transform_vector(-n)));
         n.dot(sb - sa)
     };
     // (Gaps are f32 dot products of points of size `scale`: equal within a
@@ -356,18 +493,28 @@ fn polish_separated(a: &Shape, b: &Shape, pose_ab: &Pose3, d: SignedDistance) ->
     match ((pb - pa) / len).try_normalize() {
         Some(normal)
             if len > 0.0
-                && len <= d.distance + 1e-6 * (1.0 + len)
+                && len <= core_d + 1e-6 * (1.0 + len)
                 && gap(normal) >= gap(d.normal) - noise =>
         {
             SignedDistance {
-                distance: len,
-                point_a: pa,
-                point_b: pb,
+                distance: len - ra - rb,
+                point_a: pa + normal * ra,
+                point_b: pb - normal * rb,
                 normal,
                 status: d.status,
             }
         }
         _ => d,
+    }
+}
+
+/// The point of a shape's core (see [`SupportMap`]) closest to `p`, local
+/// frame: a capsule's segment, a ball's centre, else the shape itself.
+fn project_core(s: &Shape, p: Vec3) -> Vec3 {
+    match s {
+        Shape::Ball(_) => Vec3::ZERO,
+        Shape::Capsule(c) => super::point::closest_point_on_segment(c.a(), c.b(), p),
+        _ => project_local(s, p).point,
     }
 }
 

@@ -264,11 +264,23 @@ fn project_cylinder(c: &Cylinder, p: Vec3) -> LocalProjection {
     let (u, rho) = radial(p);
     if p.y.abs() > h || rho > r {
         // The cylinder is a disk times an interval: clamp each factor.
-        let q = u * rho.min(r) + Vec3::Y * p.y.clamp(-h, h);
+        let y = p.y.clamp(-h, h);
+        let q = u * rho.min(r) + Vec3::Y * y;
+        // Side and cap regions: the exact surface normal (the f32 difference
+        // `p − q` has a direction error of about 1e-7·|p| / |p − q|, large
+        // for a point near the surface); at a rim, the difference taken in
+        // the meridian plane, where both parts are exact differences.
+        let normal = if p.y.abs() <= h {
+            u
+        } else if rho <= r {
+            Vec3::Y * p.y.signum()
+        } else {
+            rim_normal(p, r, y)
+        };
         return LocalProjection {
             point: q,
             inside: false,
-            normal: (p - q).normalize_or(Vec3::X),
+            normal,
         };
     }
     let cap_gap = h - p.y.abs();
@@ -287,6 +299,21 @@ fn project_cylinder(c: &Cylinder, p: Vec3) -> LocalProjection {
             normal: Vec3::Y * sign,
         }
     }
+}
+
+/// The unit direction to `p` from the nearest point of the circle of radius
+/// `r` about the y axis at height `y` (a cylinder's or cone's rim), in f64 so
+/// that it stays exact for a point near the rim (see [`segment_normal`]).
+fn rim_normal(p: Vec3, r: f32, y: f32) -> Vec3 {
+    let p = p.as_dvec3();
+    let rho = p.x.hypot(p.z);
+    let radial = if rho > 0.0 {
+        glam::DVec3::new(p.x / rho, 0.0, p.z / rho)
+    } else {
+        glam::DVec3::X
+    };
+    let v = radial * (rho - r as f64) + glam::DVec3::Y * (p.y - y as f64);
+    v.try_normalize().map_or(Vec3::X, |v| v.as_vec3())
 }
 
 /// Closest point on the 2D segment `a b` to `p`.
@@ -347,10 +374,23 @@ fn project_cone(c: &Cone, p: Vec3) -> LocalProjection {
         }
     }
     let q = to3(best);
+    // Inside the slant side's or the base's region the normal is the exact
+    // surface normal (as for the cylinder); at the rim the difference in
+    // f64, at the apex an exact difference.
+    let normal = if best.x > 0.0 && best != rim && best.y > -h {
+        to3(m)
+    } else if best.y <= -h && best.x < r {
+        -Vec3::Y
+    } else if best.y <= -h {
+        rim_normal(p, r, -h)
+    } else {
+        // The apex: an exact difference.
+        (p - Vec3::Y * h).normalize_or(Vec3::X)
+    };
     LocalProjection {
         point: q,
         inside: false,
-        normal: (p - q).normalize_or(Vec3::X),
+        normal,
     }
 }
 
@@ -377,7 +417,8 @@ fn project_polyhedron(s: &ConvexPolyhedron, p: Vec3) -> LocalProjection {
     // Outside: the closest point lies on a face that sees `p`: either the
     // projection on its plane when that falls inside the face (then the normal
     // is the face normal and the distance the plane distance, both exact at
-    // any distance), or a point of the face's boundary.
+    // any distance; the first such face is the answer), or a point of the
+    // face's boundary.
     let verts = s.vertices();
     let mut best = p;
     let mut best_d = f32::INFINITY;
@@ -395,12 +436,15 @@ fn project_polyhedron(s: &ConvexPolyhedron, p: Vec3) -> LocalProjection {
             (v1 - v0).cross(q - v0).dot(f.normal) >= 0.0
         });
         if inside_face {
-            if height * height < best_d {
-                best_d = height * height;
-                best = q;
-                best_n = Some(f.normal);
-            }
-            continue;
+            // The face's plane supports the polyhedron and `p` is beyond it,
+            // so no point of the polyhedron is nearer than `q`: the answer,
+            // whatever other faces give (an edge point within rounding of
+            // that distance can have a normal far off the face normal).
+            return LocalProjection {
+                point: q,
+                inside: false,
+                normal: f.normal,
+            };
         }
         for k in 0..lp.len() {
             let v0 = verts[lp[k] as usize];
@@ -410,7 +454,7 @@ fn project_polyhedron(s: &ConvexPolyhedron, p: Vec3) -> LocalProjection {
             if d < best_d {
                 best_d = d;
                 best = c;
-                best_n = None;
+                best_n = segment_normal(v0, v1, p);
             }
         }
     }
@@ -419,6 +463,26 @@ fn project_polyhedron(s: &ConvexPolyhedron, p: Vec3) -> LocalProjection {
         inside: false,
         normal: best_n.unwrap_or_else(|| (p - best).normalize_or(s.faces()[max_f].normal)),
     }
+}
+
+/// The unit direction from the point of segment `a b` closest to `p` to `p`,
+/// in f64 (`None` when `p` is on the segment).
+///
+/// The f32 difference `p − q` carries the rounding of `q` (about 1e-7·|q|),
+/// so its direction is off by about 1e-7·|q| / |p − q|: a milliradian for a
+/// point 1e-4 from an edge, which tilts a contact normal off the face normal
+/// it should approach. From the f32 inputs in f64 the error is 1e-16 instead.
+pub(super) fn segment_normal(a: Vec3, b: Vec3, p: Vec3) -> Option<Vec3> {
+    let (a, b, p) = (a.as_dvec3(), b.as_dvec3(), p.as_dvec3());
+    let (e, w) = (b - a, p - a);
+    let l = e.length_squared();
+    let t = if l > 0.0 {
+        (w.dot(e) / l).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let v = (w - e * t).try_normalize()?.as_vec3();
+    (v.length_squared() > 0.5).then_some(v)
 }
 
 /// The point of segment `a b` closest to `p` (a zero-length segment is a point).

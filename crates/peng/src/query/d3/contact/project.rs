@@ -284,15 +284,16 @@ pub(super) fn polyhedron(p: &ConvexPolyhedron, c: Vec3) -> Proj {
             }
         }
         if inside {
-            if s < best.dist {
-                best = Proj {
-                    point: proj,
-                    normal: f.normal,
-                    dist: s,
-                    feature: Feature::face(fi),
-                };
-            }
-            continue;
+            // The face's plane supports the polyhedron with `c` beyond it: no
+            // point is nearer than `proj`, whatever the other faces give (an
+            // edge point within rounding of that distance can have a normal
+            // far off the face normal).
+            return Proj {
+                point: proj,
+                normal: f.normal,
+                dist: s,
+                feature: Feature::face(fi),
+            };
         }
         for k in 0..lp.len() {
             let (ia, ib) = (lp[k], lp[(k + 1) % lp.len()]);
@@ -308,7 +309,11 @@ pub(super) fn polyhedron(p: &ConvexPolyhedron, c: Vec3) -> Proj {
                 } else {
                     Feature::edge(p.face_loop_edges(fi)[k] as usize)
                 };
-                let (n, l) = outward(c, q, f.normal);
+                let (mut n, l) = outward(c, q, f.normal);
+                if l > 0.0 {
+                    // The direction in f64: exact for a centre near the edge.
+                    n = crate::query::d3::point::segment_normal(a, b, c).unwrap_or(n);
+                }
                 best = Proj {
                     point: q,
                     normal: n,
