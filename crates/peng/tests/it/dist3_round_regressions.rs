@@ -255,3 +255,43 @@ fn closest_on_triangle(a: DVec3, b: DVec3, c: DVec3, p: DVec3) -> DVec3 {
         .min_by(|x, y| x.distance(p).total_cmp(&y.distance(p)))
         .unwrap_or(a)
 }
+
+/// A thin cylinder crossing the rim of a short wide one, overlapping by about
+/// 1.3e-4 (the differential test's tolerance is 1.3e-4 here): `intersects`,
+/// `contact` and `distance` said apart (3.6e-5). GJK's simplex was a sliver
+/// (the thin cylinder's side runs 2.5 along its axis, the overlap is 3e-4
+/// thick), each new tetrahedron, holding the origin, was taken as flat and
+/// the new vertex dropped, and GJK stopped after its stalls with a
+/// separation no support plane confirmed. Truth: a point inside both
+/// cylinders by 1.25e-5 in f64, so the shapes overlap and any separating
+/// translation is at least twice that.
+#[test]
+fn thin_cylinder_across_a_rim_overlaps() {
+    let (ha, ra) = (1.257_443_8, 0.111_804_835);
+    let a: Shape = Cylinder::new(ha, ra).unwrap().into();
+    let pa = pose(
+        [-1.142_769_3, -1.153_225_9, -1.050_049_8],
+        [0.226_243_54, -0.629_182_16, 0.714_317_4, -0.206_626_27],
+    );
+    let (hb, rb) = (0.437_036_87, 0.499_043_88);
+    let b: Shape = Cylinder::new(hb, rb).unwrap().into();
+    let pb = pose(
+        [-0.692_454_46, -0.551_173_45, -1.186_45],
+        [0.623_714_45, 0.150_959_2, 0.764_01, -0.066_935_66],
+    );
+    let x = DVec3::new(
+        -1.042_985_051_220_04,
+        -1.107_993_037_158_87,
+        -1.102_838_957_701_33,
+    );
+    let (sa, _) = cylinder_f64(ha as f64, ra as f64, to_local(&pa, x));
+    let (sb, _) = cylinder_f64(hb as f64, rb as f64, to_local(&pb, x));
+    assert!(sa < -1.2e-5 && sb < -1.2e-5, "certificate: {sa} {sb}");
+    assert!(intersects(&a, &pa, &b, &pb));
+    assert!(intersects(&b, &pb, &a, &pa));
+    let d = distance(&a, &pa, &b, &pb);
+    assert!(d.distance < -2.4e-5, "{d:?}");
+    let m = contact(&a, &pa, &b, &pb, 0.0).expect("overlap");
+    assert!(m.depth() > 2.4e-5, "{m:?}");
+    assert!(contact(&b, &pb, &a, &pa, 0.0).is_some());
+}

@@ -296,6 +296,36 @@ fn s2d(p: &[DVec3; 4], i: usize, j: usize, k: usize) -> Sub {
     best.unwrap_or(Sub::vertex(p, i))
 }
 
+/// Squared-volume ratio (to the cube of the longest squared edge) above which
+/// a tetrahedron's signed volumes decide containment of the origin, however
+/// flat it is for [`DEGENERATE_REL`]: a volume of 1e-12 of `e^1.5`, a
+/// thousand times its f64 rounding.
+const SLIVER_REL: f64 = 1.0e-24;
+
+/// The origin's weights in tetrahedron `p` of signed volume `vol` when it
+/// lies strictly inside (each sub-volume of the sign of `vol` and above the
+/// rounding of `vol` itself).
+fn inside_tetrahedron(p: &[DVec3; 4], vol: f64) -> Option<Sub> {
+    let [a, b, c, d] = *p;
+    let cs = [
+        b.dot(c.cross(d)),
+        -a.dot((c - a).cross(d - a)),
+        (b - a).dot((-a).cross(d - a)),
+        (b - a).dot((c - a).cross(-a)),
+    ];
+    let sum: f64 = cs.iter().sum();
+    let margin = 1e-9 * vol.abs();
+    if !cs.iter().all(|&cm| cm * vol > 0.0 && cm.abs() > margin) || sum == 0.0 {
+        return None;
+    }
+    let inv = 1.0 / sum;
+    Some(Sub {
+        mask: 0b1111,
+        bary: cs.map(|cm| cm * inv),
+        v: DVec3::ZERO,
+    })
+}
+
 /// Closest point of tetrahedron `p[0..4]` to the origin; `true` when the origin
 /// is strictly inside.
 fn s3d(p: &[DVec3; 4]) -> (Sub, bool) {
@@ -305,7 +335,18 @@ fn s3d(p: &[DVec3; 4]) -> (Sub, bool) {
         .iter()
         .fold(0.0f64, |m, v| m.max(v.length_squared()));
     if vol * vol <= DEGENERATE_REL * e * e * e || vol == 0.0 {
-        // Flat: the closest point is on one of the faces.
+        // Flat, for the closest point: it is on one of the faces. But a
+        // sliver (from a long thin core: extent 2.5, thickness 3e-4) can
+        // still hold the origin clearly inside, which proves the overlap
+        // (its vertices are points of A − B); the volumes, from f32 inputs
+        // in f64, are exact to about 1e-15 of `e^1.5`, so their signs are
+        // sure well above that. Without this the new vertex was dropped as
+        // flat at every step and GJK stalled at a false separation.
+        if vol * vol > SLIVER_REL * e * e * e {
+            if let Some(inside) = inside_tetrahedron(p, vol) {
+                return (inside, true);
+            }
+        }
         let mut best = None;
         for (i, j, k) in [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)] {
             best = closer(best, s2d(p, i, j, k));
