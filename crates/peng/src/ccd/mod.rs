@@ -14,7 +14,10 @@
 //! Results share one type, [`CastHit`]: the time in units of the motion, the
 //! witness points and the normal (from A to B, world space) at that time, and a
 //! [`CastStatus`] that says whether the shapes were separated, touching or
-//! already overlapping at the start.
+//! already overlapping at the start. A nonlinear cast that runs out of its step
+//! budget ([`MAX_ADVANCE_STEPS`], rare: near-grazing rotating pairs) reports no
+//! contact it has not found: it returns [`CastStatus::Undecided`] with the time
+//! up to which it certified that there is none.
 //!
 //! ```
 //! use peng::d3::*;
@@ -48,4 +51,6 @@ pub(crate) fn tolerance_size(a: f32, b: f32) -> f32 {
     a.min(b).max(1e-3 * a.max(b))
 }
 
-pub use types::{CastHit, CastHit2, CastHit3, CastOptions, CastStatus, Motion2, Motion3};
+pub use types::{
+    CastHit, CastHit2, CastHit3, CastOptions, CastStatus, Motion2, Motion3, MAX_ADVANCE_STEPS,
+};

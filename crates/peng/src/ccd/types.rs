@@ -3,7 +3,8 @@
 use crate::math::{Pose2, Pose3, Rot2, Vec2, Vec3};
 use glam::Quat;
 
-/// How the shapes stood at the start of a cast that found contact.
+/// How the shapes stood at the start of a cast that found contact, or that
+/// the search stopped before deciding.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CastStatus {
     /// Separated at the start (farther than the target distance plus the
@@ -17,9 +18,34 @@ pub enum CastStatus {
     /// [`CastHit::depth`] is the penetration depth (points and normal are the
     /// minimum translation distance's).
     Penetrating,
+    /// Not a contact: the shapes are certified farther apart than the target
+    /// distance at every time before [`CastHit::time`], and the search stopped
+    /// there without deciding what happens after (its step budget,
+    /// [`MAX_ADVANCE_STEPS`], ran out, or no bound on the motion exists: a
+    /// half-space turning over an unbounded time). Points and normal are the
+    /// closest features at `time`, where the shapes may still be well apart.
+    /// Rare (near-grazing rotating pairs); a caller may stop its motion at
+    /// `time` (safe: nothing was missed before it) or cast again from there,
+    /// but must not take it as a contact.
+    Undecided,
 }
 
-/// The first contact found by a cast.
+impl CastStatus {
+    /// Whether the cast found a contact (`Hit`, `Touching` or
+    /// `Penetrating`); `false` for [`CastStatus::Undecided`].
+    pub fn is_contact(self) -> bool {
+        !matches!(self, CastStatus::Undecided)
+    }
+}
+
+/// The step budget of conservative advancement, the same in 2D and 3D: a
+/// nonlinear cast (or a linear one that falls back on advancement) that has
+/// not decided after this many steps returns [`CastStatus::Undecided`] at the
+/// time reached. Typical casts take 5 to 15 steps.
+pub const MAX_ADVANCE_STEPS: usize = 4000;
+
+/// The first contact found by a cast (or, with [`CastStatus::Undecided`], how
+/// far the cast certified there is none).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CastHit<V> {
     /// The time of impact, in the units of the motion (the velocities are per
@@ -34,7 +60,9 @@ pub struct CastHit<V> {
     /// The penetration depth at the start when [`CastStatus::Penetrating`],
     /// else `0`.
     pub depth: f32,
-    /// Separated, touching or overlapping at the start.
+    /// Separated, touching or overlapping at the start; or
+    /// [`CastStatus::Undecided`]: no contact before `time`, and none decided
+    /// after it.
     pub status: CastStatus,
 }
 

@@ -23,7 +23,7 @@ use super::handle::ColliderHandle;
 use super::World;
 use crate::bound::Aabb;
 use crate::broad::{BroadPhase, ProxyId, RayControl, COORD_LIMIT};
-use crate::ccd::{CastHit, CastOptions};
+use crate::ccd::{CastHit, CastOptions, CastStatus};
 use crate::math::tolerance::ZERO_LENGTH_SQ;
 use crate::math::Vector;
 use crate::query::types::{PointProjection, Ray, RayHit};
@@ -489,7 +489,14 @@ impl<D: Dim> World<D> {
     /// `vel`, witness points, the normal from the shape to the collider).
     /// A collider the shape already overlaps or touches at the start is hit
     /// at time 0 with [`CastStatus::Penetrating`](crate::ccd::CastStatus) or
-    /// `Touching`. Ties in time go to the smaller handle.
+    /// `Touching`. Ties in time go to the smaller handle. Should the cast
+    /// against a collider not decide within its step budget (a safeguard of
+    /// conservative advancement; translations decide in a few steps), the
+    /// answer may be that collider with
+    /// [`CastStatus::Undecided`](crate::ccd::CastStatus::Undecided): no
+    /// collider is touched before its time, and a later contact with another
+    /// one could not be certified the first. It is never taken for a contact
+    /// at equal times.
     pub fn cast_shape(
         &self,
         shape: &D::Shape,
@@ -524,7 +531,12 @@ impl<D: Dim> World<D> {
             let still = D::motion(&c.shape, &c.pose, &c.pose);
             if let Some(mut hit) = D::cast(shape, &motion, &c.shape, &still, &options) {
                 hit.time *= max_time;
-                if best.is_none_or(|(_, b)| hit.time < b.time) {
+                let undecided = |s| s == CastStatus::Undecided;
+                let first = best.is_none_or(|(_, b)| {
+                    hit.time < b.time
+                        || (hit.time == b.time && undecided(b.status) && !undecided(hit.status))
+                });
+                if first {
                     best = Some((h, hit));
                 }
             }

@@ -8,7 +8,11 @@
 //! first contact *during* the motion (the pair separated at its start, so
 //! the contact is new) makes the pair touch for this update, with the time
 //! of impact and the contact at impact as its manifold. Pairs already
-//! touching at the start were reported by the previous update.
+//! touching at the start were reported by the previous update. A cast that
+//! could not decide within its step budget ([`CastStatus::Undecided`], rare:
+//! a near-grazing turning pair) certifies no contact, so it makes no
+//! contact and no event: the pair is judged by its end poses alone, as
+//! without continuous detection.
 //!
 //! The broad phase sees a bullet's swept box ([`Dim::swept_aabb`]) from the
 //! moment its pose changes, so every collider it may meet is a candidate.
@@ -45,8 +49,8 @@ pub(crate) fn swept_broad_box<D: Dim>(
 
 /// The first new contact of a pair over the update's motion (`a` moved
 /// from `from_a`, `b` from `from_b`). `None` when neither is a bullet,
-/// neither moved, the pair has a centre-radius margin, or the motion makes
-/// no new contact.
+/// neither moved, the pair has a centre-radius margin, the motion makes
+/// no new contact, or the cast could not decide (no contact is certified).
 pub(crate) fn sweep_hit<D: Dim>(
     a: &Collider<D>,
     from_a: &D::Pose,
@@ -72,7 +76,11 @@ pub(crate) fn sweep_hit<D: Dim>(
     // already reported then; a start within tolerance and approaching is
     // the contact (the end poses do not touch).
     let in_step = (0.0..=1.0).contains(&hit.time);
-    (hit.status != CastStatus::Penetrating && in_step).then_some(hit)
+    let new_contact = match hit.status {
+        CastStatus::Hit | CastStatus::Touching => true,
+        CastStatus::Penetrating | CastStatus::Undecided => false,
+    };
+    (new_contact && in_step).then_some(hit)
 }
 
 /// The swept contact of a pair that does not touch at its end poses (see

@@ -2,13 +2,25 @@
 //! late (no overlap at fine-sampled times before the reported time, and the
 //! shapes are in contact at it), never missed (a fine-stepped discrete check
 //! that finds overlap at time `s` implies a reported hit at a time `<= s`),
-//! and swept SAT agreeing with `cast_linear` on polygon pairs.
+//! and swept SAT agreeing with `cast_linear` on polygon pairs. The nonlinear
+//! casts are also judged by an f64 referee: a hit is within the tolerance of
+//! contact (never false, never late), an undecided answer is never past a
+//! contact, and undecided answers are rare.
 
+use crate::cast_nonlinear_regressions::truth;
 use peng::d2::*;
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::TestRunner;
 
 /// Fine samples over the cast.
 const STEPS: usize = 200;
+/// The nonlinear casts' tolerance (explicit, so the f64 referee knows it).
+const TOL: f32 = 1e-5;
+/// f32 rounding allowed on top of it (coordinates up to ~8).
+const ROUND: f64 = 2e-6;
+/// Fine steps of the f64 referee.
+const TRUTH_STEPS: usize = 4000;
 
 /// A convex shape of kind `k` (0..6) from parameters in [-1, 1]: circle,
 /// capsule, rect, segment, triangle, polygon.
@@ -136,6 +148,12 @@ fn check(
         let h = hit.ok_or_else(|| TestCaseError::fail(format!("missed: overlap at {s}")))?;
         prop_assert!(h.time <= s + 1e-5, "late: overlap at {s}, hit {h:?}");
     }
+    if let Some(h) = hit.filter(|h| h.status == CastStatus::Undecided) {
+        // No contact claimed, and none before its time: checked above and
+        // against the f64 referee.
+        prop_assert!(h.time >= 0.0 && h.time <= max_time, "{h:?}");
+        return Ok(());
+    }
     if let Some(h) = hit {
         prop_assert!(h.time >= 0.0 && h.time <= max_time, "{h:?}");
         prop_assert!(h.normal.is_normalized() || h.normal == Vec2::ZERO, "{h:?}");
@@ -171,6 +189,47 @@ fn check(
     Ok(())
 }
 
+/// The nonlinear cast options of these tests.
+fn nonlinear_options() -> CastOptions {
+    CastOptions {
+        tolerance: TOL,
+        ..CastOptions::default()
+    }
+}
+
+/// Judges a nonlinear cast by the f64 referee: a hit (started apart) is at a
+/// true distance within the tolerance of contact and not after the first
+/// contact; an undecided answer is not after it either; no answer means no
+/// contact.
+fn referee(
+    c: &Case,
+    ma: &Motion2,
+    mb: &Motion2,
+    hit: Option<CastHit2>,
+) -> Result<(), TestCaseError> {
+    let first = truth::first_contact(&c.a, ma, &c.b, mb, 1.0, 0.0, TRUTH_STEPS);
+    let Some(h) = hit else {
+        // A contact shorter than a referee step may be missed by it; one it
+        // sees must not be missed by the cast.
+        prop_assert!(first.is_none(), "missed the f64 contact at {first:?}");
+        return Ok(());
+    };
+    if let Some(s) = first {
+        prop_assert!(
+            h.time as f64 <= s + 1e-9,
+            "after the f64 contact at {s}: {h:?}"
+        );
+    }
+    if h.status == CastStatus::Hit {
+        let d = truth::distance(&c.a, ma, &c.b, mb, h.time as f64);
+        prop_assert!(
+            d >= -ROUND && d <= TOL as f64 + ROUND,
+            "hit at f64 distance {d:e} (tolerance {TOL:e}): {h:?}"
+        );
+    }
+    Ok(())
+}
+
 /// A case whose B is a compound of two convex parts or a three-segment
 /// polyline (the level geometry the world sweeps bullets against).
 fn composite_case() -> impl Strategy<Value = Case> {
@@ -200,7 +259,7 @@ fn composite_case() -> impl Strategy<Value = Case> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(160))]
+    #![proptest_config(crate::seeds::cases(160))]
 
     #[test]
     fn composite_linear_never_late_never_missed(c in composite_case()) {
@@ -217,14 +276,16 @@ proptest! {
 
     #[test]
     fn composite_nonlinear_never_late_never_missed(c in composite_case()) {
-        let o = CastOptions::default();
+        let o = nonlinear_options();
         let (ma, mb) = motions(&c);
         let hit = cast_nonlinear(&c.a, &ma, &c.b, &mb, &o);
         check(&c, hit, |t| (ma.pose_at(t), mb.pose_at(t)))?;
+        referee(&c, &ma, &mb, hit)?;
         // A composite that does not turn takes the BVH path: the same answer.
         let still = Motion2 { angvel: 0.0, ..mb };
         let hit = cast_nonlinear(&c.a, &ma, &c.b, &still, &o);
         check(&c, hit, |t| (ma.pose_at(t), still.pose_at(t)))?;
+        referee(&c, &ma, &still, hit)?;
     }
 
     #[test]
@@ -236,10 +297,11 @@ proptest! {
 
     #[test]
     fn nonlinear_never_late_never_missed(c in case(false)) {
-        let o = CastOptions::default();
+        let o = nonlinear_options();
         let (ma, mb) = motions(&c);
         let hit = cast_nonlinear(&c.a, &ma, &c.b, &mb, &o);
         check(&c, hit, |t| (ma.pose_at(t), mb.pose_at(t)))?;
+        referee(&c, &ma, &mb, hit)?;
     }
 
     #[test]
@@ -277,4 +339,29 @@ proptest! {
             }
         }
     }
+}
+
+/// Undecided answers are rare: over many random convex and composite pairs
+/// (the distributions above, from the proptest seed), at most 1 in 200.
+#[test]
+fn nonlinear_undecided_is_rare() {
+    let mut runner = TestRunner::new(ProptestConfig::with_cases(1));
+    let o = nonlinear_options();
+    let (mut casts, mut undecided) = (0usize, 0usize);
+    for k in 0..1200 {
+        let c = if k % 2 == 0 {
+            case(false).new_tree(&mut runner).map(|t| t.current())
+        } else {
+            composite_case().new_tree(&mut runner).map(|t| t.current())
+        }
+        .expect("a case");
+        let (ma, mb) = motions(&c);
+        let hit = cast_nonlinear(&c.a, &ma, &c.b, &mb, &o);
+        casts += 1;
+        undecided += hit.is_some_and(|h| h.status == CastStatus::Undecided) as usize;
+    }
+    assert!(
+        undecided * 200 <= casts,
+        "{undecided} undecided of {casts} casts"
+    );
 }

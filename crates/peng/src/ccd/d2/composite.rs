@@ -9,15 +9,20 @@ use crate::ccd::{CastHit2, CastOptions, CastStatus, Motion2};
 use crate::math::{Pose2, Vec2};
 use crate::shape::d2::{Segment, Shape};
 
-/// Keeps the earlier hit; at equal times a penetration, the deeper one.
+/// Keeps the earlier hit; at equal times a contact over an undecided part
+/// (which only says "none before this time"), then a penetration, the deeper
+/// one. An undecided part at `t` stays the answer unless another part has a
+/// contact by `t`: a later contact of another part cannot be certified the
+/// first.
 fn keep(best: &mut Option<CastHit2>, h: CastHit2) {
     let better = match best {
         None => true,
         Some(b) => {
             h.time < b.time
                 || (h.time == b.time
-                    && h.status == CastStatus::Penetrating
-                    && (b.status != CastStatus::Penetrating || h.depth > b.depth))
+                    && ((b.status == CastStatus::Undecided && h.status != CastStatus::Undecided)
+                        || (h.status == CastStatus::Penetrating
+                            && (b.status != CastStatus::Penetrating || h.depth > b.depth))))
         }
     };
     if better {

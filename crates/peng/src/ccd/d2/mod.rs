@@ -81,9 +81,17 @@ pub fn cast_linear(
 /// parts or segments that can be reached (through the BVH when the
 /// composite does not turn).
 ///
-/// Should the advancement not converge in 256 steps (near-grazing
-/// approaches), contact is reported at the time reached: early, never late.
-/// Shapes touching at the start and moving apart are followed in small safe
+/// Near-grazing approaches, where that bound converges slowly, switch to a
+/// point-by-point bound on the slab of the current normal that converges
+/// across the near-miss. Should the cast still not decide within
+/// [`MAX_ADVANCE_STEPS`](crate::ccd::MAX_ADVANCE_STEPS) steps (the same
+/// budget as in 3D), it returns a result with
+/// [`CastStatus::Undecided`](crate::ccd::CastStatus::Undecided): no contact
+/// before its `time` (certified), nothing decided after it, points and
+/// normal the closest features at `time`; never a hit it has not found. A
+/// composite's answer is the earliest over its parts: an undecided part at
+/// `t` makes the whole undecided at `t` unless another part has a contact
+/// at or before `t`. Shapes touching at the start and moving apart are followed in small safe
 /// steps (the gap shrinks by at most the tolerance per step) until they
 /// leave the tolerance band, then advanced as usual, so that a contact that
 /// the rotation brings back later is found. See the module docs for the

@@ -164,11 +164,20 @@ pub(super) fn swapped(h: CastHit3) -> CastHit3 {
     }
 }
 
-/// The earlier of two hits; at equal times the deeper one.
+/// The earlier of two hits; at equal times a contact over an undecided
+/// result (which only says "none before this time"), then the deeper one.
+/// An undecided result at `t` stays the answer unless the other has a
+/// contact by `t`.
 pub(super) fn earlier(a: Option<CastHit3>, b: Option<CastHit3>) -> Option<CastHit3> {
     match (a, b) {
         (Some(x), Some(y)) => {
-            if y.time < x.time || (y.time == x.time && y.depth > x.depth) {
+            let undecided = |h: &CastHit3| h.status == CastStatus::Undecided;
+            let tie_wins = if undecided(&x) != undecided(&y) {
+                undecided(&x)
+            } else {
+                y.depth > x.depth
+            };
+            if y.time < x.time || (y.time == x.time && tie_wins) {
                 Some(y)
             } else {
                 Some(x)

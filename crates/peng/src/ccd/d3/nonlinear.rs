@@ -23,20 +23,19 @@
 //! So the shapes stay more than `target` apart until `t + (d − target)/μ`;
 //! the cast advances there and stops once `d <= target + tol`. The reported
 //! time is therefore never late and never past a contact; it is early by at
-//! most the time the last `tol` of distance takes.
+//! most the time the last `tol` of distance takes. A cast that cannot decide
+//! (its step budget [`MAX_ADVANCE_STEPS`] spent, or no finite `μ`) returns
+//! [`CastStatus::Undecided`] at the time reached, never a hit it has not
+//! found.
 
 use super::common::{axis_radius, local_radius, size, start_rule, tolerance, Start};
-use crate::ccd::{tolerance_size, CastHit3, CastOptions, CastStatus, Motion3};
+use crate::ccd::{tolerance_size, CastHit3, CastOptions, CastStatus, Motion3, MAX_ADVANCE_STEPS};
 use crate::math::{Pose3, Vec3};
 use crate::query::d3::{distance, distance_cached};
 use crate::query::gjk::GjkCache;
 use crate::query::types::Distance3;
 use crate::shape::d3::Shape;
 
-/// Advancement steps before giving up and reporting contact at the time
-/// reached (early, never late). A pair needs many steps only when the bound
-/// greatly overestimates the approach (fast spin, slow true approach).
-const MAX_STEPS: usize = 4000;
 /// Steps taken to leave a touching-and-separating start before the contact
 /// is reported as touching.
 const MAX_LEAVING_STEPS: usize = 64;
@@ -55,11 +54,14 @@ const MAX_LEAVING_STEPS: usize = 64;
 /// to any point of the other shape during the motion (the height of a point
 /// of B above the rotating plane changes at most at the speed of A's
 /// material point at the same place); over an unbounded `max_time` there is
-/// no such bound and the cast reports contact at the time reached
-/// (conservative: early, with the shapes possibly still apart). Two
-/// half-spaces give only a start hit. After 4,000 advancement steps (a bound
-/// far above the typical 5 to 15) the cast also reports contact at the time
-/// reached.
+/// no such bound, and the cast returns [`CastStatus::Undecided`] at the
+/// time reached. Two half-spaces give only a start hit. After
+/// [`MAX_ADVANCE_STEPS`] advancement steps (the same budget as in 2D, far
+/// above the typical 5 to 15; a pair needs many only when the bound greatly
+/// overestimates the approach: fast spin, slow true approach) the cast also
+/// returns [`CastStatus::Undecided`]: no contact before its `time`
+/// (certified), nothing decided after it, points and normal the closest
+/// features at `time`. It never reports a hit it has not found.
 ///
 /// The start rule of the module docs applies; a touching start that is
 /// separating (the witness points' normal relative velocity `> 0`) is
@@ -171,7 +173,7 @@ pub(super) fn advance(
         }
     }
     let mut leaving = 0usize;
-    for step in 0..MAX_STEPS {
+    for step in 0..MAX_ADVANCE_STEPS {
         let (d, _, _) = dist_at(t);
         if d.distance.is_nan() {
             return None;
@@ -247,7 +249,7 @@ pub(super) fn advance(
         }
         if mu.is_infinite() {
             // No finite bound (a half-space turning over an unbounded time
-            // range): give the conservative answer at once.
+            // range): nothing can be decided past `t`.
             break;
         }
         t += (d.distance - target) / mu;
@@ -273,15 +275,21 @@ pub(super) fn advance(
             }
         }
     }
-    // Out of steps: the time reached is still before any contact.
+    // Out of steps (or no bound): the time reached is certified before any
+    // contact; a contact there is a hit, else nothing is decided after it.
     let (d, _, _) = dist_at(t);
+    let status = if d.distance <= target + tol {
+        CastStatus::Hit
+    } else {
+        CastStatus::Undecided
+    };
     Some(CastHit3 {
         time: t,
         point_a: d.point_a,
         point_b: d.point_b,
         normal: d.normal,
         depth: 0.0,
-        status: CastStatus::Hit,
+        status,
     })
 }
 
