@@ -3,6 +3,7 @@
 pub mod policy;
 mod pose2;
 mod pose3;
+pub(crate) mod quadratic;
 pub mod tolerance;
 mod vector;
 

@@ -64,6 +64,7 @@ mod meshcontact_timing;
 mod poly2_closed_form;
 mod poly2_ghost;
 mod poly2_props;
+mod ray_precision_regressions;
 mod sat3d_brute;
 mod treeperf_adjacency;
 mod treeperf_timing;

@@ -9,33 +9,17 @@
 
 use super::point;
 use super::poly::Poly;
+use crate::math::quadratic::{line_ball_roots, widen};
 use crate::math::tolerance::ZERO_LENGTH_SQ;
 use crate::math::Vec2;
 
 /// A local hit: `(toi, point, normal)` with the normal facing against the ray.
 pub(crate) type LocalHit = (f32, Vec2, Vec2);
 
-/// Ray-circle roots `(t1, t2)`, `t1 <= t2` (Ericson 5.3.2).
+/// Ray-circle roots `(t1, t2)`, `t1 <= t2`, from the line's closest approach to
+/// the centre (accurate for grazing rays; see [`line_ball_roots`]).
 fn circle_roots(o: Vec2, d: Vec2, c: Vec2, r: f32) -> Option<(f32, f32)> {
-    let m = o - c;
-    let a = d.dot(d);
-    let b = m.dot(d);
-    let cc = m.dot(m) - r * r;
-    let disc = b * b - a * cc;
-    if disc < 0.0 {
-        return None;
-    }
-    let sq = disc.sqrt();
-    // Stable form: avoid cancellation in -b ± sq.
-    let q = if b > 0.0 { -b - sq } else { -b + sq };
-    let (t1, t2) = if q != 0.0 {
-        let x = q / a;
-        let y = cc / q;
-        (x.min(y), x.max(y))
-    } else {
-        (0.0, 0.0)
-    };
-    Some((t1, t2))
+    line_ball_roots(o - c, d, r, || (widen(o) - widen(c), widen(d)))
 }
 
 /// Cast against the core (with its radius); `exit` selects the last boundary

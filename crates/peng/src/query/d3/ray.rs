@@ -8,11 +8,19 @@
 //! t_out`. Compounds take the nearest hit over their parts. Triangle meshes
 //! and height fields are surfaces: their own ray casts (BVH, grid walk),
 //! `solid` does not apply.
+//!
+//! Balls, capsules and tubes are crossed from the line's closest approach to
+//! the centre or axis (`math::quadratic`). Near tangency, and where a line
+//! crosses a cylinder's cap at a shallow angle, the rounding of the f32 move
+//! into the shape's frame would be amplified, so those steps recompute the
+//! local ray in f64 from the world ray ([`Frame`]).
 
+use crate::math::quadratic::{line_ball_roots, line_tube_roots};
 use crate::math::tolerance::REL_EPS;
 use crate::math::{Pose3, Vec3};
 use crate::query::types::{Ray3, RayHit3};
 use crate::shape::d3::{Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape};
+use glam::{DQuat, DVec3};
 
 /// The first hit of `ray` on the shape with `toi <= max_toi`. With `solid`, a ray
 /// starting inside hits at `toi = 0`; without, it hits the boundary from inside.
@@ -26,7 +34,9 @@ pub fn ray_cast(
     debug_assert!(pose.is_finite(), "non-finite pose");
     let o = pose.inverse_transform_point(ray.origin);
     let d = pose.inverse_transform_vector(ray.dir);
-    let (toi, n) = local_ray_cast(shape, o, d, max_toi, solid)?;
+    let world = Frame::World(ray.origin, ray.dir);
+    let frame = Frame::Local(pose, &world);
+    let (toi, n) = local_ray_cast(shape, o, d, &frame, max_toi, solid)?;
     Some(RayHit3 {
         toi,
         point: ray.at(toi),
@@ -34,11 +44,48 @@ pub fn ray_cast(
     })
 }
 
-/// Ray cast in the shape's local frame: `(toi, normal)` with the normal local.
+/// The frames a ray passes through on its way to a shape's local frame, kept
+/// so that a near-tangent crossing can recompute the local ray in f64 from the
+/// world ray (`math::quadratic`); nothing is computed unless asked.
+#[derive(Clone, Copy)]
+pub(super) enum Frame<'a> {
+    /// The world frame: the ray's origin and direction as given.
+    World(Vec3, Vec3),
+    /// The frame placed by the pose inside the outer frame.
+    Local(&'a Pose3, &'a Frame<'a>),
+}
+
+impl Frame<'_> {
+    /// The ray's origin and direction in this frame, in f64 (the poses'
+    /// rotations normalized in f64).
+    fn ray64(&self) -> (DVec3, DVec3) {
+        match *self {
+            Frame::World(o, d) => (o.as_dvec3(), d.as_dvec3()),
+            Frame::Local(pose, outer) => {
+                let (o, d) = outer.ray64();
+                let q = pose.rotation;
+                let inv = DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64)
+                    .normalize()
+                    .conjugate();
+                (inv * (o - pose.translation.as_dvec3()), inv * d)
+            }
+        }
+    }
+
+    /// `(o - c, d)` in f64 for a point `c` of this frame.
+    fn line64(&self, c: Vec3) -> (DVec3, DVec3) {
+        let (o, d) = self.ray64();
+        (o - c.as_dvec3(), d)
+    }
+}
+
+/// Ray cast in the shape's local frame (the ray `o + t d`, which is `frame`'s
+/// ray): `(toi, normal)` with the normal local.
 pub(super) fn local_ray_cast(
     shape: &Shape,
     o: Vec3,
     d: Vec3,
+    frame: &Frame,
     max_toi: f32,
     solid: bool,
 ) -> Option<(f32, Vec3)> {
@@ -47,7 +94,9 @@ pub(super) fn local_ray_cast(
             let (p, part) = &c.parts()[i];
             let lo = p.inverse_transform_point(o);
             let ld = p.inverse_transform_vector(d);
-            local_ray_cast(part, lo, ld, limit, solid).map(|(t, n)| (t, p.transform_vector(n)))
+            let inner = Frame::Local(p, frame);
+            local_ray_cast(part, lo, ld, &inner, limit, solid)
+                .map(|(t, n)| (t, p.transform_vector(n)))
         };
         // Bounded parts through the BVH (front to back, the ray shrinking at
         // each hit); the normal of the accepted hit is kept alongside.
@@ -82,7 +131,7 @@ pub(super) fn local_ray_cast(
         }
         _ => {}
     }
-    let iv = line_interval(shape, o, d)?;
+    let iv = line_interval(shape, o, d, frame)?;
     resolve(iv, max_toi, solid)
 }
 
@@ -170,14 +219,20 @@ fn resolve(iv: LineInterval, max_toi: f32, solid: bool) -> Option<(f32, Vec3)> {
     (iv.t_out <= max_toi && iv.t_out.is_finite()).then_some((iv.t_out, -iv.n_out))
 }
 
-/// The line interval of any non-compound shape (local frame).
-pub(super) fn line_interval(shape: &Shape, o: Vec3, d: Vec3) -> Option<LineInterval> {
+/// The line interval of any non-compound shape (local frame; `frame` holds the
+/// line `o + t d` for an f64 recomputation).
+pub(super) fn line_interval(
+    shape: &Shape,
+    o: Vec3,
+    d: Vec3,
+    frame: &Frame,
+) -> Option<LineInterval> {
     match shape {
         Shape::Ball(b) if b.radius() <= 0.0 => segment_interval(Vec3::ZERO, Vec3::ZERO, o, d),
-        Shape::Ball(b) => sphere_interval(Vec3::ZERO, b.radius(), o, d),
-        Shape::Capsule(c) => capsule_interval(c.a(), c.b(), c.radius(), o, d),
+        Shape::Ball(b) => sphere_interval(Vec3::ZERO, b.radius(), o, d, frame),
+        Shape::Capsule(c) => capsule_interval(c.a(), c.b(), c.radius(), o, d, frame),
         Shape::Cuboid(c) => cuboid_interval(c, o, d),
-        Shape::Cylinder(c) => cylinder_interval(c, o, d),
+        Shape::Cylinder(c) => cylinder_interval(c, o, d, frame),
         Shape::Cone(c) => cone_interval(c, o, d),
         Shape::Segment(s) => segment_interval(s.a(), s.b(), o, d),
         Shape::Triangle(t) => {
@@ -216,31 +271,8 @@ fn plane_interval(n: Vec3, offset: f32, o: Vec3, d: Vec3) -> Option<LineInterval
     })
 }
 
-/// Roots of `a t² + 2 b t + c = 0` (smaller first), `None` without real roots.
-fn quadratic(a: f32, b: f32, c: f32) -> Option<(f32, f32)> {
-    let disc = b * b - a * c;
-    if disc < 0.0 {
-        return None;
-    }
-    quadratic_roots(a, b, c, disc)
-}
-
-/// The roots of `a t² + 2 b t + c` given its reduced discriminant `b² - a c`
-/// (clamped to `>= 0` by the caller).
-fn quadratic_roots(a: f32, b: f32, c: f32, disc: f32) -> Option<(f32, f32)> {
-    if a == 0.0 {
-        return None;
-    }
-    // Stable form: q = -(b + sign(b) √disc); roots q/a and c/q.
-    let sq = disc.sqrt();
-    let q = -(b + sq.copysign(b));
-    let (r1, r2) = if q != 0.0 { (q / a, c / q) } else { (0.0, 0.0) };
-    Some((r1.min(r2), r1.max(r2)))
-}
-
-fn sphere_interval(c: Vec3, r: f32, o: Vec3, d: Vec3) -> Option<LineInterval> {
-    let m = o - c;
-    let (t0, t1) = quadratic(d.dot(d), m.dot(d), m.dot(m) - r * r)?;
+fn sphere_interval(c: Vec3, r: f32, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {
+    let (t0, t1) = line_ball_roots(o - c, d, r, || f.line64(c))?;
     let nrm = |t: f32| (o + d * t - c).normalize_or(-d.normalize_or(Vec3::X));
     Some(LineInterval {
         t_in: t0,
@@ -250,19 +282,28 @@ fn sphere_interval(c: Vec3, r: f32, o: Vec3, d: Vec3) -> Option<LineInterval> {
     })
 }
 
+/// Where the line crosses the solid infinite cylinder of radius `r` around the
+/// line through `c` with unit direction `u`: `(-inf, inf)` for a line parallel
+/// to the axis inside it.
+fn tube_times(c: Vec3, u: Vec3, r: f32, o: Vec3, d: Vec3, f: &Frame) -> Option<(f32, f32)> {
+    let m = o - c;
+    let dp = d - u * d.dot(u);
+    if dp.dot(dp) <= REL_EPS * REL_EPS * d.dot(d) {
+        // Parallel to the axis.
+        let mp = m - u * m.dot(u);
+        return (mp.dot(mp) <= r * r).then_some((f32::NEG_INFINITY, f32::INFINITY));
+    }
+    line_tube_roots(m, d, u, r, || f.line64(c))
+}
+
 /// The line against a solid infinite cylinder of radius `r` around the line
 /// through `c` with unit direction `u`; normals radial.
-fn tube_interval(c: Vec3, u: Vec3, r: f32, o: Vec3, d: Vec3) -> Option<LineInterval> {
-    let m = o - c;
-    let mp = m - u * m.dot(u);
-    let dp = d - u * d.dot(u);
-    let a = dp.dot(dp);
-    let cc = mp.dot(mp) - r * r;
-    if a <= REL_EPS * REL_EPS * d.dot(d) {
-        // Parallel to the axis.
-        return (cc <= 0.0).then_some(EVERYWHERE);
+fn tube_interval(c: Vec3, u: Vec3, r: f32, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {
+    let (t0, t1) = tube_times(c, u, r, o, d, f)?;
+    if t0 == f32::NEG_INFINITY {
+        return Some(EVERYWHERE);
     }
-    let (t0, t1) = quadratic(a, mp.dot(dp), cc)?;
+    let m = o - c;
     let nrm = |t: f32| {
         let q = m + d * t;
         (q - u * q.dot(u)).normalize_or(Vec3::X)
@@ -275,51 +316,71 @@ fn tube_interval(c: Vec3, u: Vec3, r: f32, o: Vec3, d: Vec3) -> Option<LineInter
     })
 }
 
-fn capsule_interval(a: Vec3, b: Vec3, r: f32, o: Vec3, d: Vec3) -> Option<LineInterval> {
+fn capsule_interval(a: Vec3, b: Vec3, r: f32, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {
     if r <= 0.0 {
         return segment_interval(a, b, o, d);
     }
     // A capsule is the union of its two end balls and the finite cylinder
     // between them; being convex, its line interval is the hull of theirs.
-    let sa = sphere_interval(a, r, o, d);
-    let sb = sphere_interval(b, r, o, d);
-    let axis = b - a;
-    let len = axis.length();
-    let cyl = if len > 0.0 {
-        let u = axis / len;
-        tube_interval(a, u, r, o, d).and_then(|tube| {
-            let lo = plane_interval(-u, 0.0, o - a, d)?;
-            let hi = plane_interval(u, len, o - a, d)?;
-            tube.clip(lo)?.clip(hi)
-        })
-    } else {
-        None
+    let mut iv: Option<(f32, f32)> = None;
+    let mut add = |(t0, t1): (f32, f32)| {
+        iv = Some(iv.map_or((t0, t1), |(s0, s1)| (s0.min(t0), s1.max(t1))));
     };
-    let mut out: Option<LineInterval> = None;
-    for piece in [sa, sb, cyl].into_iter().flatten() {
-        out = Some(match out {
-            Some(x) => x.hull(piece),
-            None => piece,
-        });
+    if let Some(ts) = line_ball_roots(o - a, d, r, || f.line64(a)) {
+        add(ts);
     }
-    if let (Some(mut iv), Some(c)) = (out, cyl) {
-        // At a cap rim the cylinder's entry coincides with a sphere's; the
-        // cylinder's slab normals would be axial there, so use the radial
-        // normal of the tube instead.
-        let radial = |t: f32| {
-            let q = o + d * t - a;
-            let u = axis / len;
-            (q - u * q.dot(u)).normalize_or(Vec3::X)
+    if let Some(ts) = line_ball_roots(o - b, d, r, || f.line64(b)) {
+        add(ts);
+    }
+    let axis = b - a;
+    let len2 = axis.dot(axis);
+    if len2 > 0.0 {
+        let len = len2.sqrt();
+        let u = axis / len;
+        if let Some((t0, t1)) = tube_times(a, u, r, o, d, f) {
+            // Clipped to the slab 0 <= (x - a)·u <= len.
+            let (s0, sd) = ((o - a).dot(u), d.dot(u));
+            let slab = if sd == 0.0 {
+                (0.0..=len)
+                    .contains(&s0)
+                    .then_some((f32::NEG_INFINITY, f32::INFINITY))
+            } else {
+                let (ta, tb) = (-s0 / sd, (len - s0) / sd);
+                Some((ta.min(tb), ta.max(tb)))
+            };
+            if let Some((lo, hi)) = slab {
+                let (lo, hi) = (t0.max(lo), t1.min(hi));
+                if lo <= hi {
+                    add((lo, hi));
+                }
+            }
+        }
+    }
+    let (t_in, t_out) = iv?;
+    // The normal from the point reached, not from the piece whose root came out
+    // first: at a cap's rim the roots of the tube and of the end ball tie within
+    // their rounding, and the ball's normal at a point on the tube is off by the
+    // point's axial distance from the rim over r. The closest point of the core
+    // segment decides: inside the segment the normal is radial (the tube), past
+    // an end it points from that end (its ball).
+    let nrm = |t: f32| {
+        let x = o + d * t - a;
+        let s = x.dot(axis);
+        let c = if s <= 0.0 {
+            Vec3::ZERO
+        } else if s >= len2 {
+            axis
+        } else {
+            axis * (s / len2)
         };
-        if iv.t_in == c.t_in {
-            iv.n_in = radial(iv.t_in);
-        }
-        if iv.t_out == c.t_out {
-            iv.n_out = radial(iv.t_out);
-        }
-        out = Some(iv);
-    }
-    out
+        (x - c).normalize_or(-d.normalize_or(Vec3::X))
+    };
+    Some(LineInterval {
+        t_in,
+        n_in: nrm(t_in),
+        t_out,
+        n_out: nrm(t_out),
+    })
 }
 
 fn cuboid_interval(c: &Cuboid, o: Vec3, d: Vec3) -> Option<LineInterval> {
@@ -334,14 +395,45 @@ fn cuboid_interval(c: &Cuboid, o: Vec3, d: Vec3) -> Option<LineInterval> {
     Some(iv)
 }
 
-fn cylinder_interval(c: &Cylinder, o: Vec3, d: Vec3) -> Option<LineInterval> {
+fn cylinder_interval(c: &Cylinder, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {
     let h = c.half_height();
     if c.radius() <= 0.0 {
         return segment_interval(Vec3::new(0.0, -h, 0.0), Vec3::new(0.0, h, 0.0), o, d);
     }
-    let tube = tube_interval(Vec3::ZERO, Vec3::Y, c.radius(), o, d)?;
-    tube.clip(plane_interval(Vec3::Y, h, o, d)?)?
-        .clip(plane_interval(-Vec3::Y, h, o, d)?)
+    let tube = tube_interval(Vec3::ZERO, Vec3::Y, c.radius(), o, d, f)?;
+    // The caps. A line crossing them at a shallow angle moves its crossing by
+    // the rounding of `o.y` (from the f32 move into this frame) times
+    // `|d| / |d.y|`; below a slope of 1/16 the caps are crossed in f64.
+    if 256.0 * d.y * d.y >= d.dot(d) {
+        return tube
+            .clip(plane_interval(Vec3::Y, h, o, d)?)?
+            .clip(plane_interval(-Vec3::Y, h, o, d)?);
+    }
+    let (o64, d64) = f.ray64();
+    let (oy, dy, h) = (o64.y, d64.y, h as f64);
+    let caps = if dy == 0.0 {
+        if oy.abs() > h {
+            return None;
+        }
+        EVERYWHERE
+    } else {
+        // Where the line crosses y = -h and y = h; going up it enters at the
+        // bottom.
+        let (t_bottom, t_top) = ((-h - oy) / dy, (h - oy) / dy);
+        let (bottom, top) = ((t_bottom as f32, -Vec3::Y), (t_top as f32, Vec3::Y));
+        let ((t_in, n_in), (t_out, n_out)) = if dy > 0.0 {
+            (bottom, top)
+        } else {
+            (top, bottom)
+        };
+        LineInterval {
+            t_in,
+            n_in,
+            t_out,
+            n_out,
+        }
+    };
+    tube.clip(caps)
 }
 
 fn cone_interval(c: &Cone, o: Vec3, d: Vec3) -> Option<LineInterval> {
