@@ -30,6 +30,7 @@ mod contact3_perf3d;
 mod contact3_props;
 mod convex3d_sat;
 mod d2_closed_form;
+mod d2_precision_regressions;
 mod d2_props;
 mod d2_ray_capsule;
 mod d2_reference;

@@ -63,43 +63,17 @@ impl CoreA {
 /// Parameters `(s, t)` in `[0, 1]` of the closest points of two segments
 /// `p1 + s·d1` and `p2 + t·d2` from their dot products: `a = d1·d1`,
 /// `e = d2·d2`, `b = d1·d2`, `c = d1·r`, `f = d2·r` and `r2 = r·r` with
-/// `r = p1 - p2` (Ericson, Real-Time Collision Detection, 5.1.9). The same
-/// arithmetic, step for step, as `sat::closest::segment_segment`, so the same answer; the
-/// caller computes the products once and reuses them (lengths, parallelism).
+/// `r = p1 - p2` (Ericson, Real-Time Collision Detection, 5.1.9), and the
+/// ends `[p1, q1, p2, q2]` for nearly parallel segments. The same code as
+/// `sat::closest::segment_segment`, so the same answer; the caller computes
+/// the products once and reuses them (lengths, parallelism).
 #[inline(always)]
-fn closest_params(a: f32, e: f32, b: f32, c: f32, f: f32, r2: f32) -> (f32, f32) {
-    use crate::math::tolerance::REL_EPS;
-    // Plain comparisons instead of `f32::max` (no NaN handling needed: a NaN
-    // input gives NaN closest points, which the caller rejects).
-    let big = |x: f32, y: f32| if x > y { x } else { y };
-    let scale = big(big(big(a, e), r2), 1e-30);
-    let tiny = REL_EPS * REL_EPS * scale;
-    if a <= tiny && e <= tiny {
-        return (0.0, 0.0);
-    }
-    if a <= tiny {
-        return (0.0, (f / e).clamp(0.0, 1.0));
-    }
-    if e <= tiny {
-        return ((-c / a).clamp(0.0, 1.0), 0.0);
-    }
-    // denom = |d1|²|d2|² - (d1·d2)² = |d1 × d2|² >= 0.
-    let denom = a * e - b * b;
-    let mut s = if denom > REL_EPS * REL_EPS * a * e {
-        ((b * f - c * e) / denom).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    // Closest point on line 2 to the point at s, then clamp and recompute s.
-    let mut t = (b * s + f) / e;
-    if t < 0.0 {
-        t = 0.0;
-        s = (-c / a).clamp(0.0, 1.0);
-    } else if t > 1.0 {
-        t = 1.0;
-        s = ((b - c) / a).clamp(0.0, 1.0);
-    }
-    (s, t)
+fn closest_params(a: f32, e: f32, b: f32, c: f32, f: f32, r2: f32, ends: [Vec3A; 4]) -> (f32, f32) {
+    use crate::query::sat::closest::{near_parallel_s, params_from_dots};
+    params_from_dots(a, e, b, c, f, r2, || {
+        let [p1, q1, p2, q2] = ends.map(|v| v.to_array());
+        near_parallel_s(p1, q1, p2, q2)
+    })
 }
 
 /// [`cores_contact`] with `shift` added to every contact point (the manifold
@@ -125,6 +99,7 @@ fn cores_contact_shifted(
         da.dot(r),
         db.dot(r),
         r.length_squared(),
+        [ca.a, ca.b, cb.a, cb.b],
     );
     let pa = ca.a + da * s;
     let pb = cb.a + db * t;
@@ -467,6 +442,7 @@ mod tests {
                 d1.dot(r),
                 d2.dot(r),
                 r.length_squared(),
+                p.map(Vec3A::from),
             );
             let theirs = segment_segment(p[0], p[1], p[2], p[3]);
             assert_eq!(ours.0.to_bits(), theirs.0.to_bits(), "case {i}");
