@@ -199,15 +199,16 @@ fn nonlinear_options() -> CastOptions {
 
 /// Judges a nonlinear cast by the f64 referee: a hit (started apart) is at a
 /// true distance within the tolerance of contact and not after the first
-/// contact; an undecided answer is not after it either; no answer means no
-/// contact.
+/// overlap (beyond rounding); an undecided answer is not after it either; no
+/// answer means no overlap.
 fn referee(
     c: &Case,
     ma: &Motion2,
     mb: &Motion2,
     hit: Option<CastHit2>,
 ) -> Result<(), TestCaseError> {
-    let first = truth::first_contact(&c.a, ma, &c.b, mb, 1.0, 0.0, TRUTH_STEPS);
+    // The first overlap deeper than f32 rounding of the coordinates.
+    let first = truth::first_contact(&c.a, ma, &c.b, mb, 1.0, -ROUND, TRUTH_STEPS);
     let Some(h) = hit else {
         // A contact shorter than a referee step may be missed by it; one it
         // sees must not be missed by the cast.
