@@ -11,6 +11,8 @@
 //! - [`world_scene`]: moving colliders of mixed shapes for the world benches.
 //! - [`referee`]: exact certificates from support functions, used to decide who
 //!   is right when peng and a peer disagree.
+//! - [`seeds`]: the differential tests' seeds and case counts from the
+//!   environment (`PENG_TEST_SEED`, `PENG_TEST_SCALE`), and what a failure prints.
 //!
 //! The conversions from peng's shapes and poses to parry's, and the parry
 //! queries (the `Peer` trait), live in `src/peer.rs`, which is **not** a module
@@ -32,6 +34,7 @@ pub mod gen3;
 pub mod meshes;
 pub mod referee;
 pub mod rng;
+pub mod seeds;
 pub mod world_scene;
 
 pub use rng::Rng;

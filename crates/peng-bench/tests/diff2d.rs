@@ -1,7 +1,9 @@
 //! Differential tests of peng's 2D pair queries against parry2d: for every pair
 //! of convex kinds (circle, capsule, rect, segment, triangle, convex polygon)
 //! 10,000 random pairs, checked by `common::pairs` (see there for the checks,
-//! the tolerances and when a mismatch is excused).
+//! the tolerances and when a mismatch is excused). The counts scale with
+//! `PENG_TEST_SCALE` and the written seeds combine with `PENG_TEST_SEED`
+//! (`peng_bench::seeds`, `docs/testing.md`).
 
 mod common;
 

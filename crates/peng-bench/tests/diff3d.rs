@@ -2,6 +2,8 @@
 //! of bounded convex kinds (ball, capsule, cuboid, cylinder, cone, segment,
 //! triangle, convex polyhedron) 10,000 random pairs, checked by `common::pairs`
 //! (see there for the checks, the tolerances and when a mismatch is excused).
+//! The counts scale with `PENG_TEST_SCALE` and the written seeds combine with
+//! `PENG_TEST_SEED` (`peng_bench::seeds`, `docs/testing.md`).
 
 mod common;
 

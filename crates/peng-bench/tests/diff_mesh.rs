@@ -29,6 +29,7 @@ use parry3d::query::{PointQuery, Ray, RayCast};
 use parry3d::shape::{TriMesh as PTriMesh, TriMeshFlags, Triangle};
 use peng::mesh::TriMesh;
 use peng_bench::meshes::{bumpy_sphere, terrain, MeshLists};
+use peng_bench::seeds::Run;
 use peng_bench::Rng;
 
 const REL: f32 = 1e-4;
@@ -48,7 +49,12 @@ struct Counts {
     outside: usize,
 }
 
-fn check(name: &str, lists: &MeshLists, closed: bool, seed: u64, rays: usize, points: usize) {
+/// Checks `rays` rays and `points` points (both times `PENG_TEST_SCALE`) from
+/// the written seed `base` (combined with `PENG_TEST_SEED` when it is set, see
+/// `peng_bench::seeds`).
+fn check(name: &str, lists: &MeshLists, closed: bool, base: u64, rays: usize, points: usize) {
+    let run = Run::new(env!("CARGO_CRATE_NAME"), base);
+    let (rays, points) = (run.count(rays), run.count(points));
     let mesh = TriMesh::new(lists.vertices.clone(), lists.indices.clone()).expect("valid mesh");
     let flags = if closed {
         TriMeshFlags::ORIENTED
@@ -61,7 +67,7 @@ fn check(name: &str, lists: &MeshLists, closed: bool, seed: u64, rays: usize, po
     let (centre, half) = (bx.center(), bx.half_extents());
     let scale = half.length();
     let tri = |i: u32| mesh.triangle(i);
-    let mut rng = Rng::new(seed);
+    let mut rng = Rng::new(run.seed());
     let mut c = Counts {
         hits: 0,
         ties: 0,
@@ -159,8 +165,9 @@ fn check(name: &str, lists: &MeshLists, closed: bool, seed: u64, rays: usize, po
     );
     assert!(
         failures.is_empty(),
-        "{name}: {} disagreements, first: {:#?}",
+        "{name}: {} disagreements; {}\nfirst: {:#?}",
         failures.len(),
+        run.context(),
         &failures[..failures.len().min(10)]
     );
     // The inputs exercise both outcomes of every check.

@@ -1,7 +1,8 @@
 //! Differential test of peng's ray casts against parry's
 //! `cast_ray_and_get_normal` (solid), 10,000 rays per convex kind in 2D and 3D,
 //! checked by `common::rays` (see there for the checks and when a mismatch is
-//! excused).
+//! excused). The counts scale with `PENG_TEST_SCALE` and the written seeds
+//! combine with `PENG_TEST_SEED` (`peng_bench::seeds`, `docs/testing.md`).
 
 mod common;
 

@@ -15,10 +15,12 @@ use parry3d::mass_properties::MassProperties as P3;
 use parry3d::shape::Shape as _;
 use peng::shape::d2::{self, Shape as Shape2};
 use peng::shape::d3::{Ball, Capsule, Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape};
+use peng_bench::seeds::Run;
 use peng_bench::Rng;
 use peng_dynamics::{MassProperties2, MassProperties3};
 
-/// Random shapes per kind.
+/// Random shapes per kind (times `PENG_TEST_SCALE`; the written seeds combine
+/// with `PENG_TEST_SEED`, see `peng_bench::seeds`).
 const CASES: usize = 200;
 
 fn sorted3(v: Vec3) -> Vec3 {
@@ -82,8 +84,10 @@ fn mp2(s: &Shape2, rho: f32) -> MassProperties2 {
 
 #[test]
 fn primitives_3d_agree_with_parry() {
-    let mut rng = Rng::new(0x6d61_7373);
-    for _ in 0..CASES {
+    let run = Run::new(env!("CARGO_CRATE_NAME"), 0x6d61_7373);
+    let (mut rng, cases) = (Rng::new(run.seed()), run.count(CASES));
+    for i in 0..cases {
+        run.case(i);
         let rho = rng.range(0.2, 5.0);
         let r = rng.range(0.05, 3.0);
         let h = rng.range(0.05, 3.0);
@@ -125,9 +129,11 @@ fn is_convex(vertices: &[Vec3], tris: &[[u32; 3]], tol: f32) -> bool {
 
 #[test]
 fn convex_hulls_3d_agree_with_parry() {
-    let mut rng = Rng::new(0x6875_6c6c);
+    let run = Run::new(env!("CARGO_CRATE_NAME"), 0x6875_6c6c);
+    let (mut rng, cases) = (Rng::new(run.seed()), run.count(CASES));
     let (mut checked, mut parry_not_convex, mut meshes) = (0, 0, 0);
-    for _ in 0..CASES {
+    for i in 0..cases {
+        run.case(i);
         let rho = rng.range(0.2, 5.0);
         let centre = rng.in_ball(10.0);
         let scale = Vec3::new(
@@ -178,8 +184,9 @@ fn convex_hulls_3d_agree_with_parry() {
         "{checked} hulls compared, {parry_not_convex} skipped (parry's hull not convex), \
          {meshes} of parry's hulls compared as meshes"
     );
-    assert!(checked > CASES / 2, "only {checked} hulls compared");
-    assert!(meshes > CASES / 2, "only {meshes} meshes compared");
+    run.cases_done();
+    assert!(checked > cases / 2, "only {checked} hulls compared");
+    assert!(meshes > cases / 2, "only {meshes} meshes compared");
 }
 
 /// parry2d 0.31's capsule, with its inertia corrected: it moves each
@@ -199,9 +206,11 @@ fn parry2d_capsule_corrected(rho: f32, a: Vec2, b: Vec2, r: f32) -> P2 {
 
 #[test]
 fn shapes_2d_agree_with_parry() {
-    let mut rng = Rng::new(0x3264);
+    let run = Run::new(env!("CARGO_CRATE_NAME"), 0x3264);
+    let (mut rng, cases) = (Rng::new(run.seed()), run.count(CASES));
     let mut polygons = 0;
-    for _ in 0..CASES {
+    for i in 0..cases {
+        run.case(i);
         let rho = rng.range(0.2, 5.0);
         let r = rng.range(0.05, 3.0);
 
@@ -233,5 +242,6 @@ fn shapes_2d_agree_with_parry() {
             polygons += 1;
         }
     }
-    assert!(polygons > CASES / 2, "only {polygons} polygons compared");
+    run.cases_done();
+    assert!(polygons > cases / 2, "only {polygons} polygons compared");
 }

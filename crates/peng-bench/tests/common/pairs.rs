@@ -1,8 +1,9 @@
 //! The differential test of peng's pair queries against parry, for either
 //! dimension (`diff2d.rs`, `diff3d.rs` run it per pair of convex kinds).
 //!
-//! For a pair of kinds, 10,000 random pairs placed around touching (see
-//! `peng_bench::gen::place`), in both argument orders, are checked:
+//! For a pair of kinds, 10,000 random pairs (times `PENG_TEST_SCALE`) placed
+//! around touching (see `peng_bench::gen::place`), in both argument orders, are
+//! checked:
 //!
 //! - `intersects` agrees with parry's `intersection_test`, except when parry's
 //!   signed distance is within `1e-4·s` of zero (`s` defined in `common::REL_TOL`);
@@ -29,8 +30,9 @@
 //! does not attain its value (its MTD does not separate the shapes). parry 0.31's
 //! GJK/EPA stop early on round shapes (capsules, cylinders, cones): errors of a
 //! few 1e-3 are common there, far above 1e-4. Excusals are counted and printed.
-//! Everything else fails with the seed, the pair index, the shapes, the poses and
-//! both answers. Set `PENG_DIFF_SHOW_EXCUSED=1` to print the first excused cases
+//! Everything else fails with the seeds (`PENG_TEST_SEED` and the derived one),
+//! the pair index, the shapes, the poses, both answers and the command that
+//! reproduces the failure. Set `PENG_DIFF_SHOW_EXCUSED=1` to print the first excused cases
 //! of each shape pair.
 
 use super::peer::Peer;
@@ -39,6 +41,7 @@ use peng::query::types::Distance;
 use peng_bench::dim::{Dim, VecN};
 use peng_bench::gen::{self, Pair};
 use peng_bench::referee;
+use peng_bench::seeds::Run;
 
 /// peng's answers for one pair; a panic in a query is kept as its message.
 #[derive(Debug)]
@@ -357,10 +360,12 @@ pub fn overlap_fraction_ok(both_flat: bool, frac: f32) -> bool {
     }
 }
 
-/// Runs the differential test on `PAIRS` pairs of kinds `ka`, `kb` from the seed
-/// `seed_base + 16·index(ka) + index(kb)` (indices in `D::CONVEX_KINDS`); `balanced`
-/// judges the overlapping fraction of the inputs. Panics with the first
-/// mismatches.
+/// Runs the differential test on `PAIRS` pairs (times `PENG_TEST_SCALE`) of
+/// kinds `ka`, `kb` from the written seed `seed_base + 16·index(ka) + index(kb)`
+/// (indices in `D::CONVEX_KINDS`), combined with `PENG_TEST_SEED` when it is set
+/// (`peng_bench::seeds`); `balanced` judges the overlapping fraction of the
+/// inputs. Panics with the first mismatches and the command that reproduces
+/// them.
 pub fn run<D: Peer>(
     ka: D::Kind,
     kb: D::Kind,
@@ -369,13 +374,16 @@ pub fn run<D: Peer>(
 ) {
     let ia = D::CONVEX_KINDS.iter().position(|&k| k == ka).unwrap_or(99);
     let ib = D::CONVEX_KINDS.iter().position(|&k| k == kb).unwrap_or(99);
-    let seed = seed_base + (ia * 16 + ib) as u64;
-    let pairs = gen::pairs::<D>(seed, ka, kb, PAIRS, true);
+    let run = Run::new(env!("CARGO_CRATE_NAME"), seed_base + (ia * 16 + ib) as u64);
+    let seed = run.seed();
+    let pairs = gen::pairs::<D>(seed, ka, kb, run.count(PAIRS), true);
     let mut stats = Stats::default();
     let mut failures = Vec::new();
     for (i, p) in pairs.iter().enumerate() {
+        run.case(i);
         check_pair::<D>(seed, i, p, &mut stats, &mut failures);
     }
+    run.cases_done();
     eprintln!(
         "{ka:?}-{kb:?} (seed {seed:#x}): {stats:?}; failures {}",
         failures.len()
@@ -394,9 +402,10 @@ pub fn run<D: Peer>(
     if !failures.is_empty() {
         let shown: Vec<_> = failures.iter().take(8).cloned().collect();
         panic!(
-            "{ka:?}-{kb:?}: {} mismatches out of {} pairs; first ones:\n{}",
+            "{ka:?}-{kb:?}: {} mismatches out of {} pairs; {}\nfirst ones:\n{}",
             failures.len(),
             stats.pairs,
+            run.context(),
             shown.join("\n")
         );
     }

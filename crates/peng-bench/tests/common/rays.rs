@@ -1,8 +1,8 @@
 //! The differential test of peng's ray casts against parry's
 //! `cast_ray_and_get_normal` (solid), for either dimension (`diff_rays.rs` runs
-//! it per convex kind), on `RAYS` rays from `peng_bench::gen::rays` (from outside
-//! the bounding circle or sphere towards a random point of it, so many hit and
-//! many miss).
+//! it per convex kind), on `RAYS` rays (times `PENG_TEST_SCALE`) from
+//! `peng_bench::gen::rays` (from outside the bounding circle or sphere towards a
+//! random point of it, so many hit and many miss).
 //!
 //! - hit or miss agree, except grazing rays: a mismatch is excused when moving
 //!   the ray sideways by `1e-4·s` (`s` the shape's bounding radius) in some
@@ -25,19 +25,25 @@ use peng::query::types::Ray;
 use peng_bench::dim::VecN;
 use peng_bench::gen::{self, Pair};
 use peng_bench::referee;
+use peng_bench::seeds::Run;
 
 /// Rays per kind.
 pub const RAYS: usize = 10_000;
 /// The longest ray parameter asked for.
 const MAX_TOI: f32 = 100.0;
 
-/// Runs the ray test on `RAYS` rays at shapes of `kind` from `seed`; fails unless
-/// at least `min_hits` rays hit and every mismatch is excused.
-pub fn run<D: Peer>(kind: D::Kind, seed: u64, min_hits: usize) {
-    let cases = gen::rays::<D>(seed, kind, RAYS);
+/// Runs the ray test on `RAYS` rays (times `PENG_TEST_SCALE`) at shapes of
+/// `kind` from the written seed `base` (combined with `PENG_TEST_SEED` when it is
+/// set, see `peng_bench::seeds`); fails unless at least `min_hits` rays (times
+/// the scale) hit and every mismatch is excused.
+pub fn run<D: Peer>(kind: D::Kind, base: u64, min_hits: usize) {
+    let run = Run::new(env!("CARGO_CRATE_NAME"), base);
+    let (seed, rays, min_hits) = (run.seed(), run.count(RAYS), run.count(min_hits));
+    let cases = gen::rays::<D>(seed, kind, rays);
     let mut failures = Vec::new();
     let (mut hits, mut grazing, mut edge, mut parry_wrong) = (0, 0, 0, 0);
     for (i, c) in cases.iter().enumerate() {
+        run.case(i);
         let tol = REL_TOL * D::bounding_radius(&c.shape);
         let (ps, pp) = (D::parry_shape(&c.shape), D::parry_pose(&c.pose));
         let parry_cast =
@@ -141,15 +147,18 @@ pub fn run<D: Peer>(kind: D::Kind, seed: u64, min_hits: usize) {
             }
         }
     }
+    run.cases_done();
     eprintln!(
-        "{} {kind:?}: {hits} hits of {RAYS}, {grazing} grazing, {edge} tied normals, {parry_wrong} parry refuted, {} failures",
+        "{} {kind:?}: {hits} hits of {rays}, {grazing} grazing, {edge} tied normals, {parry_wrong} parry refuted, {} failures",
         D::NAME,
         failures.len()
     );
     assert!(hits >= min_hits, "too few hits: {hits}");
     assert!(
         failures.is_empty(),
-        "{}",
+        "{} of {rays} rays fail; {}\nfirst ones:\n{}",
+        failures.len(),
+        run.context(),
         failures[..failures.len().min(8)].join("\n")
     );
 }

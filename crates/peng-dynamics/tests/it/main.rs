@@ -3,6 +3,10 @@
 //! Run one concern with `cargo test -p peng-dynamics --test it -- NAME::`.
 
 mod common;
+/// The property tests' configuration, shared with peng's tests (case counts
+/// scaled by `PENG_TEST_SCALE`; seeds printed on failure).
+#[path = "../../../peng/tests/it/seeds.rs"]
+mod seeds;
 
 mod body_integration;
 mod dyn_bounce;

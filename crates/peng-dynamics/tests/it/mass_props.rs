@@ -39,7 +39,7 @@ fn check_physical(p: &MassProperties3) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(crate::seeds::cases(64))]
 
     #[test]
     fn far_hulls_keep_their_inertia(

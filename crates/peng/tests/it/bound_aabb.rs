@@ -164,7 +164,7 @@ fn dist(b: &Aabb3, p: Vec3) -> f32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(crate::seeds::cases(400))]
 
     /// The interval's ends and middle are in the box; sampled points outside the
     /// interval are not (beyond rounding).

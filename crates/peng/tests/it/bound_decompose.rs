@@ -345,7 +345,7 @@ fn star() -> impl Strategy<Value = Vec<Vec2>> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(crate::seeds::cases(300))]
 
     #[test]
     fn star_polygons(p in star()) {

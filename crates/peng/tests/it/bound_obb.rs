@@ -98,7 +98,7 @@ fn is_rotation(m: Mat3) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #![proptest_config(crate::seeds::cases(1500))]
 
     #[test]
     fn sat3_matches_brute_force(a in obb3(), b in obb3()) {
@@ -118,7 +118,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(crate::seeds::cases(300))]
 
     /// Same orientation (all edges parallel, the ε path): overlap iff the boxes
     /// overlap as AABBs in their common frame.
@@ -175,7 +175,16 @@ proptest! {
         let pts: Vec<Vec2> = pts.iter().map(|&(x, y)| r.rotate(Vec2::new(x, y)) + Vec2::new(-300.0, 70.0)).collect();
         let obb = Obb2::from_points(&pts).unwrap();
         prop_assert!(pts.iter().all(|&p| obb.contains_point(p)));
-        prop_assert!(obb.area() <= Aabb2::from_points(pts.iter().copied()).area() * 1.5 + 1e-3);
+        // The fit pads each half-extent by a slack s = 16·ε·(largest coordinate)
+        // (about 6e-4 here, so containment survives rounding). For near-collinear
+        // points (two points, say) the tight box is a sliver of width w and height
+        // ~0 while an axis-aligned sliver's box has area ~0, so the padded area
+        // (w + 2s)(h + 2s) exceeds the tight one by 2s(w + h) + 4s², at most
+        // 2s·(sum of the padded extents): that is the allowance.
+        let s = 16.0 * f32::EPSILON * pts.iter().fold(0.0f32, |m, p| m.max(p.abs().max_element()));
+        let (w, h) = (2.0 * obb.half_extents.x, 2.0 * obb.half_extents.y);
+        let aabb = Aabb2::from_points(pts.iter().copied()).area();
+        prop_assert!(obb.area() <= aabb * 1.5 + 1e-3 + 2.0 * s * (w + h), "obb {} aabb {aabb}", obb.area());
     }
 }
 

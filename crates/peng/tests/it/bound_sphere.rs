@@ -126,7 +126,7 @@ fn p3() -> impl Strategy<Value = Vec3> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(crate::seeds::cases(200))]
 
     #[test]
     fn circle_welzl_matches_brute_force(pts in prop::collection::vec(p2(), 1..9)) {

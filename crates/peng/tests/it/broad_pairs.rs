@@ -200,7 +200,7 @@ fn run_scene<V: Vector>(seed: u64, n: usize, frames: usize, move_pct: u64) -> Re
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 24, ..ProptestConfig::default() }))]
 
     #[test]
     fn moving_scenes_3d_match_brute_force(

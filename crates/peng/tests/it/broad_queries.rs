@@ -137,7 +137,7 @@ fn check_queries<V: Vector>(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 48, ..ProptestConfig::default() }))]
 
     #[test]
     fn queries_3d_match_brute_force(

@@ -32,7 +32,7 @@ fn op_strategy() -> impl Strategy<Value = Op> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 64, ..ProptestConfig::default() }))]
 
     /// Random edits keep the tree's invariants and its pair set exact.
     #[test]

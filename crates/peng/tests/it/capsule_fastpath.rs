@@ -132,7 +132,7 @@ fn same(x: &Option<Manifold3>, y: &Option<Manifold3>) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+    #![proptest_config(crate::seeds::cases(96))]
 
     /// Depth = radii - core distance (brute force); every point consistent;
     /// no manifold only when the gap exceeds the prediction.

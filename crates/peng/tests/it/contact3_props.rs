@@ -188,7 +188,7 @@ fn angle(a: Vec3, b: Vec3) -> f32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 600, max_global_rejects: 1_000_000, ..ProptestConfig::default() }))]
 
     #[test]
     fn swap_flips_normal_and_keeps_depth(a in shape_strategy(), b in shape_strategy(),
@@ -323,7 +323,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, max_global_rejects: 1_000_000, ..ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 300, max_global_rejects: 1_000_000, ..ProptestConfig::default() }))]
 
     /// The general route (cylinders and cones) takes its normal from the signed
     /// distance's expanding polytope, which is approximate on curved shapes;

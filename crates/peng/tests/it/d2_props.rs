@@ -219,7 +219,7 @@ fn check_point_and_ray(s: &Shape, p: &Pose2, x: Vec2, dir: Vec2) -> Result<(), T
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(crate::seeds::cases(3000))]
 
     #[test]
     fn pair_properties(ka in 0u8..7, kb in 0u8..7, qa in params(), qb in params(),
@@ -249,7 +249,7 @@ fn rect_corner(h: Vec2, k: usize) -> Vec2 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(crate::seeds::cases(2000))]
 
     /// Two rectangles (as boxes or as polygons) corner to corner, apart by
     /// `d` within the prediction: the separating axis is a face normal whose

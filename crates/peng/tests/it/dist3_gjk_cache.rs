@@ -37,7 +37,7 @@ fn sat_depth(ha: Vec3, hb: Vec3, rel: &Pose3) -> f32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, max_global_rejects: 100_000, .. ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 3000, max_global_rejects: 100_000, .. ProptestConfig::default() }))]
 
     /// EPA on box pairs is exact: its depth equals the separating-axis depth.
     #[test]

@@ -47,7 +47,7 @@ fn separates(a: &Shape, xa: &Pose3, b: &Shape, xb: &Pose3, n: Vec3, depth: f32, 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 4000, .. ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 4000, .. ProptestConfig::default() }))]
 
     /// distance(a, b) == distance(b, a) with the normal flipped and the points
     /// swapped; intersects agrees with the sign of the distance.
@@ -147,7 +147,7 @@ fn clearance(a: &Shape, xa: &Pose3, b: &Shape, xb: &Pose3, n: Vec3) -> f32 {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1500, max_global_rejects: 100_000, .. ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 1500, max_global_rejects: 100_000, .. ProptestConfig::default() }))]
 
     /// The penetration depth is the minimum clearance: no sampled direction
     /// needs less (minimality) and the reported normal needs no more (validity).

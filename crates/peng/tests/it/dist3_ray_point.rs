@@ -278,7 +278,7 @@ fn degenerate_shapes_never_panic() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 3000, .. ProptestConfig::default() }))]
 
     /// A ray from outside aimed at a point inside the shape hits it no later
     /// than that point; the hit lies on the surface, its normal faces the ray,
@@ -337,7 +337,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, .. ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 3000, .. ProptestConfig::default() }))]
 
     /// The closed-form ray casts agree with the general GJK ray cast (van den
     /// Bergen 2004) on every convex shape: rays aimed at the shape hit both at

@@ -161,7 +161,7 @@ fn degenerate_inputs() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::seeds::cases(256))]
 
     #[test]
     fn prop_random_clouds(

@@ -405,7 +405,7 @@ fn int_coplanar(p: &[[i64; 3]]) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(crate::seeds::cases(200))]
 
     /// Small integer grids: full of duplicates, collinear and coplanar subsets.
     #[test]
@@ -478,7 +478,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(100))]
+    #![proptest_config(crate::seeds::cases(100))]
 
     /// Face points jittered off their planes by less than the hull tolerance are
     /// still on the faces: 6 quads. Also for thin slabs.

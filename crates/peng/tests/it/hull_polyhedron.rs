@@ -311,7 +311,7 @@ fn from_points_errors() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(crate::seeds::cases(64))]
 
     /// Hill climbing equals the full scan on hulls of random clouds, including
     /// clouds with many points on a few planes.

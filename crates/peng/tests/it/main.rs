@@ -6,6 +6,8 @@ mod broad_common;
 mod dist3_common;
 mod mesh_common;
 mod sat_common;
+/// Case counts scaled by `PENG_TEST_SCALE`; seeds printed on failure.
+mod seeds;
 
 mod bound_aabb;
 mod bound_decompose;

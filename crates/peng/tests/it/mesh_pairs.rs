@@ -349,7 +349,7 @@ mod exact_grid {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+        #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 3000, ..ProptestConfig::default() }))]
         #[test]
         fn triangle_pairs_agree_with_sat(a in tri(), b in tri()) {
             prop_assume!(proper(&a) && proper(&b));

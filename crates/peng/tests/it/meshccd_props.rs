@@ -25,7 +25,7 @@ fn ends(x: DVec3, vel: DVec3, t: f64) -> (DVec3, DVec3) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    #![proptest_config(crate::seeds::cases(2000))]
 
     #[test]
     fn vertex_face_contact_at_dyadic_time_is_found(

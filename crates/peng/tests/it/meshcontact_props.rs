@@ -26,7 +26,7 @@ fn convex() -> impl Strategy<Value = Shape> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(crate::seeds::scaled(ProptestConfig { cases: 200, ..ProptestConfig::default() }))]
 
     #[test]
     fn one_triangle_mesh_matches_the_triangle(

@@ -67,7 +67,7 @@ fn segments(p: &Polyline) -> Vec<Shape> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(crate::seeds::cases(300))]
 
     /// Both argument orders give the same answers, mirrored.
     #[test]

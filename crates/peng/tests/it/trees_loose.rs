@@ -144,7 +144,7 @@ fn run<V: Vector>(seed: u64, n: usize, frames: usize) -> Result<(), String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(16))]
+    #![proptest_config(crate::seeds::cases(16))]
 
     #[test]
     fn mixed_sizes_growing_world_3d(seed in any::<u64>(), n in 10usize..250) {

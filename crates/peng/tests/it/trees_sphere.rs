@@ -239,7 +239,7 @@ fn run_2d(seed: u64, na: usize, nb: usize, extent: f32) -> Result<(), String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(crate::seeds::cases(64))]
 
     #[test]
     fn leaf_pairs_3d_equal_brute_force(
