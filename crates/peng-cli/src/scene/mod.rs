@@ -386,4 +386,33 @@ mod tests {
             }
         }
     }
+
+    /// Values beyond peng's magnitude limit are named as such, at their
+    /// field; a quaternion of any finite non-zero length is a rotation.
+    #[test]
+    fn large_values_name_the_real_problem() {
+        let ball = r#"{"type": "ball", "radius": 1}"#;
+        let far = format!(
+            r#"{{"dimension": 3, "shapes": [{{"name": "a", "shape": {ball}, "position": [3e38, 0, 0]}}]}}"#
+        );
+        let e = parse("t", &far).unwrap_err();
+        assert!(e.path.ends_with("position"), "{e}");
+        assert!(e.message.contains("too large"), "{e}");
+        let big = r#"{"dimension": 2, "shapes": [{"name": "a", "shape": {"type": "circle", "radius": 1e20}}]}"#;
+        let e = parse("t", big).unwrap_err();
+        assert!(
+            e.path.ends_with("radius") && e.message.contains("too large"),
+            "{e}"
+        );
+        // A quarter turn about z, its squared length beyond f32 (2e40).
+        let long = format!(
+            r#"{{"dimension": 3, "shapes": [{{"name": "a", "shape": {ball}, "rotation": {{"quaternion": [0, 0, 1e20, 1e20]}}}}]}}"#
+        );
+        let s = parse("t", &long).unwrap();
+        let Shapes::D3(v) = s.shapes else {
+            panic!("3D scene")
+        };
+        let p = v[0].pose.transform_point(peng::d3::Vec3::X);
+        assert!((p - peng::d3::Vec3::Y).length() < 1e-6, "{p:?}");
+    }
 }
