@@ -47,8 +47,9 @@ use crate::shape::d2::Shape;
 /// docs, which converges across near-grazing approaches.
 const CAREFUL_AFTER: usize = 16;
 
-/// Bisection steps for the root of the slab bound `G` (f32 has 24 bits).
-const SLAB_BISECTIONS: usize = 28;
+/// Bisection steps for the root of the slab bound `G` (the step need not be
+/// the longest: within `2⁻¹²` of it is plenty).
+const SLAB_BISECTIONS: usize = 12;
 
 /// Cap on the small steps taken to leave a separating start contact.
 const MAX_LEAVE_STEPS: usize = 1024;
@@ -198,19 +199,20 @@ pub(crate) fn cast_convex(
         let mut dt = (g.d - target) / mu;
         if step >= CAREFUL_AFTER {
             let (pa, pb) = (motion_a.pose_at(t), motion_b.pose_at(t));
-            let slab = Slab {
-                a: (&ca, motion_a, &pa),
-                b: (&cb, motion_b, &pb),
-                n: g.normal,
+            // Half the tolerance short of the target: a margin for
+            // rounding, and the next distance then ends the cast.
+            let level = target + 0.5 * tol;
+            let slab = Slab::new(
+                (&ca, motion_a, &pa),
+                (&cb, motion_b, &pb),
+                g.normal,
                 curve,
-                // Half the tolerance short of the target: a margin for
-                // rounding, and the next distance then ends the cast.
-                level: target + 0.5 * tol,
-            };
-            let rest = options.max_time - t;
-            match slab.free_until(rest) {
-                SlabFree::Beyond => return None,
-                SlabFree::Until(s) => dt = dt.max(s),
+                level,
+            );
+            match slab.map(|s| s.free_until(options.max_time - t)) {
+                Some(SlabFree::Beyond) => return None,
+                Some(SlabFree::Until(s)) => dt = dt.max(s),
+                None => {}
             }
         }
         t += dt;
@@ -239,14 +241,21 @@ pub(crate) fn cast_convex(
     })
 }
 
+/// The most core points per shape the slab bound handles (larger polygons
+/// advance by Mirtich's bound alone).
+const SLAB_POINTS: usize = 32;
+
 /// The slab between the two cores along a fixed world normal `n` (A to B),
-/// bounded point by point over a step (module docs).
-struct Slab<'a> {
-    /// A's core, motion and pose at the step's start.
-    a: (&'a Convex<'a>, &'a Motion2, &'a Pose2),
-    /// B's core, motion and pose at the step's start.
-    b: (&'a Convex<'a>, &'a Motion2, &'a Pose2),
-    n: Vec2,
+/// bounded point by point over a step (module docs): each core point's
+/// height along `n` (from A's centre, small numbers whatever the
+/// coordinates) and its rate at the step's start, a line in time.
+struct Slab {
+    /// A's lines `(height, rate)` and their count.
+    a: ([Vec2; SLAB_POINTS], usize),
+    /// B's lines.
+    b: ([Vec2; SLAB_POINTS], usize),
+    /// The radii, added along `n` exactly.
+    radii: f32,
     /// `ω_a²·ρ_a + ω_b²·ρ_b`.
     curve: f32,
     /// The width the step may shrink the slab to.
@@ -261,48 +270,107 @@ enum SlabFree {
     Until(f32),
 }
 
-impl Slab<'_> {
-    /// The largest of `side · n·(x + ẋ·s)` over a core's points (`x` from
-    /// `origin`, `ẋ` the point's velocity at the step's start).
-    fn reach_along(
-        &self,
-        (c, m, pose): (&Convex, &Motion2, &Pose2),
-        origin: Vec2,
-        side: f32,
-        s: f32,
-    ) -> f32 {
-        let centre = pose.transform_point(m.local_center);
-        let n = self.n * side;
-        c.points().iter().fold(f32::NEG_INFINITY, |best, &p| {
-            let x = pose.transform_point(p);
-            let v = m.linvel + (x - centre).perp() * m.angvel;
-            best.max(n.dot(x - origin + v * s))
+/// The lines `(n·(x − origin), n·ẋ)` of a core's points placed at `pose`;
+/// `None` past [`SLAB_POINTS`].
+fn slab_lines(
+    c: &Convex,
+    m: &Motion2,
+    pose: &Pose2,
+    origin: Vec2,
+    n: Vec2,
+) -> Option<([Vec2; SLAB_POINTS], usize)> {
+    let pts = c.points();
+    if pts.len() > SLAB_POINTS {
+        return None;
+    }
+    let centre = pose.transform_point(m.local_center);
+    let mut out = [Vec2::ZERO; SLAB_POINTS];
+    for (o, &p) in out.iter_mut().zip(pts) {
+        let x = pose.transform_point(p);
+        let v = m.linvel + (x - centre).perp() * m.angvel;
+        *o = Vec2::new(n.dot(x - origin), n.dot(v));
+    }
+    Some((out, pts.len()))
+}
+
+impl Slab {
+    /// The slab of world normal `n` for the cores at poses `pa`, `pb`.
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        (ca, ma, pa): (&Convex, &Motion2, &Pose2),
+        (cb, mb, pb): (&Convex, &Motion2, &Pose2),
+        n: Vec2,
+        curve: f32,
+        level: f32,
+    ) -> Option<Slab> {
+        let origin = pa.transform_point(ma.local_center);
+        Some(Slab {
+            a: slab_lines(ca, ma, pa, origin, n)?,
+            b: slab_lines(cb, mb, pb, origin, n)?,
+            radii: ca.radius + cb.radius,
+            curve,
+            level,
         })
     }
 
     /// The lower bound `G(s)` of the slab's width after `s`.
     fn width(&self, s: f32) -> f32 {
-        // Heights from A's centre: small numbers, whatever the coordinates.
-        let origin = self.a.2.transform_point(self.a.1.local_center);
-        let low_b = -self.reach_along(self.b, origin, -1.0, s);
-        let top_a = self.reach_along(self.a, origin, 1.0, s);
-        low_b - top_a - self.a.0.radius - self.b.0.radius - 0.5 * self.curve * s * s
+        let top_a = self.a.0[..self.a.1]
+            .iter()
+            .fold(f32::NEG_INFINITY, |m, l| m.max(l.x + l.y * s));
+        let low_b = self.b.0[..self.b.1]
+            .iter()
+            .fold(f32::INFINITY, |m, l| m.min(l.x + l.y * s));
+        low_b - top_a - self.radii - 0.5 * self.curve * s * s
     }
 
     /// How long `G` stays above the level, within `rest`. `G` is concave
     /// (a minimum of lines, less a maximum of lines, less a parabola), so
-    /// the times it stays above form one interval from `0`: bisection keeps
-    /// a time inside it.
+    /// the times it stays above form one interval from `0`, which bisection
+    /// keeps a time of. It is searched below the root of one pair's
+    /// quadratic, the lines of B's lowest and A's highest point at `0`
+    /// (above `G`, as any pair is).
     fn free_until(&self, rest: f32) -> SlabFree {
-        if !(rest > 0.0) || !(self.width(0.0) > self.level) {
+        let g0 = self.width(0.0);
+        if !(rest > 0.0) || !(g0 > self.level) {
             return SlabFree::Until(0.0);
         }
+        let pick = |lines: &[Vec2], low: bool| {
+            lines.iter().copied().reduce(|p, q| {
+                let better = if low { q.x < p.x } else { q.x > p.x };
+                if better {
+                    q
+                } else {
+                    p
+                }
+            })
+        };
+        let (Some(la), Some(lb)) = (
+            pick(&self.a.0[..self.a.1], false),
+            pick(&self.b.0[..self.b.1], true),
+        ) else {
+            return SlabFree::Until(0.0);
+        };
+        // g0 − level + σ·s − ½·K·s² = 0, its positive root (or none).
+        let (room, sigma, k) = (g0 - self.level, lb.y - la.y, self.curve);
+        let disc = sigma * sigma + 2.0 * k * room;
+        let upper = if k > 0.0 {
+            (sigma + disc.sqrt()) / k
+        } else if sigma < 0.0 {
+            room / -sigma
+        } else {
+            f32::INFINITY
+        };
         // (An unbounded `max_time` gives an infinite `rest`.)
-        let rest = rest.min(f32::MAX);
-        if self.width(rest) > self.level {
-            return SlabFree::Beyond;
+        let mut hi = rest.min(f32::MAX);
+        if !(upper < hi) {
+            if self.width(hi) > self.level {
+                return SlabFree::Beyond;
+            }
+        } else {
+            hi = upper;
         }
-        let (mut lo, mut hi) = (0.0f32, rest);
+        let mut lo = 0.0f32;
         for _ in 0..SLAB_BISECTIONS {
             let mid = 0.5 * (lo + hi);
             if self.width(mid) > self.level {
