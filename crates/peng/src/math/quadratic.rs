@@ -17,7 +17,7 @@
 //! of the f32 move into the shape's frame drops out too).
 
 use super::Vector;
-use glam::{DVec3, Vec3};
+use glam::DVec3;
 
 /// `r² - p·p` below this fraction of `r²`: the near-tangent case, redone in f64.
 /// Above it an error `δ` in `p` moves the hit point by about
@@ -29,6 +29,10 @@ const KAPPA: f32 = 1e-2;
 /// when the line misses it, `d` is zero, or the input is not finite. `line64`
 /// gives the same `m` and `d` in f64 (as exactly as the caller can), called
 /// only near tangency.
+///
+/// An infinite tube is the same problem in the plane perpendicular to its
+/// axis: pass the projections of `m` and `d` (and have `line64` project).
+#[inline]
 pub(crate) fn line_ball_roots<V: Vector>(
     m: V,
     d: V,
@@ -36,68 +40,36 @@ pub(crate) fn line_ball_roots<V: Vector>(
     line64: impl FnOnce() -> (DVec3, DVec3),
 ) -> Option<(f32, f32)> {
     let a = d.dot(d);
-    if a <= 0.0 || a.is_nan() {
-        return None;
-    }
-    let tc = -m.dot(d) / a;
+    let inv_a = 1.0 / a;
+    let tc = -m.dot(d) * inv_a;
     let p = m + d * tc;
     let rr = r * r;
     let h2 = rr - p.dot(p);
-    if h2 >= KAPPA * rr {
-        let h = (h2 / a).sqrt();
+    // A zero or non-finite input makes h2 NaN (or -inf) and fails the first
+    // test; the f64 path then returns None.
+    let near = KAPPA * rr;
+    if h2 >= near {
+        let h = (h2 * inv_a).sqrt();
         return Some((tc - h, tc + h));
     }
-    if h2 < -KAPPA * rr {
+    if h2 < -near {
         return None;
     }
-    let (m, d) = line64();
-    roots64(m, d, r as f64)
+    near_tangent(line64, r)
 }
 
-/// [`line_ball_roots`] for the infinite solid tube of radius `r` around the axis
-/// through the origin with unit direction `u`: the roots of `|P(m + t d)|² = r²`,
-/// `P` the projection perpendicular to `u`. `None` also when the line runs
-/// parallel to the axis (`P d` zero). `line64` gives `m` and `d` (not
-/// projected) in f64.
-pub(crate) fn line_tube_roots(
-    m: Vec3,
-    d: Vec3,
-    u: Vec3,
-    r: f32,
-    line64: impl FnOnce() -> (DVec3, DVec3),
-) -> Option<(f32, f32)> {
-    let mp = m - u * m.dot(u);
-    let dp = d - u * d.dot(u);
-    let a = dp.dot(dp);
-    if a <= 0.0 || a.is_nan() {
-        return None;
-    }
-    let tc = -mp.dot(dp) / a;
-    let p = mp + dp * tc;
-    let rr = r * r;
-    let h2 = rr - p.dot(p);
-    if h2 >= KAPPA * rr {
-        let h = (h2 / a).sqrt();
-        return Some((tc - h, tc + h));
-    }
-    if h2 < -KAPPA * rr {
-        return None;
-    }
-    // The projections too in f64: in f32 each adds its own rounding to the
-    // line's offset from the axis.
-    let u = u.as_dvec3();
+/// The f64 form of the closest-approach solution, for the near-tangent case.
+#[cold]
+#[inline(never)]
+fn near_tangent(line64: impl FnOnce() -> (DVec3, DVec3), r: f32) -> Option<(f32, f32)> {
     let (m, d) = line64();
-    roots64(m - u * m.dot(u), d - u * d.dot(u), r as f64)
-}
-
-/// The f64 form of the closest-approach solution.
-fn roots64(m: DVec3, d: DVec3, r: f64) -> Option<(f32, f32)> {
     let a = d.dot(d);
     if a <= 0.0 || a.is_nan() {
         return None;
     }
     let tc = -m.dot(d) / a;
     let p = m + d * tc;
+    let r = r as f64;
     let h2 = r * r - p.dot(p);
     if h2 < 0.0 || h2.is_nan() {
         return None;
@@ -115,14 +87,15 @@ pub(crate) fn widen<V: Vector>(v: V) -> DVec3 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Vec2;
+    use glam::{Vec2, Vec3};
 
     fn ball<V: Vector>(m: V, d: V, r: f32) -> Option<(f32, f32)> {
         line_ball_roots(m, d, r, || (widen(m), widen(d)))
     }
 
     fn tube(m: Vec3, d: Vec3, u: Vec3, r: f32) -> Option<(f32, f32)> {
-        line_tube_roots(m, d, u, r, || (m.as_dvec3(), d.as_dvec3()))
+        let (mp, dp) = (m - u * m.dot(u), d - u * d.dot(u));
+        line_ball_roots(mp, dp, r, || (widen(mp), widen(dp)))
     }
 
     #[test]

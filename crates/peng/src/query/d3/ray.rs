@@ -15,7 +15,7 @@
 //! into the shape's frame would be amplified, so those steps recompute the
 //! local ray in f64 from the world ray ([`Frame`]).
 
-use crate::math::quadratic::{line_ball_roots, line_tube_roots};
+use crate::math::quadratic::line_ball_roots;
 use crate::math::tolerance::REL_EPS;
 use crate::math::{Pose3, Vec3};
 use crate::query::types::{Ray3, RayHit3};
@@ -34,7 +34,7 @@ pub fn ray_cast(
     debug_assert!(pose.is_finite(), "non-finite pose");
     let o = pose.inverse_transform_point(ray.origin);
     let d = pose.inverse_transform_vector(ray.dir);
-    let world = Frame::World(ray.origin, ray.dir);
+    let world = Frame::World(ray);
     let frame = Frame::Local(pose, &world);
     let (toi, n) = local_ray_cast(shape, o, d, &frame, max_toi, solid)?;
     Some(RayHit3 {
@@ -49,8 +49,8 @@ pub fn ray_cast(
 /// world ray (`math::quadratic`); nothing is computed unless asked.
 #[derive(Clone, Copy)]
 pub(super) enum Frame<'a> {
-    /// The world frame: the ray's origin and direction as given.
-    World(Vec3, Vec3),
+    /// The world frame: the ray as given.
+    World(&'a Ray3),
     /// The frame placed by the pose inside the outer frame.
     Local(&'a Pose3, &'a Frame<'a>),
 }
@@ -60,7 +60,7 @@ impl Frame<'_> {
     /// rotations normalized in f64).
     fn ray64(&self) -> (DVec3, DVec3) {
         match *self {
-            Frame::World(o, d) => (o.as_dvec3(), d.as_dvec3()),
+            Frame::World(ray) => (ray.origin.as_dvec3(), ray.dir.as_dvec3()),
             Frame::Local(pose, outer) => {
                 let (o, d) = outer.ray64();
                 let q = pose.rotation;
@@ -287,13 +287,19 @@ fn sphere_interval(c: Vec3, r: f32, o: Vec3, d: Vec3, f: &Frame) -> Option<LineI
 /// to the axis inside it.
 fn tube_times(c: Vec3, u: Vec3, r: f32, o: Vec3, d: Vec3, f: &Frame) -> Option<(f32, f32)> {
     let m = o - c;
+    let mp = m - u * m.dot(u);
     let dp = d - u * d.dot(u);
     if dp.dot(dp) <= REL_EPS * REL_EPS * d.dot(d) {
         // Parallel to the axis.
-        let mp = m - u * m.dot(u);
         return (mp.dot(mp) <= r * r).then_some((f32::NEG_INFINITY, f32::INFINITY));
     }
-    line_tube_roots(m, d, u, r, || f.line64(c))
+    // Near tangency the projections too are redone in f64: in f32 each adds
+    // its own rounding to the line's offset from the axis.
+    line_ball_roots(mp, dp, r, || {
+        let (m, d) = f.line64(c);
+        let u = u.as_dvec3();
+        (m - u * m.dot(u), d - u * d.dot(u))
+    })
 }
 
 /// The line against a solid infinite cylinder of radius `r` around the line
