@@ -4,6 +4,7 @@
 use crate::element::{Element, Identity};
 use crate::error::ClashError;
 use crate::loaded::Loaded;
+use crate::options::LoadOptions;
 use glam::DVec3;
 use peng_io::{GroupKind, MeshData};
 use std::collections::HashMap;
@@ -14,8 +15,13 @@ use std::path::Path;
 /// node instance, OBJ object (`o`; else group, `g`) or STL solid; a file with
 /// none of these is one element named after the file.
 pub fn read_mesh_elements(path: &Path) -> Result<Loaded, ClashError> {
+    read_mesh_elements_with(path, &LoadOptions::default())
+}
+
+/// [`read_mesh_elements`] within the limits of `options`.
+pub fn read_mesh_elements_with(path: &Path, options: &LoadOptions) -> Result<Loaded, ClashError> {
     let file = path.display().to_string();
-    let data = peng_io::read_mesh(path).map_err(|e| {
+    let data = peng_io::read_mesh_with(path, &options.mesh()).map_err(|e| {
         // The reader's message starts with the file name already.
         let text = e.to_string();
         let what = text
@@ -35,6 +41,13 @@ pub fn mesh_elements(file: &str, data: &MeshData) -> Loaded {
     let parts = parts(file, data);
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut out = Loaded::default();
+    // What the reader worked around: file-level problems, first.
+    for w in &data.warnings {
+        out.problems.push(ClashError::File {
+            file: file.to_string(),
+            what: w.clone(),
+        });
+    }
     for (name, class, range) in parts {
         // Ids unique within the file: a repeated name gets "#2", "#3", ...
         let n = seen.entry(name.clone()).or_insert(0);

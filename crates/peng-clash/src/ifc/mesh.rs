@@ -11,7 +11,6 @@ use ifc_lite_geometry::{
 };
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 /// ifc-lite's maps use its own hasher, which it names only through public
@@ -69,17 +68,19 @@ pub(crate) struct Mesher<'a> {
     dedup: ItemDedupCache,
     mapped: SharedMappedItemCache,
     voids: &'a VoidIndex,
+    limits: super::guard::Limits,
 }
 
 impl<'a> Mesher<'a> {
-    /// A mesher of `content`'s elements in metres (`unit_scale` metres per
-    /// file length unit, `radians` per file plane angle unit).
+    /// A mesher of `content`'s elements in metres (`scales`: metres per
+    /// file length unit, radians per file plane angle unit), each element
+    /// checked against `limits` first.
     pub(crate) fn new(
         content: &'a [u8],
         index: Arc<EntityIndex>,
-        unit_scale: f64,
-        radians: f64,
+        (unit_scale, radians): (f64, f64),
         voids: &'a VoidIndex,
+        limits: super::guard::Limits,
     ) -> Mesher<'a> {
         Mesher {
             content,
@@ -94,6 +95,7 @@ impl<'a> Mesher<'a> {
             dedup: GeometryRouter::new_dedup_cache(),
             mapped: GeometryRouter::new_mapped_item_cache(),
             voids,
+            limits,
         }
     }
 
@@ -122,16 +124,25 @@ impl<'a> Mesher<'a> {
         r
     }
 
-    /// Meshes one job; a panic in ifc-lite becomes this element's problem.
+    /// Meshes one job; a panic in ifc-lite becomes this element's problem
+    /// (caught without printing: the problem carries its message).
     fn guarded(
         &self,
         decoder: &mut EntityDecoder<'a>,
         router: &mut GeometryRouter,
         job: &Job,
     ) -> Outcome {
-        let meshed = catch_unwind(AssertUnwindSafe(|| {
-            mesh_one(router, decoder, job, self.voids)
-        }));
+        let openings = self.voids.get(&job.entity.id).map_or(&[][..], |v| &v[..]);
+        let checked = super::quiet::catch(|| {
+            super::guard::check(decoder, job.entity.id, openings, &self.limits)
+        });
+        match checked {
+            Ok(Ok(())) => {}
+            Ok(Err(what)) => return Outcome::Problem(job.problem(what)),
+            // The check's own reading failed: leave it to the meshing.
+            Err(_) => *decoder = self.decoder(),
+        }
+        let meshed = super::quiet::catch(|| mesh_one(router, decoder, job, self.voids));
         meshed.unwrap_or_else(|panic| {
             // The router's and decoder's state is suspect: start afresh.
             *router = self.router();

@@ -12,22 +12,24 @@
 //! records), `relations` (identities: storey, parent) and `mesh` (meshing in
 //! parallel).
 
+mod guard;
 mod mesh;
+mod quiet;
 mod relations;
 mod scan;
 mod schema;
 mod step;
 #[cfg(test)]
 mod tests;
+mod units;
 
 use crate::error::ClashError;
 use crate::loaded::Loaded;
+use crate::options::LoadOptions;
 use ifc_lite_core::{EntityDecoder, EntityScanner};
-use ifc_lite_geometry::GeometryRouter;
 use mesh::{panic_text, Job, Mesher, Outcome};
 use relations::Relations;
 use schema::{class_name, Schema};
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -37,12 +39,17 @@ const REPRESENTATION: usize = 6;
 /// Reads the IFC file at `path` (see [`parse_ifc`]); the file is named as the
 /// path is written.
 pub fn read_ifc(path: &Path) -> Result<Loaded, ClashError> {
+    read_ifc_with(path, &LoadOptions::default())
+}
+
+/// [`read_ifc`] within the limits of `options`.
+pub fn read_ifc_with(path: &Path, options: &LoadOptions) -> Result<Loaded, ClashError> {
     let file = path.display().to_string();
     let content = std::fs::read(path).map_err(|e| ClashError::File {
         file: file.clone(),
         what: format!("cannot read the file: {e}"),
     })?;
-    parse_ifc(&file, &content)
+    parse_ifc_with(&file, &content, options)
 }
 
 /// Reads IFC content; `file_name` names it in identities and errors.
@@ -50,10 +57,26 @@ pub fn read_ifc(path: &Path) -> Result<Loaded, ClashError> {
 /// Errors ([`ClashError::File`]) when the content is empty, is not a STEP
 /// file, is cut before any record, or declares an unusable length unit. A
 /// truncated file gives the elements before the cut and a problem saying so.
+///
+/// Problems that do not stop the load: a unit whose record has wrong types
+/// (the default unit is used), an element whose meshing fails in ifc-lite
+/// (its panic is caught, not printed, and reported with its message), an
+/// element whose boolean operations nest deeper than
+/// [`LoadOptions::max_boolean_depth`] or whose geometry holds a number
+/// beyond 10^10 m (left out before meshing).
 pub fn parse_ifc(file_name: &str, content: &[u8]) -> Result<Loaded, ClashError> {
+    parse_ifc_with(file_name, content, &LoadOptions::default())
+}
+
+/// [`parse_ifc`] within the limits of `options`.
+pub fn parse_ifc_with(
+    file_name: &str,
+    content: &[u8],
+    options: &LoadOptions,
+) -> Result<Loaded, ClashError> {
     // The last guard: a panic in ifc-lite outside one element's meshing
     // (those are caught per element) fails the file, not the caller.
-    catch_unwind(AssertUnwindSafe(|| parse(file_name, content))).unwrap_or_else(|panic| {
+    quiet::catch(|| parse(file_name, content, options)).unwrap_or_else(|panic| {
         Err(ClashError::File {
             file: file_name.to_string(),
             what: format!("the IFC reader failed: {}", panic_text(&*panic)),
@@ -61,7 +84,7 @@ pub fn parse_ifc(file_name: &str, content: &[u8]) -> Result<Loaded, ClashError> 
     })
 }
 
-fn parse(file_name: &str, content: &[u8]) -> Result<Loaded, ClashError> {
+fn parse(file_name: &str, content: &[u8], options: &LoadOptions) -> Result<Loaded, ClashError> {
     let envelope = step::envelope(file_name, content)?;
     let mut schema = Schema::from_label(envelope.schema);
     let mut scan = scan::scan(content, &mut schema);
@@ -78,14 +101,13 @@ fn parse(file_name: &str, content: &[u8]) -> Result<Loaded, ClashError> {
 
     let index = Arc::new(std::mem::take(&mut scan.index));
     let mut decoder = EntityDecoder::with_arc_index(content, index.clone());
-    let units = GeometryRouter::with_units(content, &mut decoder);
-    if units.length_unit_refused() {
+    let units = units::read(file_name, content, &mut decoder, &mut problems);
+    if units.length_refused {
         return Err(ClashError::File {
             file: file_name.to_string(),
             what: "the project's length unit is unusable".to_string(),
         });
     }
-    let radians = decoder.plane_angle_to_radians();
 
     let mut relations = Relations::read(&scan, &mut decoder, file_name, &mut problems);
     let mut jobs = Vec::with_capacity(scan.elements.len());
@@ -110,20 +132,28 @@ fn parse(file_name: &str, content: &[u8]) -> Result<Loaded, ClashError> {
     }
 
     // ifc-lite's host -> openings index, through aggregates as IfcOpenShell.
-    let voids = catch_unwind(AssertUnwindSafe(|| {
-        ifc_lite_geometry::void_index_from_content(content, &mut decoder)
-    }))
-    .unwrap_or_else(|panic| {
-        problems.push(ClashError::File {
-            file: file_name.to_string(),
-            what: format!(
-                "the openings could not be read, none is cut: {}",
-                panic_text(&*panic)
-            ),
+    let voids = quiet::catch(|| ifc_lite_geometry::void_index_from_content(content, &mut decoder))
+        .unwrap_or_else(|panic| {
+            problems.push(ClashError::File {
+                file: file_name.to_string(),
+                what: format!(
+                    "the openings could not be read, none is cut: {}",
+                    panic_text(&*panic)
+                ),
+            });
+            Default::default()
         });
-        Default::default()
-    });
-    let mesher = Mesher::new(content, index, units.unit_scale(), radians, &voids);
+    let limits = guard::Limits {
+        max_boolean_depth: options.max_boolean_depth,
+        max_magnitude: guard::MAX_METRES / units.length,
+    };
+    let mesher = Mesher::new(
+        content,
+        index,
+        (units.length, units.radians),
+        &voids,
+        limits,
+    );
     let mut elements = Vec::with_capacity(jobs.len());
     for outcome in mesher.run(&jobs) {
         match outcome {
