@@ -469,3 +469,32 @@ fn turning_half_space_over_unbounded_time_is_undecided() {
     let gap = n.dot(c + glam::DVec3::new(0.1 * t, 0.0, 0.0)) - r;
     assert!((0.0..1e-3).contains(&gap), "{gap} {h:?}");
 }
+
+/// A half-space turning towards a ball that does not move, over an unbounded
+/// time: the ball's offset from the turning centre never grows, so the cast
+/// has a bound and decides. It used to form `0 · ∞` (NaN) for that offset and
+/// report no contact. Truth: the gap `3·cos t − 5·sin t − 0.5` (normal
+/// `(−sin t, cos t, 0)`, centre `(5, 3, 0)`, radius 0.5) first vanishes at
+/// `t = acos(0.5/√34) − atan2(5, 3)`.
+#[test]
+fn turning_half_space_meets_a_resting_ball_over_unbounded_time() {
+    use peng::d3::{Ball, CastOptions as O3, HalfSpace, Motion3, Pose3, Shape as S3, Vec3};
+    let plane: S3 = HalfSpace::new(Vec3::Y).unwrap().into();
+    let ball: S3 = Ball::new(0.5).unwrap().into();
+    let ma = Motion3 {
+        angvel: Vec3::new(0.0, 0.0, 1.0),
+        ..Motion3::fixed(Pose3::IDENTITY)
+    };
+    let mb = Motion3::fixed(Pose3::from_translation(Vec3::new(5.0, 3.0, 0.0)));
+    let unbounded = O3 {
+        max_time: f32::INFINITY,
+        ..O3::default()
+    };
+    let h = peng::d3::cast_nonlinear(&plane, &ma, &ball, &mb, &unbounded).expect("they touch");
+    let truth = (0.5 / 34f64.sqrt()).acos() - 5f64.atan2(3.0);
+    assert_eq!(h.status, CastStatus::Hit, "{h:?}");
+    assert!(
+        h.time as f64 <= truth + 1e-6 && h.time as f64 > truth - 1e-3,
+        "{h:?} vs {truth}"
+    );
+}

@@ -120,7 +120,14 @@ pub(super) fn advance(
     };
     let mut ra = axis_r(a, ma, wa);
     let mut rb = axis_r(b, mb, wb);
-    let reach = (cb0 - ca0).length() + dv.length() * max_time.abs();
+    // (Without relative motion the offset never grows, even over an
+    // unbounded time: `0 · ∞` would be NaN.)
+    let travel = if dv == Vec3::ZERO {
+        0.0
+    } else {
+        dv.length() * max_time.abs()
+    };
+    let reach = (cb0 - ca0).length() + travel;
     let mut convex = is_convex(a) && is_convex(b);
     if wa > 0.0 && ra.is_infinite() {
         ra = reach + local_radius(b, mb.local_center);
