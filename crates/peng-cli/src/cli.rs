@@ -1,6 +1,7 @@
 //! Command-line arguments and help texts.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use peng_clash::LoadOptions;
 use std::path::PathBuf;
 
 /// peng (碰, "to bump into"): collision detection in 2D and 3D.
@@ -611,6 +612,26 @@ pub struct ClashArgs {
     /// The size of each clash picture in pixels, WxH (each 64 to 4096).
     #[arg(long, value_name = "WxH", default_value = "480x360")]
     pub picture_size: String,
+
+    /// Most vertices one mesh file may hold (all glTF mesh instances
+    /// together); past it the file is an error naming the limit.
+    #[arg(long, value_name = "N", default_value_t = LoadOptions::default().max_vertices)]
+    pub max_vertices: usize,
+
+    /// Most triangles one mesh file may hold (all glTF mesh instances
+    /// together); past it the file is an error naming the limit.
+    #[arg(long, value_name = "N", default_value_t = LoadOptions::default().max_triangles)]
+    pub max_triangles: usize,
+
+    /// Most vertices of one polygonal face of an OBJ or STL file; past it
+    /// the file is an error naming the line.
+    #[arg(long, value_name = "N", default_value_t = LoadOptions::default().max_face_vertices)]
+    pub max_face_vertices: usize,
+
+    /// Deepest nesting of IFC boolean operations in one element's body;
+    /// a deeper element is left out with a warning.
+    #[arg(long, value_name = "N", default_value_t = LoadOptions::default().max_boolean_depth)]
+    pub max_boolean_depth: usize,
 
     /// Print the report as JSON on standard output instead of the summary
     /// (the files are written too).

@@ -6,7 +6,9 @@
 
 use anyhow::{bail, Result};
 use peng_clash::report::FileEntry;
-use peng_clash::{example_model, read_ifc, read_mesh_elements, ClashError, Element};
+use peng_clash::{
+    example_model, read_ifc_with, read_mesh_elements_with, ClashError, Element, LoadOptions,
+};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -43,9 +45,9 @@ fn kind(path: &Path) -> Result<Kind> {
     }
 }
 
-/// Loads the model of `files`, or the bundled example when there are none;
-/// `warn` receives each warning line.
-pub fn load(files: &[PathBuf], warn: &mut dyn FnMut(&str)) -> Result<Model> {
+/// Loads the model of `files` within the limits of `options`, or the
+/// bundled example when there are none; `warn` receives each warning line.
+pub fn load(files: &[PathBuf], options: &LoadOptions, warn: &mut dyn FnMut(&str)) -> Result<Model> {
     if files.is_empty() {
         let elements = example_model();
         let file = elements
@@ -82,8 +84,8 @@ pub fn load(files: &[PathBuf], warn: &mut dyn FnMut(&str)) -> Result<Model> {
     let mut failed: Vec<ClashError> = Vec::new();
     for (path, k) in jobs {
         let loaded = match k {
-            Kind::Ifc => read_ifc(path).map(|l| (l.elements, l.problems)),
-            Kind::Mesh => read_mesh_elements(path).map(|l| (l.elements, l.problems)),
+            Kind::Ifc => read_ifc_with(path, options).map(|l| (l.elements, l.problems)),
+            Kind::Mesh => read_mesh_elements_with(path, options).map(|l| (l.elements, l.problems)),
         };
         match loaded {
             Ok((elements, problems)) => {
@@ -169,7 +171,10 @@ mod tests {
     #[test]
     fn no_files_is_the_example() {
         let mut warnings = Vec::new();
-        let m = load(&[], &mut |w| warnings.push(w.to_string())).unwrap();
+        let m = load(&[], &LoadOptions::default(), &mut |w| {
+            warnings.push(w.to_string())
+        })
+        .unwrap();
         assert_eq!(m.elements.len(), 20);
         assert_eq!(m.files.len(), 1);
         assert_eq!(m.files[0].elements, 20);
@@ -186,9 +191,11 @@ mod tests {
         let dir = std::env::temp_dir();
         let missing = dir.join("peng-clash-no-such-file.ifc");
         let mut warnings = Vec::new();
-        let Err(e) = load(std::slice::from_ref(&missing), &mut |w| {
-            warnings.push(w.to_string())
-        }) else {
+        let Err(e) = load(
+            std::slice::from_ref(&missing),
+            &LoadOptions::default(),
+            &mut |w| warnings.push(w.to_string()),
+        ) else {
             panic!("a missing file loaded");
         };
         let e = e.to_string();

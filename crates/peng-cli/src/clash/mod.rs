@@ -28,7 +28,13 @@ use run::Plan;
 pub fn run_cli(args: &ClashArgs) -> Result<()> {
     let plan = plan(args)?;
     let output = output_options(args)?;
-    let model = load::load(&args.files, &mut |w| eprintln!("warning: {w}"))?;
+    let limits = peng_clash::LoadOptions {
+        max_vertices: args.max_vertices,
+        max_triangles: args.max_triangles,
+        max_face_vertices: args.max_face_vertices,
+        max_boolean_depth: args.max_boolean_depth,
+    };
+    let model = load::load(&args.files, &limits, &mut |w| eprintln!("warning: {w}"))?;
     warn_empty_sets(&model.elements, &plan, args);
     output::prepare(&args.out)?;
     let mut report = Report::new(model.files.clone(), model.problems.clone());
