@@ -170,11 +170,13 @@ pub fn pair_queries(a: &Shape, pa: &Pose3, b: &Shape, pb: &Pose3, bytes: &mut By
     if let Ok(ray) = Ray3::new(vec3(bytes), vec3(bytes)) {
         let max_toi = bytes.size();
         let solid = bytes.u8() & 1 == 1;
-        // A negative or NaN limit is the caller's error (the query does not
-        // check it): it must not panic, but only hits under a limit `>= 0`
-        // are checked.
+        // A limit below 0 or NaN admits no time: no hit.
         let hit = ray_cast(b, pb, &ray, max_toi, solid);
-        if let Some(h) = hit.filter(|_| max_toi >= 0.0) {
+        assert!(
+            max_toi >= 0.0 || hit.is_none(),
+            "ray hit under the limit {max_toi}"
+        );
+        if let Some(h) = hit {
             finite("ray hit time", h.toi);
             assert!(
                 h.toi >= 0.0 && h.toi <= max_toi * (1.0 + 1e-6),

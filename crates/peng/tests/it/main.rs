@@ -45,6 +45,7 @@ mod dist3_regressions;
 mod dist3_round_regressions;
 mod fuzz_regressions;
 mod gjk_cloud;
+mod long_shape_regressions;
 mod gjkperf_certificate;
 mod grid_paths;
 mod hull_2d;

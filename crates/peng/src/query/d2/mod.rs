@@ -405,6 +405,9 @@ pub fn distance_cached(
 /// `toi = 0`, and a ray along a segment's line hits its nearer end. For a
 /// compound, the earliest hit over its parts. A polyline has no inside: its
 /// first segment hit (through its BVH), `solid` or not.
+///
+/// A limit `max_toi` below 0 or NaN admits no time: the ray hits nothing
+/// (`None`), so every hit returned has `0 <= toi <= max_toi`.
 pub fn ray_cast(
     shape: &Shape,
     pose: &Pose2,
@@ -412,6 +415,10 @@ pub fn ray_cast(
     max_toi: f32,
     solid: bool,
 ) -> Option<RayHit2> {
+    // `!(x >= 0)` is also true for NaN.
+    if !(max_toi >= 0.0) {
+        return None;
+    }
     if let Shape::Polyline(p) = shape {
         return p.cast_ray(pose, ray, max_toi).map(|h| h.hit);
     }

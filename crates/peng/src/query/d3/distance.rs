@@ -264,6 +264,25 @@ pub(super) fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDis
                 gjk::signed_distance(a, b, pose_ab, None)
             }
         }
+        (Shape::Cuboid(c), Shape::Capsule(_) | Shape::Segment(_))
+            if is_long(c.half_extents(), b) =>
+        {
+            let (p0, p1, r) = segment_core(b);
+            let (p0, p1) = (pose_ab.transform_point(p0), pose_ab.transform_point(p1));
+            core_cuboid(c.half_extents(), p0, p1, r)
+                .unwrap_or_else(|| convex_distance(a, b, pose_ab))
+        }
+        (Shape::Capsule(_) | Shape::Segment(_), Shape::Cuboid(c))
+            if is_long(c.half_extents(), a) =>
+        {
+            let pose_ba = pose_ab.inverse();
+            let (p0, p1, r) = segment_core(a);
+            let (p0, p1) = (pose_ba.transform_point(p0), pose_ba.transform_point(p1));
+            match core_cuboid(c.half_extents(), p0, p1, r) {
+                Some(d) => swapped(d, pose_ab),
+                None => convex_distance(a, b, pose_ab),
+            }
+        }
         (Shape::Cone(k), Shape::Capsule(_) | Shape::Segment(_)) => {
             let (p0, p1, r) = segment_core(b);
             let (p0, p1) = (pose_ab.transform_point(p0), pose_ab.transform_point(p1));
@@ -291,6 +310,97 @@ fn convex_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
     } else {
         d
     }
+}
+
+/// Whether a cuboid with half extents `h` is long against the capsule or
+/// segment `s`: its largest half extent over 256 times the other's size.
+/// GJK's tolerances scale with the size of the Minkowski difference, so a
+/// gap that is small against the cuboid's length (1e-6 of it) reads as a
+/// touch, and EPA then measures a depth on far-away vertices; those pairs
+/// take [`core_cuboid`].
+#[inline]
+fn is_long(h: Vec3, s: &Shape) -> bool {
+    let (p0, p1, r) = segment_core(s);
+    h.max_element() > 256.0 * ((p1 - p0).length() + r)
+}
+
+/// A cuboid with half extents `h` (A, its own frame) against a segment core
+/// from `p0` to `p1` (A's frame) with radius `r`, in f64; `None` when the
+/// core touches or crosses the box (then the caller runs GJK/EPA).
+///
+/// The squared distance from `p(s) = p0 + s·e` to the box,
+/// `f(s) = Σᵢ max(|pᵢ(s)| − hᵢ, 0)²`, is convex and piecewise quadratic
+/// with breaks where `pᵢ(s) = ±hᵢ`. On each piece the active axes `i` and
+/// their signs `σᵢ` are fixed, so `f(s) = Σ (σᵢ pᵢ(s) − hᵢ)²` has its
+/// minimum at `s = −Σ σᵢ eᵢ (σᵢ p0ᵢ − hᵢ) / Σ eᵢ²`, clamped to the piece.
+fn core_cuboid(h: Vec3, p0: Vec3, p1: Vec3, r: f32) -> Option<SignedDistance> {
+    let (h, p0) = (h.as_dvec3(), p0.as_dvec3());
+    let e = p1.as_dvec3() - p0;
+    let f = |s: f64| {
+        let p = p0 + e * s;
+        let q = p.clamp(-h, h);
+        ((p - q).length_squared(), p, q)
+    };
+    let mut cuts = [0.0f64; 8];
+    let mut n = 0;
+    cuts[n] = 0.0;
+    n += 1;
+    for i in 0..3 {
+        if e[i] != 0.0 {
+            for side in [-h[i], h[i]] {
+                let s = (side - p0[i]) / e[i];
+                if s > 0.0 && s < 1.0 {
+                    cuts[n] = s;
+                    n += 1;
+                }
+            }
+        }
+    }
+    cuts[n] = 1.0;
+    n += 1;
+    let cuts = &mut cuts[..n];
+    cuts.sort_unstable_by(f64::total_cmp);
+    let mut best = (f64::INFINITY, 0.0);
+    for w in cuts.windows(2) {
+        let (lo, hi) = (w[0], w[1]);
+        let pm = p0 + e * (0.5 * (lo + hi));
+        let (mut num, mut den) = (0.0, 0.0);
+        for i in 0..3 {
+            if pm[i].abs() > h[i] {
+                let sg = pm[i].signum();
+                num -= sg * e[i] * (sg * p0[i] - h[i]);
+                den += e[i] * e[i];
+            }
+        }
+        let s = if den > 0.0 {
+            (num / den).clamp(lo, hi)
+        } else {
+            lo
+        };
+        for s in [lo, s, hi] {
+            let d2 = f(s).0;
+            if d2 < best.0 {
+                best = (d2, s);
+            }
+        }
+    }
+    let (d2, p, q) = f(best.1);
+    // Touching (within rounding of the segment's and the box's small sizes)
+    // or crossing: GJK/EPA. The long extent does not enter: the distance is
+    // measured across it.
+    let scale = e.length() + r as f64 + h.min_element();
+    if !(d2 > 0.0 && d2.sqrt() > 1e-6 * scale) {
+        return None;
+    }
+    let d = d2.sqrt();
+    let n = ((p - q) / d).as_vec3();
+    Some(SignedDistance {
+        point_a: q.as_vec3(),
+        point_b: (p - (p - q) / d * r as f64).as_vec3(),
+        normal: n,
+        distance: (d - r as f64) as f32,
+        status: GjkStatus::Separated,
+    })
 }
 
 /// A cone (A, its own frame) against a capsule or segment B whose core runs

@@ -24,6 +24,9 @@ use glam::{DQuat, DVec3};
 
 /// The first hit of `ray` on the shape with `toi <= max_toi`. With `solid`, a ray
 /// starting inside hits at `toi = 0`; without, it hits the boundary from inside.
+///
+/// A limit `max_toi` below 0 or NaN admits no time: the ray hits nothing
+/// (`None`), so every hit returned has `0 <= toi <= max_toi`.
 pub fn ray_cast(
     shape: &Shape,
     pose: &Pose3,
@@ -31,6 +34,10 @@ pub fn ray_cast(
     max_toi: f32,
     solid: bool,
 ) -> Option<RayHit3> {
+    // `!(x >= 0)` is also true for NaN.
+    if !(max_toi >= 0.0) {
+        return None;
+    }
     debug_assert!(pose.is_finite(), "non-finite pose");
     let o = pose.inverse_transform_point(ray.origin);
     let d = pose.inverse_transform_vector(ray.dir);
