@@ -61,28 +61,46 @@ impl<'a> Convex<'a> {
         }
     }
 
-    /// The core point farthest along `dir` (ties: the first; a zero or NaN
-    /// `dir` gives the first point).
+    /// The core point farthest along `dir` and its index (ties: the first; a
+    /// zero or NaN `dir` gives the first point).
     #[inline]
-    pub(super) fn support(&self, dir: Vec2) -> Vec2 {
+    pub(super) fn support_with_index(&self, dir: Vec2) -> (Vec2, usize) {
         let pts = self.points();
         let mut best = pts.first().copied().unwrap_or(Vec2::ZERO);
+        let mut best_i = 0;
         let mut best_d = best.dot(dir);
-        for &p in pts.iter().skip(1) {
+        for (i, &p) in pts.iter().enumerate().skip(1) {
             let d = p.dot(dir);
             if d > best_d {
                 best_d = d;
                 best = p;
+                best_i = i;
             }
         }
-        best
+        (best, best_i)
     }
 
     /// The support point of the core placed at `pose` (world `dir`, world
-    /// point).
+    /// point) and its index.
     #[inline]
-    pub(super) fn support_placed(&self, pose: &Pose2, dir: Vec2) -> Vec2 {
-        pose.transform_point(self.support(pose.rotation.inv_rotate(dir)))
+    pub(super) fn support_placed_with_index(&self, pose: &Pose2, dir: Vec2) -> (Vec2, usize) {
+        let (p, i) = self.support_with_index(pose.rotation.inv_rotate(dir));
+        (pose.transform_point(p), i)
+    }
+
+    /// Whether point `i` is a support point along `dir` (ties count): it is
+    /// no nearer along `dir` than its two neighbours. The points are in
+    /// convex position and cyclic order (polygons, rects; two or three
+    /// points are all neighbours), so a local maximum is the maximum.
+    #[inline]
+    pub(super) fn is_support(&self, i: usize, dir: Vec2) -> bool {
+        let pts = self.points();
+        let n = pts.len();
+        if i >= n {
+            return false;
+        }
+        let d = pts[i].dot(dir);
+        d >= pts[(i + 1) % n].dot(dir) && d >= pts[(i + n - 1) % n].dot(dir)
     }
 
     /// Half the diagonal of the shape's local bounding box (radius included):
@@ -159,12 +177,16 @@ mod tests {
     fn support_extent_reach() {
         let r: Shape = Rect::new(Vec2::new(2.0, 1.0)).unwrap().into();
         let c = Convex::from_shape(&r).unwrap();
-        assert_eq!(c.support(Vec2::new(1.0, -1.0)), Vec2::new(2.0, -1.0));
+        assert_eq!(
+            c.support_with_index(Vec2::new(1.0, -1.0)),
+            (Vec2::new(2.0, -1.0), 1)
+        );
+        assert!(c.is_support(1, Vec2::new(1.0, -1.0)) && !c.is_support(3, Vec2::new(1.0, -1.0)));
         assert!((c.extent() - 5f32.sqrt()).abs() < 1e-6);
         assert!((c.reach(Vec2::new(2.0, 1.0)) - 20f32.sqrt()).abs() < 1e-6);
         let pose = Pose2::new(Vec2::new(1.0, 0.0), core::f32::consts::FRAC_PI_2);
         // Rotated a quarter turn, the +x-most corner is local (·, -1) side.
-        let p = c.support_placed(&pose, Vec2::X);
+        let (p, _) = c.support_placed_with_index(&pose, Vec2::X);
         assert!((p.x - 2.0).abs() < 1e-6, "{p}");
         let cap: Shape = Capsule::new(Vec2::ZERO, Vec2::X, 0.5).unwrap().into();
         let k = Convex::from_shape(&cap).unwrap();

@@ -15,7 +15,10 @@ const MAX_ITERATIONS: usize = 64;
 /// The vertex of `B - A` farthest along `dir`: `support_B(dir) - support_A(-dir)`.
 #[inline]
 fn support(a: &Convex, b: &Convex, rel: &Pose2, dir: Vec2) -> Vertex {
-    Vertex::new(a.support(-dir), b.support_placed(rel, dir))
+    Vertex::new(
+        a.support_with_index(-dir),
+        b.support_placed_with_index(rel, dir),
+    )
 }
 
 /// A vector's unit direction (zero for a zero vector) and length.
@@ -166,8 +169,16 @@ pub(crate) fn cast(
         if s.len() == 3 || vlen - sigma <= tol {
             // Within `sigma + tol` of the difference: the time is found, but
             // with a radius the normal is the direction to the difference's
-            // closest point, which the simplex may not hold yet.
-            if s.len() > 0 && s.len() < 3 && sigma > 0.0 && vlen > 0.0 {
+            // closest point, which the simplex may not hold yet. It does
+            // when one of its vertices is a support point along `n` (each
+            // witness no nearer than its neighbours on its core).
+            let known = || {
+                let nb = rel.rotation.inv_rotate(n);
+                s.vertices()
+                    .iter()
+                    .any(|v| a.is_support(v.ia as usize, -n) && b.is_support(v.ib as usize, nb))
+            };
+            if s.len() > 0 && s.len() < 3 && sigma > 0.0 && vlen > 0.0 && !known() {
                 (n, vlen) = refine(a, b, rel, &mut s, x, n, vlen);
             }
             break;

@@ -9,7 +9,8 @@
 
 use crate::math::Vec2;
 
-/// One simplex vertex: `p = b - a` and its witnesses.
+/// One simplex vertex: `p = b - a`, its witnesses and their indices in the
+/// cores' point lists.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Vertex {
     /// The point on A (its core).
@@ -18,12 +19,22 @@ pub(crate) struct Vertex {
     pub b: Vec2,
     /// `b - a`.
     pub p: Vec2,
+    /// Index of `a` in A's core points.
+    pub ia: u32,
+    /// Index of `b` in B's core points.
+    pub ib: u32,
 }
 
 impl Vertex {
     #[inline]
-    pub(super) fn new(a: Vec2, b: Vec2) -> Self {
-        Vertex { a, b, p: b - a }
+    pub(super) fn new(a: (Vec2, usize), b: (Vec2, usize)) -> Self {
+        Vertex {
+            a: a.0,
+            b: b.0,
+            p: b.0 - a.0,
+            ia: a.1 as u32,
+            ib: b.1 as u32,
+        }
     }
 }
 
@@ -46,6 +57,12 @@ impl Simplex {
     #[inline]
     pub(super) fn point(&self, i: usize) -> Vec2 {
         self.v[i].p
+    }
+
+    /// The vertices kept.
+    #[inline]
+    pub(super) fn vertices(&self) -> &[Vertex] {
+        &self.v[..self.n]
     }
 
     /// Whether `p` is already a vertex (GJK made no progress).
@@ -205,7 +222,7 @@ mod tests {
     fn simplex(ps: &[Vec2]) -> Simplex {
         let mut s = Simplex::default();
         for &p in ps {
-            s.push(Vertex::new(Vec2::ZERO, p));
+            s.push(Vertex::new((Vec2::ZERO, 0), (p, 0)));
         }
         s
     }

@@ -22,13 +22,6 @@ pub(crate) fn segment_segment<V: Vector>(p1: V, q1: V, p2: V, q2: V) -> (f32, f3
     let d1 = q1 - p1;
     let d2 = q2 - p2;
     let r = p1 - p2;
-    let arr = |v: V| {
-        let mut x = [0.0f32; 3];
-        for (i, c) in x.iter_mut().enumerate().take(V::DIM) {
-            *c = v.get(i);
-        }
-        x
-    };
     params_from_dots(
         d1.length_squared(),
         d2.length_squared(),
@@ -36,8 +29,22 @@ pub(crate) fn segment_segment<V: Vector>(p1: V, q1: V, p2: V, q2: V) -> (f32, f3
         d1.dot(r),
         d2.dot(r),
         r.length_squared(),
-        || near_parallel_s(arr(p1), arr(q1), arr(p2), arr(q2)),
+        || near_parallel_ends(p1, q1, p2, q2),
     )
+}
+
+/// [`near_parallel_s`] on vectors of either dimension (out of line: the
+/// common path stays small).
+#[inline(never)]
+fn near_parallel_ends<V: Vector>(p1: V, q1: V, p2: V, q2: V) -> f32 {
+    let arr = |v: V| {
+        let mut x = [0.0f32; 3];
+        for (i, c) in x.iter_mut().enumerate().take(V::DIM) {
+            *c = v.get(i);
+        }
+        x
+    };
+    near_parallel_s(arr(p1), arr(q1), arr(p2), arr(q2))
 }
 
 /// [`segment_segment`] from the dot products `a = d1·d1`, `e = d2·d2`,
