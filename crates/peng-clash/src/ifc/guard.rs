@@ -137,7 +137,10 @@ impl Walk<'_, '_> {
     fn scan(&self, v: &AttributeValue, refs: &mut Vec<u32>) -> Result<(), f64> {
         match v {
             AttributeValue::EntityRef(r) => refs.push(*r),
-            AttributeValue::Float(x) if !(x.abs() <= self.limits.max_magnitude) => return Err(*x),
+            // NaN counts as too large.
+            AttributeValue::Float(x) if x.abs() > self.limits.max_magnitude || x.is_nan() => {
+                return Err(*x)
+            }
             AttributeValue::List(items) => {
                 for i in items {
                     self.scan(i, refs)?;
