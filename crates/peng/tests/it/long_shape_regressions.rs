@@ -211,3 +211,28 @@ fn ray_limit_below_zero_or_nan_finds_nothing() {
     let h = d3::ray_cast(&ball3, &Pose3::IDENTITY, &ray3, 0.0, true).unwrap();
     assert_eq!(h.toi, 0.0);
 }
+
+/// A cylinder (axis y) against a cuboid 1e7 long along y, turned about y:
+/// the distance is the disc's distance to the turned square, in f64. GJK
+/// read these gaps as touching (distance -0).
+#[test]
+fn cylinder_against_long_cuboid() {
+    for k in 0..20 {
+        let th = k as f32 * 0.07;
+        let cyl: Shape = peng::d3::Cylinder::new(1.0, 1.0).unwrap().into();
+        let cub: Shape = Cuboid::new(Vec3::new(1.0, 1e7, 1.0)).unwrap().into();
+        let pb = Pose3::try_new(Vec3::new(4.5, 0.0, 0.0), Quat::from_rotation_y(th)).unwrap();
+        // The cylinder's axis in the box's frame, at 4.5 from its centre.
+        let th = th as f64;
+        let truth = point_box([4.5 * th.cos(), 0.0, 4.5 * th.sin()], [1.0, 1e7, 1.0]) - 1.0;
+        for d in [
+            d3::distance(&cyl, &Pose3::IDENTITY, &cub, &pb).distance as f64,
+            d3::distance(&cub, &pb, &cyl, &Pose3::IDENTITY).distance as f64,
+        ] {
+            assert!(
+                (d - truth).abs() <= 1e-4,
+                "th {th}: distance {d}, truth {truth}"
+            );
+        }
+    }
+}

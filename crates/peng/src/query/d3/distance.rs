@@ -283,6 +283,35 @@ pub(super) fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDis
                 None => convex_distance(a, b, pose_ab),
             }
         }
+        (
+            Shape::Cuboid(c),
+            Shape::Cylinder(_) | Shape::Cone(_) | Shape::Polyhedron(_) | Shape::Triangle(_),
+        ) => match cuboid_near(c.half_extents(), &b.aabb(pose_ab)) {
+            Some((near, centre)) => {
+                let d = convex_distance(&near, b, &centre.inv_mul(pose_ab));
+                if d.distance > 0.0 && d.status == GjkStatus::Separated {
+                    moved(d, &centre)
+                } else {
+                    convex_distance(a, b, pose_ab)
+                }
+            }
+            None => convex_distance(a, b, pose_ab),
+        },
+        (
+            Shape::Cylinder(_) | Shape::Cone(_) | Shape::Polyhedron(_) | Shape::Triangle(_),
+            Shape::Cuboid(c),
+        ) => match cuboid_near(c.half_extents(), &a.aabb(&pose_ab.inverse())) {
+            Some((near, centre)) => {
+                let pose = pose_ab.mul(&centre);
+                let d = convex_distance(a, &near, &pose);
+                if d.distance > 0.0 && d.status == GjkStatus::Separated {
+                    d
+                } else {
+                    convex_distance(a, b, pose_ab)
+                }
+            }
+            None => convex_distance(a, b, pose_ab),
+        },
         (Shape::Cone(k), Shape::Capsule(_) | Shape::Segment(_)) => {
             let (p0, p1, r) = segment_core(b);
             let (p0, p1) = (pose_ab.transform_point(p0), pose_ab.transform_point(p1));
@@ -322,6 +351,39 @@ fn convex_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
 fn is_long(h: Vec3, s: &Shape) -> bool {
     let (p0, p1, r) = segment_core(s);
     h.max_element() > 256.0 * ((p1 - p0).length() + r)
+}
+
+/// The part of a long cuboid (half extents `h`) within the box `other` of
+/// the other shape (in the cuboid's frame, widened by its own size): a
+/// cuboid and its centre in the cuboid's frame; `None` unless the cuboid is
+/// long against `other` (as in [`is_long`]).
+///
+/// The closest point of the cuboid to a point `p` is `p` clamped to the box,
+/// so for a point of the other shape it lies within the other's bounds on
+/// every axis: the cut box holds it, and the separation distance is the
+/// same. (Overlap depths are not: the caller keeps only separated answers.)
+fn cuboid_near(h: Vec3, other: &crate::bound::Aabb3) -> Option<(Shape, Pose3)> {
+    let size = (other.max - other.min).max_element();
+    if !(h.max_element() > 256.0 * size) {
+        return None;
+    }
+    // Past the box's end along an axis the range shrinks to the end face.
+    let lo = (other.min - Vec3::splat(size)).max(-h).min(h);
+    let hi = (other.max + Vec3::splat(size)).min(h).max(-h);
+    let (lo, hi) = (lo.min(hi), lo.max(hi));
+    let c = crate::shape::d3::Cuboid::new((hi - lo) * 0.5).ok()?;
+    Some((c.into(), Pose3::from_translation((hi + lo) * 0.5)))
+}
+
+/// A result in the frame of a part placed by `p` in A's frame, moved to A's.
+fn moved(d: SignedDistance, p: &Pose3) -> SignedDistance {
+    SignedDistance {
+        distance: d.distance,
+        point_a: p.transform_point(d.point_a),
+        point_b: p.transform_point(d.point_b),
+        normal: p.transform_vector(d.normal),
+        status: d.status,
+    }
 }
 
 /// A cuboid with half extents `h` (A, its own frame) against a segment core
