@@ -415,8 +415,7 @@ pub fn ray_cast(
     max_toi: f32,
     solid: bool,
 ) -> Option<RayHit2> {
-    // `!(x >= 0)` is also true for NaN.
-    if !(max_toi >= 0.0) {
+    if max_toi.is_nan() || max_toi < 0.0 {
         return None;
     }
     if let Shape::Polyline(p) = shape {

@@ -364,7 +364,7 @@ fn is_long(h: Vec3, s: &Shape) -> bool {
 /// same. (Overlap depths are not: the caller keeps only separated answers.)
 fn cuboid_near(h: Vec3, other: &crate::bound::Aabb3) -> Option<(Shape, Pose3)> {
     let size = (other.max - other.min).max_element();
-    if !(h.max_element() > 256.0 * size) {
+    if size.is_nan() || h.max_element() <= 256.0 * size {
         return None;
     }
     // Past the box's end along an axis the range shrinks to the end face.
