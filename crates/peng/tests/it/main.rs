@@ -24,6 +24,7 @@ mod cast2d_props;
 mod cast3d_closed_forms;
 mod cast3d_props;
 mod cast_nonlinear_regressions;
+mod cast_target_regressions;
 mod compound2_bvh;
 mod compound3_bvh;
 mod contact3_closed_forms;

@@ -67,7 +67,10 @@ const MAX_LEAVING_STEPS: usize = 64;
 /// separating (the witness points' normal relative velocity `> 0`) is
 /// followed forward in steps short enough that no overlap deeper than the
 /// tolerance can be skipped, and the search resumes once the shapes are
-/// apart.
+/// apart. If they turn back (or the steps run out) before that, the contact
+/// is where they turn when they stayed at least the target apart, else at
+/// the start ([`CastStatus::Touching`]): a time past a configuration already
+/// inside the target would be late.
 pub fn cast_nonlinear(
     a: &Shape,
     motion_a: &Motion3,
@@ -180,10 +183,21 @@ pub(super) fn advance(
         }
     }
     let mut leaving = 0usize;
+    // The first configuration examined and the least distance seen while
+    // leaving it: a leaving start that never gets out of the target band is
+    // a contact at the start when it was ever inside the target.
+    let mut first: Option<(f32, Distance3)> = None;
+    let mut low = f32::INFINITY;
     for step in 0..MAX_ADVANCE_STEPS {
         let (d, _, _) = dist_at(t);
         if d.distance.is_nan() {
             return None;
+        }
+        if step == 0 {
+            first = Some((t, d));
+        }
+        if step == 0 || leaving > 0 {
+            low = low.min(d.distance);
         }
         let rate = d
             .normal
@@ -191,6 +205,11 @@ pub(super) fn advance(
         if step == 0 || leaving > 0 {
             match start_rule(&d, rate, target, tol, t) {
                 Start::Hit(h) if step == 0 && t == 0.0 => return Some(h),
+                Start::Hit(_) if leaving > 0 && low < target => {
+                    // Turned back before getting out of the band, and inside
+                    // the target on the way: the contact is the start's.
+                    return first.map(|(ts, ds)| start_contact(ts, &ds));
+                }
                 Start::Hit(h) => {
                     return Some(CastHit3 {
                         status: CastStatus::Hit,
@@ -202,7 +221,12 @@ pub(super) fn advance(
                     leaving += 1;
                     if leaving > MAX_LEAVING_STEPS {
                         // Sliding along each other for the whole of the
-                        // leaving budget: report the contact where it is.
+                        // leaving budget: report the contact where it is,
+                        // or at the start when they were inside the target
+                        // (a later time would be late).
+                        if low < target {
+                            return first.map(|(ts, ds)| start_contact(ts, &ds));
+                        }
                         return Some(CastHit3 {
                             time: t,
                             point_a: d.point_a,
@@ -298,6 +322,24 @@ pub(super) fn advance(
         depth: 0.0,
         status,
     })
+}
+
+/// The contact at the first configuration examined (time `t`, distance `d`,
+/// within the target band): touching when that is the cast's start time 0,
+/// else a hit there.
+fn start_contact(t: f32, d: &Distance3) -> CastHit3 {
+    CastHit3 {
+        time: t,
+        point_a: d.point_a,
+        point_b: d.point_b,
+        normal: d.normal,
+        depth: 0.0,
+        status: if t == 0.0 {
+            CastStatus::Touching
+        } else {
+            CastStatus::Hit
+        },
+    }
 }
 
 /// Cheap steps on one slab between two distance queries.
