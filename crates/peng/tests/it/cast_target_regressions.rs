@@ -128,3 +128,79 @@ fn leaving_start_inside_the_target_is_a_contact_at_the_start() {
         "{h:?}"
     );
 }
+
+/// The gap of two unit circles (balls), B fixed at the origin, A's centre
+/// on a circle of radius 0.01 about `(2.08, 0)`, starting at angle `phi`
+/// from +x and turning at unit rate: `|c + 0.01·(cos, sin)(phi + s)| − 2`,
+/// always within `[0.07, 0.09]`, inside the target 0.1 all the time.
+fn orbit_gap(phi: f64, s: f64) -> f64 {
+    let (x, y) = (2.08 + 0.01 * (phi + s).cos(), 0.01 * (phi + s).sin());
+    (x * x + y * y).sqrt() - 2.0
+}
+
+/// Checks a cast of the orbiting pair: some contact, none late against
+/// [`orbit_gap`] (inside the target from the start, so only the start).
+fn check_orbit(phi: f64, time: f32, status: CastStatus) {
+    let d0 = orbit_gap(phi, 0.0);
+    assert!(d0 < 0.0905 && d0 > 0.0695, "{d0}");
+    let n = (time as f64 * 1e5).ceil() as usize;
+    for i in 0..=n {
+        let s = time as f64 * i as f64 / n.max(1) as f64;
+        if s < time as f64 || time > 0.0 {
+            let d = orbit_gap(phi, s);
+            assert!(
+                d >= 0.099,
+                "inside the target at {s} ({d}), reported {time} {status:?}"
+            );
+        }
+    }
+    assert_eq!((time, status), (0.0, CastStatus::Touching));
+}
+
+/// 2D: separating at the start, turning back after about 10 leaving steps
+/// (`phi = −0.01`), or only after the leaving steps run out (`phi = −π/2`).
+#[test]
+fn circle_orbiting_inside_the_target_touches_at_the_start() {
+    use peng::d2::*;
+    for phi in [-0.01f64, -std::f64::consts::FRAC_PI_2] {
+        let arm = Vec2::new(phi.cos() as f32, phi.sin() as f32) * 0.01;
+        let a: Shape = Circle::new(1.0).unwrap().into();
+        let ma = Motion2 {
+            start: Pose2::from_translation(Vec2::new(2.08, 0.0) + arm),
+            local_center: -arm,
+            linvel: Vec2::ZERO,
+            angvel: 1.0,
+        };
+        let mb = Motion2::fixed(Pose2::IDENTITY);
+        let o = CastOptions {
+            max_time: 4.0,
+            target_distance: 0.1,
+            tolerance: 1e-3,
+        };
+        let h = cast_nonlinear(&a, &ma, &a, &mb, &o).expect("inside the target");
+        check_orbit(phi, h.time, h.status);
+    }
+}
+
+/// 3D: the same orbit in the xy plane, about the z axis.
+#[test]
+fn ball_orbiting_inside_the_target_touches_at_the_start() {
+    for phi in [-0.01f64, -std::f64::consts::FRAC_PI_2] {
+        let arm = Vec3::new(phi.cos() as f32, phi.sin() as f32, 0.0) * 0.01;
+        let a: Shape = Ball::new(1.0).unwrap().into();
+        let ma = Motion3 {
+            start: Pose3::from_translation(Vec3::new(2.08, 0.0, 0.0) + arm),
+            local_center: -arm,
+            linvel: Vec3::ZERO,
+            angvel: Vec3::Z,
+        };
+        let mb = Motion3::fixed(Pose3::IDENTITY);
+        let o = CastOptions {
+            max_time: 4.0,
+            target_distance: 0.1,
+            tolerance: 1e-3,
+        };
+        let h = cast_nonlinear(&a, &ma, &a, &mb, &o).expect("inside the target");
+        check_orbit(phi, h.time, h.status);
+    }
+}

@@ -162,6 +162,22 @@ pub(crate) fn cast_convex(
                 }
                 let step = tol / bound;
                 let mut left = false;
+                // Turning back (or running out of steps) before getting out
+                // of the band: the contact is where they turn if they stayed
+                // at least the target apart, else the start's (later would
+                // be late).
+                let start = Gap { ..g };
+                let mut low = g.d;
+                let back = |t: f32, g: &Gap, low: f32| {
+                    if low < target {
+                        CastHit2 {
+                            status: CastStatus::Touching,
+                            ..hit(0.0, &start)
+                        }
+                    } else {
+                        hit(t, g)
+                    }
+                };
                 for _ in 0..MAX_LEAVE_STEPS {
                     t += step;
                     if !(t <= options.max_time) {
@@ -173,14 +189,15 @@ pub(crate) fn cast_convex(
                         left = true;
                         break;
                     }
+                    low = low.min(g.d);
                     let v = point_velocity(motion_b, &pb, g.point_b)
                         - point_velocity(motion_a, &pa, g.point_a);
                     if g.normal.dot(v) <= 0.0 {
-                        return Some(hit(t, &g));
+                        return Some(back(t, &g, low));
                     }
                 }
                 if !left {
-                    return Some(hit(t, &g));
+                    return Some(back(t, &g, low));
                 }
             }
         }
