@@ -11,8 +11,9 @@ pub enum CastStatus {
     /// tolerance); they first touch at [`CastHit::time`].
     Hit,
     /// Already touching at the start (within the target distance plus the
-    /// tolerance, not overlapping) and not moving apart: the time is the
-    /// start time.
+    /// tolerance, not overlapping) and not moving apart, or moving apart
+    /// without leaving that band after having been inside the target
+    /// distance (a later time would be late): the time is the start time.
     Touching,
     /// Already overlapping at the start: the time is the start time and
     /// [`CastHit::depth`] is the penetration depth (points and normal are the

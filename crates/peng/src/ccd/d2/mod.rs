@@ -94,8 +94,10 @@ pub fn cast_linear(
 /// at or before `t`. Shapes touching at the start and moving apart are followed in small safe
 /// steps (the gap shrinks by at most the tolerance per step) until they
 /// leave the tolerance band, then advanced as usual, so that a contact that
-/// the rotation brings back later is found. See the module docs for the
-/// start-time rule.
+/// the rotation brings back later is found; if they do not leave the band
+/// and were inside the target distance meanwhile, the start's contact is
+/// reported ([`CastStatus::Touching`](crate::ccd::CastStatus::Touching)).
+/// See the module docs for the start-time rule.
 pub fn cast_nonlinear(
     a: &Shape,
     motion_a: &Motion2,
