@@ -5,7 +5,7 @@
 //! ```
 //!
 //! Builds the test binaries of `peng`, `peng-dynamics` and `peng-bench` once in
-//! release (`cargo test --release --tests --no-run --message-format=json`), then
+//! release (`cargo build --release --tests --message-format=json`), then
 //! for each seed set `S` runs the seed-dependent tests with
 //! `PROPTEST_RNG_SEED=S`, `PENG_TEST_SEED=S` and `PENG_TEST_SCALE=<scale>`, one
 //! process per test, `--jobs` at a time. Seed sets are consecutive numbers from
@@ -155,21 +155,21 @@ fn json_str(line: &str, key: &str) -> Option<String> {
     None
 }
 
-/// Builds the test binaries in release and returns those that hold tests to run,
-/// and whether the whole build succeeded (with `--no-fail-fast` cargo keeps
-/// building the other targets when one fails to compile; those that built are
-/// run, and the soak then fails).
+/// Builds the test binaries in release (`cargo build --release --tests`, the
+/// binaries `cargo test --release` runs) and returns those that hold tests to
+/// run, and whether the whole build succeeded (with `--keep-going` cargo builds
+/// the other targets when one fails to compile; those that built are run, and
+/// the soak then fails).
 fn build(root: &Path) -> Result<(Vec<Binary>, bool), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     eprintln!("soak: building the test binaries (release) ...");
     let out = Command::new(cargo)
         .current_dir(root)
         .args([
-            "test",
+            "build",
             "--release",
             "--tests",
-            "--no-run",
-            "--no-fail-fast",
+            "--keep-going",
             "--message-format=json-render-diagnostics",
             "-p",
             "peng",
@@ -368,24 +368,19 @@ struct Outcome {
     key_lines: Vec<String>,
 }
 
-/// The first lines of each panic message in a test's output.
+/// The first lines of the first panic message in a test's output, without
+/// the seed and command lines (the summary prints its own).
 fn key_lines(output: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut lines = output.lines();
-    while let Some(l) = lines.next() {
-        if l.contains("panicked at") {
-            out.extend(
-                lines
-                    .by_ref()
-                    .take(3)
-                    .map(|s| s.chars().take(300).collect()),
-            );
-            if out.len() >= 6 {
-                break;
-            }
-        }
-    }
-    out
+    let mut lines = output.lines().skip_while(|l| !l.contains("panicked at"));
+    lines.next();
+    lines
+        .take_while(|l| {
+            !l.starts_with("note:") && !l.starts_with("test ") && !l.starts_with("stack backtrace")
+        })
+        .filter(|l| !l.contains("reproduce:") && l.trim() != "first ones:")
+        .take(3)
+        .map(|s| s.chars().take(400).collect())
+        .collect()
 }
 
 /// Runs `t` with seed set `seed`; its output goes to a file in `tmp`, kept in

@@ -66,8 +66,8 @@ pub struct Stats {
     pub pairs: usize,
     /// Pairs parry's `intersection_test` reports as overlapping.
     pub overlapping: usize,
-    /// Disagreements excused because the pair is touching: parry's signed
-    /// distance, or the referee's bounds, within tolerance of zero.
+    /// Overlap disagreements excused because the pair is touching: the
+    /// referee's certified bound on the signed distance within tolerance of zero.
     pub touching_excused: usize,
     /// Normal mismatches excused because both normals are optimal within
     /// tolerance according to the exact support functions (a tie).

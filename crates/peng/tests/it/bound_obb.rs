@@ -188,6 +188,22 @@ proptest! {
     }
 }
 
+/// Two nearly vertical points far from the origin (drawn by `fit2_contains_points`
+/// with a fresh seed): the fitted box is a sliver 23.6 long, and its area
+/// (2.6e-2) is over 1.5 times the axis-aligned box's (1.4e-3) only by the
+/// fitting slack `s` on its short side: `w·2s = 2.6e-2`.
+#[test]
+fn fit2_sliver_far_from_origin_exceeds_the_bound_only_by_the_slack() {
+    let pts = [Vec2::new(-291.026, 30.373047), Vec2::new(-291.02606, 53.999588)];
+    let obb = Obb2::from_points(&pts).unwrap();
+    assert!(pts.iter().all(|&p| obb.contains_point(p)));
+    let aabb = Aabb2::from_points(pts.iter().copied()).area();
+    let s = 16.0 * f32::EPSILON * 291.02606;
+    let (w, h) = (2.0 * obb.half_extents.x, 2.0 * obb.half_extents.y);
+    assert!(obb.area() > aabb * 1.5 + 1e-3, "{} {aabb}", obb.area());
+    assert!(obb.area() <= aabb * 1.5 + 1e-3 + 2.0 * s * (w + h));
+}
+
 #[test]
 fn face_touching_and_separated_3d() {
     let a = Obb3::new(Vec3::ZERO, Mat3::IDENTITY, Vec3::ONE);
