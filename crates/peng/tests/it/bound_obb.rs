@@ -194,7 +194,10 @@ proptest! {
 /// fitting slack `s` on its short side: `w·2s = 2.6e-2`.
 #[test]
 fn fit2_sliver_far_from_origin_exceeds_the_bound_only_by_the_slack() {
-    let pts = [Vec2::new(-291.026, 30.373047), Vec2::new(-291.02606, 53.999588)];
+    let pts = [
+        Vec2::new(-291.026, 30.373047),
+        Vec2::new(-291.02606, 53.999588),
+    ];
     let obb = Obb2::from_points(&pts).unwrap();
     assert!(pts.iter().all(|&p| obb.contains_point(p)));
     let aabb = Aabb2::from_points(pts.iter().copied()).area();
