@@ -4,7 +4,7 @@
 //! `cargo test` gives the same verdict on every run) and a case count.
 //!
 //! - `PENG_TEST_SEED` (a `u64`, decimal or `0x` hex): when set, every base seed
-//!   is combined with it ([`derive`]), so one value picks a fresh input set for
+//!   is combined with it ([`derive()`]), so one value picks a fresh input set for
 //!   every test; unset, the tests use exactly their written seeds.
 //! - `PENG_TEST_SCALE` (a positive integer, default 1): multiplies the case
 //!   counts ([`scaled`]).
@@ -75,7 +75,7 @@ pub fn derive(base: u64) -> u64 {
     derive_with(env_seed(), base)
 }
 
-/// [`derive`] with the fresh seed given.
+/// [`derive()`] with the fresh seed given.
 pub fn derive_with(fresh: Option<u64>, base: u64) -> u64 {
     match fresh {
         None => base,

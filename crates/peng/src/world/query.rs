@@ -493,7 +493,7 @@ impl<D: Dim> World<D> {
     /// against a collider not decide within its step budget (a safeguard of
     /// conservative advancement; translations decide in a few steps), the
     /// answer may be that collider with
-    /// [`CastStatus::Undecided`](crate::ccd::CastStatus::Undecided): no
+    /// [`CastStatus::Undecided`]: no
     /// collider is touched before its time, and a later contact with another
     /// one could not be certified the first. It is never taken for a contact
     /// at equal times.
