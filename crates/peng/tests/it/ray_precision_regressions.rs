@@ -1,6 +1,6 @@
-//! Regression cases of the ray casts at balls, capsules and cylinders, once found
-//! off by more than the differential tests' tolerance (`1e-4·s`, `s` the
-//! shape's bounding radius; normals 1e-3 rad) on fresh seeds. Each is checked
+//! Regression cases of the ray casts at balls, capsules, cylinders and cones,
+//! once found off by more than the differential tests' tolerance (`1e-4·s`,
+//! `s` the shape's bounding radius; normals 1e-3 rad) on fresh seeds. Each is checked
 //! against a closed form in f64 written here: the f32 pose and ray taken as
 //! exact, the ray moved into the shape's frame in f64, and the line's crossing
 //! of every ball and tube solved from its closest approach to the centre or
@@ -407,4 +407,77 @@ fn circle2_grazing_ray_from_far() {
     let (t, _) = ball_roots(lo.extend(0.0), ld.extend(0.0), 0.1f32 as f64).unwrap();
     let n = (lo + ld * t).normalize();
     check2("grazing circle", &shape, &pose, &ray, (t, n), 0.1);
+}
+
+/// A ray grazing a cone's side (its line within a relative 7e-9 of tangency
+/// in the discriminant): the nappe's quadratic, solved from the f32 line in
+/// the cone's frame, carried that line's rounding through the square root and
+/// hit 1.2e-4·s early (`s` the bounding radius). The truth: the side
+/// `x² + z² = k² (h - y)²` (`k = r / 2h`, apex at `y = h`) crossed in f64,
+/// its entry root past the base plane's.
+#[test]
+fn cone3_grazing_ray() {
+    let (h, r) = (1.5394765f32, 1.8875519f32);
+    let shape: d3::Shape = d3::Cone::new(h, r).unwrap().into();
+    let pose = pose3(
+        [2.1984653, 0.60844517, 0.7157216],
+        [-0.86843216, 0.36947152, 0.0978384, -0.31582284],
+    );
+    let ray = ray3(
+        [-3.0417008, 3.856174, 1.5691462],
+        [1.0562954, -0.87210983, -0.20698826],
+    );
+    let (lo, ld, _) = local3(&pose, &ray);
+    let (h64, r64) = (h as f64, r as f64);
+    let k2 = (r64 / (2.0 * h64)).powi(2);
+    let m = lo - DVec3::new(0.0, h64, 0.0);
+    let a = ld.x * ld.x + ld.z * ld.z - k2 * ld.y * ld.y;
+    let b = m.x * ld.x + m.z * ld.z - k2 * m.y * ld.y;
+    let c = m.x * m.x + m.z * m.z - k2 * m.y * m.y;
+    let disc = b * b - a * c;
+    assert!(a > 0.0 && disc > 0.0, "the truth misses");
+    let t = (-b - disc.sqrt()) / a;
+    let x = lo + ld * t;
+    // Entered through the side of the lower nappe, before the base plane.
+    assert!(x.y < h64 && x.y > -h64 && ld.y < 0.0);
+    let rho = x.x.hypot(x.z);
+    let n = DVec3::new(x.x / rho * 2.0 * h64, r64, x.z / rho * 2.0 * h64).normalize();
+    check3(
+        "grazing cone",
+        &shape,
+        &pose,
+        &ray,
+        (t, n),
+        h.hypot(r) as f64,
+    );
+}
+
+/// A ray entering a flat cone's base at a slope of 1/400: the base plane's
+/// crossing moves by the rounding of the ray's height in the cone's frame
+/// times 400 (4.2e-5·s late). The truth: `y = -h` crossed in f64, within the
+/// base disk.
+#[test]
+fn cone3_shallow_base_ray() {
+    let (h, r) = (0.19676286f32, 1.3935212f32);
+    let shape: d3::Shape = d3::Cone::new(h, r).unwrap().into();
+    let pose = pose3(
+        [1.9641562, 1.3794212, 2.8668337],
+        [0.29229957, -0.89610094, 0.33189508, 0.037546497],
+    );
+    let ray = ray3(
+        [4.272053, 1.3607972, 0.9909762],
+        [-0.612551, -0.0011285344, 0.5826574],
+    );
+    let (lo, ld, _) = local3(&pose, &ray);
+    let t = (-(h as f64) - lo.y) / ld.y;
+    let x = lo + ld * t;
+    assert!(t > 0.0 && x.x.hypot(x.z) < r as f64, "the truth misses");
+    check3(
+        "shallow cone base",
+        &shape,
+        &pose,
+        &ray,
+        (t, -DVec3::Y),
+        h.hypot(r) as f64,
+    );
 }

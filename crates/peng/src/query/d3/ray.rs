@@ -239,7 +239,7 @@ pub(super) fn line_interval(
         Shape::Capsule(c) => capsule_interval(c.a(), c.b(), c.radius(), o, d, frame),
         Shape::Cuboid(c) => cuboid_interval(c, o, d),
         Shape::Cylinder(c) => cylinder_interval(c, o, d, frame),
-        Shape::Cone(c) => cone_interval(c, o, d),
+        Shape::Cone(c) => cone_interval(c, o, d, frame),
         Shape::Segment(s) => segment_interval(s.a(), s.b(), o, d),
         Shape::Triangle(t) => {
             let [a, b, c] = *t.vertices();
@@ -448,34 +448,20 @@ fn cylinder_interval(c: &Cylinder, o: Vec3, d: Vec3, f: &Frame) -> Option<LineIn
     tube.clip(caps)
 }
 
-fn cone_interval(c: &Cone, o: Vec3, d: Vec3) -> Option<LineInterval> {
+fn cone_interval(c: &Cone, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {
     let (h, r) = (c.half_height(), c.radius());
     if r <= 0.0 {
         return segment_interval(Vec3::new(0.0, -h, 0.0), Vec3::new(0.0, h, 0.0), o, d);
     }
-    let base = plane_interval(-Vec3::Y, h, o, d)?;
     if h <= 0.0 {
         // A disk: the base plane crossing, if within the rim.
+        let base = plane_interval(-Vec3::Y, h, o, d)?;
         let top = plane_interval(Vec3::Y, 0.0, o, d)?;
         let iv = base.clip(top)?;
         let t = if iv.t_in.is_finite() { iv.t_in } else { 0.0 };
         let p = o + d * t;
         return (p.x * p.x + p.z * p.z <= r * r * (1.0 + 4.0 * REL_EPS)).then_some(iv);
     }
-    // The solid nappe below the apex: x² + z² <= k² (h - y)², y <= h, with
-    // k = r / 2h. Rays passing near the apex give two nearly equal roots, an
-    // ill-conditioned quadratic; it is solved in f64 and parametrized from the
-    // line's point nearest the apex (t = t0 + τ), which keeps the coefficients
-    // small. With m that point relative to the apex, along the line
-    // f(τ) = A τ² + 2 B τ + C <= 0.
-    let k2 = (r as f64 / (2.0 * h as f64)).powi(2);
-    let dd = d.as_dvec3();
-    let od = o.as_dvec3() - glam::DVec3::new(0.0, h as f64, 0.0);
-    let t0 = -od.dot(dd) / dd.dot(dd);
-    let m = od + dd * t0;
-    let a = dd.x * dd.x + dd.z * dd.z - k2 * dd.y * dd.y;
-    let b = m.x * dd.x + m.z * dd.z - k2 * m.y * dd.y;
-    let cc = m.x * m.x + m.z * m.z - k2 * m.y * m.y;
     let slant = Vec3::new(2.0 * h, r, 0.0).normalize();
     let slant_normal = |t: f32| {
         let p = o + d * t;
@@ -486,76 +472,129 @@ fn cone_interval(c: &Cone, o: Vec3, d: Vec3) -> Option<LineInterval> {
         }
         Vec3::new(p.x / rho, 0.0, p.z / rho) * slant.x + Vec3::Y * slant.y
     };
-    // Below the apex: y - h = m.y + τ d.y <= 0.
-    let below_apex = |tau: f64| m.y + dd.y * tau <= 0.0;
-    let to_t = |tau: f64| (t0 + tau) as f32;
-    let scale = dd.dot(dd);
-    let eps = REL_EPS as f64 * 1e-3;
-    let nappe = if a.abs() <= eps * scale {
-        // Parallel to a generator: one crossing where 2 B τ + C = 0.
-        if b == 0.0 {
-            return None;
+    // Near tangency the square root amplifies the rounding of the f32 move
+    // into this frame: then the nappe is redone from the f64 line.
+    let (t_in, t_out) = match cone_nappe(h, r, o.as_dvec3(), d.as_dvec3(), true) {
+        Some(roots) => roots,
+        None => {
+            let (o64, d64) = f.ray64();
+            cone_nappe(h, r, o64, d64, false)?
         }
-        let t = to_t(-cc / (2.0 * b));
-        // The inside is the side where f < 0, i.e. the sign of -B.
-        if b > 0.0 {
-            LineInterval {
-                t_out: t,
-                n_out: slant_normal(t),
-                ..EVERYWHERE
-            }
+    }?;
+    let (t_in, t_out) = (t_in as f32, t_out as f32);
+    let n = |t: f32| {
+        if t.is_finite() {
+            slant_normal(t)
         } else {
-            LineInterval {
-                t_in: t,
-                n_in: slant_normal(t),
-                ..EVERYWHERE
-            }
+            Vec3::ZERO
         }
+    };
+    let nappe = LineInterval {
+        t_in,
+        n_in: n(t_in),
+        t_out,
+        n_out: n(t_out),
+    };
+    // The base, crossed at a shallow angle, moves its crossing by the rounding
+    // of `o.y` times `|d| / |d.y|`: below a slope of 1/16 it is crossed in f64
+    // (as the cylinder's caps).
+    let base = if 256.0 * d.y * d.y >= d.dot(d) {
+        plane_interval(-Vec3::Y, h, o, d)?
     } else {
-        // With a < 0 the line is steeper than the generators and always
-        // crosses the double cone (a negative discriminant is rounding).
-        let disc = b * b - a * cc;
-        if a > 0.0 && disc < 0.0 {
-            return None;
-        }
-        let sq = disc.max(0.0).sqrt();
-        let q = -(b + sq.copysign(b));
-        let (r1, r2) = if q != 0.0 {
-            (q / a, cc / q)
-        } else {
-            (0.0, 0.0)
-        };
-        let (tau0, tau1) = (r1.min(r2), r1.max(r2));
-        let (t_a, t_b) = (to_t(tau0), to_t(tau1));
-        if a > 0.0 {
-            // Shallower than the generators: f <= 0 between the roots, on one
-            // nappe; keep it if that is the lower one.
-            if !below_apex(0.5 * (tau0 + tau1)) {
+        let (o64, d64) = f.ray64();
+        let (oy, dy) = (o64.y, d64.y);
+        let h = h as f64;
+        if dy == 0.0 {
+            if oy < -h {
                 return None;
             }
-            LineInterval {
-                t_in: t_a,
-                n_in: slant_normal(t_a),
-                t_out: t_b,
-                n_out: slant_normal(t_b),
-            }
-        } else if d.y > 0.0 {
-            // Steeper: f <= 0 outside the roots; going up, the lower nappe is
-            // the part before the first root.
-            LineInterval {
-                t_out: t_a,
-                n_out: slant_normal(t_a),
-                ..EVERYWHERE
-            }
+            EVERYWHERE
         } else {
-            LineInterval {
-                t_in: t_b,
-                n_in: slant_normal(t_b),
-                ..EVERYWHERE
+            let t = ((-h - oy) / dy) as f32;
+            if dy < 0.0 {
+                LineInterval {
+                    t_out: t,
+                    n_out: -Vec3::Y,
+                    ..EVERYWHERE
+                }
+            } else {
+                LineInterval {
+                    t_in: t,
+                    n_in: -Vec3::Y,
+                    ..EVERYWHERE
+                }
             }
         }
     };
     nappe.clip(base)
+}
+
+/// The line `o + t d` (cone frame, f64) against the solid nappe below the
+/// apex: `x² + z² <= k² (h - y)²`, `y <= h`, with `k = r / 2h`. Rays passing
+/// near the apex give two nearly equal roots, an ill-conditioned quadratic;
+/// it is parametrized from the line's point nearest the apex (`t = t0 + τ`),
+/// which keeps the coefficients small. With `m` that point relative to the
+/// apex, along the line `f(τ) = A τ² + 2 B τ + C <= 0`.
+///
+/// The line's stretch `(t_in, t_out)` in the nappe (infinite ends where it is
+/// unbounded), `Some(None)` if it misses; `None` (only with `ask_f64`) when
+/// the line is near tangent and should be given again in f64.
+fn cone_nappe(h: f32, r: f32, o: DVec3, dd: DVec3, ask_f64: bool) -> Option<Option<(f64, f64)>> {
+    let k2 = (r as f64 / (2.0 * h as f64)).powi(2);
+    let od = o - DVec3::new(0.0, h as f64, 0.0);
+    let scale = dd.dot(dd);
+    let t0 = -od.dot(dd) / scale;
+    let m = od + dd * t0;
+    let a = dd.x * dd.x + dd.z * dd.z - k2 * dd.y * dd.y;
+    let b = m.x * dd.x + m.z * dd.z - k2 * m.y * dd.y;
+    let cc = m.x * m.x + m.z * m.z - k2 * m.y * m.y;
+    // Below the apex: y - h = m.y + τ d.y <= 0.
+    let below_apex = |tau: f64| m.y + dd.y * tau <= 0.0;
+    let (inf, ninf) = (f64::INFINITY, f64::NEG_INFINITY);
+    let eps = REL_EPS as f64 * 1e-3;
+    if a.abs() <= eps * scale {
+        // Parallel to a generator: one crossing where 2 B τ + C = 0.
+        if b == 0.0 {
+            return Some(None);
+        }
+        let t = t0 - cc / (2.0 * b);
+        // The inside is the side where f < 0, i.e. the sign of -B.
+        return Some(Some(if b > 0.0 { (ninf, t) } else { (t, inf) }));
+    }
+    let disc = b * b - a * cc;
+    // An f32 line carries a relative rounding of about 1e-7 into the terms;
+    // the discriminant's square root amplifies it when the discriminant is
+    // this small against them (a near-tangent graze of the side).
+    if ask_f64 && disc.abs() <= 1e-2 * (b * b + (a * cc).abs()) {
+        return None;
+    }
+    // With a < 0 the line is steeper than the generators and always crosses
+    // the double cone (a negative discriminant is rounding).
+    if a > 0.0 && disc < 0.0 {
+        return Some(None);
+    }
+    let sq = disc.max(0.0).sqrt();
+    let q = -(b + sq.copysign(b));
+    let (r1, r2) = if q != 0.0 {
+        (q / a, cc / q)
+    } else {
+        (0.0, 0.0)
+    };
+    let (tau0, tau1) = (r1.min(r2), r1.max(r2));
+    Some(Some(if a > 0.0 {
+        // Shallower than the generators: f <= 0 between the roots, on one
+        // nappe; keep it if that is the lower one.
+        if !below_apex(0.5 * (tau0 + tau1)) {
+            return Some(None);
+        }
+        (t0 + tau0, t0 + tau1)
+    } else if dd.y > 0.0 {
+        // Steeper: f <= 0 outside the roots; going up, the lower nappe is the
+        // part before the first root.
+        (ninf, t0 + tau0)
+    } else {
+        (t0 + tau1, inf)
+    }))
 }
 
 /// The stretch of the line within a scale-relative tolerance of segment `a b`.
