@@ -232,3 +232,43 @@ fn half_space_normals_of_any_length_are_directions() {
     }
     assert!(d3::HalfSpace::new(d3::Vec3::ZERO).is_err());
 }
+
+/// A point (a triangle whose corners coincide) or a capsule lying in a
+/// triangle's plane beside it was reported in contact: the separating axes of
+/// a segment and a triangle include the triangle's in-plane edge normals,
+/// which the face and edge-crossing axes miss for a core in that plane.
+/// Found by the shapes3d target; truths are closed forms (the nearest
+/// vertex, and the distance from (2, 2) to the line x + y = 1).
+#[test]
+fn core_in_a_triangles_plane_beside_it_is_apart() {
+    use d3::{Quat, Vec3};
+    let tri = d3::Shape::Triangle(
+        d3::Triangle::new(
+            Vec3::new(-0.0, 2.0, 2.0),
+            Vec3::new(2.0, 2.9707136e-17, 1e-40),
+            Vec3::new(1e-40, 1e-40, 1e-40),
+        )
+        .unwrap(),
+    );
+    let point = d3::Shape::Triangle(
+        d3::Triangle::new(Vec3::splat(2.0), Vec3::splat(2.0), Vec3::splat(2.0)).unwrap(),
+    );
+    let id = d3::Pose3::IDENTITY;
+    // The point lands at (4, 4, 4), in the plane y = z of the triangle.
+    let pose = d3::Pose3::new(Vec3::splat(2.0), Quat::from_xyzw(0.5, 0.5, 0.5, 0.5));
+    let truth = 24f64.sqrt(); // to the vertex (0, 2, 2)
+    assert!(d3::contact(&tri, &id, &point, &pose, 0.0).is_none());
+    assert!(!d3::intersects(&tri, &id, &point, &pose));
+    let d = d3::distance(&tri, &id, &point, &pose).distance as f64;
+    assert!((d - truth).abs() < 1e-5, "{d} vs {truth}");
+
+    let flat = d3::Shape::Triangle(d3::Triangle::new(Vec3::ZERO, Vec3::X, Vec3::Y).unwrap());
+    let cap = d3::Shape::Capsule(
+        d3::Capsule::new(Vec3::new(2.0, 2.0, 0.0), Vec3::new(3.0, 2.0, 0.0), 0.5).unwrap(),
+    );
+    let truth = 3.0 / 2f64.sqrt() - 0.5;
+    assert!(d3::contact(&flat, &id, &cap, &id, 0.0).is_none());
+    assert!(d3::contact(&cap, &id, &flat, &id, 0.0).is_none());
+    let d = d3::distance(&flat, &id, &cap, &id).distance as f64;
+    assert!((d - truth).abs() < 1e-5, "{d} vs {truth}");
+}

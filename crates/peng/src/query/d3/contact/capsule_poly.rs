@@ -52,7 +52,7 @@ pub(super) fn capsule_polytope(
     if r.separation > reach || r.separation.is_nan() {
         return None;
     }
-    if r.separation <= 0.0 {
+    if r.separation <= 0.0 && !apart_in_triangle_plane(core, b, b_in_a) {
         let m = manifold_from_axis(&pa, &pb, b_in_a, &r, reach);
         return inflate_a(&m, core.r, prediction);
     }
@@ -164,4 +164,37 @@ pub(super) fn capsule_polytope(
     let mut m = Manifold3::new(n);
     m.push(exact);
     Some(m)
+}
+
+/// Whether the core is separated from triangle `b` by an axis in the
+/// triangle's plane (the normal crossed with an edge). The SAT above tests the
+/// face normal and the core's direction crossed with the edges; for a core
+/// lying in the triangle's plane (or a zero-length core) those are all the
+/// normal, so a core beside the triangle in its plane would pass as touching.
+/// A triangle is the one polytope here that is flat, so it alone needs these
+/// axes (the set is then complete: a flat convex polygon's separating axes
+/// are its normal, its in-plane edge normals and the edge crossings).
+fn apart_in_triangle_plane(core: &Core, b: &Shape, b_in_a: &Pose3) -> bool {
+    let Shape::Triangle(t) = b else {
+        return false;
+    };
+    let Some(n) = t.normal() else {
+        return false;
+    };
+    let v = t.vertices();
+    let (a_b, b_b) = (
+        b_in_a.inverse_transform_point(core.a),
+        b_in_a.inverse_transform_point(core.b),
+    );
+    (0..3).any(|k| {
+        let e = v[(k + 1) % 3] - v[k];
+        let Some(u) = n.cross(e).try_normalize() else {
+            return false;
+        };
+        let (c0, c1) = (u.dot(a_b), u.dot(b_b));
+        let (lo_a, hi_a) = (c0.min(c1), c0.max(c1));
+        let w = v.map(|p| u.dot(p));
+        let (lo_b, hi_b) = (w[0].min(w[1]).min(w[2]), w[0].max(w[1]).max(w[2]));
+        lo_a - hi_b > 0.0 || lo_b - hi_a > 0.0
+    })
 }
