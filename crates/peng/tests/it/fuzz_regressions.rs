@@ -272,3 +272,33 @@ fn core_in_a_triangles_plane_beside_it_is_apart() {
     let d = d3::distance(&flat, &id, &cap, &id).distance as f64;
     assert!((d - truth).abs() < 1e-5, "{d} vs {truth}");
 }
+
+/// Two triangles in one plane, apart, were reported in contact (depth -0):
+/// the same missing in-plane axes as above. Truth: the distance from the
+/// corner (2, 2) to the line x + y = 1 is 3/√2.
+#[test]
+fn coplanar_triangles_apart_are_apart() {
+    use d3::Vec3;
+    let id = d3::Pose3::IDENTITY;
+    let t1 = d3::Shape::Triangle(d3::Triangle::new(Vec3::ZERO, Vec3::X, Vec3::Y).unwrap());
+    let t2 = d3::Shape::Triangle(
+        d3::Triangle::new(
+            Vec3::new(2.0, 2.0, 0.0),
+            Vec3::new(3.0, 2.0, 0.0),
+            Vec3::new(2.0, 3.0, 0.0),
+        )
+        .unwrap(),
+    );
+    let truth = 3.0 / 2f64.sqrt();
+    assert!(d3::contact(&t1, &id, &t2, &id, 0.0).is_none());
+    assert!(d3::contact(&t2, &id, &t1, &id, 0.0).is_none());
+    // Within a prediction that reaches, the manifold has the true gap.
+    let m = d3::contact(&t1, &id, &t2, &id, 3.0).expect("within the prediction");
+    assert!(
+        (-m.depth() as f64 - truth).abs() < 1e-4,
+        "{} vs {truth}",
+        -m.depth()
+    );
+    let d = d3::distance(&t1, &id, &t2, &id).distance as f64;
+    assert!((d - truth).abs() < 1e-5, "{d} vs {truth}");
+}

@@ -379,9 +379,43 @@ fn contact_ordered(a: &Shape, b: &Shape, b_in_a: &Pose3, prediction: f32) -> Opt
             general::general_contact(a, b, b_in_a, prediction)
         }
         (Shape::Cuboid(ca), Shape::Cuboid(cb)) => box_box::box_box(ca, cb, b_in_a, prediction),
+        (Shape::Triangle(ta), Shape::Triangle(tb)) => {
+            // Two triangles in one plane have a flat Minkowski difference: the
+            // SAT's face and edge-crossing axes are all its normal there, so
+            // their in-plane edge normals are tested first (any axis that
+            // separates bounds the distance from below).
+            let vb = tb.vertices().map(|p| b_in_a.transform_point(p));
+            let va = *ta.vertices();
+            let gap = in_plane_gap(&va, &vb).max(in_plane_gap(&vb, &va));
+            if gap > prediction {
+                return None;
+            }
+            if gap > 0.0 {
+                return general::general_contact(a, b, b_in_a, prediction);
+            }
+            polytope_manifold(&AnyPoly::of(a)?, &AnyPoly::of(b)?, b_in_a, prediction)
+        }
         _ => match (AnyPoly::of(a), AnyPoly::of(b)) {
             (Some(pa), Some(pb)) => polytope_manifold(&pa, &pb, b_in_a, prediction),
             _ => general::general_contact(a, b, b_in_a, prediction),
         },
     }
+}
+
+/// The largest separation of the points `other` from triangle `t` along the
+/// triangle's in-plane edge normals (its normal crossed with each edge), in
+/// both directions; `-∞` for a triangle without a normal.
+fn in_plane_gap(t: &[glam::Vec3; 3], other: &[glam::Vec3; 3]) -> f32 {
+    let n = (t[1] - t[0]).cross(t[2] - t[0]);
+    let mut gap = f32::NEG_INFINITY;
+    for k in 0..3 {
+        let Some(u) = n.cross(t[(k + 1) % 3] - t[k]).try_normalize() else {
+            continue;
+        };
+        let (wa, wb) = (t.map(|p| u.dot(p)), other.map(|p| u.dot(p)));
+        let (lo_a, hi_a) = (wa[0].min(wa[1]).min(wa[2]), wa[0].max(wa[1]).max(wa[2]));
+        let (lo_b, hi_b) = (wb[0].min(wb[1]).min(wb[2]), wb[0].max(wb[1]).max(wb[2]));
+        gap = gap.max(lo_b - hi_a).max(lo_a - hi_b);
+    }
+    gap
 }
