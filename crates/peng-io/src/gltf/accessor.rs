@@ -114,9 +114,11 @@ pub(super) fn all_zero(
     index: u64,
     referrer: &str,
 ) -> Result<bool, ReadError> {
-    let acc = ctx.item(doc, "accessors", index, referrer)?;
-    let path = format!("accessors[{index}]");
-    Ok(ctx.uint(acc, "bufferView", &path)?.is_none() && acc.get("sparse").is_none())
+    Ok(has_no_view(ctx, doc, index, referrer)?
+        && ctx
+            .item(doc, "accessors", index, referrer)?
+            .get("sparse")
+            .is_none())
 }
 
 /// Whether accessor `index` has no buffer view (zeros, maybe with sparse data).
