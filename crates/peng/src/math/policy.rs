@@ -160,6 +160,19 @@ pub(crate) fn check_size(what: &'static str, v: f32) -> Result<f32, GeometryErro
     }
 }
 
+/// Checks the largest coordinate `m` of a compound part's box against
+/// `4·MAX_MAGNITUDE` (rule 7: a shape's points lie within `8L` of its origin).
+pub(crate) fn check_part_box(m: f32) -> Result<(), GeometryError> {
+    if m > 4.0 * MAX_MAGNITUDE {
+        return Err(GeometryError::TooLarge {
+            what: "compound part extent",
+            value: m,
+            limit: 4.0 * MAX_MAGNITUDE,
+        });
+    }
+    Ok(())
+}
+
 /// Checks that every component of a point or translation is finite and within
 /// [`MAX_MAGNITUDE`].
 pub(crate) fn check_vec<V: super::Vector>(what: &'static str, v: V) -> Result<V, GeometryError> {

@@ -1,6 +1,6 @@
 use super::Shape;
 use crate::bound::Aabb3;
-use crate::math::policy::{check_vec, GeometryError, MAX_MAGNITUDE};
+use crate::math::policy::{check_part_box, check_vec, GeometryError};
 use crate::math::Pose3;
 use crate::mesh::Bvh;
 
@@ -104,16 +104,4 @@ impl Compound {
         out.extend(self.unbounded.iter().map(|&i| i as usize));
         out.sort_unstable();
     }
-}
-
-/// Checks the largest coordinate `m` of a part's box against `4·MAX_MAGNITUDE`.
-fn check_part_box(m: f32) -> Result<(), GeometryError> {
-    if m > 4.0 * MAX_MAGNITUDE {
-        return Err(GeometryError::TooLarge {
-            what: "compound part extent",
-            value: m,
-            limit: 4.0 * MAX_MAGNITUDE,
-        });
-    }
-    Ok(())
 }
