@@ -28,7 +28,7 @@ impl PartialEq for Compound {
 
 impl Compound {
     /// A compound of at least one part; poses must be finite with translations
-    /// within [`MAX_MAGNITUDE`], and each bounded part's box (in the compound's
+    /// within [`MAX_MAGNITUDE`](crate::math::policy::MAX_MAGNITUDE), and each bounded part's box (in the compound's
     /// frame) within `4·MAX_MAGNITUDE` ([`GeometryError::TooLarge`], the bound
     /// the [policy](crate::math::policy)'s rule 7 assumes; only nested compounds
     /// can reach it).
