@@ -19,6 +19,7 @@ mod broad_queries;
 mod broad_tree;
 mod broadperf_tree;
 mod capsule_fastpath;
+mod capsule_poly_regressions;
 mod cast2d_closed_forms;
 mod cast2d_props;
 mod cast3d_closed_forms;

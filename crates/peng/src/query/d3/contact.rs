@@ -18,6 +18,8 @@
 mod box_box;
 #[path = "contact/capsule_poly.rs"]
 mod capsule_poly;
+#[path = "contact/core_poly_f64.rs"]
+mod core_poly_f64;
 #[path = "contact/features.rs"]
 pub(super) mod features;
 #[path = "contact/general.rs"]

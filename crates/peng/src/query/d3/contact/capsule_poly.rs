@@ -10,6 +10,7 @@
 //! distance means the core lies over the face: it is clipped against the face
 //! (two points when parallel); otherwise one point.
 
+use super::core_poly_f64::closest_core_polytope;
 use super::polytopes::AnyPoly;
 use super::project::project;
 use super::round::Core;
@@ -112,6 +113,18 @@ pub(super) fn capsule_polytope(
     if best_d - core.r > prediction || !best_d.is_finite() {
         return None;
     }
+    if !certified(&pb, a_b, b_b, best_n, best_d) {
+        if let Some(c) = closest_core_polytope(&pb, a_b, b_b) {
+            best_d = c.dist;
+            best = (
+                c.on_segment,
+                c.on_polytope,
+                c.segment_feature,
+                c.polytope_feature,
+            );
+            best_n = c.normal;
+        }
+    }
     let tol = 1e-5 * pb.scale().max(pa.scale()).max(1e-6);
     // From the core (A) to B: against B's outward normal.
     let mut n = -b_in_a.transform_vector(best_n);
@@ -164,6 +177,19 @@ pub(super) fn capsule_polytope(
     let mut m = Manifold3::new(n);
     m.push(exact);
     Some(m)
+}
+
+/// Whether the normal `n` (out of polytope `pb`, towards the core `a`–`b`,
+/// all in B's frame) certifies the distance `d`: the gap between the two
+/// supports along `n` is a lower bound on the distance for any unit `n`, and
+/// equals it only along the true normal; a normal tilted by `θ` loses about
+/// `θ` times the length of the features it sees. Allowed: the f32 rounding
+/// of the dot products (a few ulps of the coordinates), well below the
+/// tolerances of the answers.
+fn certified(pb: &AnyPoly, a: Vec3, b: Vec3, n: Vec3, d: f32) -> bool {
+    let gap = n.dot(a).min(n.dot(b)) - n.dot(pb.support(n));
+    let size = a.abs().max(b.abs()).max_element() + pb.scale();
+    gap >= d - 2e-6 * size
 }
 
 /// Whether the core is separated from triangle `b` by an axis in the
