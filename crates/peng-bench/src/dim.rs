@@ -87,6 +87,14 @@ pub trait Dim: Copy + Debug + 'static {
     fn inverse_transform_vector(pose: &Self::Pose, v: Self::V) -> Self::V;
     /// The shape's support point along `dir` in its local frame.
     fn local_support(s: &Self::Shape, dir: Self::V) -> Self::V;
+    /// `n·(pose·p − origin)` in f64 for a local point `p`: a plane offset
+    /// without the f32 rounding of the transform and the dot product (which
+    /// a referee divides by small slopes; see `referee::ray_entry`).
+    fn offset_f64(pose: &Self::Pose, p: Self::V, n: Self::V, origin: Self::V) -> f64;
+    /// `pose·p` in f64 for a local point `p` (in 2D with `z = 0`).
+    fn place_f64(pose: &Self::Pose, p: Self::V) -> glam::DVec3;
+    /// `v` in f64 (in 2D with `z = 0`).
+    fn to_dvec3(v: Self::V) -> glam::DVec3;
 
     /// A uniformly random unit vector.
     fn random_unit(rng: &mut Rng) -> Self::V;
@@ -245,6 +253,21 @@ impl_dim! {
     fn random_rotation(rng: &mut Rng) -> f32 {
         rng.range(-core::f32::consts::PI, core::f32::consts::PI)
     }
+    fn offset_f64(pose: &peng::d2::Pose2, p: Vec2, n: Vec2, origin: Vec2) -> f64 {
+        let x = Self::place_f64(pose, p).truncate();
+        n.as_dvec2().dot(x - origin.as_dvec2())
+    }
+    fn to_dvec3(v: Vec2) -> glam::DVec3 {
+        v.as_dvec2().extend(0.0)
+    }
+    fn place_f64(pose: &peng::d2::Pose2, p: Vec2) -> glam::DVec3 {
+        let (c, s) = (pose.rotation.cos as f64, pose.rotation.sin as f64);
+        // Rot2 holds an angle's cos and sin, unit within f32 rounding.
+        let len = c.hypot(s);
+        let (c, s, p) = (c / len, s / len, p.as_dvec2());
+        let x = glam::DVec2::new(c * p.x - s * p.y, s * p.x + c * p.y);
+        (x + pose.translation.as_dvec2()).extend(0.0)
+    }
     fn tangents(n: Vec2) -> Vec<Vec2> {
         let t = n.perp();
         vec![t, -t]
@@ -290,6 +313,17 @@ impl_dim! {
 
     fn random_rotation(rng: &mut Rng) -> Quat {
         rng.rotation3()
+    }
+    fn offset_f64(pose: &peng::d3::Pose3, p: Vec3, n: Vec3, origin: Vec3) -> f64 {
+        n.as_dvec3().dot(Self::place_f64(pose, p) - origin.as_dvec3())
+    }
+    fn to_dvec3(v: Vec3) -> glam::DVec3 {
+        v.as_dvec3()
+    }
+    fn place_f64(pose: &peng::d3::Pose3, p: Vec3) -> glam::DVec3 {
+        let q = pose.rotation;
+        let q = glam::DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64).normalize();
+        q * p.as_dvec3() + pose.translation.as_dvec3()
     }
     fn tangents(n: Vec3) -> Vec<Vec3> {
         let (t1, t2) = n.any_orthonormal_pair();

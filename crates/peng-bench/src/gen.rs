@@ -26,8 +26,14 @@ pub const SEPARATED_RANGE: (f32, f32) = (1.05, 1.5);
 
 /// The support value `max over x in the placed shape of n·(x - origin)`.
 pub fn support_value<D: Dim>(s: &D::Shape, pose: &D::Pose, n: D::V, origin: D::V) -> f32 {
+    support_value_f64::<D>(s, pose, n, origin) as f32
+}
+
+/// [`support_value`] before its rounding to f32: the support point is
+/// peng's (f32, in the shape's frame), placed and projected in f64.
+pub fn support_value_f64<D: Dim>(s: &D::Shape, pose: &D::Pose, n: D::V, origin: D::V) -> f64 {
     let local = D::local_support(s, D::inverse_transform_vector(pose, n));
-    n.dot(D::transform_point(pose, local) - origin)
+    D::offset_f64(pose, local, n, origin)
 }
 
 /// A pair of placed shapes.

@@ -27,7 +27,7 @@
 //! the searches read the same in 2D and 3D.
 
 use crate::dim::Dim;
-use crate::gen::{support_value, Pair};
+use crate::gen::{support_value, support_value_f64, Pair};
 use peng::math::Vector;
 use peng::query::types::Ray;
 
@@ -67,12 +67,16 @@ pub fn refine<D: Dim>(p: &Pair<D>, starts: &[D::V]) -> (D::V, f32) {
 /// value is a certified **lower bound** on the ray's hit parameter, and for a ray
 /// that hits, the maximum over `n` is the hit parameter (attained at the surface
 /// normal of the entry point).
+///
+/// In f64 from peng's f32 support point: the ratio divides by `n·d`, small
+/// for a plane the ray crosses at a shallow angle, which would magnify the
+/// f32 rounding of the offset past the tests' tolerance.
 pub fn ray_entry<D: Dim>(s: &D::Shape, pose: &D::Pose, ray: &Ray<D::V>, n: D::V) -> f32 {
-    let nd = n.dot(ray.dir);
+    let nd = D::to_dvec3(n).dot(D::to_dvec3(ray.dir));
     if nd >= 0.0 {
         return f32::NEG_INFINITY;
     }
-    support_value::<D>(s, pose, n, ray.origin) / nd
+    (support_value_f64::<D>(s, pose, n, ray.origin) / nd) as f32
 }
 
 /// Search for `max ray_entry` from the start directions (as in [`refine`], in 3D
@@ -86,6 +90,95 @@ pub fn refine_ray<D: Dim>(
 ) -> (D::V, f32) {
     let (n, v) = D::minimize_on_sphere(|n| -ray_entry::<D>(s, pose, ray, n), starts, false);
     (n, -v)
+}
+
+/// A certified **upper bound** on the hit parameter of a ray near the entry
+/// normal `n` (from [`refine_ray`]): support points along directions tilted
+/// from `n` by small angles are points of the shape, so is every chord (2D)
+/// or triangle (3D) between them, and where the ray crosses one it has
+/// entered the shape. Exact for a polygon's edge or a polyhedron's face (the
+/// support points are the feature's corners); for a curved surface the
+/// chord lies within `ε²/2` of the radius. `None` when no chord is crossed
+/// (the ray enters at a vertex, or misses). In f64 from peng's f32 support
+/// points.
+pub fn ray_upper<D: Dim>(s: &D::Shape, pose: &D::Pose, ray: &Ray<D::V>, n: D::V) -> Option<f32> {
+    let (o, d) = (D::to_dvec3(ray.origin), D::to_dvec3(ray.dir));
+    let point = |dir: D::V| {
+        D::place_f64(
+            pose,
+            D::local_support(s, D::inverse_transform_vector(pose, dir)),
+        )
+    };
+    let mut best = f64::INFINITY;
+    // Tilts: both ways along the tangent in 2D; in 3D eight ways around
+    // the normal (the corners of a face, whatever its orientation).
+    let t = D::tangents(n);
+    let tilts: Vec<D::V> = if t.len() == 2 {
+        t
+    } else {
+        let (t1, t2) = (t[0], t[2]);
+        (0..8)
+            .map(|k| {
+                let a = k as f32 * std::f32::consts::FRAC_PI_4;
+                t1 * a.cos() + t2 * a.sin()
+            })
+            .collect()
+    };
+    for eps in [1e-4f32, 1e-3, 1e-2, 1e-1] {
+        let p: Vec<glam::DVec3> = tilts.iter().map(|&t| point(n + t * eps)).collect();
+        if p.len() == 2 {
+            if let Some(t) = ray_chord(o, d, p[0], p[1]) {
+                best = best.min(t);
+            }
+            continue;
+        }
+        for i in 0..p.len() {
+            for j in i + 1..p.len() {
+                for k in j + 1..p.len() {
+                    if let Some(t) = ray_triangle(o, d, p[i], p[j], p[k]) {
+                        best = best.min(t);
+                    }
+                }
+            }
+        }
+    }
+    best.is_finite().then_some(best as f32)
+}
+
+/// Where the ray `o + t·d` (in the plane `z = 0`) crosses the segment `a b`.
+fn ray_chord(o: glam::DVec3, d: glam::DVec3, a: glam::DVec3, b: glam::DVec3) -> Option<f64> {
+    let cross = |u: glam::DVec3, v: glam::DVec3| u.x * v.y - u.y * v.x;
+    let e = b - a;
+    let den = cross(d, e);
+    if den == 0.0 {
+        return None;
+    }
+    let t = cross(a - o, e) / den;
+    let u = cross(a - o, d) / den;
+    (t >= 0.0 && (0.0..=1.0).contains(&u)).then_some(t)
+}
+
+/// Where the ray `o + t·d` crosses triangle `a b c` (Möller and Trumbore,
+/// "Fast, minimum storage ray-triangle intersection", 1997).
+fn ray_triangle(
+    o: glam::DVec3,
+    d: glam::DVec3,
+    a: glam::DVec3,
+    b: glam::DVec3,
+    c: glam::DVec3,
+) -> Option<f64> {
+    let (e1, e2) = (b - a, c - a);
+    let p = d.cross(e2);
+    let det = e1.dot(p);
+    if det == 0.0 {
+        return None;
+    }
+    let s = o - a;
+    let u = s.dot(p) / det;
+    let q = s.cross(e1);
+    let v = d.dot(q) / det;
+    let t = e2.dot(q) / det;
+    (u >= 0.0 && v >= 0.0 && u + v <= 1.0 && t >= 0.0).then_some(t)
 }
 
 #[cfg(test)]
@@ -131,5 +224,47 @@ mod tests {
         };
         let (n, v) = refine(&p2, &[Vec2::new(1.0, 0.4)]);
         assert!((v - 0.5).abs() < 1e-5 && n.dot(Vec2::X) > 0.9999, "{v} {n}");
+    }
+
+    /// The two ray bounds bracket the closed-form hit: exact on a flat face
+    /// (2D edge, 3D face), within the chord's sagitta on a ball; and a ray
+    /// that crosses a 2D edge at 1/400 of a radian still gets the hit from
+    /// both sides to 1e-6 (in f32 the offset's rounding over the slope was
+    /// 4e-5).
+    #[test]
+    fn ray_bounds_bracket_the_hit() {
+        use crate::dim::{D2, D3};
+        let cube: peng::d3::Shape = Cuboid::new(Vec3::ONE).unwrap().into();
+        let pose = Pose3::from_translation(Vec3::new(0.5, -0.25, 3.0));
+        let ray = Ray::new(Vec3::new(-4.0, 0.0, 3.1), Vec3::new(1.0, 0.05, -0.02)).unwrap();
+        // Enters the face x = -0.5 at t = 3.5.
+        let (n, lb) = refine_ray::<D3>(&cube, &pose, &ray, &[-Vec3::X + Vec3::Y * 0.1]);
+        let ub = ray_upper::<D3>(&cube, &pose, &ray, n).unwrap();
+        assert!(
+            (lb - 3.5).abs() < 1e-6 && (ub - 3.5).abs() < 1e-6,
+            "{lb} {ub}"
+        );
+        let ball: peng::d3::Shape = Ball::new(2.0).unwrap().into();
+        let ray = Ray::new(Vec3::new(-5.0, 1.0, 0.0), Vec3::X).unwrap();
+        // Enters at x = -sqrt(3): t = 5 - sqrt(3).
+        let hit = 5.0 - 3f32.sqrt();
+        let (n, lb) = refine_ray::<D3>(&ball, &Pose3::IDENTITY, &ray, &[-Vec3::X]);
+        let ub = ray_upper::<D3>(&ball, &Pose3::IDENTITY, &ray, n).unwrap();
+        assert!(lb <= hit + 1e-6 && ub >= hit - 1e-6, "{lb} {hit} {ub}");
+        assert!(ub - lb < 1e-5, "{lb} {ub}");
+        let seg: peng::d2::Shape =
+            peng::d2::Segment::new(Vec2::new(-3.0, 0.0), Vec2::new(3.0, 0.0))
+                .unwrap()
+                .into();
+        let pose = peng::d2::Pose2::from_translation(Vec2::new(0.3, 1.7));
+        let slope = 1.0f32 / 400.0;
+        let ray = Ray::new(Vec2::new(-2.0, 1.7 + 2.0 * slope), Vec2::new(1.0, -slope)).unwrap();
+        // Crosses y = 1.7 at t = 2.
+        let (n, lb) = refine_ray::<D2>(&seg, &pose, &ray, &[Vec2::Y]);
+        let ub = ray_upper::<D2>(&seg, &pose, &ray, n).unwrap();
+        assert!(
+            (lb - 2.0).abs() < 1e-5 && (ub - 2.0).abs() < 1e-5,
+            "{lb} {ub}"
+        );
     }
 }

@@ -13,7 +13,9 @@
 //! - normals agree within 1e-3 rad, except where the normal is not unique: the
 //!   sideways-shifted rays get different normals from parry (an edge or rim);
 //! - a toi or normal mismatch is excused when the support-function referee
-//!   (`peng_bench::referee::refine_ray`) refutes parry's answer and not peng's,
+//!   refutes parry's answer and not peng's: `peng_bench::referee::refine_ray`
+//!   bounds the hit parameter from below, `referee::ray_upper` (the ray's
+//!   crossing of a chord between support points) from above, both in f64;
 //!   and a normal mismatch when both normals' supporting planes are entered at
 //!   the common toi within `1e-4·s` (ties; on curved surfaces this admits
 //!   normals off by ~1e-3 rad, the same limit as in `common::pairs`).
@@ -76,12 +78,17 @@ pub fn run<D: Peer>(kind: D::Kind, base: u64, min_hits: usize) {
                 // below, its maximum is the hit; an answer whose own normal's plane
                 // is not entered at its toi, or whose toi is below the bound, is
                 // refuted.
-                let refuted = |t: f32, n: D::V, lb: f32, margin: f32| {
+                // A chord between support points near the best normal gives
+                // an upper bound; an answer past it is refuted too.
+                let refuted = |t: f32, n: D::V, (lb, ub): (f32, f32), margin: f32| {
                     let own = referee::ray_entry::<D>(&c.shape, &c.pose, &c.ray, n);
-                    t < lb - margin / len || (own - t).abs() * len > tol
+                    t < lb - margin / len || t > ub + margin / len || (own - t).abs() * len > tol
                 };
                 if value_bad || normal_bad {
-                    let (_, lb) = referee::refine_ray::<D>(&c.shape, &c.pose, &c.ray, &[np, nq]);
+                    let (nb, lb) = referee::refine_ray::<D>(&c.shape, &c.pose, &c.ray, &[np, nq]);
+                    let ub = referee::ray_upper::<D>(&c.shape, &c.pose, &c.ray, nb)
+                        .unwrap_or(f32::INFINITY);
+                    let lb = (lb, ub);
                     if !refuted(tp, np, lb, tol) && refuted(tq, nq, lb, CERT_MARGIN * tol) {
                         parry_wrong += 1;
                         continue;
@@ -96,7 +103,7 @@ pub fn run<D: Peer>(kind: D::Kind, base: u64, min_hits: usize) {
                     }
                     if value_bad {
                         failures.push(format!(
-                            "seed {seed:#x} ray #{i}: toi peng {tp} vs parry {tq}, certified lower bound {lb}, peng refuted: {}; {c:?}",
+                            "seed {seed:#x} ray #{i}: toi peng {tp} vs parry {tq}, certified bounds {lb:?}, peng refuted: {}; {c:?}",
                             refuted(tp, np, lb, tol)
                         ));
                         continue;
