@@ -16,8 +16,9 @@ use super::gjk::{gjk, GjkCache2};
 use super::poly::Poly;
 use super::sat::max_separation;
 use super::segment::closest_params_segments;
+use crate::math::tolerance::REL_EPS;
 use crate::math::Vec2;
-use crate::query::types::{ContactId, Feature};
+use crate::query::types::{ContactId, Feature, FeatureKind};
 
 /// Largest `|sin|` between the closest-point direction and a face normal for
 /// which a separated pair is treated as a face contact (two clipped points).
@@ -410,6 +411,76 @@ pub(crate) fn face_manifold(
     (m.len > 0).then_some(m)
 }
 
+/// The face of `p` holding its closest feature `f` that most faces `dir`, with
+/// `n·dir`: an edge's own face, either face beside a vertex (all of a
+/// segment's faces and, for an unknown feature, all faces).
+///
+/// Faces away from the closest point can face `dir` as well, to rounding,
+/// when the polygon has nearly collinear edges (3e-5 rad apart in one case
+/// found by the differential tests); clipped against such a face the incident
+/// core loses the closest point, and the manifold its deepest point.
+fn facing_face(p: &Poly, f: Feature, dir: Vec2) -> (f32, usize) {
+    let n = p.normals();
+    let i = (f.0 & 0x3fff) as usize;
+    let kind = f.0 >> 14;
+    let (lo, hi) = if p.count() == 2 || i >= p.count() {
+        (0, p.count())
+    } else if kind == FeatureKind::Edge as u16 {
+        (i, i + 1)
+    } else if kind == FeatureKind::Vertex as u16 {
+        // Faces `i - 1` and `i` meet at vertex `i`.
+        let prev = if i == 0 { p.count() - 1 } else { i - 1 };
+        let (dp, di) = (n[prev].dot(dir), n[i].dot(dir));
+        return if dp > di { (dp, prev) } else { (di, i) };
+    } else {
+        (0, p.count())
+    };
+    (lo..hi)
+        .map(|k| (n[k].dot(dir), k))
+        .fold((f32::NEG_INFINITY, 0), |x, y| if y.0 > x.0 { y } else { x })
+}
+
+/// A face contact for cores apart whose closest direction `normal` a face
+/// holding a closest feature (`feats`, A's and B's) nearly faces (two points
+/// for parallel edges, as Box2D does), when its deepest point reaches `depth`,
+/// the pair's depth, to rounding. The reference face is the one facing
+/// `normal` better; depths are measured along its normal.
+fn aligned_face_contact(
+    a: &Poly,
+    b: &Poly,
+    normal: Vec2,
+    (fa, fb): (Feature, Feature),
+    depth: f32,
+    prediction: f32,
+) -> Option<LocalManifold> {
+    let (da, ia) = facing_face(a, fa, normal);
+    let (db, ib) = facing_face(b, fb, -normal);
+    let (dot, face, ref_is_a) = if db > da {
+        (db, ib, false)
+    } else {
+        (da, ia, true)
+    };
+    let n_face = if ref_is_a {
+        a.normals()[face]
+    } else {
+        -b.normals()[face]
+    };
+    if dot <= 0.0 || n_face.perp_dot(normal).abs() > FACE_ALIGN_SIN {
+        return None;
+    }
+    let (rf, inc) = if ref_is_a { (a, b) } else { (b, a) };
+    let cl = clip(rf, face, inc);
+    let m = from_faces(a, b, n_face, ref_is_a, &cl, prediction);
+    // Along a face normal up to FACE_ALIGN_SIN off the closest direction the
+    // clipped core can miss the closest point by `dist·FACE_ALIGN_SIN`: keep
+    // the face contact only when its deepest point is the pair's depth.
+    let deepest = m.points[..m.len]
+        .iter()
+        .fold(f32::NEG_INFINITY, |x, p| x.max(p.depth));
+    let tol = 4.0 * REL_EPS * a.scale().max(b.scale()).max(1.0);
+    (m.len > 0 && deepest >= depth - tol).then_some(m)
+}
+
 /// The contact manifold of two rounded cores in the shared frame, when their
 /// signed distance is at most `prediction`.
 pub(crate) fn manifold(a: &Poly, b: &Poly, prediction: f32) -> Option<LocalManifold> {
@@ -431,36 +502,17 @@ pub(crate) fn manifold(a: &Poly, b: &Poly, prediction: f32) -> Option<LocalManif
             return Some(m);
         }
     }
-    if let Analysis::Closest { dist, normal, .. } = an {
-        // A face nearly facing the closest direction gives a face contact
-        // (two points for parallel edges), as Box2D does.
+    if let Analysis::Closest {
+        dist,
+        normal,
+        fa,
+        fb,
+        ..
+    } = an
+    {
         if dist > 0.0 && a.count() >= 2 && b.count() >= 2 {
-            let best = |p: &Poly, dir: Vec2| {
-                p.normals()
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (n.dot(dir), i))
-                    .fold((f32::NEG_INFINITY, 0), |x, y| if y.0 > x.0 { y } else { x })
-            };
-            let (da, ia) = best(a, normal);
-            let (db, ib) = best(b, -normal);
-            let (dot, face, ref_is_a) = if db > da {
-                (db, ib, false)
-            } else {
-                (da, ia, true)
-            };
-            let n_face = if ref_is_a {
-                a.normals()[face]
-            } else {
-                -b.normals()[face]
-            };
-            if dot > 0.0 && n_face.perp_dot(normal).abs() <= FACE_ALIGN_SIN {
-                let (rf, inc) = if ref_is_a { (a, b) } else { (b, a) };
-                let cl = clip(rf, face, inc);
-                let m = from_faces(a, b, n_face, ref_is_a, &cl, prediction);
-                if m.len > 0 {
-                    return Some(m);
-                }
+            if let Some(m) = aligned_face_contact(a, b, normal, (fa, fb), -sd, prediction) {
+                return Some(m);
             }
         }
     }

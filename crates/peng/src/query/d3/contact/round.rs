@@ -125,7 +125,7 @@ fn cores_contact_shifted(
             n
         }
     } else if dist > eps && dist * dist > ZERO_LENGTH_SQ {
-        gap / dist
+        off_edge_normal(gap, dist, (da, la2, s), (db, lb2, t))
     } else if cross2 > ZERO_LENGTH_SQ * la2.max(1.0) {
         // Crossing cores: the MTD is normal to both (the Minkowski difference
         // of the cores is flat there). Orient it from A's middle to B's.
@@ -187,6 +187,46 @@ fn cores_contact_shifted(
         Some(m)
     } else {
         None
+    }
+}
+
+/// The unit direction of `gap` (length `dist`) between closest points at
+/// parameters `s` on core A and `t` on core B, each given as `(direction,
+/// squared length, parameter)`.
+///
+/// When one closest point is inside its core (an edge) the true gap is
+/// normal to that core, and the separation of the shapes along a direction
+/// tilted by `θ` towards the core falls by about `θ` times the core's length
+/// (its support function has a kink there). The f32 difference of two nearly
+/// equal points has an error of a few ulps of the coordinates in every
+/// direction, `θ ≈ 1e-7·scale / dist`: for a gap much shorter than the cores
+/// the component along the core is removed (`gap − d (gap·d) / |d|²`, exact to
+/// f32 rounding of `|gap|`). What error is left is across the core, where the
+/// separation is flat to first order. Longer gaps keep `gap / dist`.
+#[inline(always)]
+fn off_edge_normal(
+    gap: Vec3A,
+    dist: f32,
+    (da, la2, s): (Vec3A, f32, f32),
+    (db, lb2, t): (Vec3A, f32, f32),
+) -> Vec3A {
+    let n = gap / dist;
+    if dist * dist >= 1e-2 * la2.max(lb2) {
+        return n;
+    }
+    let (d, l2) = if s > 0.0 && s < 1.0 {
+        (da, la2)
+    } else if t > 0.0 && t < 1.0 {
+        (db, lb2)
+    } else {
+        return n;
+    };
+    let g = gap - d * (gap.dot(d) / l2);
+    let gl = g.length();
+    if gl > 0.5 * dist {
+        g / gl
+    } else {
+        n
     }
 }
 
