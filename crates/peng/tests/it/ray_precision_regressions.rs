@@ -481,3 +481,85 @@ fn cone3_shallow_base_ray() {
         h.hypot(r) as f64,
     );
 }
+
+/// The crossing of the line `o + t d` with segment `a b` (all in f64):
+/// `(t, u)` with the segment's parameter `u`.
+fn line_segment2(o: DVec2, d: DVec2, a: DVec2, b: DVec2) -> (f64, f64) {
+    let e = b - a;
+    let den = d.perp_dot(e);
+    ((a - o).perp_dot(e) / den, (a - o).perp_dot(d) / den)
+}
+
+/// A ray crossing a segment at a shallow angle (sin 1.9e-3, fresh seed
+/// 700005): the f32 change to the segment's frame moved the ray sideways by
+/// about 1e-6 and the hit slid 3.4e-4 along the segment (three times the
+/// tolerance). Truth: the line's crossing in the segment's frame, in f64.
+#[test]
+fn segment2_shallow_crossing() {
+    let (a, b) = (
+        d2::Vec2::new(-0.99985766, -1.5268595),
+        d2::Vec2::new(-1.7710574, -0.4709729),
+    );
+    let shape: d2::Shape = d2::Segment::new(a, b).unwrap().into();
+    let pose = d2::Pose2 {
+        translation: d2::Vec2::new(1.2272639, 0.08941078),
+        rotation: d2::Rot2 {
+            cos: 0.8022452,
+            sin: -0.5969947,
+        },
+    };
+    let ray = d2::Ray2::new(
+        d2::Vec2::new(-0.4347713, 4.248656),
+        d2::Vec2::new(-0.00644818, -0.5968589),
+    )
+    .unwrap();
+    let (o, d, _) = local2(&pose, &ray);
+    let (t, u) = line_segment2(o, d, a.as_dvec2(), b.as_dvec2());
+    assert!((0.0..=1.0).contains(&u), "the truth is a hit");
+    let e = (b - a).as_dvec2().normalize();
+    let n = DVec2::new(e.y, -e.x);
+    let n = if n.dot(d) > 0.0 { -n } else { n };
+    check2("shallow segment", &shape, &pose, &ray, (t, n), 0.65);
+}
+
+/// A ray passing 4.3e-3 beyond the tip of a sliver triangle (9.4e-6 wide,
+/// fresh seed 700004): the lines of the two edges at the tip are entered
+/// and left at parameters 2e-8 apart, below f32 rounding, and the ray was
+/// reported as a hit. Truth: every vertex lies on the same side of the ray's
+/// line (f64), so it misses.
+#[test]
+fn sliver_triangle2_ray_past_the_tip_misses() {
+    let v = [
+        d2::Vec2::new(-1.4442177, -0.6899541),
+        d2::Vec2::new(-0.43680817, -0.45513394),
+        d2::Vec2::new(1.1249655, -0.09107077),
+    ];
+    let shape: d2::Shape = d2::Triangle::new(v[0], v[1], v[2]).unwrap().into();
+    let pose = d2::Pose2 {
+        translation: d2::Vec2::new(-3.643979, -3.7758741),
+        rotation: d2::Rot2 {
+            cos: -0.85928255,
+            sin: -0.5115012,
+        },
+    };
+    let ray = d2::Ray2::new(
+        d2::Vec2::new(-6.6686378, -3.867906),
+        d2::Vec2::new(1.8307003, -0.372707),
+    )
+    .unwrap();
+    let (o, d, _) = local2(&pose, &ray);
+    let side: Vec<f64> = v.iter().map(|p| d.perp_dot(p.as_dvec2() - o)).collect();
+    let gap = side.iter().map(|s| s.abs()).fold(f64::INFINITY, f64::min) / d.length();
+    assert!(side.iter().all(|&s| s > 0.0) || side.iter().all(|&s| s < 0.0));
+    assert!(gap > 4e-3, "the ray passes {gap} from the triangle");
+    let hit = d2::ray_cast(&shape, &pose, &ray, 100.0, true);
+    assert!(
+        hit.is_none(),
+        "a ray {gap:.1e} from the triangle hit it: {hit:?}"
+    );
+    // A ray through the sliver's middle still hits it.
+    let mid = pose.transform_point((v[0] + v[2]) * 0.5);
+    let through = d2::Ray2::new(mid - ray.dir.normalize() * 2.0, ray.dir).unwrap();
+    let h = d2::ray_cast(&shape, &pose, &through, 100.0, true).expect("hits the middle");
+    assert!((h.toi * through.dir.length() - 2.0).abs() < 1e-4, "{h:?}");
+}

@@ -441,10 +441,16 @@ pub fn ray_cast(
     let core = Poly::from_shape(shape, &mut buf)?;
     let o = pose.inverse_transform_point(ray.origin);
     let d = pose.inverse_transform_vector(ray.dir);
-    let (t, x, n) = ray::cast(&core, o, d, max_toi, solid)?;
+    let hit = ray::cast(&core, o, d, max_toi, solid)?;
+    let (t, x, n) = hit;
+    let (toi, point) = match ray::shallow_crossing(&core, pose, ray, &hit) {
+        ray::Shallow::Keep => (t, pose.transform_point(x)),
+        ray::Shallow::Time(t) if t <= max_toi => (t, ray.at(t)),
+        _ => return None,
+    };
     Some(RayHit2 {
-        toi: t,
-        point: pose.transform_point(x),
+        toi,
+        point,
         normal: pose.transform_vector(n),
     })
 }
