@@ -94,8 +94,17 @@ fn check(a: &Shape, pa: &Pose3, b: &Shape, pb: &Pose3, truth: (f64, DVec3), name
     let n = m.normal.as_dvec3();
     let depth_err = (m.depth() as f64 + truth.0).abs();
     let angle = n.angle_between(truth.1);
-    assert!(depth_err < 2e-6, "{name}: depth {} vs {}", m.depth(), -truth.0);
-    assert!(angle < 2e-5, "{name}: normal {n} vs {} ({angle} rad)", truth.1);
+    assert!(
+        depth_err < 2e-6,
+        "{name}: depth {} vs {}",
+        m.depth(),
+        -truth.0
+    );
+    assert!(
+        angle < 2e-5,
+        "{name}: normal {n} vs {} ({angle} rad)",
+        truth.1
+    );
 }
 
 #[test]

@@ -146,16 +146,20 @@ fn segment_params(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> (f64, f64) {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use super::super::polytopes::TriPoly;
+    use super::*;
     use crate::shape::d3::Triangle;
 
     /// A point over the middle of an edge, far below the face: the closest
     /// point is on that edge, at the foot of the perpendicular.
     #[test]
     fn point_beside_an_edge_finds_the_edge() {
-        let t = Triangle::new(Vec3::ZERO, Vec3::new(2.0, 0.0, 0.0), Vec3::new(0.0, 2.0, 0.0))
-            .unwrap();
+        let t = Triangle::new(
+            Vec3::ZERO,
+            Vec3::new(2.0, 0.0, 0.0),
+            Vec3::new(0.0, 2.0, 0.0),
+        )
+        .unwrap();
         let p = TriPoly::new(&t, t.normal().unwrap());
         let end = Vec3::new(1.0, -1.0, -0.5);
         let c = closest_core_polytope(&p, end, end).unwrap();
@@ -167,8 +171,12 @@ mod tests {
     /// A segment parallel to the face, over its interior: the face normal.
     #[test]
     fn segment_over_a_face_takes_the_face_normal() {
-        let t = Triangle::new(Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0), Vec3::new(0.0, 4.0, 0.0))
-            .unwrap();
+        let t = Triangle::new(
+            Vec3::ZERO,
+            Vec3::new(4.0, 0.0, 0.0),
+            Vec3::new(0.0, 4.0, 0.0),
+        )
+        .unwrap();
         let p = TriPoly::new(&t, t.normal().unwrap());
         let (a, b) = (Vec3::new(0.5, 0.5, 1.0), Vec3::new(1.5, 0.5, 1.0));
         let c = closest_core_polytope(&p, a, b).unwrap();
