@@ -23,6 +23,7 @@ mod capsule_fastpath;
 mod capsule_polygon2_regressions;
 mod capsule_poly_regressions;
 mod cast2d_closed_forms;
+mod cast2d_linear_regressions;
 mod cast2d_props;
 mod cast3d_closed_forms;
 mod cast3d_props;
