@@ -19,6 +19,7 @@ mod broad_queries;
 mod broad_tree;
 mod broadperf_tree;
 mod capsule_contact_regressions;
+mod capsule_cylinder_regressions;
 mod capsule_fastpath;
 mod capsule_polygon2_regressions;
 mod capsule_poly_regressions;
