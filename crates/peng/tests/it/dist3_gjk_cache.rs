@@ -1,5 +1,5 @@
-//! GJK warm starting: the cached simplex gives the same answer in no more
-//! iterations; plus the exactness of EPA on box pairs against a brute-force
+//! GJK warm starting: the cached simplex gives the same answer in about as
+//! many iterations or fewer; plus the exactness of EPA on box pairs against a brute-force
 //! separating-axis computation.
 
 use crate::dist3_common;
@@ -52,9 +52,20 @@ proptest! {
         prop_assert!((-d.distance - sat).abs() <= 1e-4 * (1.0 + sat), "epa {} sat {sat}", -d.distance);
     }
 
-    /// A warm start from the cache at the same poses converges in no more
-    /// iterations and to the same distance; after a small motion the answer
-    /// matches a cold run.
+    /// A warm start from the cache at the same poses converges to the same
+    /// distance in at most three iterations more than the cold run (usually
+    /// fewer); after a small motion the answer matches a cold run.
+    ///
+    /// Not "no more": where the closest feature is a cylinder's or cone's
+    /// flat cap, every point of the cap is a support point along the axis,
+    /// and support queries along directions within 1e-6 of the axis return
+    /// rim points on all sides of it. The cold run stopped within its
+    /// tolerance on a simplex that does not span the cap; the warm run starts
+    /// there, and its next support points, rim points around the cap, bring
+    /// the distance nearer the truth before the test stops it (seen: a ball
+    /// over a cylinder's cap, 4 to 6 iterations warm against 3 cold, the
+    /// warm distance 3.9e-7 the nearer; 40 fresh seeds at 4x found no case
+    /// beyond +3).
     #[test]
     fn warm_start_is_consistent(ka in 0usize..8, kb in 0usize..8, pa in params(), sa in sizes(),
                                 pb in params(), sb in sizes(), x in pose(),
@@ -66,7 +77,7 @@ proptest! {
         let cold_iters = cache.last_iterations;
         prop_assert_eq!(cold_iters as usize, cold.iterations);
         let warm = gjk::gjk(&a, &b, &x, Some(&mut cache));
-        prop_assert!(cache.last_iterations <= cold_iters, "{} > {cold_iters}", cache.last_iterations);
+        prop_assert!(cache.last_iterations <= cold_iters + 3, "{} > {cold_iters} + 3", cache.last_iterations);
         prop_assert_eq!(warm.status == GjkStatus::Overlapping, cold.status == GjkStatus::Overlapping);
         prop_assert!((warm.distance - cold.distance).abs() <= 1e-5 * (1.0 + cold.distance));
         let moved = Pose3::new(x.translation + v3(nudge), x.rotation);
