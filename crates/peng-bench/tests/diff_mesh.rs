@@ -42,6 +42,33 @@ fn dist_to_tri(t: [Vec3; 3], p: Vec3) -> f32 {
     Triangle::new(t[0], t[1], t[2]).distance_to_local_point(p, true)
 }
 
+/// First hit of the ray `o + t d` (t >= 0) on the triangles, by brute force
+/// in f64 over all of them (Möller–Trumbore on the f32 corners, both sides):
+/// `(t, triangle)`.
+fn brute_ray_f64(lists: &MeshLists, o: Vec3, d: Vec3) -> Option<(f64, u32)> {
+    let (o, d) = (o.as_dvec3(), d.as_dvec3());
+    let mut best: Option<(f64, u32)> = None;
+    for (k, t) in lists.indices.iter().enumerate() {
+        let [a, b, c] = t.map(|i| lists.vertices[i as usize].as_dvec3());
+        let (e1, e2) = (b - a, c - a);
+        let p = d.cross(e2);
+        let det = e1.dot(p);
+        if det == 0.0 {
+            continue;
+        }
+        let s = o - a;
+        let u = s.dot(p) / det;
+        let q = s.cross(e1);
+        let v = d.dot(q) / det;
+        let t = e2.dot(q) / det;
+        let inside = u >= 0.0 && v >= 0.0 && u + v <= 1.0 && t >= 0.0;
+        if inside && best.map_or(true, |(bt, _)| t < bt) {
+            best = Some((t, k as u32));
+        }
+    }
+    best
+}
+
 struct Counts {
     hits: usize,
     ties: usize,
@@ -92,7 +119,15 @@ fn check(name: &str, lists: &MeshLists, closed: bool, base: u64, rays: usize, po
                 let (ta, tb) = (a.hit.toi, b.time_of_impact);
                 let tol = REL * ta.max(tb).max(0.01 * scale);
                 if (ta - tb).abs() > tol {
-                    failures.push(format!("ray {k}: toi peng {ta} parry {tb}"));
+                    // The f64 truth (and each library's triangle) names the
+                    // one that is wrong.
+                    failures.push(format!(
+                        "ray {k} from {o} along {d}: toi peng {ta} (triangle {}) parry {tb} \
+                         (triangle {}), f64 {:?}",
+                        a.triangle,
+                        b.subshape,
+                        brute_ray_f64(lists, o, d)
+                    ));
                     continue;
                 }
                 if a.hit.normal.dot(d) > 0.0 {

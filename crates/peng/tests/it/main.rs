@@ -61,6 +61,7 @@ mod mesh_bvh;
 mod mesh_heightfield;
 mod mesh_pairs;
 mod mesh_polyline;
+mod mesh_ray_regressions;
 mod mesh_timing;
 mod mesh_trimesh;
 mod meshbuild_timing;

@@ -6,16 +6,32 @@
 //! mapped the same way, so that the 2D edge functions `U, V, W` of an edge
 //! shared by two triangles are computed from the same transformed vertices and
 //! agree in sign: a ray can not slip between two triangles of a closed mesh.
-//! Edge functions that come out exactly zero are recomputed in f64 so that
-//! their sign is right. A hit with a zero edge function lies on an edge or a
-//! vertex; the inside test treats such hits as ambiguous and retries.
+//!
+//! The f32 sign of an edge function is exact for the *mapped* corners, but the
+//! mapping itself rounds (a corner `t` along the ray moves by up to a few ulps
+//! of `t`), so a ray passing within that distance of an edge may be sent to
+//! the wrong side of it. At a silhouette edge (both triangles on one side, seen
+//! along the ray) that turns a grazing hit into a miss of both triangles, and
+//! the ray goes on to a triangle far behind. So an edge function smaller than
+//! its rounding bound (see [`WatertightRay::edge_bound`]; zero included) is
+//! recomputed from the unrounded corners in f64. Whether an edge is recomputed,
+//! and its value, depend only on its two corners, so both triangles sharing an
+//! edge still see the same edge function up to sign, and the test stays
+//! watertight. A hit with a zero edge function lies on an edge or a vertex; the
+//! inside test treats such hits as ambiguous and retries.
 
 use crate::math::Vec3;
+
+/// Multiple of `m·s` (largest mapped coordinate times the sum of the mapped
+/// `|x| + |y|`) below which an f32 edge function's sign is uncertain; see
+/// [`WatertightRay::edge_bound`].
+const EDGE_K: f32 = 8.0 * f32::EPSILON;
 
 /// A ray prepared for the watertight test.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct WatertightRay {
     origin: Vec3,
+    dir: Vec3,
     k: [usize; 3],
     shear: Vec3,
 }
@@ -50,6 +66,7 @@ impl WatertightRay {
         let dz = dir[kz];
         WatertightRay {
             origin,
+            dir,
             k: [kx, ky, kz],
             shear: Vec3::new(dir[kx] / dz, dir[ky] / dz, 1.0 / dz),
         }
@@ -76,13 +93,16 @@ impl WatertightRay {
         let mut u = cx * by - cy * bx;
         let mut v = ax * cy - ay * cx;
         let mut w = bx * ay - by * ax;
-        if u == 0.0 || v == 0.0 || w == 0.0 {
-            let e = |px: f32, py: f32, qx: f32, qy: f32| {
-                (px as f64 * qy as f64 - py as f64 * qx as f64) as f32
-            };
-            u = e(cx, cy, bx, by);
-            v = e(ax, ay, cx, cy);
-            w = e(bx, by, ax, ay);
+        // Cheap filter: the triangle's largest edge bound (all corners).
+        let m = (ax.abs().max(ay.abs()).max(az.abs()))
+            .max(bx.abs().max(by.abs()).max(bz.abs()))
+            .max(cx.abs().max(cy.abs()).max(cz.abs()));
+        let s = (ax.abs() + ay.abs()) + (bx.abs() + by.abs()) + (cx.abs() + cy.abs());
+        if u.abs().min(v.abs()).min(w.abs()) <= EDGE_K * m * s {
+            let [pa, pb, pc] = [(ax, ay, az), (bx, by, bz), (cx, cy, cz)];
+            u = self.refine_edge(c, pc, b, pb, u);
+            v = self.refine_edge(a, pa, c, pc, v);
+            w = self.refine_edge(b, pb, a, pa, w);
         }
         if (u < 0.0 || v < 0.0 || w < 0.0) && (u > 0.0 || v > 0.0 || w > 0.0) {
             return None;
@@ -103,6 +123,56 @@ impl WatertightRay {
             t: tt / det,
             on_boundary: u == 0.0 || v == 0.0 || w == 0.0,
         })
+    }
+
+    /// The edge function `px·qy − py·qx` of mapped corners `pm`, `qm` (of
+    /// world corners `p`, `q`), given its f32 value `e`: `e` when it is larger
+    /// than [`WatertightRay::edge_bound`], else recomputed from the world
+    /// corners in f64. A function of the edge alone, antisymmetric in `p, q`.
+    #[cold]
+    #[inline(never)]
+    fn refine_edge(
+        &self,
+        p: Vec3,
+        pm: (f32, f32, f32),
+        q: Vec3,
+        qm: (f32, f32, f32),
+        e: f32,
+    ) -> f32 {
+        if e.abs() > Self::edge_bound(pm, qm) {
+            return e;
+        }
+        let (px, py) = self.map_f64(p);
+        let (qx, qy) = self.map_f64(q);
+        (px * qy - py * qx) as f32
+    }
+
+    /// A bound on the error of an f32 edge function of mapped corners `p`, `q`
+    /// against the exact edge function of the world corners.
+    ///
+    /// Each mapped coordinate is `x = (v − o)ₓ − sₓ·(v − o)_z` with `|sₓ| <= 1`
+    /// and `z = (v − o)_z`: rounding `v − o`, the quotient `sₓ`, the product
+    /// and the difference errs by at most `u·(2|x| + 4|z|) <= 6u·M`
+    /// (`u = 2⁻²⁴`, `M` the two corners' largest mapped coordinate). The
+    /// edge function `px·qy − py·qx` then errs by at most `6u·M·S` from its
+    /// inputs (`S = |px| + |py| + |qx| + |qy|`) plus `3u·(|px| + |py|)·2M` from
+    /// its own two products and difference: `12u·M·S = 6ε·M·S` in all, and
+    /// `EDGE_K = 8ε` leaves a margin. Symmetric in `p, q`.
+    #[inline]
+    fn edge_bound(p: (f32, f32, f32), q: (f32, f32, f32)) -> f32 {
+        let m = p.0.abs().max(p.1.abs()).max(p.2.abs());
+        let m = m.max(q.0.abs().max(q.1.abs()).max(q.2.abs()));
+        let s = (p.0.abs() + p.1.abs()) + (q.0.abs() + q.1.abs());
+        EDGE_K * m * s
+    }
+
+    /// The world point `v` in the ray's sheared frame, in f64 (the difference
+    /// `v − o` is exact, the shear rounds once per product).
+    fn map_f64(&self, v: Vec3) -> (f64, f64) {
+        let p = v.as_dvec3() - self.origin.as_dvec3();
+        let d = self.dir.as_dvec3();
+        let [kx, ky, kz] = self.k;
+        (p[kx] - d[kx] / d[kz] * p[kz], p[ky] - d[ky] / d[kz] * p[kz])
     }
 
     /// Like [`WatertightRay::hit`] for the inside test: also reports an
