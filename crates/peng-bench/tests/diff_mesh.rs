@@ -62,7 +62,7 @@ fn brute_ray_f64(lists: &MeshLists, o: Vec3, d: Vec3) -> Option<(f64, u32)> {
         let v = d.dot(q) / det;
         let t = e2.dot(q) / det;
         let inside = u >= 0.0 && v >= 0.0 && u + v <= 1.0 && t >= 0.0;
-        if inside && best.map_or(true, |(bt, _)| t < bt) {
+        if inside && best.is_none_or(|(bt, _)| t < bt) {
             best = Some((t, k as u32));
         }
     }
