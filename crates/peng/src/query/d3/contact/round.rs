@@ -168,7 +168,13 @@ fn cores_contact_shifted(
                 } else {
                     ((xa - cb.a).dot(db) / lb2).clamp(0.0, 1.0)
                 };
+                // Up to 2° off parallel, B's closest point lies beside the
+                // normal line through `xa` by up to the overlap's length
+                // times the angle: its part along the normal is the depth,
+                // and the pair is kept on the normal line (`point_b −
+                // point_a = −depth·normal`, as at every other contact).
                 let xb = cb.a + db * u;
+                let xb = xa + normal * (xb - xa).dot(normal);
                 point(xa, xb, core_feature(pta, t0), core_feature(ptb, u))
             };
             let (p0, p1) = (end(lo), end(hi));
