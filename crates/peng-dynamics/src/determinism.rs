@@ -420,7 +420,11 @@ mod pinned {
     fn cross_processor_states_3d_are_pinned() {
         let h = cross_processor_hash(3, 240);
         #[cfg(target_arch = "x86_64")]
-        assert_eq!(h, 0x458b_896f_f1f6_cef8, "3D: {h:016x}");
+        // Re-pinned when the narrow phase's precision fixes changed the
+        // scene's contacts (capsule normals and witnesses against polytopes,
+        // capsules and cylinders), still the same on every thread count and
+        // kernel build.
+        assert_eq!(h, 0xea0c_aa18_ae4b_a951, "3D: {h:016x}");
         let _ = h;
     }
 }
