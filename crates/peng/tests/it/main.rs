@@ -76,6 +76,7 @@ mod poly2_closed_form;
 mod poly2_ghost;
 mod poly2_props;
 mod ray_precision_regressions;
+mod ruled_distance_regressions;
 mod sat3d_brute;
 mod treeperf_adjacency;
 mod treeperf_timing;
