@@ -302,3 +302,30 @@ fn coplanar_triangles_apart_are_apart() {
     let d = d3::distance(&t1, &id, &t2, &id).distance as f64;
     assert!((d - truth).abs() < 1e-5, "{d} vs {truth}");
 }
+
+/// A capsule in the plane of a cuboid of zero thickness, 6.80 beside it
+/// (shapes3d fuzz target): `contact` reported touching, since the SAT's
+/// core-edge crossings are all the plane's normal for a core in the plane and
+/// the core's own in-plane normal, the separating axis, was not tested.
+/// Truth: the 2D distance from the core to the rectangle, 6.8350905 (a dense
+/// f64 search over the core), minus the radius.
+#[test]
+fn capsule_in_the_plane_of_a_flat_cuboid_is_apart() {
+    let a: d3::Shape = d3::Cuboid::new(d3::Vec3::new(0.75, 0.0, 0.03125))
+        .unwrap()
+        .into();
+    let b: d3::Shape = d3::Capsule::new(
+        d3::Vec3::new(9.0, -1.539996e-29, 15.625),
+        d3::Vec3::new(-12.375, 0.0, 3.7667e-41),
+        0.03125,
+    )
+    .unwrap()
+    .into();
+    let id = d3::Pose3::IDENTITY;
+    let truth = 6.8350905 - 0.03125;
+    assert!(d3::contact(&a, &id, &b, &id, 0.0).is_none());
+    assert!(d3::contact(&b, &id, &a, &id, 0.0).is_none());
+    assert!(!d3::intersects(&a, &id, &b, &id));
+    let d = d3::distance(&a, &id, &b, &id).distance;
+    assert!((d - truth).abs() < 1e-4, "{d} vs {truth}");
+}

@@ -53,7 +53,7 @@ pub(super) fn capsule_polytope(
     if r.separation > reach || r.separation.is_nan() {
         return None;
     }
-    if r.separation <= 0.0 && !apart_in_triangle_plane(core, b, b_in_a) {
+    if r.separation <= 0.0 && !apart_in_flat_plane(core, b, &pb, b_in_a) {
         let m = manifold_from_axis(&pa, &pb, b_in_a, &r, reach);
         return inflate_a(&m, core.r, prediction);
     }
@@ -192,35 +192,41 @@ fn certified(pb: &AnyPoly, a: Vec3, b: Vec3, n: Vec3, d: f32) -> bool {
     gap >= d - 2e-6 * size
 }
 
-/// Whether the core is separated from triangle `b` by an axis in the
-/// triangle's plane (the normal crossed with an edge). The SAT above tests the
-/// face normal and the core's direction crossed with the edges; for a core
-/// lying in the triangle's plane (or a zero-length core) those are all the
-/// normal, so a core beside the triangle in its plane would pass as touching.
-/// A triangle is the one polytope here that is flat, so it alone needs these
-/// axes (the set is then complete: a flat convex polygon's separating axes
-/// are its normal, its in-plane edge normals and the edge crossings).
-fn apart_in_triangle_plane(core: &Core, b: &Shape, b_in_a: &Pose3) -> bool {
-    let Shape::Triangle(t) = b else {
-        return false;
+/// Whether the core is separated from a flat `b` (a triangle, or a cuboid
+/// with a zero half extent) by an axis in `b`'s plane. The SAT above tests
+/// the face normals and the core's direction crossed with the edges; for a
+/// core lying in the plane those crossings are all the plane's normal, so a
+/// core beside the flat shape in its plane would pass as touching (seen: a
+/// capsule 6.8 from a rectangle of zero thickness in its plane). In the plane
+/// the pair is two convex polygons, whose separating axes are the edge
+/// normals of both: the triangle's in-plane edge normals (a flat box's are
+/// its face normals, tested already) and the core's own in-plane normal.
+fn apart_in_flat_plane(core: &Core, b: &Shape, pb: &AnyPoly, b_in_a: &Pose3) -> bool {
+    let (n, tri) = match b {
+        Shape::Triangle(t) => match t.normal() {
+            Some(n) => (n, Some(*t.vertices())),
+            None => return false,
+        },
+        Shape::Cuboid(c) => {
+            let h = c.half_extents();
+            match (0..3).find(|&i| h[i] == 0.0) {
+                Some(i) => (Vec3::AXES[i], None),
+                None => return false,
+            }
+        }
+        _ => return false,
     };
-    let Some(n) = t.normal() else {
-        return false;
-    };
-    let v = t.vertices();
     let (a_b, b_b) = (
         b_in_a.inverse_transform_point(core.a),
         b_in_a.inverse_transform_point(core.b),
     );
-    (0..3).any(|k| {
-        let e = v[(k + 1) % 3] - v[k];
+    let separates = |e: Vec3| {
         let Some(u) = n.cross(e).try_normalize() else {
             return false;
         };
         let (c0, c1) = (u.dot(a_b), u.dot(b_b));
-        let (lo_a, hi_a) = (c0.min(c1), c0.max(c1));
-        let w = v.map(|p| u.dot(p));
-        let (lo_b, hi_b) = (w[0].min(w[1]).min(w[2]), w[0].max(w[1]).max(w[2]));
-        lo_a - hi_b > 0.0 || lo_b - hi_a > 0.0
-    })
+        let (lo_b, hi_b) = (u.dot(pb.support(-u)), u.dot(pb.support(u)));
+        c0.min(c1) - hi_b > 0.0 || lo_b - c0.max(c1) > 0.0
+    };
+    separates(b_b - a_b) || tri.is_some_and(|v| (0..3).any(|k| separates(v[(k + 1) % 3] - v[k])))
 }
