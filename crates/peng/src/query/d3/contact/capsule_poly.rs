@@ -13,7 +13,7 @@
 use super::core_poly_f64::closest_core_polytope;
 use super::polytopes::AnyPoly;
 use super::project::project;
-use super::round::Core;
+use super::round::{core_feature, Core};
 use crate::math::{Pose3, Vec3};
 use crate::query::sat::closest::segment_segment;
 use crate::query::sat::polytope::Polytope;
@@ -84,14 +84,7 @@ pub(super) fn capsule_polytope(
         let d = gap.length();
         if d < best_d {
             best_d = d;
-            let fa = if s <= 0.0 {
-                Feature::vertex(0)
-            } else if s >= 1.0 {
-                Feature::vertex(1)
-            } else {
-                Feature::edge(0)
-            };
-            best = (xa, xb, fa, Feature::edge(e));
+            best = (xa, xb, core_feature(false, s), Feature::edge(e));
             let cross = dc.cross(q - p);
             best_n = if s > 0.0
                 && s < 1.0

@@ -14,6 +14,7 @@
 //! the segment against a face's interior, or the segment against an edge
 //! (Ericson, *Real-Time Collision Detection*, 5.1.9 for the segment pairs).
 
+use super::round::core_feature;
 use crate::math::Vec3;
 use crate::query::sat::polytope::{Polygon, Polytope, MAX_POLYGON};
 use crate::query::types::Feature;
@@ -66,13 +67,8 @@ pub(super) fn closest_core_polytope<P: Polytope>(p: &P, a: Vec3, b: Vec3) -> Opt
         let (xa, xb) = (a + (b - a) * s, p0 + (p1 - p0) * t);
         let gap = xa - xb;
         let d = gap.length();
-        let fa = if s <= 0.0 {
-            Feature::vertex(0)
-        } else if s >= 1.0 {
-            Feature::vertex(1)
-        } else {
-            Feature::edge(0)
-        };
+        // (`s` is clamped: its ends convert to f32 exactly.)
+        let fa = core_feature(false, s as f32);
         // Both points inside their edges: the common perpendicular, which
         // the cross product gives without the cancellation in `gap`.
         let cross = (b - a).cross(p1 - p0);

@@ -23,7 +23,7 @@ pub(super) struct Core {
 /// The feature of a core at parameter `t`: vertex 0, vertex 1, or edge 0
 /// (a point core, `point_core`, is vertex 0).
 #[inline]
-fn core_feature(point_core: bool, t: f32) -> Feature {
+pub(super) fn core_feature(point_core: bool, t: f32) -> Feature {
     if point_core || t <= 0.0 {
         Feature::vertex(0)
     } else if t >= 1.0 {
