@@ -329,3 +329,25 @@ fn capsule_in_the_plane_of_a_flat_cuboid_is_apart() {
     let d = d3::distance(&a, &id, &b, &id).distance;
     assert!((d - truth).abs() < 1e-4, "{d} vs {truth}");
 }
+
+/// A ball on the axis of a cone of radius 0, far past its apex (shapes3d
+/// fuzz target): the slant of such a cone is its axis, so the point had no
+/// slant distance and was taken as inside (depth = the ball's radius).
+/// Truth: the distance from the centre to the apex, minus the radius.
+#[test]
+fn ball_past_the_apex_of_a_zero_radius_cone_is_apart() {
+    let a: d3::Shape = d3::Cone::new(3.625, 0.0).unwrap().into();
+    let b: d3::Shape = d3::Ball::new(1.21875).unwrap().into();
+    let pa = d3::Pose3::IDENTITY;
+    for y in [10.0f32, 5.0e7] {
+        let pb = d3::Pose3::from_translation(d3::Vec3::new(0.0, y, 0.0));
+        assert!(d3::contact(&a, &pa, &b, &pb, 0.0).is_none(), "y = {y}");
+        assert!(d3::contact(&b, &pb, &a, &pa, 0.0).is_none(), "y = {y}");
+        let truth = (y as f64 - 3.625 - 1.21875) as f32;
+        let d = d3::distance(&a, &pa, &b, &pb).distance;
+        assert!((d - truth).abs() <= 1e-6 * y, "{d} vs {truth}");
+    }
+    // On the axis between base and apex, the ball touches the degenerate cone.
+    let pb = d3::Pose3::from_translation(d3::Vec3::new(0.0, 1.0, 0.0));
+    assert!(d3::contact(&a, &pa, &b, &pb, 0.0).is_some());
+}

@@ -406,7 +406,10 @@ pub(super) fn cone(s: &Cone, c: Vec3) -> Proj {
     let rim = Vec2::new(r, -h);
     let sd = ns.dot(q2 - apex);
     let bd = -h - c.y;
-    if sd <= 0.0 && bd <= 0.0 {
+    // Inside: below the slant and above the base. Below the slant implies
+    // below the apex unless the radius is 0 (then the slant is the axis and
+    // every point on it, past the apex too, has `sd = 0`): hence `c.y <= h`.
+    if sd <= 0.0 && bd <= 0.0 && c.y <= h {
         if bd >= sd {
             return Proj {
                 point: Vec3::new(c.x, -h, c.z),
