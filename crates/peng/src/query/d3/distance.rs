@@ -193,14 +193,7 @@ pub(super) fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDis
         (Shape::Compound(c), _) => {
             let part = |i: usize| {
                 let (p, part) = &c.parts()[i];
-                let d = local_distance(part, b, &p.inv_mul(pose_ab));
-                SignedDistance {
-                    distance: d.distance,
-                    point_a: p.transform_point(d.point_a),
-                    point_b: p.transform_point(d.point_b),
-                    normal: p.transform_vector(d.normal),
-                    status: d.status,
-                }
+                moved(local_distance(part, b, &p.inv_mul(pose_ab)), p)
             };
             nearest_part(c, &b.aabb(pose_ab), part).unwrap_or_else(|| empty(pose_ab))
         }
