@@ -443,7 +443,7 @@ pub fn ray_cast(
     let d = pose.inverse_transform_vector(ray.dir);
     let hit = ray::cast(&core, o, d, max_toi, solid)?;
     let (t, x, n) = hit;
-    let (toi, point) = match ray::shallow_crossing(&core, pose, ray, &hit) {
+    let (toi, point) = match ray::shallow_crossing(&core, pose, ray, d, &hit) {
         ray::Shallow::Keep => (t, pose.transform_point(x)),
         ray::Shallow::Time(t) if t <= max_toi => (t, ray.at(t)),
         _ => return None,

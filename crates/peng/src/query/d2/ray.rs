@@ -208,19 +208,25 @@ pub(crate) enum Shallow {
 }
 
 /// A hit `(t, x, n)` on a sharp core placed by `pose` where `ray` crosses the
-/// hit edge at a shallow angle, redone in f64 from the world ray. The hit
+/// hit edge at a shallow angle (`local_dir`: the ray's direction in the
+/// core's frame, as the local cast had it), redone in f64 from the world ray. The hit
 /// slides along the edge by the ray's sideways error over `sin θ`, and the
 /// f32 change to the local frame alone moves the ray sideways by about 1e-7
 /// of the coordinates: at `sin θ = 1.9e-3` a segment's hit was 3.4e-4 late.
 /// (Rounded shapes have no such slide: near tangency the error is second
 /// order, see [`line_ball_roots`].)
-pub(crate) fn shallow_crossing(p: &Poly, pose: &Pose2, ray: &Ray2, hit: &LocalHit) -> Shallow {
+pub(crate) fn shallow_crossing(
+    p: &Poly,
+    pose: &Pose2,
+    ray: &Ray2,
+    local_dir: Vec2,
+    hit: &LocalHit,
+) -> Shallow {
     let n = hit.2;
-    let d = pose.inverse_transform_vector(ray.dir);
     if p.radius != 0.0 || p.count() < 2 || n == Vec2::ZERO {
         return Shallow::Keep;
     }
-    if n.dot(d).abs() >= SHALLOW_SIN * d.length() {
+    if n.dot(local_dir).abs() >= SHALLOW_SIN * local_dir.length() {
         return Shallow::Keep;
     }
     let Some(i) = p.normals().iter().position(|&m| m == n || m == -n) else {
