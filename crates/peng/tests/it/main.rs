@@ -27,6 +27,7 @@ mod cast2d_closed_forms;
 mod cast2d_linear_regressions;
 mod cast2d_props;
 mod cast3d_closed_forms;
+mod cast3d_miss_regressions;
 mod cast3d_props;
 mod cast_nonlinear_regressions;
 mod cast_target_regressions;
