@@ -18,11 +18,22 @@
 //! fine-stepped discrete check confirms. When parry reports a contact peng
 //! does not, the shapes must never overlap: no fine-stepped overlap, and a
 //! closest approach (refined between the steps) not below zero.
+//!
+//! Referee: the signed distance of the pair in f64 ([`signed_distance`], in
+//! closed form from the shapes' corners, the motions evaluated in f64), no
+//! query of peng's. Where the times disagree, peng's must be a contact
+//! by it and parry's refuted by it (apart at parry's earlier time, or peng's
+//! earlier contact with no overlap before it): then parry is off, counted and
+//! printed. How often parry is off is parry's business, not a property of
+//! peng, so it is not asserted: its nonlinear cast stops up to 1e-3 apart or
+//! 6e-3 deep in 7.0 % to 9.3 % of the hits over seeds 810001..810020 at
+//! scale 4 (a cap of 10 % of the agreeing hits failed by chance at 810017,
+//! 253 of 2467); its linear cast in about 0.8 %.
 
 #[path = "../src/peer.rs"]
 mod peer;
 
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 use parry2d::query as pq;
 use peer::Peer;
 use peng::d2::*;
@@ -52,6 +63,100 @@ fn parry_motion(m: &Motion2) -> pq::NonlinearRigidMotion {
 fn point_vel(m: &Motion2, t: f32, p: Vec2) -> Vec2 {
     let c = m.pose_at(t).transform_point(m.local_center);
     m.linvel + (p - c).perp() * m.angvel
+}
+
+/// A shape as a convex core (a polygon's corners in order, a capsule's
+/// segment, a circle's centre) and the radius that rounds it, in f64.
+fn core(s: &Shape) -> (Vec<DVec2>, f64) {
+    let pts = |v: &[Vec2]| v.iter().map(|p| p.as_dvec2()).collect();
+    match s {
+        Shape::Rect(r) => (pts(&r.vertices()), 0.0),
+        Shape::Circle(c) => (vec![DVec2::ZERO], c.radius() as f64),
+        Shape::Capsule(c) => (pts(&[c.a(), c.b()]), c.radius() as f64),
+        Shape::Polygon(p) => (pts(p.vertices()), 0.0),
+        other => panic!("no f64 core for {:?}", other.kind()),
+    }
+}
+
+/// The core of `s` placed by motion `m` at time `t`, in f64: turned by
+/// `angvel·t` about the centre, which moves by `linvel·t` (as
+/// `Motion2::pose_at`, without its f32 rounding).
+fn placed_core(s: &Shape, m: &Motion2, t: f32) -> (Vec<DVec2>, f64) {
+    let r0 = DVec2::new(m.start.rotation.cos as f64, m.start.rotation.sin as f64).normalize();
+    let place0 = |p: DVec2| r0.rotate(p) + m.start.translation.as_dvec2();
+    let lc = m.local_center.as_dvec2();
+    let centre = place0(lc) + m.linvel.as_dvec2() * t as f64;
+    let rot = DVec2::from_angle(m.angvel as f64 * t as f64).rotate(r0);
+    let (pts, radius) = core(s);
+    let placed = pts.iter().map(|&p| centre + rot.rotate(p - lc)).collect();
+    (placed, radius)
+}
+
+/// The edges of a core: a polygon's sides, a segment, a point's degenerate
+/// edge.
+fn core_edges(p: &[DVec2]) -> Vec<(DVec2, DVec2)> {
+    match p.len() {
+        1 => vec![(p[0], p[0])],
+        2 => vec![(p[0], p[1])],
+        n => (0..n).map(|i| (p[i], p[(i + 1) % n])).collect(),
+    }
+}
+
+/// Distance from `x` to the segment `a b` (possibly a point).
+fn point_segment(x: DVec2, (a, b): (DVec2, DVec2)) -> f64 {
+    let e = b - a;
+    let u = if e == DVec2::ZERO {
+        0.0
+    } else {
+        ((x - a).dot(e) / e.length_squared()).clamp(0.0, 1.0)
+    };
+    (x - a - e * u).length()
+}
+
+/// Signed distance of two convex cores (polygons, segments or points). The
+/// largest gap between their projections over the axes (each edge's normal
+/// and direction): when positive they are apart and the distance is the
+/// least vertex-to-edge distance (disjoint convex polygons have a closest
+/// pair with a vertex at one end); otherwise they overlap (the edge normals
+/// make the separating-axis test complete) and the gap is minus the depth
+/// (the least overlap is on an edge normal of the Minkowski difference, and
+/// every axis overlaps by at least the depth).
+fn core_signed_distance(p: &[DVec2], q: &[DVec2]) -> f64 {
+    let (ep, eq) = (core_edges(p), core_edges(q));
+    let gap = |n: DVec2| {
+        let proj = |v: &[DVec2]| {
+            v.iter()
+                .map(|x| n.dot(*x))
+                .fold((f64::MAX, f64::MIN), |(lo, hi), d| (lo.min(d), hi.max(d)))
+        };
+        let ((plo, phi), (qlo, qhi)) = (proj(p), proj(q));
+        (qlo - phi).max(plo - qhi)
+    };
+    let best_gap = ep
+        .iter()
+        .chain(&eq)
+        .filter_map(|(a, b)| (*b - *a).try_normalize())
+        .flat_map(|e| [e, e.perp()])
+        .map(gap)
+        .fold(f64::NEG_INFINITY, f64::max);
+    if best_gap > 0.0 || best_gap == f64::NEG_INFINITY {
+        let to_edges = |v: &[DVec2], edges: &[(DVec2, DVec2)]| {
+            v.iter()
+                .flat_map(|&x| edges.iter().map(move |&e| point_segment(x, e)))
+                .fold(f64::INFINITY, f64::min)
+        };
+        to_edges(p, &eq).min(to_edges(q, &ep))
+    } else {
+        best_gap
+    }
+}
+
+/// The signed distance of the pair at time `t` in f64: the cores' minus the
+/// radii (rounding by a radius moves every boundary out by it).
+fn signed_distance(c: &Case, t: f32) -> f32 {
+    let (pa, ra) = placed_core(&c.a, &c.ma, t);
+    let (pb, rb) = placed_core(&c.b, &c.mb, t);
+    (core_signed_distance(&pa, &pb) - ra - rb) as f32
 }
 
 /// The outcome of one comparison.
@@ -91,7 +196,7 @@ fn closest_approach(dist: impl Fn(f32) -> f32, hint: f32) -> f32 {
 
 /// Compares peng's and parry's answers on one case (panics on a peng error).
 fn judge(c: &Case, i: usize, peng: Option<CastHit2>, parry: Option<(f32, Vec2)>) -> Verdict {
-    let dist_at = |t: f32| distance(&c.a, &c.ma.pose_at(t), &c.b, &c.mb.pose_at(t)).distance;
+    let dist_at = |t: f32| signed_distance(c, t);
     // The last step is `end` itself: `STEPS·end/STEPS` in f32 may round to
     // one ulp below `end`, and when `end` is peng's hit time (where the shapes
     // touch, within rounding), the overlap found there would count as one
@@ -105,7 +210,7 @@ fn judge(c: &Case, i: usize, peng: Option<CastHit2>, parry: Option<(f32, Vec2)>)
                     k as f32 * end / STEPS as f32
                 }
             })
-            .find(|&s| intersects(&c.a, &c.ma.pose_at(s), &c.b, &c.mb.pose_at(s)))
+            .find(|&s| dist_at(s) < 0.0)
     };
     match (peng, parry) {
         (Some(h), Some((tp, n))) => {
@@ -235,7 +340,6 @@ fn linear_casts_agree_with_parry() {
         compared > pairs / 5,
         "only {compared} compared hits ({hits} peng hits)"
     );
-    assert!(off * 50 <= compared, "parry off in {off} of {compared}");
 }
 
 #[test]
@@ -274,5 +378,53 @@ fn nonlinear_casts_agree_with_parry() {
         compared > pairs / 10,
         "only {compared} compared hits ({hits} peng hits)"
     );
-    assert!(off * 10 <= compared, "parry off in {off} of {compared}");
+}
+
+/// The f64 referee against closed forms: face to face, corner to face,
+/// overlapping rects, and a capsule turned a quarter about its centre onto a
+/// circle.
+#[test]
+fn referee_signed_distance_closed_forms() {
+    let rect = |h: f32| Shape::from(Rect::new(Vec2::splat(h)).unwrap());
+    let still = |x: f32, y: f32, angle: f32| Motion2::fixed(Pose2::new(Vec2::new(x, y), angle));
+    let case = |a: Shape, ma: Motion2, b: Shape, mb: Motion2| Case { a, b, ma, mb };
+    let unit = still(0.0, 0.0, 0.0);
+    let cases = [
+        // Faces 0.5 apart, then overlapping by 0.5.
+        (
+            case(rect(1.0), unit, rect(1.0), still(2.5, 0.0, 0.0)),
+            0.0,
+            0.5,
+        ),
+        (
+            case(rect(1.0), unit, rect(1.0), still(1.5, 0.0, 0.0)),
+            0.0,
+            -0.5,
+        ),
+        // B's corner at 3 − √2 towards A's face at 1.
+        (
+            case(
+                rect(1.0),
+                unit,
+                rect(1.0),
+                still(3.0, 0.0, std::f32::consts::FRAC_PI_4),
+            ),
+            0.0,
+            2.0 - std::f32::consts::SQRT_2,
+        ),
+    ];
+    let circle = Shape::from(Circle::new(0.5).unwrap());
+    let capsule = Capsule::new(Vec2::new(-1.0, 0.0), Vec2::new(1.0, 0.0), 0.25).unwrap();
+    let spin = Motion2 {
+        angvel: std::f32::consts::FRAC_PI_2,
+        ..still(0.0, 1.0, 0.0)
+    };
+    let turning = || case(circle.clone(), unit, capsule.into(), spin);
+    // At 0 the core lies 1 above the centre; at 1 it runs from (0, 0) to
+    // (0, 2), through the circle's centre: depth 0.5 + 0.25.
+    let more = [(turning(), 0.0, 0.25), (turning(), 1.0, -0.75)];
+    for (c, t, want) in cases.into_iter().chain(more) {
+        let got = signed_distance(&c, t);
+        assert!((got - want).abs() < 1e-6, "{got} vs {want}");
+    }
 }

@@ -8,7 +8,11 @@
 //!   the ray sideways by `1e-4·s` (`s` the shape's bounding radius) in some
 //!   direction makes parry agree with peng, or parry's claimed hit point is
 //!   within 1e-4·s of the shape (grazing); a parry hit point outside by more
-//!   than 1e-4·s (`referee::refine` on the point) is refuted and counted;
+//!   than 1e-4·s (`referee::refine` on the point) is refuted and counted, and
+//!   so is parry's miss when peng's hit is certain: the ray and its
+//!   sideways-shifted copies all cross a chord or triangle between support
+//!   points (`referee::ray_upper`), and peng's toi lies within the certified
+//!   bounds;
 //! - the hit point agrees within `1e-4·s` (`|Δtoi|·|dir|`);
 //! - normals agree within 1e-3 rad, except where the normal is not unique: the
 //!   sideways-shifted rays get different normals from parry (an edge or rim);
@@ -33,6 +37,21 @@ use peng_bench::seeds::Run;
 pub const RAYS: usize = 10_000;
 /// The longest ray parameter asked for.
 const MAX_TOI: f32 = 100.0;
+
+/// The certified bounds `(lb, ub)` on the hit parameter of `ray` when it
+/// certainly enters the shape within `MAX_TOI`: it crosses a chord (2D) or
+/// triangle (3D) between support points near its entry normal, searched
+/// from `n` (`referee::refine_ray`, `referee::ray_upper`); `None` otherwise.
+fn certain_hit<D: Peer>(
+    shape: &D::Shape,
+    pose: &D::Pose,
+    ray: &Ray<D::V>,
+    n: D::V,
+) -> Option<(f32, f32)> {
+    let (nb, lb) = referee::refine_ray::<D>(shape, pose, ray, &[n]);
+    let ub = referee::ray_upper::<D>(shape, pose, ray, nb)?;
+    (ub <= MAX_TOI).then_some((lb, ub))
+}
 
 /// Runs the ray test on `RAYS` rays (times `PENG_TEST_SCALE`) at shapes of
 /// `kind` from the written seed `base` (combined with `PENG_TEST_SEED` when it is
@@ -137,7 +156,29 @@ pub fn run<D: Peer>(kind: D::Kind, base: u64, min_hits: usize) {
                     let (_, g) = referee::refine(&point, &[nq, -c.ray.dir]);
                     -g
                 });
-                if parry_point_gap > tol {
+                // A miss claimed by parry alone is refuted when peng's hit is
+                // certain for the ray and for its copies shifted sideways by
+                // 1e-4·s (so not a graze), and peng's toi within the
+                // certified bounds (seen: a segment crossed mid-length at
+                // 4e-4 rad, its ends 2.4e-4 either side of the ray, which
+                // parry's parallel test, a ulps comparison of |d|²|e|² and
+                // (d·e)², takes for parallel and apart).
+                let parry_miss_refuted = p.filter(|_| q.is_none()).is_some_and(|(tp, np)| {
+                    let shifted_hit = |d: D::V| {
+                        let r = Ray {
+                            origin: c.ray.origin + d * tol,
+                            dir: c.ray.dir,
+                        };
+                        certain_hit::<D>(&c.shape, &c.pose, &r, np).is_some()
+                    };
+                    certain_hit::<D>(&c.shape, &c.pose, &c.ray, np).is_some_and(|(lb, ub)| {
+                        (lb - tol / len..=ub + tol / len).contains(&tp)
+                            && D::tangents(c.ray.dir.normalize())
+                                .into_iter()
+                                .all(shifted_hit)
+                    })
+                });
+                if parry_point_gap > tol || parry_miss_refuted {
                     parry_wrong += 1;
                 } else if (p.is_none() && q.is_some())
                     || shifted.iter().any(|s| s.is_some() == p.is_some())
