@@ -76,6 +76,7 @@ mod meshcontact_timing;
 mod poly2_closed_form;
 mod poly2_ghost;
 mod poly2_props;
+mod ray_face_regressions;
 mod ray_precision_regressions;
 mod ruled_distance_regressions;
 mod sat3d_brute;

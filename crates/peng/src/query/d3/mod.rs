@@ -5,6 +5,7 @@ mod distance;
 mod mesh;
 mod point;
 mod ray;
+mod ray_faces;
 
 pub use contact::{contact, contact_or_gap, contacts, contacts_with_options};
 pub use distance::{distance, distance_cached, intersects};

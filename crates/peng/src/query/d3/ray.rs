@@ -15,11 +15,12 @@
 //! into the shape's frame would be amplified, so those steps recompute the
 //! local ray in f64 from the world ray ([`Frame`]).
 
+use super::ray_faces::{cuboid_interval, polyhedron_interval};
 use crate::math::quadratic::line_ball_roots;
 use crate::math::tolerance::REL_EPS;
 use crate::math::{Pose3, Vec3};
 use crate::query::types::{Ray3, RayHit3};
-use crate::shape::d3::{Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape};
+use crate::shape::d3::{Cone, Cylinder, Shape};
 use glam::{DQuat, DVec3};
 
 /// The first hit of `ray` on the shape with `toi <= max_toi`. With `solid`, a ray
@@ -64,7 +65,7 @@ pub(super) enum Frame<'a> {
 impl Frame<'_> {
     /// The ray's origin and direction in this frame, in f64 (the poses'
     /// rotations normalized in f64).
-    fn ray64(&self) -> (DVec3, DVec3) {
+    pub(super) fn ray64(&self) -> (DVec3, DVec3) {
         match *self {
             Frame::World(ray) => (ray.origin.as_dvec3(), ray.dir.as_dvec3()),
             Frame::Local(pose, outer) => {
@@ -75,6 +76,16 @@ impl Frame<'_> {
                     .conjugate();
                 (inv * (o - pose.translation.as_dvec3()), inv * d)
             }
+        }
+    }
+
+    /// A bound on the size of the coordinates the local ray was computed
+    /// from (the world origin and every translation on the way), which
+    /// scales the rounding it carries.
+    pub(super) fn magnitude(&self) -> f32 {
+        match *self {
+            Frame::World(ray) => ray.origin.abs().max_element(),
+            Frame::Local(pose, outer) => outer.magnitude() + pose.translation.abs().max_element(),
         }
     }
 
@@ -154,7 +165,7 @@ pub(super) struct LineInterval {
     pub n_out: Vec3,
 }
 
-const EVERYWHERE: LineInterval = LineInterval {
+pub(super) const EVERYWHERE: LineInterval = LineInterval {
     t_in: f32::NEG_INFINITY,
     n_in: Vec3::ZERO,
     t_out: f32::INFINITY,
@@ -163,7 +174,7 @@ const EVERYWHERE: LineInterval = LineInterval {
 
 impl LineInterval {
     /// The intersection with another interval (of a convex piece's constraint).
-    fn clip(self, o: LineInterval) -> Option<LineInterval> {
+    pub(super) fn clip(self, o: LineInterval) -> Option<LineInterval> {
         let (t_in, n_in) = if o.t_in > self.t_in {
             (o.t_in, o.n_in)
         } else {
@@ -237,7 +248,7 @@ pub(super) fn line_interval(
         Shape::Ball(b) if b.radius() <= 0.0 => segment_interval(Vec3::ZERO, Vec3::ZERO, o, d),
         Shape::Ball(b) => sphere_interval(Vec3::ZERO, b.radius(), o, d, frame),
         Shape::Capsule(c) => capsule_interval(c.a(), c.b(), c.radius(), o, d, frame),
-        Shape::Cuboid(c) => cuboid_interval(c, o, d),
+        Shape::Cuboid(c) => cuboid_interval(c, o, d, frame),
         Shape::Cylinder(c) => cylinder_interval(c, o, d, frame),
         Shape::Cone(c) => cone_interval(c, o, d, frame),
         Shape::Segment(s) => segment_interval(s.a(), s.b(), o, d),
@@ -245,7 +256,7 @@ pub(super) fn line_interval(
             let [a, b, c] = *t.vertices();
             triangle_interval(a, b, c, o, d)
         }
-        Shape::Polyhedron(p) => polyhedron_interval(p, o, d),
+        Shape::Polyhedron(p) => polyhedron_interval(p, o, d, frame),
         Shape::HalfSpace(h) => {
             let n = h.normal();
             plane_interval(n, 0.0, o, d)
@@ -255,7 +266,7 @@ pub(super) fn line_interval(
 }
 
 /// The line against the half-space `n·x <= offset`.
-fn plane_interval(n: Vec3, offset: f32, o: Vec3, d: Vec3) -> Option<LineInterval> {
+pub(super) fn plane_interval(n: Vec3, offset: f32, o: Vec3, d: Vec3) -> Option<LineInterval> {
     let s0 = n.dot(o) - offset;
     let sd = n.dot(d);
     if sd == 0.0 {
@@ -393,18 +404,6 @@ fn capsule_interval(a: Vec3, b: Vec3, r: f32, o: Vec3, d: Vec3, f: &Frame) -> Op
         t_out,
         n_out: nrm(t_out),
     })
-}
-
-fn cuboid_interval(c: &Cuboid, o: Vec3, d: Vec3) -> Option<LineInterval> {
-    let h = c.half_extents();
-    let mut iv = EVERYWHERE;
-    for i in 0..3 {
-        let mut n = Vec3::ZERO;
-        n[i] = 1.0;
-        iv = iv.clip(plane_interval(n, h[i], o, d)?)?;
-        iv = iv.clip(plane_interval(-n, h[i], o, d)?)?;
-    }
-    Some(iv)
 }
 
 fn cylinder_interval(c: &Cylinder, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {
@@ -701,13 +700,4 @@ fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<Line
     let t = (e2.dot(qvec) * inv) as f32;
     let n = if n.dot(d) > 0.0 { -n } else { n };
     Some(LineInterval::point(t, n))
-}
-
-/// Cyrus–Beck clipping of the line against every face plane.
-fn polyhedron_interval(p: &ConvexPolyhedron, o: Vec3, d: Vec3) -> Option<LineInterval> {
-    let mut iv = EVERYWHERE;
-    for f in p.faces() {
-        iv = iv.clip(plane_interval(f.normal, f.offset, o, d)?)?;
-    }
-    Some(iv)
 }
