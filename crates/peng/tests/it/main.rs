@@ -9,6 +9,7 @@ mod sat_common;
 /// Case counts scaled by `PENG_TEST_SCALE`; seeds printed on failure.
 mod seeds;
 
+mod ball_normal_regressions;
 mod bound_aabb;
 mod bound_decompose;
 mod bound_obb;

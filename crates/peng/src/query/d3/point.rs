@@ -6,6 +6,10 @@ use crate::math::{Pose3, Vec2, Vec3};
 use crate::query::types::PointProjection3;
 use crate::shape::d3::{Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape};
 
+#[path = "point_exact.rs"]
+mod exact;
+pub(super) use exact::{cone_nearest, hull_attains, hull_nearest, ConePart, HullPart};
+
 /// The closest point of the shape to `point`. With `solid`, a point inside
 /// projects to itself.
 ///
@@ -316,16 +320,6 @@ fn rim_normal(p: Vec3, r: f32, y: f32) -> Vec3 {
     v.try_normalize().map_or(Vec3::X, |v| v.as_vec3())
 }
 
-/// Closest point on the 2D segment `a b` to `p`.
-fn closest_on_segment_2d(a: Vec2, b: Vec2, p: Vec2) -> Vec2 {
-    let ab = b - a;
-    let l = ab.length_squared();
-    if l <= 0.0 {
-        return a;
-    }
-    a + ab * ((p - a).dot(ab) / l).clamp(0.0, 1.0)
-}
-
 fn project_cone(c: &Cone, p: Vec3) -> LocalProjection {
     let (h, r) = (c.half_height(), c.radius());
     let (u, rho) = radial(p);
@@ -334,7 +328,6 @@ fn project_cone(c: &Cone, p: Vec3) -> LocalProjection {
     // the axis. By symmetry the 3D closest point lies in the same half-plane.
     let q2 = Vec2::new(rho, p.y);
     let apex = Vec2::new(0.0, h);
-    let rim = Vec2::new(r, -h);
     let slant_len = (4.0 * h * h + r * r).sqrt();
     // Outward normal of the slant edge apex→rim.
     let m = if slant_len > 0.0 {
@@ -362,35 +355,12 @@ fn project_cone(c: &Cone, p: Vec3) -> LocalProjection {
             }
         };
     }
-    let mirror = Vec2::new(-r, -h);
-    let mut best = apex;
-    let mut best_d = f32::INFINITY;
-    for (a, b) in [(apex, rim), (mirror, rim), (apex, mirror)] {
-        let q = closest_on_segment_2d(a, b, q2);
-        let d = q.distance_squared(q2);
-        if d < best_d {
-            best_d = d;
-            best = q;
-        }
-    }
-    let q = to3(best);
-    // Inside the slant side's or the base's region the normal is the exact
-    // surface normal (as for the cylinder); at the rim the difference in
-    // f64, at the apex an exact difference.
-    let normal = if best.x > 0.0 && best != rim && best.y > -h {
-        to3(m)
-    } else if best.y <= -h && best.x < r {
-        -Vec3::Y
-    } else if best.y <= -h {
-        rim_normal(p, r, -h)
-    } else {
-        // The apex: an exact difference.
-        (p - Vec3::Y * h).normalize_or(Vec3::X)
-    };
+    // Outside: the regions of the meridian half-plane, decided in f64.
+    let near = cone_nearest(h, r, p);
     LocalProjection {
-        point: q,
+        point: near.point,
         inside: false,
-        normal,
+        normal: near.normal,
     }
 }
 
@@ -458,11 +428,34 @@ fn project_polyhedron(s: &ConvexPolyhedron, p: Vec3) -> LocalProjection {
             }
         }
     }
-    LocalProjection {
+    let normal = best_n.unwrap_or_else(|| (p - best).normalize_or(s.faces()[max_f].normal));
+    // An edge point and a vertex (or two edge points) can tie in f32 and the
+    // wrong one's direction miss the normal cone: then the support plane
+    // along it falls short of the distance (see `point_exact.rs`).
+    if hull_attains(s, p, normal, best_d.sqrt()) {
+        return LocalProjection {
+            point: best,
+            inside: false,
+            normal,
+        };
+    }
+    exact_hull_projection(s, p).unwrap_or(LocalProjection {
         point: best,
         inside: false,
-        normal: best_n.unwrap_or_else(|| (p - best).normalize_or(s.faces()[max_f].normal)),
-    }
+        normal,
+    })
+}
+
+/// The slow path of [`project_polyhedron`]: the nearest point in f64.
+#[cold]
+#[inline(never)]
+fn exact_hull_projection(s: &ConvexPolyhedron, p: Vec3) -> Option<LocalProjection> {
+    let near = hull_nearest(s, p)?;
+    Some(LocalProjection {
+        point: near.point,
+        inside: false,
+        normal: near.normal,
+    })
 }
 
 /// The unit direction from the point of segment `a b` closest to `p` to `p`,

@@ -6,6 +6,7 @@
 //! that they report the feature (face, edge, vertex) for contact ids.
 
 use crate::math::Vec3;
+use crate::query::d3::point::{cone_nearest, hull_attains, hull_nearest, ConePart, HullPart};
 use crate::query::sat::closest::point_segment;
 use crate::query::types::Feature;
 use crate::shape::d3::{Cone, ConvexPolyhedron, Cuboid, Cylinder, Shape, Triangle};
@@ -323,7 +324,39 @@ pub(super) fn polyhedron(p: &ConvexPolyhedron, c: Vec3) -> Proj {
             }
         }
     }
-    best
+    // An edge point and a vertex (or two edge points) can tie in f32 and the
+    // wrong one's direction miss the normal cone: then the support plane
+    // along it falls short of the distance (see `point_exact.rs`).
+    if hull_attains(p, c, best.normal, best.dist) {
+        return best;
+    }
+    exact_polyhedron(p, c).unwrap_or(best)
+}
+
+/// The slow path of [`polyhedron`]: the nearest point in f64.
+#[cold]
+#[inline(never)]
+fn exact_polyhedron(p: &ConvexPolyhedron, c: Vec3) -> Option<Proj> {
+    let near = hull_nearest(p, c)?;
+    let feature = match near.part {
+        HullPart::Face(f) => Feature::face(f),
+        HullPart::Edge { face, k, t } => {
+            let lp = p.face_loop(face);
+            if t <= 0.0 {
+                Feature::vertex(lp[k] as usize)
+            } else if t >= 1.0 {
+                Feature::vertex(lp[(k + 1) % lp.len()] as usize)
+            } else {
+                Feature::edge(p.face_loop_edges(face)[k] as usize)
+            }
+        }
+    };
+    Some(Proj {
+        point: near.point,
+        normal: near.normal,
+        dist: near.dist,
+        feature,
+    })
 }
 
 /// The unit radial direction of `c` about the y axis (`+x` on the axis).
@@ -403,7 +436,6 @@ pub(super) fn cone(s: &Cone, c: Vec3) -> Proj {
     // Outward normal of the slant line from (R, -h) to (0, h).
     let ns = Vec2::new(2.0 * h, r).try_normalize().unwrap_or(Vec2::Y);
     let apex = Vec2::new(0.0, h);
-    let rim = Vec2::new(r, -h);
     let sd = ns.dot(q2 - apex);
     let bd = -h - c.y;
     // Inside: below the slant and above the base. Below the slant implies
@@ -426,50 +458,18 @@ pub(super) fn cone(s: &Cone, c: Vec3) -> Proj {
             feature: Feature::face(1),
         };
     }
-    // Outside: nearest of the base segment and the slant segment.
-    let base_t = (rho / r.max(f32::MIN_POSITIVE)).clamp(0.0, 1.0);
-    let qb = Vec2::new(base_t * r, -h);
-    let d = apex - rim;
-    let slant_t = if d.length_squared() > 0.0 {
-        ((q2 - rim).dot(d) / d.length_squared()).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let qs = rim + d * slant_t;
-    let (m, feature) = if (q2 - qb).length_squared() <= (q2 - qs).length_squared() {
-        (
-            qb,
-            if base_t >= 1.0 {
-                Feature::edge(0)
-            } else {
-                Feature::face(0)
-            },
-        )
-    } else {
-        (
-            qs,
-            if slant_t <= 0.0 {
-                Feature::edge(0)
-            } else if slant_t >= 1.0 {
-                Feature::vertex(0)
-            } else {
-                Feature::face(1)
-            },
-        )
-    };
-    let q = lift(u, m.x, m.y);
-    let (mut n, l) = outward(c, q, Vec3::X);
-    // Base and slant regions: the exact surface normal.
-    if feature == Feature::face(0) {
-        n = Vec3::NEG_Y;
-    } else if feature == Feature::face(1) {
-        n = lift(u, ns.x, ns.y);
-    }
+    // Outside: the regions of the meridian half-plane, decided in f64.
+    let near = cone_nearest(h, r, c);
     Proj {
-        point: q,
-        normal: n,
-        dist: l,
-        feature,
+        point: near.point,
+        normal: near.normal,
+        dist: near.dist,
+        feature: match near.part {
+            ConePart::Base => Feature::face(0),
+            ConePart::Slant => Feature::face(1),
+            ConePart::Rim => Feature::edge(0),
+            ConePart::Apex => Feature::vertex(0),
+        },
     }
 }
 
