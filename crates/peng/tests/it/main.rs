@@ -39,6 +39,7 @@ mod contact3_compound;
 mod contact3_perf3d;
 mod contact3_props;
 mod convex3d_sat;
+mod crossing_cores_regressions;
 mod d2_closed_form;
 mod d2_precision_regressions;
 mod d2_props;
