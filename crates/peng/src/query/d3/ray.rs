@@ -211,6 +211,23 @@ impl LineInterval {
             n_out,
         }
     }
+    /// The line entering (`entering`) or leaving a half-space at `t`
+    /// through its plane of outward normal `n`.
+    pub(super) fn half(t: f32, n: Vec3, entering: bool) -> LineInterval {
+        if entering {
+            LineInterval {
+                t_in: t,
+                n_in: n,
+                ..EVERYWHERE
+            }
+        } else {
+            LineInterval {
+                t_out: t,
+                n_out: n,
+                ..EVERYWHERE
+            }
+        }
+    }
     fn point(t: f32, n: Vec3) -> LineInterval {
         LineInterval {
             t_in: t,
@@ -272,20 +289,7 @@ pub(super) fn plane_interval(n: Vec3, offset: f32, o: Vec3, d: Vec3) -> Option<L
     if sd == 0.0 {
         return (s0 <= 0.0).then_some(EVERYWHERE);
     }
-    let t = -s0 / sd;
-    Some(if sd < 0.0 {
-        LineInterval {
-            t_in: t,
-            n_in: n,
-            ..EVERYWHERE
-        }
-    } else {
-        LineInterval {
-            t_out: t,
-            n_out: n,
-            ..EVERYWHERE
-        }
-    })
+    Some(LineInterval::half(-s0 / sd, n, sd < 0.0))
 }
 
 fn sphere_interval(c: Vec3, r: f32, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {

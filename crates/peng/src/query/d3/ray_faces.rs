@@ -208,18 +208,5 @@ fn plane_interval64(
     if sd == 0.0 {
         return (s0 <= 0.0).then_some(EVERYWHERE);
     }
-    let t = (-s0 / sd) as f32;
-    Some(if sd < 0.0 {
-        LineInterval {
-            t_in: t,
-            n_in: n,
-            ..EVERYWHERE
-        }
-    } else {
-        LineInterval {
-            t_out: t,
-            n_out: n,
-            ..EVERYWHERE
-        }
-    })
+    Some(LineInterval::half((-s0 / sd) as f32, n, sd < 0.0))
 }
