@@ -35,16 +35,21 @@ fn cross_triangle(o: DVec3, d: DVec3, [a, b, c]: [DVec3; 3]) -> Option<f64> {
 }
 
 /// The ray's first crossing of the convex hull of `points` (placed by `pose`),
-/// over all triangles of points, in f64.
-fn first_crossing(points: &[Vec3], pose: &Pose3, ray: &Ray<Vec3>) -> Option<f64> {
+/// over all triangles of points, in f64, with the slope `|n·d|/|d|` at which
+/// the ray crosses that triangle.
+fn first_crossing(points: &[Vec3], pose: &Pose3, ray: &Ray<Vec3>) -> Option<(f64, f64)> {
     let w: Vec<DVec3> = points.iter().map(|&p| place(pose, p)).collect();
     let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
-    let mut best: Option<f64> = None;
+    let mut best: Option<(f64, f64)> = None;
     for i in 0..w.len() {
         for j in i + 1..w.len() {
             for k in j + 1..w.len() {
-                if let Some(t) = cross_triangle(o, d, [w[i], w[j], w[k]]) {
-                    best = Some(best.map_or(t, |b: f64| b.min(t)));
+                let tri = [w[i], w[j], w[k]];
+                if let Some(t) = cross_triangle(o, d, tri) {
+                    if best.is_none_or(|(b, _)| t < b) {
+                        let n = (tri[1] - tri[0]).cross(tri[2] - tri[0]).normalize();
+                        best = Some((t, n.dot(d).abs() / d.length()));
+                    }
                 }
             }
         }
@@ -62,15 +67,41 @@ fn box_corners(h: Vec3) -> Vec<Vec3> {
 }
 
 /// peng's hit against the f64 truth: same hit or miss, and the hit point within
-/// `tol` along the ray.
-fn check(shape: &Shape, points: &[Vec3], pose: &Pose3, ray: &Ray<Vec3>, tol: f64) {
+/// `tol` along the ray. With `edge_allowance`, where peng entered through a
+/// steep face and the truth through a shallow one (an edge between them, the
+/// case the f32 clip does not recheck), the point may be off by what rounding
+/// the ray's origin moves it: `8·ε·M / slope`, `M` the largest coordinate.
+fn check(
+    shape: &Shape,
+    points: &[Vec3],
+    pose: &Pose3,
+    ray: &Ray<Vec3>,
+    tol: f64,
+    edge_allowance: bool,
+) {
     let truth = first_crossing(points, pose, ray);
     let hit = ray_cast(shape, pose, ray, 1e3, true);
     let len = ray.dir.length() as f64;
     match (hit, truth) {
-        (Some(h), Some(t)) => {
+        (Some(h), Some((t, slope))) => {
             let off = (h.toi as f64 - t).abs() * len;
-            assert!(off <= tol, "toi {} vs f64 {t}: {off:e} off", h.toi);
+            let peng_slope = (h.normal.dot(ray.dir) / ray.dir.length()).abs() as f64;
+            let m = ray
+                .origin
+                .abs()
+                .max_element()
+                .max(pose.translation.abs().max_element()) as f64
+                + 2.0;
+            let allowed = if edge_allowance && peng_slope >= 1.0 / 32.0 && slope < 1.0 / 32.0 {
+                tol + 8.0 * f32::EPSILON as f64 * m / slope
+            } else {
+                tol
+            };
+            assert!(
+                off <= allowed,
+                "toi {} vs f64 {t}: {off:e} off (allowed {allowed:e})",
+                h.toi
+            );
         }
         (None, None) => {}
         (h, t) => panic!("peng {:?} vs f64 {t:?}", h.map(|h| h.toi)),
@@ -113,7 +144,7 @@ fn shallow_entry_face_seed_810002() {
         origin: Vec3::new(-3.7456572, -4.820243, 2.4004347),
         dir: Vec3::new(0.16965105, 0.9295146, -0.5517522),
     };
-    check(&shape, &v, &pose, &ray, 2e-6);
+    check(&shape, &v, &pose, &ray, 2e-6, false);
 }
 
 /// Seed 810006, ray #29705: slope 4.3e-4; peng answered 5.2922807 where the
@@ -146,7 +177,7 @@ fn shallow_entry_face_seed_810006() {
         origin: Vec3::new(1.7367715, -0.7261342, -1.1959513),
         dir: Vec3::new(-0.041907657, 0.24544396, 0.44971535),
     };
-    check(&shape, &v, &pose, &ray, 2e-6);
+    check(&shape, &v, &pose, &ray, 2e-6, false);
 }
 
 fn unit(v: Vec3) -> Vec3 {
@@ -167,10 +198,13 @@ fn grazing_ray(p: Vec3, n: Vec3, along: Vec3, slope: f32, dist: f32) -> Ray<Vec3
 proptest! {
     #![proptest_config(crate::seeds::cases(64))]
 
-    /// Rays at slopes 1e-5..1e-2 to a random face of a random hull (posed up
+    /// Rays at slopes 1e-3..1e-2 to a random face of a random hull (posed up
     /// to 40 away from the origin), aimed at a point of the face: the hit
     /// agrees with the f64 truth within 1e-5 (the f32 plane clip alone was
-    /// off by up to 2e-4 at such slopes).
+    /// off by up to 2e-4 at such slopes), except at an edge where a steep
+    /// face wins in f32 (see `check`). (Below 1e-3 a ray can pass inside a
+    /// hull by less than the rounding of its own origin, and the f32 clip
+    /// may find the line empty: not covered, see `query/d3/ray_faces.rs`.)
     #[test]
     fn shallow_rays_at_hulls(
         pts in prop::collection::vec(prop::array::uniform3(-1.0f32..1.0), 6..14),
@@ -179,7 +213,7 @@ proptest! {
         face in 0usize..64,
         bary in prop::array::uniform3(0.05f32..1.0),
         along in prop::array::uniform3(-1.0f32..1.0),
-        log_slope in -5.0f32..-2.0,
+        log_slope in -3.0f32..-2.0,
         dist in 0.5f32..20.0,
     ) {
         let v: Vec<Vec3> = pts.iter().map(|p| Vec3::from_array(*p)).collect();
@@ -195,10 +229,11 @@ proptest! {
         let n = pose.transform_vector(h.faces()[f].normal);
         let ray = grazing_ray(pose.transform_point(p), n, Vec3::from_array(along), 10f32.powf(log_slope), dist);
         let verts = h.vertices().to_vec();
-        check(&h.into(), &verts, &pose, &ray, 1e-5);
+        check(&h.into(), &verts, &pose, &ray, 1e-5, true);
     }
 
-    /// The same for cuboids.
+    /// The same for cuboids, edges included (seed 820002: a ray at slope
+    /// 1.1e-5 entering a 0.1-thin box through its face, not its side).
     #[test]
     fn shallow_rays_at_cuboids(
         he in prop::array::uniform3(0.05f32..2.0),
@@ -221,6 +256,6 @@ proptest! {
         p[(i + 1) % 3] = at[0] * he[(i + 1) % 3];
         p[(i + 2) % 3] = at[1] * he[(i + 2) % 3];
         let ray = grazing_ray(pose.transform_point(p), pose.transform_vector(n), Vec3::from_array(along), 10f32.powf(log_slope), dist);
-        check(&c.into(), &box_corners(he), &pose, &ray, 1e-5);
+        check(&c.into(), &box_corners(he), &pose, &ray, 1e-5, false);
     }
 }

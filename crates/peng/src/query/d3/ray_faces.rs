@@ -8,9 +8,12 @@
 //! through a shallow plane, the interval is clipped again: the steep planes in
 //! f32, and each shallow plane whose f32 crossing could bound the interval
 //! within its rounding in f64, from the world ray ([`Frame::ray64`]) and, for
-//! a polyhedron, from the face's own vertices. (Not covered: a steep entry
-//! plane that wins over a shallow one only by the shallow one's rounding, at
-//! an edge between them; and a line the f32 clip finds empty.)
+//! a polyhedron, from the face's own vertices. A cuboid's shallow planes are
+//! known from the direction, so every line with one is clipped that way.
+//! (Not covered for polyhedra: a steep entry plane that wins over a shallow
+//! one only by the shallow one's rounding, at an edge between them, where the
+//! answer stays within what a rounding of the ray's origin would move it by;
+//! and a line the f32 clip finds empty.)
 
 use super::ray::{plane_interval, Frame, LineInterval, EVERYWHERE};
 use crate::math::Vec3;
@@ -82,8 +85,14 @@ impl Planes for ConvexPolyhedron {
     }
 }
 
-/// The line `o + t d` against a cuboid.
+/// The line `o + t d` against a cuboid. Its shallow planes are known from
+/// the direction alone (a small component of `d`), so any of them, entry or
+/// not, sends the line to the careful clip.
 pub(super) fn cuboid_interval(c: &Cuboid, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {
+    let d2 = d * d;
+    if d2.min_element() < SHALLOW_SLOPE_SQ * (d2.x + d2.y + d2.z) {
+        return careful_interval(c, o, d, f);
+    }
     planes_interval(c, o, d, f)
 }
 
