@@ -168,9 +168,14 @@ fn cores_contact_shifted(
                 } else {
                     ((xa - cb.a).dot(db) / lb2).clamp(0.0, 1.0)
                 };
+                // Up to 2° off parallel, B's closest point lies beside the
+                // normal line through `xa` by up to the overlap's length
+                // times the angle: its part along the normal is the depth,
+                // and the pair is kept on the normal line (`point_b −
+                // point_a = −depth·normal`, as at every other contact).
                 let xb = cb.a + db * u;
-                let p = point(xa, xb, core_feature(pta, t0), core_feature(ptb, u));
-                beside_normal(p, xa, xb, normal, (ca.r, cb.r), shift)
+                let xb = xa + normal * (xb - xa).dot(normal);
+                point(xa, xb, core_feature(pta, t0), core_feature(ptb, u))
             };
             let (p0, p1) = (end(lo), end(hi));
             if p0.depth >= -prediction && p1.depth >= -prediction {
@@ -189,45 +194,6 @@ fn cores_contact_shifted(
     } else {
         None
     }
-}
-
-/// Puts a point of two nearly parallel cores on both surfaces. Up to 2° off
-/// parallel, B's core point `xb` nearest to A's core point `xa` lies beside the
-/// normal line through `xa`, by `w` (the part of `xb − xa` across the normal)
-/// of up to the overlap's length times the angle. The surface points must
-/// differ by `−depth·normal`, so one of them takes the offset `w`: the one on
-/// the rounder shape, on the sphere of its radius `r` about its core point,
-/// `x + w ± h·normal` with `h = √(r² − |w|²)` (on the surface or, for `w` not
-/// quite across the core, just inside it). The depth is `h + r_other − (xb −
-/// xa)·n`, `r − h ≈ |w|²/2r` less than the lines' depth. The other point
-/// stays on its own surface. When `|w|` reaches both radii (thin or zero
-/// radii, as segment against segment), no such pair exists; the pair is kept
-/// on the normal line through `xa`, B's point beside its core by `w`.
-#[inline(always)]
-fn beside_normal(
-    mut p: ContactPoint3,
-    xa: Vec3A,
-    xb: Vec3A,
-    n: Vec3A,
-    (ra, rb): (f32, f32),
-    shift: Vec3A,
-) -> ContactPoint3 {
-    let g = xb - xa;
-    let along = g.dot(n);
-    let w = g - n * along;
-    let w2 = w.length_squared();
-    if ra >= rb && w2 < ra * ra {
-        let h = (ra * ra - w2).sqrt();
-        p.point_a = (xa + w + n * h + shift).into();
-        p.depth = h + rb - along;
-    } else if rb > ra && w2 < rb * rb {
-        let h = (rb * rb - w2).sqrt();
-        p.point_b = (xb - w - n * h + shift).into();
-        p.depth = ra + h - along;
-    } else {
-        p.point_b = (xb - w - n * rb + shift).into();
-    }
-    p
 }
 
 /// The unit direction of `gap` (length `dist`) between closest points at
