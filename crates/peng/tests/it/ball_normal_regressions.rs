@@ -201,3 +201,59 @@ fn ball_by_a_cone_rim_on_the_slant_side() {
     assert!((truth - 2.17226e-3).abs() < 1e-7, "setup: {truth}");
     check(&a, &pose_a, 0.5264405, &pose_b, truth, gap);
 }
+
+/// A ball whose centre lies 1.2e-5 beside a triangle's face (`diff3d::ball_triangle`,
+/// seed 820002): the centre was taken as on the triangle and pushed out through
+/// the far side, depth `r + δ` instead of `r − δ`, along the f32 direction of
+/// the 1.2e-5 gap (4e-3 rad off the face normal). The truth: the face normal
+/// towards the centre, distance `δ − r`, as `contact()` already said.
+#[test]
+fn ball_centre_just_beside_a_triangle_face() {
+    let v = [
+        Vec3::new(-0.279985, -0.06856072, -0.40143085),
+        Vec3::new(-0.06794515, 1.3057121, 0.60710835),
+        Vec3::new(0.60233253, 0.6595751, -1.5410846),
+    ];
+    let a: Shape = Triangle::new(v[0], v[1], v[2]).unwrap().into();
+    let pose_a = Pose3::new(
+        Vec3::new(-1.5190897, -3.7373981, -0.9506178),
+        Quat::from_xyzw(-0.115619496, -0.8435045, -0.0698362, -0.51986074),
+    );
+    let r = 0.2293056;
+    let b: Shape = Ball::new(r).unwrap().into();
+    let pose_b = Pose3::new(
+        Vec3::new(-1.41104, -2.6850562, -0.77858293),
+        Quat::from_xyzw(-0.81901413, -0.14244838, -0.55483884, -0.03283592),
+    );
+    let t = v.map(|p| p.as_dvec3());
+    let p = centre_in_a(&pose_a, &pose_b);
+    let n = (t[1] - t[0]).cross(t[2] - t[0]).normalize();
+    let h = n.dot(p - t[0]);
+    assert!(
+        h.abs() < 1e-4 && triangle_distance(t, p) == h.abs(),
+        "over the face"
+    );
+    let (truth, toward) = (h.abs() - r as f64, if h < 0.0 { -n } else { n });
+    let d = distance(&a, &pose_a, &b, &pose_b);
+    assert!(
+        (d.distance as f64 - truth).abs() < 1e-6,
+        "distance {} vs {truth}",
+        d.distance
+    );
+    let ang = normal_in_a(&pose_a, d.normal).angle_between(toward);
+    assert!(
+        ang < 1e-5,
+        "distance normal {ang:.3e} rad off the face normal"
+    );
+    let m = contact(&a, &pose_a, &b, &pose_b, 0.0).expect("overlapping");
+    assert!(
+        (m.depth() as f64 + truth).abs() < 1e-6,
+        "contact depth {}",
+        m.depth()
+    );
+    let ang = normal_in_a(&pose_a, m.normal).angle_between(toward);
+    assert!(
+        ang < 1e-5,
+        "contact normal {ang:.3e} rad off the face normal"
+    );
+}

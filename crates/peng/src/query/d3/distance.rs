@@ -157,6 +157,15 @@ fn to_world(pose_a: &Pose3, d: &SignedDistance) -> Distance3 {
 }
 
 /// Shapes without interior: a point "inside" them is on them within rounding.
+/// Whether `normal` is the face normal of the triangle `s` (either way): the
+/// projection gives exactly that for a point over the face's interior.
+fn on_triangle_face(s: &Shape, normal: Vec3) -> bool {
+    match s {
+        Shape::Triangle(t) => t.normal().is_some_and(|n| normal == n || normal == -n),
+        _ => false,
+    }
+}
+
 fn is_flat(s: &Shape) -> bool {
     matches!(s, Shape::Segment(_) | Shape::Triangle(_))
 }
@@ -1005,7 +1014,13 @@ fn ball_distance(a: &Shape, c: Vec3, r: f32) -> SignedDistance {
     // difference `c − point` has an f32 direction error of about
     // 1e-7·|c| / len, large for a centre near the surface.
     let (core, normal) = if len > 0.0 {
-        if lp.inside {
+        if lp.inside && on_triangle_face(a, lp.normal) {
+            // A centre within rounding of a triangle's face is on one side
+            // of it: the exact face normal says which, and the shorter way
+            // out is through that side (the f32 `v` of such a length is
+            // noise, 1e-2 rad off at 1e-5).
+            (len, lp.normal)
+        } else if lp.inside {
             let n = if is_flat(a) { -v / len } else { lp.normal };
             (-len, n)
         } else {
