@@ -31,7 +31,7 @@ mod polytopes;
 #[path = "contact/project.rs"]
 mod project;
 #[path = "contact/round.rs"]
-mod round;
+pub(super) mod round;
 
 use crate::math::Pose3;
 use crate::query::sat::{polytope_manifold, polytope_manifold_or_gap};

@@ -9,6 +9,7 @@
 //! other convex pair runs GJK and, when overlapping, EPA on the shapes' cores
 //! ([`crate::query::gjk`]).
 
+use super::contact::round::off_edge_normal;
 use super::point::{closest_points_segments, perpendicular, project_local};
 use crate::math::{Pose3, Vec3};
 use crate::query::gjk::{self, Cloud, GjkCache, GjkStatus, SignedDistance, SupportMap};
@@ -944,7 +945,12 @@ fn segments_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
         };
         (n, gap.abs())
     } else if d > 1e-6 * scale {
-        (off_core_normal(v, d, (da, s), (db, t)), d)
+        // A gap much shorter than the cores loses its component along a core
+        // holding a closest point (rounding noise there tilts the normal
+        // towards the core's far end), as in the contact path.
+        let (la2, lb2) = (da.length_squared(), db.length_squared());
+        let n = off_edge_normal(v.into(), d, (da.into(), la2, s), (db.into(), lb2, t));
+        (n.into(), d)
     } else {
         // Touching at an end, or parallel and overlapping: any direction
         // perpendicular to the cores is an MTD; pick one deterministically.
@@ -966,41 +972,6 @@ fn segments_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
         } else {
             GjkStatus::Overlapping
         },
-    }
-}
-
-/// The unit direction of the gap `v` (length `d`) between the closest points
-/// at parameters `s` on core A and `t` on core B (each with its direction).
-///
-/// When a closest point is inside its core, the true gap is normal to that
-/// core, and the separation along a direction tilted by `θ` towards the core
-/// falls by about `θ` times the core's length (its support has a kink there).
-/// The f32 gap carries an error of a few ulps of the coordinates in every
-/// direction, `θ ≈ 1e-7·scale / d` (1.3e-4 rad for a gap of 4.4e-4 across a
-/// core of length 2.3, a separation 2.6e-4 short): for a gap much shorter
-/// than the core, its component along the core is removed
-/// (`v − e (v·e) / |e|²`). The error left is across the core, where the
-/// separation is flat to first order. The same rule as the contact path's
-/// `off_edge_normal`; longer gaps keep `v / d`.
-fn off_core_normal(v: Vec3, d: f32, (da, s): (Vec3, f32), (db, t): (Vec3, f32)) -> Vec3 {
-    let n = v / d;
-    let (la2, lb2) = (da.length_squared(), db.length_squared());
-    if d * d >= 1e-2 * la2.max(lb2) {
-        return n;
-    }
-    let (e, l2) = if s > 0.0 && s < 1.0 {
-        (da, la2)
-    } else if t > 0.0 && t < 1.0 {
-        (db, lb2)
-    } else {
-        return n;
-    };
-    let g = v - e * (v.dot(e) / l2);
-    let gl = g.length();
-    if gl > 0.5 * d {
-        g / gl
-    } else {
-        n
     }
 }
 

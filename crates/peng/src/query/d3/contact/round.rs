@@ -210,7 +210,7 @@ fn cores_contact_shifted(
 /// f32 rounding of `|gap|`). What error is left is across the core, where the
 /// separation is flat to first order. Longer gaps keep `gap / dist`.
 #[inline(always)]
-fn off_edge_normal(
+pub(in crate::query::d3) fn off_edge_normal(
     gap: Vec3A,
     dist: f32,
     (da, la2, s): (Vec3A, f32, f32),
