@@ -351,3 +351,81 @@ fn ball_past_the_apex_of_a_zero_radius_cone_is_apart() {
     let pb = d3::Pose3::from_translation(d3::Vec3::new(0.0, 1.0, 0.0));
     assert!(d3::contact(&a, &pa, &b, &pb, 0.0).is_some());
 }
+
+/// A segment 1e7 long passing 7.01 from a tetrahedron 30 wide (shapes3d
+/// fuzz target): GJK's tolerance, relative to the Minkowski difference's
+/// size, read the gap as a touch, and EPA measured a depth of 3.5e6 on
+/// points a million apart; `intersects` said they overlap.
+/// Truth (f64): clipping the segment's line by the four face planes leaves
+/// it empty (apart), and the least distance over the segment's end and the
+/// tetrahedron's faces, and the tetrahedron's edges and the segment,
+/// is 7.0120202 (dense f64 searches, refined three times).
+#[test]
+fn segment_far_longer_than_a_hull_is_apart_by_its_gap() {
+    let pts = [
+        d3::Vec3::new(4.5788773e-5, 8.375, -1.375),
+        d3::Vec3::new(-15.25, -9.625, 10.125),
+        d3::Vec3::new(-14.5, 9.125, -1.375),
+        d3::Vec3::new(-15.25, 15.125, 4.875),
+    ];
+    let a: d3::Shape = d3::ConvexPolyhedron::from_points(&pts).unwrap().into();
+    let pa = d3::Pose3::try_new(
+        d3::Vec3::new(12.625, 8.0, 13.375),
+        d3::Quat::from_xyzw(-0.7186841, -2.3623097e-24, 0.46159384, -0.5200234),
+    )
+    .unwrap();
+    let far = d3::Vec3::new(-15.125, -8.5, 1e7);
+    let near = d3::Vec3::new(-9.0, 5.125, 14.625);
+    let truth = 7.012_02_f32; // 7.0120202 in f64
+    for (p, q) in [(far, near), (near, far)] {
+        let b: d3::Shape = d3::Segment::new(p, q).unwrap().into();
+        let c: d3::Shape = d3::Capsule::new(p, q, 0.5).unwrap().into();
+        let id = d3::Pose3::IDENTITY;
+        for (s, r) in [(&b, 0.0), (&c, 0.5)] {
+            assert!(!d3::intersects(&a, &pa, s, &id));
+            assert!(!d3::intersects(s, &id, &a, &pa));
+            assert!(d3::contact(&a, &pa, s, &id, 0.0).is_none());
+            for d in [d3::distance(&a, &pa, s, &id), d3::distance(s, &id, &a, &pa)] {
+                assert!((d.distance - (truth - r)).abs() < 1e-4, "{d:?}");
+                let gap = (d.point_a - d.point_b).length();
+                assert!((gap - d.distance).abs() < 1e-3, "{gap} vs {d:?}");
+            }
+        }
+    }
+}
+
+/// A segment or capsule far longer than a hull that it crosses keeps the
+/// depth of the whole core: a core along z through the cube [-1, 1]³ at
+/// x = 0.3, y = -0.1 leaves it soonest across x = 1, by 0.7 plus the radius
+/// (closed form), however long the core and wherever its ends are.
+#[test]
+fn core_far_longer_than_a_hull_it_crosses_keeps_its_depth() {
+    let corners: Vec<d3::Vec3> = (0..8)
+        .map(|i| {
+            d3::Vec3::new(
+                [-1.0, 1.0][i & 1],
+                [-1.0, 1.0][(i >> 1) & 1],
+                [-1.0, 1.0][i >> 2],
+            )
+        })
+        .collect();
+    let cube: d3::Shape = d3::ConvexPolyhedron::from_points(&corners).unwrap().into();
+    let id = d3::Pose3::IDENTITY;
+    for (lo, hi) in [(-1e6f32, 1e6f32), (-3.0, 5e6), (-4e6, 2.5)] {
+        let (p, q) = (d3::Vec3::new(0.3, -0.1, lo), d3::Vec3::new(0.3, -0.1, hi));
+        for r in [0.0f32, 0.25] {
+            let s: d3::Shape = if r == 0.0 {
+                d3::Segment::new(p, q).unwrap().into()
+            } else {
+                d3::Capsule::new(p, q, r).unwrap().into()
+            };
+            assert!(d3::intersects(&cube, &id, &s, &id));
+            let d = d3::distance(&cube, &id, &s, &id);
+            assert!(
+                (d.distance + 0.7 + r).abs() < 1e-4,
+                "{lo}..{hi}, r {r}: {d:?}"
+            );
+            assert!(d.normal.x > 0.999, "{d:?}");
+        }
+    }
+}

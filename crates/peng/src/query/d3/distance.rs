@@ -114,7 +114,10 @@ fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
         }
         _ if a.is_mesh() || b.is_mesh() => local_distance(a, b, pose_ab).distance <= 0.0,
         (Shape::Ball(_), _) | (_, Shape::Ball(_)) => local_distance(a, b, pose_ab).distance <= 0.0,
-        _ => gjk::intersects(a, b, pose_ab),
+        _ => match super::long_core::cut_pair(a, b, pose_ab) {
+            Some((a, b)) => gjk::intersects(a.shape(), b.shape(), pose_ab),
+            None => gjk::intersects(a, b, pose_ab),
+        },
     }
 }
 
@@ -199,6 +202,14 @@ fn swapped(d: SignedDistance, pose_ab: &Pose3) -> SignedDistance {
 
 /// Signed distance of `a` and `b` in A's frame (B placed by `pose_ab`).
 pub(super) fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
+    match super::long_core::cut_pair(a, b, pose_ab) {
+        Some((a, b)) => pair_distance(a.shape(), b.shape(), pose_ab),
+        None => pair_distance(a, b, pose_ab),
+    }
+}
+
+/// [`local_distance`] once a long core is cut to its near stretch.
+fn pair_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
     match (a, b) {
         (Shape::Compound(c), _) => {
             let part = |i: usize| {

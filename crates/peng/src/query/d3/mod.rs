@@ -2,6 +2,7 @@
 
 mod contact;
 mod distance;
+mod long_core;
 mod mesh;
 mod point;
 mod ray;
