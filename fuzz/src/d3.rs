@@ -94,8 +94,8 @@ fn extent(s: &Shape, p: &Pose3) -> f32 {
     scale(&v)
 }
 
-fn finite_vec(what: &str, v: Vec3) {
-    assert!(v.is_finite(), "{what} is not finite: {v:?}");
+fn finite_vec(what: &str, v: Vec3, ctx: &dyn Fn() -> String) {
+    assert!(v.is_finite(), "{what} is not finite: {v:?}{}", ctx());
 }
 
 /// A velocity that keeps the moving shape within twice the magnitude limit
@@ -120,17 +120,17 @@ pub fn pair_queries(a: &Shape, pa: &Pose3, b: &Shape, pb: &Pose3, bytes: &mut By
     let d = distance(a, pa, b, pb);
     if !both_unbounded {
         finite("distance", d.distance);
-        finite_vec("distance normal", d.normal);
-        finite_vec("distance point a", d.point_a);
-        finite_vec("distance point b", d.point_b);
+        finite_vec("distance normal", d.normal, &ctx);
+        finite_vec("distance point a", d.point_a, &ctx);
+        finite_vec("distance point b", d.point_b, &ctx);
     }
     let hit = intersects(a, pa, b, pb);
     let c = contact(a, pa, b, pb, 0.0);
     if let Some(m) = &c {
-        finite_vec("contact normal", m.normal);
+        finite_vec("contact normal", m.normal, &ctx);
         for p in m.points() {
             finite("contact depth", p.depth);
-            finite_vec("contact point", p.point_a);
+            finite_vec("contact point", p.point_a, &ctx);
         }
     }
     if a.is_bounded_convex() && b.is_bounded_convex() {
@@ -183,7 +183,7 @@ pub fn pair_queries(a: &Shape, pa: &Pose3, b: &Shape, pb: &Pose3, bytes: &mut By
                 "ray hit at {} outside [0, {max_toi}]",
                 h.toi
             );
-            finite_vec("ray hit normal", h.normal);
+            finite_vec("ray hit normal", h.normal, &ctx);
         }
     }
 
@@ -193,7 +193,7 @@ pub fn pair_queries(a: &Shape, pa: &Pose3, b: &Shape, pb: &Pose3, bytes: &mut By
     if let Some(h) = cast_linear(a, pa, va, b, pb, vb, &options) {
         finite("linear cast time", h.time);
         assert!((0.0..=1.0).contains(&h.time), "linear cast time {}", h.time);
-        finite_vec("linear cast normal", h.normal);
+        finite_vec("linear cast normal", h.normal, &ctx);
     }
     let spin = |bytes: &mut Bytes| {
         let w = vec3(bytes);

@@ -429,3 +429,52 @@ fn core_far_longer_than_a_hull_it_crosses_keeps_its_depth() {
         }
     }
 }
+
+/// A height field with cells 8e-45 by 6.6e-24 and heights of 10, against a
+/// ball at its origin (shapes3d fuzz target): its triangles are slivers whose
+/// edge products underflow f32, so the triangle's normal came out 1.005
+/// long and the ball's projection on a sliver divided 0 by 0 (a NaN contact
+/// point). Truth: every vertex lies within 1e-23 of the plane x = 0 through
+/// the ball's centre, so the ball is cut through its centre: depth r, along
+/// a unit normal.
+#[test]
+fn ball_on_a_height_field_of_slivers_has_finite_contacts() {
+    let heights = vec![
+        -9.875, 1e-40, 5.25, -9.875, 1.5, 1e-40, 1e-40, 1e-40, 1e-40, 1e-40, 1e-40, 1e-40,
+    ];
+    let cell = peng::math::Vec2::new(8e-45, 6.617_444_5e-24);
+    let hf: d3::Shape = d3::HeightField::new(4, 3, heights, cell).unwrap().into();
+    let r = 0.03125;
+    let ball: d3::Shape = d3::Ball::new(r).unwrap().into();
+    let id = d3::Pose3::IDENTITY;
+    for m in [
+        d3::contact(&hf, &id, &ball, &id, 0.0).unwrap(),
+        d3::contact(&ball, &id, &hf, &id, 0.0).unwrap().swapped(),
+    ] {
+        assert!((m.normal.length() - 1.0).abs() < 1e-6, "{m:?}");
+        for p in m.points() {
+            assert!(p.point_a.is_finite() && p.point_b.is_finite(), "{m:?}");
+            assert!((p.depth - r).abs() < 1e-6, "{m:?}");
+        }
+    }
+    let d = d3::distance(&hf, &id, &ball, &id);
+    assert!((d.normal.length() - 1.0).abs() < 1e-6, "{d:?}");
+    assert!((d.distance + r).abs() < 1e-6, "{d:?}");
+}
+
+/// A triangle 1e-23 across has the normal of the same triangle at unit size
+/// (the squared length of its cross product is 1e-92, below f32's range).
+#[test]
+fn tiny_triangles_have_unit_normals() {
+    let (a, b, c) = (
+        d3::Vec3::new(0.0, 0.0, 0.0),
+        d3::Vec3::new(3.0, 1.0, 0.0),
+        d3::Vec3::new(1.0, 2.0, 2.0),
+    );
+    let big = d3::Triangle::new(a, b, c).unwrap().normal().unwrap();
+    for s in [1e-10f32, 1e-23, 1e-30] {
+        let t = d3::Triangle::new(a * s, b * s, c * s).unwrap();
+        let n = t.normal().expect("a triangle of area > 0 has a normal");
+        assert!((n - big).length() < 1e-6, "scale {s}: {n:?} vs {big:?}");
+    }
+}

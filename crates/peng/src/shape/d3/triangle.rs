@@ -27,9 +27,19 @@ impl Triangle {
     /// The unit normal `(b-a)×(c-a)`, or `None` for a zero-area triangle.
     #[inline]
     pub fn normal(&self) -> Option<Vec3> {
-        (self.v[1] - self.v[0])
-            .cross(self.v[2] - self.v[0])
+        let (e1, e2) = (self.v[1] - self.v[0], self.v[2] - self.v[0]);
+        let n = e1.cross(e2);
+        // Below 2^-100 the squared length has lost its bits to underflow
+        // (edges of 1e-23, or slivers whose cross product is that small):
+        // the normal of the edges scaled to unit size has the same direction.
+        if n.length_squared() >= 7.9e-31 {
+            return n.try_normalize();
+        }
+        let unit_size = |e: Vec3| e / e.abs().max_element();
+        let (s1, s2) = (unit_size(e1), unit_size(e2));
+        s1.cross(s2)
             .try_normalize()
+            .filter(|_| s1.is_finite() && s2.is_finite())
     }
     /// Support point along `dir`.
     #[inline]

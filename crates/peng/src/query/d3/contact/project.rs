@@ -40,6 +40,19 @@ fn outward(c: Vec3, q: Vec3, fallback: Vec3) -> (Vec3, f32) {
     }
 }
 
+/// `num / den` for a position along an edge, in `[0, 1]`: `0` when the
+/// quotient is not a number (both parts underflow to zero for edges of a
+/// sliver whose products fall below f32's range).
+#[inline]
+fn fraction(num: f32, den: f32) -> f32 {
+    let t = num / den;
+    if t >= 0.0 {
+        t.min(1.0)
+    } else {
+        0.0
+    }
+}
+
 /// Projection on a bounded convex shape (not a half-space, not a compound).
 pub(super) fn project(shape: &Shape, c: Vec3) -> Option<Proj> {
     Some(match shape {
@@ -181,6 +194,12 @@ pub(super) fn triangle(t: &Triangle, p: Vec3) -> Proj {
     };
     let ab = b - a;
     let ac = c - a;
+    // An edge under 1e-15 long makes the products of the regions' tests
+    // underflow (a sliver of a height field with cells 1e-23 wide): f64.
+    let short = |e: Vec3| e.length_squared() < 1e-30;
+    if short(ab) || short(ac) || short(c - b) {
+        return sliver(t, normal, p);
+    }
     let ap = p - a;
     let d1 = ab.dot(ap);
     let d2 = ac.dot(ap);
@@ -197,7 +216,7 @@ pub(super) fn triangle(t: &Triangle, p: Vec3) -> Proj {
         // vc: signed area for the region of edge ab.
         let vc = d1 * d4 - d3 * d2;
         if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-            let v = d1 / (d1 - d3);
+            let v = fraction(d1, d1 - d3);
             break 'region (a + ab * v, Feature::edge(0));
         }
         let cp = p - c;
@@ -208,12 +227,12 @@ pub(super) fn triangle(t: &Triangle, p: Vec3) -> Proj {
         }
         let vb = d5 * d2 - d1 * d6;
         if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-            let w = d2 / (d2 - d6);
+            let w = fraction(d2, d2 - d6);
             break 'region (a + ac * w, Feature::edge(2));
         }
         let va = d3 * d6 - d5 * d4;
         if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-            let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+            let w = fraction(d4 - d3, (d4 - d3) + (d5 - d6));
             break 'region (b + (c - b) * w, Feature::edge(1));
         }
         // Inside the face region: the projection on the plane (Ericson forms
@@ -234,6 +253,34 @@ pub(super) fn triangle(t: &Triangle, p: Vec3) -> Proj {
         normal: n,
         dist: l,
         feature,
+    }
+}
+
+/// [`triangle`] for a triangle with an edge too short for its f32 region
+/// tests: the closest point decided in f64, the normal as [`triangle`] gives
+/// it.
+fn sliver(t: &Triangle, normal: Vec3, p: Vec3) -> Proj {
+    let [a, b, c] = *t.vertices();
+    let (q, edge) = crate::query::d3::point::closest_point_on_triangle_edge(a, b, c, p);
+    match edge {
+        Some(k) => {
+            let (n, l) = outward(p, q, normal);
+            Proj {
+                point: q,
+                normal: n,
+                dist: l,
+                feature: Feature::edge(k),
+            }
+        }
+        None => {
+            let h = (p - q).dot(normal);
+            Proj {
+                point: q,
+                normal: if h < 0.0 { -normal } else { normal },
+                dist: h.abs(),
+                feature: Feature::face((h < 0.0) as usize),
+            }
+        }
     }
 }
 
