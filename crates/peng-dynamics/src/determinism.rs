@@ -422,9 +422,9 @@ mod pinned {
         #[cfg(target_arch = "x86_64")]
         // Re-pinned when the narrow phase's precision fixes changed the
         // scene's contacts (capsule normals and witnesses against polytopes,
-        // capsules and cylinders), still the same on every thread count and
-        // kernel build.
-        assert_eq!(h, 0xea0c_aa18_ae4b_a951, "3D: {h:016x}");
+        // capsules and cylinders; nearly parallel capsules' points on both
+        // surfaces), still the same on every thread count and kernel build.
+        assert_eq!(h, 0x458b_896f_f1f6_cef8, "3D: {h:016x}");
         let _ = h;
     }
 }

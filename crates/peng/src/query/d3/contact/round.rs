@@ -170,11 +170,11 @@ fn cores_contact_shifted(
                 };
                 // Up to 2° off parallel, B's closest point lies beside the
                 // normal line through `xa` by up to the overlap's length
-                // times the angle: its part along the normal is the depth,
-                // and the pair is kept on the normal line (`point_b −
-                // point_a = −depth·normal`, as at every other contact).
+                // times the angle. Its part along the normal is the depth;
+                // each point stays on its own surface, so the pair may be
+                // offset sideways by that much (a point pulled onto the
+                // normal line would leave a segment's core).
                 let xb = cb.a + db * u;
-                let xb = xa + normal * (xb - xa).dot(normal);
                 point(xa, xb, core_feature(pta, t0), core_feature(ptb, u))
             };
             let (p0, p1) = (end(lo), end(hi));
