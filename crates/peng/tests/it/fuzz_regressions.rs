@@ -478,3 +478,38 @@ fn tiny_triangles_have_unit_normals() {
         assert!((n - big).length() < 1e-6, "scale {s}: {n:?} vs {big:?}");
     }
 }
+
+/// A rectangle (a cuboid with a zero half extent) through a long thin
+/// tetrahedron (shapes3d fuzz target): `contact` found none, as the
+/// separating-axis test walked the Gauss map of the cuboid, whose faces on
+/// either side of the zero extent coincide, and an edge pair reported a
+/// separation of 12.75. Truth (f64): the rectangle's point (0.634, 0,
+/// 0.03125) lies 0.334 inside all four face planes, so they overlap; the
+/// distance query (GJK/EPA) gives a depth of 0.3452.
+#[test]
+fn rectangle_through_a_thin_tetrahedron_is_in_contact() {
+    let v = [
+        d3::Vec3::new(-7.875, -12.75, -12.75),
+        d3::Vec3::new(-12.75, -12.75, -10.375),
+        d3::Vec3::new(8.375, 12.125, 11.25),
+        d3::Vec3::new(12.25, 12.25, 12.25),
+    ];
+    let a: d3::Shape = d3::ConvexPolyhedron::from_points(&v).unwrap().into();
+    let id = d3::Pose3::IDENTITY;
+    for h in [
+        d3::Vec3::new(4.09375, 0.0, 0.03125),
+        d3::Vec3::new(0.0, 4.09375, 0.03125),
+        d3::Vec3::new(4.09375, 0.03125, 0.0),
+    ] {
+        let b: d3::Shape = d3::Cuboid::new(h).unwrap().into();
+        let d = d3::distance(&a, &id, &b, &id).distance;
+        assert!(d < -0.1, "{h:?}: {d}");
+        for m in [
+            d3::contact(&a, &id, &b, &id, 0.0),
+            d3::contact(&b, &id, &a, &id, 0.0),
+        ] {
+            let m = m.unwrap_or_else(|| panic!("{h:?}: no contact at distance {d}"));
+            assert!((m.depth() + d).abs() < 1e-3, "{h:?}: {m:?} vs {d}");
+        }
+    }
+}

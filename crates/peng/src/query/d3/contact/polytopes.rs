@@ -151,7 +151,9 @@ impl Polytope for BoxPoly {
         self.face_polygon(2 * k + (dir[k] >= 0.0) as usize, out);
     }
     fn is_solid(&self) -> bool {
-        true
+        // A cuboid without thickness is flat: its faces on either side
+        // coincide, so its Gauss map has no arcs to walk.
+        self.h.min_element() > 0.0
     }
     fn vertex_count(&self) -> usize {
         8
