@@ -33,25 +33,31 @@ fn sorted3(v: Vec3) -> Vec3 {
 
 /// Compares peng's and parry's properties of one shape of size `size`.
 fn check3(what: &str, ours: &MassProperties3, theirs: &P3, size: f32) {
+    if let Some(why) = disagreement3(ours, theirs, size) {
+        panic!("{what}: {why}");
+    }
+}
+
+/// How peng's and parry's properties of one shape of size `size` disagree
+/// (mass, centre or principal moments), `None` when they agree.
+fn disagreement3(ours: &MassProperties3, theirs: &P3, size: f32) -> Option<String> {
     let m = theirs.mass();
-    assert!(
-        (ours.mass - m).abs() <= 1e-4 * m,
-        "{what}: mass {} vs parry {m}",
-        ours.mass
-    );
+    if (ours.mass - m).abs() > 1e-4 * m {
+        return Some(format!("mass {} vs parry {m}", ours.mass));
+    }
     let dc = (ours.local_com - theirs.local_com).length();
-    assert!(
-        dc <= 1e-4 * size.max(theirs.local_com.length()),
-        "{what}: centre {} vs parry {}",
-        ours.local_com,
-        theirs.local_com
-    );
+    if dc > 1e-4 * size.max(theirs.local_com.length()) {
+        return Some(format!(
+            "centre {} vs parry {}",
+            ours.local_com, theirs.local_com
+        ));
+    }
     let (l, _) = ours.principal_inertia();
     let pl = sorted3(theirs.principal_inertia());
-    assert!(
-        (l - pl).abs().max_element() <= 1e-3 * pl.z,
-        "{what}: principal inertia {l} vs parry {pl}"
-    );
+    if (l - pl).abs().max_element() > 1e-3 * pl.z {
+        return Some(format!("principal inertia {l} vs parry {pl}"));
+    }
+    None
 }
 
 fn check2(what: &str, ours: &MassProperties2, theirs: &P2, size: f32) {
@@ -332,7 +338,25 @@ fn convex_hulls_3d_agree_with_parry() {
             check_f64_hull(&ours, &pts, rho, size);
             continue;
         }
-        check3("convex hull", &ours, &props, size);
+        // Convex within 1e-4 of the size still lets parry's hull lose about
+        // that fraction of the volume (PENG_TEST_SEED=820004, scale 4, case
+        // #30: mass 1.1e-4 below peng's): a disagreement goes to the f64
+        // hull, which peng's must match.
+        if let Some(why) = disagreement3(&ours, &props, size) {
+            let m = f64::from(rho) * hull_volume_f64(&pts).0;
+            let (e_ours, e_parry) = (
+                (f64::from(ours.mass) - m).abs() / m,
+                (f64::from(props.mass()) - m).abs() / m,
+            );
+            eprintln!("case {i}: {why}; f64 hull: peng {e_ours:.1e} off, parry {e_parry:.1e}");
+            assert!(
+                e_ours < e_parry,
+                "case {i}: {why}; peng is the farther from the f64 hull"
+            );
+            parry_refuted += 1;
+            check_f64_hull(&ours, &pts, rho, size);
+            continue;
+        }
         checked += 1;
     }
     eprintln!(
