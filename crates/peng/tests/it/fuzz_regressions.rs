@@ -513,3 +513,38 @@ fn rectangle_through_a_thin_tetrahedron_is_in_contact() {
         }
     }
 }
+
+/// A cuboid 1.7 wide placed 5e7 from the origin, and a capsule whose core
+/// runs from (5e7, 5e7, 5e7) to (1.75, 5e7, 0) (shapes3d fuzz target):
+/// `contact` reported touching at the core's end. Solved in the capsule's
+/// frame, the cuboid's edges rounded to zero length (f32 spacing 4 at 5e7),
+/// so the separating axis (the core crossed with the cuboid's edge) was never
+/// tested. Truth: along (-1, 0, 1)/√2 the core spans [-1.24, 0] and the
+/// cuboid lies at (5e7 - 100)/√2 ± 1.7, so they are 3.5e7 apart.
+#[test]
+fn capsule_far_from_a_small_cuboid_at_the_magnitude_limit_is_apart() {
+    let a: d3::Shape = d3::Cuboid::new(d3::Vec3::new(1.71875, 0.75, 0.75))
+        .unwrap()
+        .into();
+    let pa = d3::Pose3::try_new(
+        d3::Vec3::new(100.0, 5e7, 5e7),
+        d3::Quat::from_xyzw(0.5, 0.5, 0.5, 0.5),
+    )
+    .unwrap();
+    let (p, q) = (
+        d3::Vec3::splat(5e7),
+        d3::Vec3::new(1.75, 5e7, 6.237_123_7e-30),
+    );
+    let id = d3::Pose3::IDENTITY;
+    let truth = (5e7 - 100.0) / std::f64::consts::SQRT_2;
+    for b in [
+        d3::Shape::from(d3::Capsule::new(p, q, 0.46875).unwrap()),
+        d3::Shape::from(d3::Segment::new(p, q).unwrap()),
+    ] {
+        assert!(d3::contact(&a, &pa, &b, &id, 0.0).is_none());
+        assert!(d3::contact(&b, &id, &a, &pa, 0.0).is_none());
+        assert!(!d3::intersects(&a, &pa, &b, &id));
+        let d = f64::from(d3::distance(&a, &pa, &b, &id).distance);
+        assert!((d - truth).abs() < 1e-3 * truth, "{d} vs {truth}");
+    }
+}

@@ -40,7 +40,29 @@ pub(super) fn inflate_a(m: &Manifold3, r: f32, prediction: f32) -> Option<Manifo
 
 /// Capsule core `core` (A's frame) against polytope shape `b` placed by
 /// `b_in_a`.
+///
+/// Solved in B's frame, where the polytope's faces and edges keep the
+/// precision of its own coordinates: in A's frame a cuboid 1.7 wide placed
+/// 5e7 from A's origin had its edges rounded to zero length (f32 spacing 4
+/// there), so the separating edge axis was never tested and a core 3.5e7
+/// away passed as touching.
 pub(super) fn capsule_polytope(
+    core: &Core,
+    b: &Shape,
+    b_in_a: &Pose3,
+    prediction: f32,
+) -> Option<Manifold3> {
+    let local = Core {
+        a: b_in_a.inverse_transform_point(core.a),
+        b: b_in_a.inverse_transform_point(core.b),
+        r: core.r,
+    };
+    let m = capsule_polytope_in(&local, b, &Pose3::IDENTITY, prediction)?;
+    Some(super::to_world(&m, b_in_a))
+}
+
+/// [`capsule_polytope`] in the frame given by `b_in_a`.
+fn capsule_polytope_in(
     core: &Core,
     b: &Shape,
     b_in_a: &Pose3,
