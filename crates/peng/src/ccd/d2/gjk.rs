@@ -133,6 +133,10 @@ pub(crate) struct CoreCast {
     /// Unit normal from A to B (A's frame); zero when unknown (contact at
     /// the start with coincident cores).
     pub normal: Vec2,
+    /// Whether the search met its stopping rule. `false` when it ran out of
+    /// iterations: `time` is then only how far the ray safely advanced, not
+    /// a contact.
+    pub converged: bool,
 }
 
 /// The first time `t` in `[0, max_time]` at which the cores, B moving by
@@ -158,6 +162,20 @@ pub(crate) fn cast(
     max_time: f32,
     tol: f32,
 ) -> Option<CoreCast> {
+    cast_capped::<MAX_ITERATIONS>(a, b, rel, vel, sigma, max_time, tol)
+}
+
+/// [`cast`] with at most `ITERATIONS` steps.
+#[inline(always)]
+fn cast_capped<const ITERATIONS: usize>(
+    a: &Convex,
+    b: &Convex,
+    rel: &Pose2,
+    vel: Vec2,
+    sigma: f32,
+    max_time: f32,
+    tol: f32,
+) -> Option<CoreCast> {
     let r = -vel;
     let mut lambda = 0.0f32;
     let mut x = Vec2::ZERO;
@@ -165,8 +183,10 @@ pub(crate) fn cast(
     let mut s = Simplex::default();
     let first = support(a, b, rel, -rel.translation);
     let (mut n, mut vlen) = unit_and_length(x - first.p);
-    for _ in 0..MAX_ITERATIONS {
+    let mut converged = false;
+    for _ in 0..ITERATIONS {
         if s.len() == 3 || vlen - sigma <= tol {
+            converged = true;
             // Within `sigma + tol` of the difference: the time is found, but
             // with a radius the normal is the direction to the difference's
             // closest point, which the simplex may not hold yet. It does
@@ -202,6 +222,7 @@ pub(crate) fn cast(
         } else if s.contains(w.p) {
             // Converged at this `x`: the distance is `vlen` to f32 precision,
             // and the support plane says it is within `sigma`.
+            converged = true;
             break;
         }
         if !s.contains(w.p) {
@@ -245,6 +266,7 @@ pub(crate) fn cast(
         a: pa,
         b: pb + vel * lambda,
         normal,
+        converged,
     })
 }
 
@@ -299,6 +321,21 @@ fn refine(
 mod tests {
     use super::*;
     use crate::shape::d2::{Circle, Rect, Shape};
+
+    /// A search cut short says so, and the time it reached is safe (before
+    /// the contact); the full search converges.
+    #[test]
+    fn a_search_out_of_iterations_is_not_converged() {
+        let r: Shape = Rect::new(Vec2::new(1.0, 0.25)).unwrap().into();
+        let c = Convex::from_shape(&r).unwrap();
+        let rel = Pose2::new(Vec2::new(5.0, 1.5), 0.7);
+        let vel = Vec2::new(-4.0, -1.0);
+        let full = cast(&c, &c, &rel, vel, 0.0, 1.0, 1e-6).unwrap();
+        assert!(full.converged);
+        let short = cast_capped::<1>(&c, &c, &rel, vel, 0.0, 1.0, 1e-6).unwrap();
+        assert!(!short.converged);
+        assert!(short.time < full.time, "{} vs {}", short.time, full.time);
+    }
 
     #[test]
     fn boxes_and_circles() {

@@ -1,11 +1,12 @@
 //! Linear casts of convex pairs: circles in closed form, everything else by
-//! the GJK ray cast on the Minkowski difference.
+//! the GJK ray cast on the Minkowski difference (conservative advancement
+//! when that runs out of iterations).
 
 use super::circles::cast_circles;
 use super::convex::{tolerance, Convex};
 use super::gjk;
 use super::start::{classify, Start};
-use crate::ccd::{CastHit2, CastOptions, CastStatus};
+use crate::ccd::{CastHit2, CastOptions, CastStatus, Motion2};
 use crate::math::{Pose2, Vec2};
 use crate::shape::d2::Shape;
 
@@ -43,6 +44,9 @@ pub(crate) fn cast_convex(
     let v = pose_a.rotation.inv_rotate(vw);
     let sigma = ca.radius + cb.radius + options.target_distance;
     let c = gjk::cast(&ca, &cb, &rel, v, sigma, options.max_time, tol)?;
+    if !c.converged {
+        return advance(a, pose_a, vel_a, b, pose_b, vel_b, options);
+    }
     if c.time <= 0.0 {
         return match classify(0.0, a, pose_a, b, pose_b, tol, |_, _, n| n.dot(vw)) {
             Start::Hit(h) => Some(h),
@@ -61,4 +65,27 @@ pub(crate) fn cast_convex(
         depth: 0.0,
         status: CastStatus::Hit,
     })
+}
+
+/// When the GJK ray cast runs out of iterations (rounding): conservative
+/// advancement decides, with the same rule as the nonlinear casts (a hit, or
+/// `Undecided` when its step budget runs out), never a hit that is not there.
+#[cold]
+#[inline(never)]
+fn advance(
+    a: &Shape,
+    pose_a: &Pose2,
+    vel_a: Vec2,
+    b: &Shape,
+    pose_b: &Pose2,
+    vel_b: Vec2,
+    options: &CastOptions,
+) -> Option<CastHit2> {
+    super::nonlinear::cast_convex(
+        a,
+        &Motion2::linear(*pose_a, vel_a),
+        b,
+        &Motion2::linear(*pose_b, vel_b),
+        options,
+    )
 }
