@@ -55,6 +55,12 @@ impl Integrals {
         self.second += (douter(a, a) + douter(b, b) + douter(c, c) + douter(s, s)) * (d / 120.0);
     }
 
+    /// The enclosed volume so far (signed: negative for a surface wound
+    /// inward).
+    pub(crate) fn volume(&self) -> f64 {
+        self.volume
+    }
+
     /// The mass properties for `density`, the integrals having been taken
     /// relative to `origin`. A surface wound inward (negative volume) is
     /// taken as the same solid.

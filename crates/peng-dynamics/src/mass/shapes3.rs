@@ -46,8 +46,8 @@ impl MassProperties3 {
     /// [`MassError::InvalidDensity`] for a negative or non-finite density;
     /// [`MassError::Unbounded`] for a half-space; [`MassError::NotClosed`]
     /// for a height field (an open surface) and for a triangle mesh that is
-    /// open, non-manifold or inconsistently wound; a compound fails if a part
-    /// fails.
+    /// open, non-manifold, inconsistently wound or flat (enclosing no
+    /// volume); a compound fails if a part fails.
     pub fn from_shape(shape: &Shape, density: f32) -> Result<MassProperties3, MassError> {
         let rho = check_density(density)?;
         from_shape_f64(shape, rho)
@@ -189,9 +189,22 @@ fn trimesh(m: &TriMesh, rho: f64) -> Result<MassProperties3, MassError> {
     let verts = m.vertices();
     let o = mean(verts);
     let mut acc = Integrals::default();
+    let mut size = 0.0f64;
     for tri in m.indices() {
         let [a, b, c] = tri.map(|i| verts[i as usize].as_dvec3() - o);
+        size = size.max(a.abs().max_element());
         acc.add_triangle(a, b, c);
+    }
+    // Closed and consistently wound, yet flat (a triangle and its reverse,
+    // two coincident sheets): no solid, and a body of zero mass. Below
+    // 1e-9 of the cube of its size the volume is rounding.
+    // (NaN compares false: refused too.)
+    let solid = acc.volume().abs() > 1e-9 * size * size * size;
+    if !solid {
+        return Err(MassError::NotClosed {
+            kind: "triangle mesh",
+            why: "it encloses no volume (its surface folds flat)",
+        });
     }
     Ok(acc.finish(o, rho))
 }

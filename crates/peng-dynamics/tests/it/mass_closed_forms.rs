@@ -352,6 +352,12 @@ fn bad_input_errors() {
         ),
         "{e}"
     );
+    // Closed and consistently wound but flat: a triangle and its reverse
+    // enclose no volume (was accepted as a body of mass 0).
+    let v = vec![Vec3::ZERO, Vec3::X, Vec3::Y];
+    let flat = TriMesh::new(v, vec![[0, 1, 2], [0, 2, 1]]).unwrap();
+    let e = MassProperties3::from_shape(&Shape::TriMesh(Arc::new(flat)), 1.0).unwrap_err();
+    assert!(e.to_string().contains("encloses no volume"), "{e}");
     // A compound containing a half-space fails.
     let c = Compound::new(vec![(Pose3::IDENTITY, ball.clone()), (Pose3::IDENTITY, hs)]).unwrap();
     let e = MassProperties3::from_shape(&Shape::Compound(Arc::new(c)), 1.0).unwrap_err();
