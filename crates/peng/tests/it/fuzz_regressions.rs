@@ -548,3 +548,51 @@ fn capsule_far_from_a_small_cuboid_at_the_magnitude_limit_is_apart() {
         assert!((d - truth).abs() < 1e-3 * truth, "{d} vs {truth}");
     }
 }
+
+/// A capsule 11.39 beside the tip of a triangle 5e7 long (shapes3d fuzz
+/// target): GJK's tolerance, relative to the triangle's size, read the gap
+/// as a touch and EPA answered a distance of -6.2e6; `intersects` said they
+/// overlap. Truth: 11.393496, the least f64 distance from 20,001 points
+/// along the core to the triangle (projection on its plane, or its edges),
+/// minus the radius.
+#[test]
+fn capsule_beside_the_tip_of_a_huge_triangle_is_apart() {
+    let a: d3::Shape = d3::Capsule::new(
+        d3::Vec3::new(0.0, -3.0, 0.0),
+        d3::Vec3::new(0.0, 3.0, 0.0),
+        4.8125,
+    )
+    .unwrap()
+    .into();
+    let pa = d3::Pose3::try_new(
+        d3::Vec3::new(12.25, -10.125, 1.175_494_4e-38),
+        d3::Quat::from_xyzw(0.381_735_03, 0.122_155_204, 6.108e-42, -0.916_164_04),
+    )
+    .unwrap();
+    let b: d3::Shape = d3::Triangle::new(
+        d3::Vec3::new(1.198_053_3e-5, -5e7, 8.75),
+        d3::Vec3::new(-0.125, 9.0, 1.875),
+        d3::Vec3::new(1.175_494_4e-38, -5e7, 100.0),
+    )
+    .unwrap()
+    .into();
+    let pb = d3::Pose3::try_new(
+        d3::Vec3::new(5.75, 1e-40, -15.0),
+        d3::Quat::from_xyzw(1.375e-7, -1.0, 1.75e-7, -2.5e-9),
+    )
+    .unwrap();
+    let truth = 11.393_496_f32;
+    assert!(!d3::intersects(&a, &pa, &b, &pb));
+    assert!(!d3::intersects(&b, &pb, &a, &pa));
+    assert!(d3::contact(&a, &pa, &b, &pb, 0.0).is_none());
+    for d in [
+        d3::distance(&a, &pa, &b, &pb),
+        d3::distance(&b, &pb, &a, &pa),
+    ] {
+        assert!((d.distance - truth).abs() < 1e-4, "{d:?}");
+        assert!(
+            ((d.point_b - d.point_a).length() - truth).abs() < 1e-3,
+            "{d:?}"
+        );
+    }
+}

@@ -114,11 +114,31 @@ fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
         }
         _ if a.is_mesh() || b.is_mesh() => local_distance(a, b, pose_ab).distance <= 0.0,
         (Shape::Ball(_), _) | (_, Shape::Ball(_)) => local_distance(a, b, pose_ab).distance <= 0.0,
+        (Shape::Triangle(_), Shape::Capsule(_) | Shape::Segment(_))
+        | (Shape::Capsule(_) | Shape::Segment(_), Shape::Triangle(_))
+            if long_triangle_apart(a, b, pose_ab) =>
+        {
+            false
+        }
         _ => match super::long_core::cut_pair(a, b, pose_ab) {
             Some((a, b)) => gjk::intersects(a.shape(), b.shape(), pose_ab),
             None => gjk::intersects(a, b, pose_ab),
         },
     }
+}
+
+/// Whether a triangle and a capsule or segment (either order) are apart by
+/// the f64 closed form of [`super::core_triangle`] (a triangle far larger
+/// than the core, which GJK's relative tolerance would read as touching).
+fn long_triangle_apart(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
+    let (t, core, pose) = match (a, b) {
+        (Shape::Triangle(t), _) => (t, b, *pose_ab),
+        (_, Shape::Triangle(t)) => (t, a, pose_ab.inverse()),
+        _ => return false,
+    };
+    let (p0, p1, r) = segment_core(core);
+    let (p0, p1) = (pose.transform_point(p0), pose.transform_point(p1));
+    super::core_triangle::core_triangle(t.vertices(), p0, p1, r).is_some_and(|d| d.distance > 0.0)
 }
 
 /// Signed distance and closest points (deepest points and the MTD normal when
@@ -326,6 +346,21 @@ fn pair_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
             }
             None => convex_distance(a, b, pose_ab),
         },
+        (Shape::Triangle(t), Shape::Capsule(_) | Shape::Segment(_)) => {
+            let (p0, p1, r) = segment_core(b);
+            let (p0, p1) = (pose_ab.transform_point(p0), pose_ab.transform_point(p1));
+            super::core_triangle::core_triangle(t.vertices(), p0, p1, r)
+                .unwrap_or_else(|| convex_distance(a, b, pose_ab))
+        }
+        (Shape::Capsule(_) | Shape::Segment(_), Shape::Triangle(t)) => {
+            let pose_ba = pose_ab.inverse();
+            let (p0, p1, r) = segment_core(a);
+            let (p0, p1) = (pose_ba.transform_point(p0), pose_ba.transform_point(p1));
+            match super::core_triangle::core_triangle(t.vertices(), p0, p1, r) {
+                Some(d) => swapped(d, pose_ab),
+                None => convex_distance(a, b, pose_ab),
+            }
+        }
         (Shape::Cone(k), Shape::Capsule(_) | Shape::Segment(_)) => {
             let (p0, p1, r) = segment_core(b);
             let (p0, p1) = (pose_ab.transform_point(p0), pose_ab.transform_point(p1));

@@ -1,6 +1,7 @@
 //! 3D pair queries, dispatched on [`Shape`](crate::shape::d3::Shape).
 
 mod contact;
+mod core_triangle;
 mod distance;
 mod long_core;
 mod mesh;
