@@ -596,3 +596,55 @@ fn capsule_beside_the_tip_of_a_huge_triangle_is_apart() {
         );
     }
 }
+
+/// Small shapes 14-17 from the tip of a triangle 5e7 long: GJK's touch
+/// tolerance is relative to its simplex, whose far vertices made it 50, so
+/// the pairs were taken as touching and EPA answered -5e7 (and `contact`
+/// found cylinders and cones touching). A support plane that separates the
+/// origin beyond its rounding now certifies them apart. Truth: the same
+/// pairs against the triangle 1e5 long, whose tip region is the same to
+/// within 1e-3 (distances 14.5, 14.6, 16.2, 14.5, 17.4), within the 5e7
+/// triangle's own f32 resolution (spacing 4 there, so within 8).
+#[test]
+fn small_shapes_beside_the_tip_of_a_huge_triangle_are_apart() {
+    let pa = d3::Pose3::try_new(
+        d3::Vec3::new(12.25, -10.125, 0.0),
+        d3::Quat::from_xyzw(0.381_735_03, 0.122_155_204, 0.0, -0.916_164_04),
+    )
+    .unwrap();
+    let pb = d3::Pose3::try_new(
+        d3::Vec3::new(5.75, 0.0, -15.0),
+        d3::Quat::from_xyzw(1.375e-7, -1.0, 1.75e-7, -2.5e-9),
+    )
+    .unwrap();
+    let triangle = |k: f32| -> d3::Shape {
+        d3::Triangle::new(
+            d3::Vec3::new(1.198_053_3e-5, -k, 8.75),
+            d3::Vec3::new(-0.125, 9.0, 1.875),
+            d3::Vec3::new(0.0, -k, 100.0),
+        )
+        .unwrap()
+        .into()
+    };
+    let boxed = d3::Cuboid::new(d3::Vec3::new(2.0, 3.0, 1.0)).unwrap();
+    let shapes: [d3::Shape; 5] = [
+        boxed.into(),
+        d3::Cylinder::new(3.0, 2.0).unwrap().into(),
+        d3::Cone::new(3.0, 2.0).unwrap().into(),
+        d3::ConvexPolyhedron::from_points(&boxed.vertices())
+            .unwrap()
+            .into(),
+        d3::Triangle::new(d3::Vec3::ZERO, d3::Vec3::X, d3::Vec3::Y)
+            .unwrap()
+            .into(),
+    ];
+    let (near, huge) = (triangle(1e5), triangle(5e7));
+    for a in &shapes {
+        let truth = d3::distance(a, &pa, &near, &pb).distance;
+        assert!(truth > 14.0, "{a:?}: {truth}");
+        let d = d3::distance(a, &pa, &huge, &pb).distance;
+        assert!((d - truth).abs() < 8.0, "{a:?}: {d} vs {truth}");
+        assert!(!d3::intersects(a, &pa, &huge, &pb), "{a:?}");
+        assert!(d3::contact(a, &pa, &huge, &pb, 0.0).is_none(), "{a:?}");
+    }
+}

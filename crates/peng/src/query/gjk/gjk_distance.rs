@@ -93,6 +93,15 @@ pub fn gjk_local<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     gjk_minkowski(&Local { a, b }, centre_b, cache)
 }
 
+/// Whether the support plane of the difference facing the origin along `v`
+/// (the simplex's closest point) separates it from the origin beyond the
+/// rounding of the support point (a few f32 ulps of its coordinates).
+fn plane_separates<M: Minkowski>(m: &M, v: DVec3) -> bool {
+    let w = m.support(-v.as_vec3()).w.as_dvec3();
+    let lower = v.dot(w) / v.length();
+    lower > 8.0 * f64::from(f32::EPSILON) * w.abs().max_element()
+}
+
 /// Relative tolerance on `|v|² − v·w` that ends the f32 phase: a few f32
 /// ulps of `|v|·|w|`, the rounding of the f32 dot products.
 const FAST_REL_TOL: f32 = 1.0e-6;
@@ -223,7 +232,16 @@ fn gjk_minkowski<M: Minkowski>(m: &M, t: Vec3, cache: Option<&mut GjkCache>) -> 
         }
         let scale2 = simplex.max_norm_sq() as f64;
         if inside || v2 <= TOUCH_TOL * TOUCH_TOL * scale2 {
-            status = GjkStatus::Overlapping;
+            // Within the touch tolerance of a simplex whose size comes from
+            // far points (a face of a triangle 5e7 long, 14 from a small
+            // shape): a support plane that separates the origin by more than
+            // the rounding of the support point still certifies the pair
+            // apart, by at least that much and at most `|v|`.
+            status = if !inside && v2 > 0.0 && plane_separates(m, v) {
+                GjkStatus::Separated
+            } else {
+                GjkStatus::Overlapping
+            };
             break;
         }
         iterations += 1;
