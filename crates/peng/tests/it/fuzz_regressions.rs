@@ -648,3 +648,34 @@ fn small_shapes_beside_the_tip_of_a_huge_triangle_are_apart() {
         assert!(d3::contact(a, &pa, &huge, &pb, 0.0).is_none(), "{a:?}");
     }
 }
+
+/// A point-like segment (3.5e-36 long) at the origin, in the plane of a
+/// needle triangle (edges 1.6e-36 and 19.7) whose tip is 19.7 away along its
+/// long edge (shapes3d fuzz target): `contact` reported touching. The axis
+/// that separates them in the plane is the in-plane normal of the needle's
+/// short edge, whose cross product with the face normal underflowed to zero.
+/// Truth: the distance from the origin to the tip at (11.375, 11.375,
+/// 11.375), 19.702.
+#[test]
+fn point_beyond_the_tip_of_a_needle_triangle_in_its_plane_is_apart() {
+    let a: d3::Shape = d3::Segment::new(d3::Vec3::new(3.475_921_5e-36, 0.0, 0.0), d3::Vec3::ZERO)
+        .unwrap()
+        .into();
+    let b: d3::Shape = d3::Triangle::new(
+        d3::Vec3::new(1.551_862_6e-36, 0.0, 0.0),
+        d3::Vec3::ZERO,
+        d3::Vec3::splat(11.375),
+    )
+    .unwrap()
+    .into();
+    let pb = d3::Pose3::try_new(
+        d3::Vec3::splat(11.375),
+        d3::Quat::from_xyzw(0.5, 0.5, 0.5, 0.5),
+    )
+    .unwrap();
+    let id = d3::Pose3::IDENTITY;
+    assert!(d3::contact(&a, &id, &b, &pb, 0.0).is_none());
+    assert!(d3::contact(&b, &pb, &a, &id, 0.0).is_none());
+    let d = d3::distance(&a, &id, &b, &pb).distance;
+    assert!((d - 11.375 * 3f32.sqrt()).abs() < 1e-4, "{d}");
+}

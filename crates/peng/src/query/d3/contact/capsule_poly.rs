@@ -236,6 +236,10 @@ fn apart_in_flat_plane(core: &Core, b: &Shape, pb: &AnyPoly, b_in_a: &Pose3) -> 
         b_in_a.inverse_transform_point(core.b),
     );
     let separates = |e: Vec3| {
+        // Scaled to unit size first: the cross product of an edge 1e-36
+        // long underflows to zero (a needle triangle's short edge, whose
+        // in-plane normal is the axis that separates a point beyond its tip).
+        let e = e / e.abs().max_element();
         let Some(u) = n.cross(e).try_normalize() else {
             return false;
         };
