@@ -28,7 +28,7 @@
 //!   not slip between the triangles of a closed mesh.
 
 pub mod bvh;
-mod geom;
+pub(crate) mod geom;
 mod heightfield;
 mod polyline;
 mod trimesh;

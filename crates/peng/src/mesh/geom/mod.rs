@@ -1,6 +1,7 @@
-//! Triangle and segment primitives used by the meshes (private helpers; the
-//! query layer's versions live in a private module, and these add what meshes
-//! need: watertight ray hits, features, triangle-triangle tests).
+//! Triangle and segment primitives used by the meshes (crate-internal; they
+//! add what meshes need: watertight ray hits, features, triangle-triangle
+//! tests), and by the 3D queries where they need the same f64 closest points
+//! (slivers, triangles far larger than the other shape).
 
 pub(crate) mod closest3;
 pub(crate) mod ray_tri;

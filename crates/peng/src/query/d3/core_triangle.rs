@@ -6,67 +6,16 @@
 //! measures a "depth" on the far vertices. The closest points of a segment
 //! and a triangle it does not cross are among: each end of the segment
 //! against the triangle, and the segment against each edge (Ericson,
-//! Real-Time Collision Detection, 5.1.10), all closed forms here.
+//! Real-Time Collision Detection, 5.1.10), by the mesh layer's f64 closest
+//! points.
 
 use crate::math::Vec3;
+use crate::mesh::geom::closest3::{point_triangle64, segment_segment64};
 use crate::query::gjk::{GjkStatus, SignedDistance};
 use glam::DVec3;
 
 /// How many times the core's size the triangle's longest edge must exceed.
 const LONG: f64 = 256.0;
-
-/// The closest point to `p` of the segment `a b`.
-fn on_segment(a: DVec3, b: DVec3, p: DVec3) -> DVec3 {
-    let e = b - a;
-    let l = e.length_squared();
-    if l > 0.0 {
-        a + e * ((p - a).dot(e) / l).clamp(0.0, 1.0)
-    } else {
-        a
-    }
-}
-
-/// The closest point to `p` of the triangle `t` (area > 0, normal `n`):
-/// the projection on the plane when it lies inside all three edges, else the
-/// nearest of the edges' closest points.
-fn on_triangle(t: &[DVec3; 3], n: DVec3, p: DVec3) -> DVec3 {
-    let q = p - n * (n.dot(p - t[0]) / n.length_squared());
-    let inside = (0..3).all(|i| n.dot((t[(i + 1) % 3] - t[i]).cross(q - t[i])) >= 0.0);
-    if inside {
-        return q;
-    }
-    (0..3)
-        .map(|i| on_segment(t[i], t[(i + 1) % 3], p))
-        .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
-        .unwrap_or(q)
-}
-
-/// The closest points of the segments `p0 p1` and `q0 q1` (Ericson 5.1.9,
-/// in f64; parallel segments take `s = 0` and clamp, then the other end).
-fn segments(p0: DVec3, p1: DVec3, q0: DVec3, q1: DVec3) -> (DVec3, DVec3) {
-    let (d1, d2, r) = (p1 - p0, q1 - q0, p0 - q0);
-    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
-    if a <= 0.0 || e <= 0.0 {
-        let p = if a <= 0.0 { p0 } else { on_segment(p0, p1, q0) };
-        return (p, on_segment(q0, q1, p));
-    }
-    let (b, c) = (d1.dot(d2), d1.dot(r));
-    let den = a * e - b * b;
-    let mut s = if den > 1e-12 * a * e {
-        ((b * f - c * e) / den).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let mut t = (b * s + f) / e;
-    if t < 0.0 {
-        t = 0.0;
-        s = (-c / a).clamp(0.0, 1.0);
-    } else if t > 1.0 {
-        t = 1.0;
-        s = ((b - c) / a).clamp(0.0, 1.0);
-    }
-    (p0 + d1 * s, q0 + d2 * t)
-}
 
 /// The signed distance of the triangle `t` (A) and a capsule or segment (B)
 /// whose core runs from `p0` to `p1` with radius `r`, all in A's frame, when
@@ -102,10 +51,10 @@ pub(super) fn core_triangle(t: &[Vec3; 3], p0: Vec3, p1: Vec3, r: f32) -> Option
         }
     };
     for p in [p0, p1] {
-        keep(p, on_triangle(&t, n, p));
+        keep(p, point_triangle64(t, p).0);
     }
     for i in 0..3 {
-        let (on_core, on_edge) = segments(p0, p1, t[i], t[(i + 1) % 3]);
+        let (on_core, on_edge) = segment_segment64(p0, p1, t[i], t[(i + 1) % 3]);
         keep(on_core, on_edge);
     }
     let (d2, c, q) = best;

@@ -121,7 +121,7 @@ fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
             false
         }
         _ => match super::long_core::cut_pair(a, b, pose_ab) {
-            Some((a, b)) => gjk::intersects(a.shape(), b.shape(), pose_ab),
+            Some((a, b)) => gjk::intersects(a.as_ref(), b.as_ref(), pose_ab),
             None => gjk::intersects(a, b, pose_ab),
         },
     }
@@ -223,7 +223,7 @@ fn swapped(d: SignedDistance, pose_ab: &Pose3) -> SignedDistance {
 /// Signed distance of `a` and `b` in A's frame (B placed by `pose_ab`).
 pub(super) fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
     match super::long_core::cut_pair(a, b, pose_ab) {
-        Some((a, b)) => pair_distance(a.shape(), b.shape(), pose_ab),
+        Some((a, b)) => pair_distance(&a, &b, pose_ab),
         None => pair_distance(a, b, pose_ab),
     }
 }

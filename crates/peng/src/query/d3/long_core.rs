@@ -9,6 +9,7 @@
 
 use crate::math::{Pose3, Vec3};
 use crate::shape::d3::{Capsule, Segment, Shape};
+use std::borrow::Cow;
 
 /// How many times the other shape's diameter a core must exceed to be cut.
 const LONG: f32 = 256.0;
@@ -89,40 +90,23 @@ fn near_stretch(s: &Shape, centre: Vec3, rho: f32) -> Option<Shape> {
 
 /// The pair `(a, b)` (B placed by `pose_ab` in A's frame) with a capsule or
 /// segment that is long against the other shape replaced by its near
-/// stretch (see [`near_stretch`]): `Some((a', b'))` where one of the two is
-/// the stretch and the other the original, `None` when neither is long.
+/// stretch (see [`near_stretch`]), `None` when neither is long.
 pub(super) fn cut_pair<'s>(
     a: &'s Shape,
     b: &'s Shape,
     pose_ab: &Pose3,
-) -> Option<(Cut<'s>, Cut<'s>)> {
+) -> Option<(Cow<'s, Shape>, Cow<'s, Shape>)> {
     if let (Some(_), Some((c, rho))) = (core(a), bounding_ball(b)) {
         let centre = pose_ab.transform_point(c);
         let s = near_stretch(a, centre, rho)?;
-        return Some((Cut::Owned(s), Cut::Borrowed(b)));
+        return Some((Cow::Owned(s), Cow::Borrowed(b)));
     }
     if let (Some(_), Some((c, rho))) = (core(b), bounding_ball(a)) {
         let centre = pose_ab.inverse().transform_point(c);
         let s = near_stretch(b, centre, rho)?;
-        return Some((Cut::Borrowed(a), Cut::Owned(s)));
+        return Some((Cow::Borrowed(a), Cow::Owned(s)));
     }
     None
-}
-
-/// A shape of a cut pair: the original, or the near stretch in its place.
-pub(super) enum Cut<'s> {
-    Borrowed(&'s Shape),
-    Owned(Shape),
-}
-
-impl Cut<'_> {
-    /// The shape.
-    pub(super) fn shape(&self) -> &Shape {
-        match self {
-            Cut::Borrowed(s) => s,
-            Cut::Owned(s) => s,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -507,19 +507,6 @@ pub(super) fn closest_point_on_triangle(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> V
 /// Like [`closest_point_on_triangle`], also telling whether the point lies in
 /// the face region (inside the triangle, not on an edge or vertex region).
 pub(super) fn closest_point_on_triangle_region(a: Vec3, b: Vec3, c: Vec3, p: Vec3) -> (Vec3, bool) {
-    let (q, edge) = closest_point_on_triangle_edge(a, b, c, p);
-    (q, edge.is_none())
-}
-
-/// Like [`closest_point_on_triangle`], also telling on which edge the point
-/// lies (`Some(k)`: from vertex `k` to vertex `k + 1`, its ends included),
-/// `None` inside the face region.
-pub(super) fn closest_point_on_triangle_edge(
-    a: Vec3,
-    b: Vec3,
-    c: Vec3,
-    p: Vec3,
-) -> (Vec3, Option<usize>) {
     use glam::DVec3;
     let (a, b, c, p) = (a.as_dvec3(), b.as_dvec3(), c.as_dvec3(), p.as_dvec3());
     let n = (b - a).cross(c - a);
@@ -534,7 +521,7 @@ pub(super) fn closest_point_on_triangle_edge(
             && n.dot((c - b).cross(q - b)) >= 0.0
             && n.dot((a - c).cross(q - c)) >= 0.0;
         if inside {
-            return (q.as_vec3(), None);
+            return (q.as_vec3(), true);
         }
     }
     let seg = |u: DVec3, v: DVec3| {
@@ -546,12 +533,11 @@ pub(super) fn closest_point_on_triangle_edge(
             u + e * ((p - u).dot(e) / l).clamp(0.0, 1.0)
         }
     };
-    let (k, best) = [seg(a, b), seg(b, c), seg(c, a)]
+    let best = [seg(a, b), seg(b, c), seg(c, a)]
         .into_iter()
-        .enumerate()
-        .min_by(|x, y| x.1.distance_squared(p).total_cmp(&y.1.distance_squared(p)))
-        .unwrap_or((0, a));
-    (best.as_vec3(), Some(k))
+        .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
+        .unwrap_or(a);
+    (best.as_vec3(), false)
 }
 
 /// Closest points of segments `p1 q1` and `p2 q2`: returns `(s, t, c1, c2)` with

@@ -57,33 +57,28 @@ pub(super) fn capsule_polytope(
         b: b_in_a.inverse_transform_point(core.b),
         r: core.r,
     };
-    let m = capsule_polytope_in(&local, b, &Pose3::IDENTITY, prediction)?;
+    let m = capsule_polytope_in(&local, b, prediction)?;
     Some(super::to_world(&m, b_in_a))
 }
 
-/// [`capsule_polytope`] in the frame given by `b_in_a`.
-fn capsule_polytope_in(
-    core: &Core,
-    b: &Shape,
-    b_in_a: &Pose3,
-    prediction: f32,
-) -> Option<Manifold3> {
+/// [`capsule_polytope`] in B's frame (the core given in it).
+fn capsule_polytope_in(core: &Core, b: &Shape, prediction: f32) -> Option<Manifold3> {
+    let frame = &Pose3::IDENTITY;
     let pb = AnyPoly::of(b)?;
     let pa = AnyPoly::Seg(super::polytopes::SegPoly::new(core.a, core.b));
     let reach = prediction + core.r;
-    let r = sat(&pa, &pb, b_in_a, reach)?;
+    let r = sat(&pa, &pb, frame, reach)?;
     if r.separation > reach || r.separation.is_nan() {
         return None;
     }
-    if r.separation <= 0.0 && !apart_in_flat_plane(core, b, &pb, b_in_a) {
-        let m = manifold_from_axis(&pa, &pb, b_in_a, &r, reach);
+    if r.separation <= 0.0 && !apart_in_flat_plane(core, b, &pb) {
+        let m = manifold_from_axis(&pa, &pb, frame, &r, reach);
         return inflate_a(&m, core.r, prediction);
     }
     // Exact closest points of the core and the polytope (B's frame), with the
     // normal (out of B) taken from the feature where possible: exact even
     // when the gap is tiny.
-    let a_b = b_in_a.inverse_transform_point(core.a);
-    let b_b = b_in_a.inverse_transform_point(core.b);
+    let (a_b, b_b) = (core.a, core.b);
     let mut best_d = f32::INFINITY;
     let mut best = (Vec3::ZERO, Vec3::ZERO, Feature::NONE, Feature::NONE);
     let mut best_n = Vec3::X;
@@ -142,7 +137,7 @@ fn capsule_polytope_in(
     }
     let tol = 1e-5 * pb.scale().max(pa.scale()).max(1e-6);
     // From the core (A) to B: against B's outward normal.
-    let mut n = -b_in_a.transform_vector(best_n);
+    let mut n = -best_n;
     if let SatAxis::Edges(_, e) = r.axis {
         // The SAT separation is the exact gap of the two shapes' supports along
         // its axis (a cross product, exact even for tiny gaps) and never exceeds
@@ -170,7 +165,6 @@ fn capsule_polytope_in(
         }
     }
     let (xa, xb, fa, fb) = best;
-    let (xa, xb) = (b_in_a.transform_point(xa), b_in_a.transform_point(xb));
     let exact = ContactPoint3 {
         point_a: xa + n * core.r,
         point_b: xb,
@@ -182,7 +176,7 @@ fn capsule_polytope_in(
         // points when parallel). Should clipping miss the closest pair (it
         // sits on the face's border, where the normal turns), the exact pair
         // alone is the manifold.
-        let m = manifold_from_axis(&pa, &pb, b_in_a, &r, reach);
+        let m = manifold_from_axis(&pa, &pb, frame, &r, reach);
         if let Some(m) = inflate_a(&m, core.r, prediction) {
             if m.depth() >= exact.depth - tol {
                 return Some(m);
@@ -207,7 +201,7 @@ fn certified(pb: &AnyPoly, a: Vec3, b: Vec3, n: Vec3, d: f32) -> bool {
     gap >= d - 2e-6 * size
 }
 
-/// Whether the core is separated from a flat `b` (a triangle, or a cuboid
+/// Whether the core (in `b`'s frame) is separated from a flat `b` (a triangle, or a cuboid
 /// with a zero half extent) by an axis in `b`'s plane. The SAT above tests
 /// the face normals and the core's direction crossed with the edges; for a
 /// core lying in the plane those crossings are all the plane's normal, so a
@@ -216,7 +210,7 @@ fn certified(pb: &AnyPoly, a: Vec3, b: Vec3, n: Vec3, d: f32) -> bool {
 /// the pair is two convex polygons, whose separating axes are the edge
 /// normals of both: the triangle's in-plane edge normals (a flat box's are
 /// its face normals, tested already) and the core's own in-plane normal.
-fn apart_in_flat_plane(core: &Core, b: &Shape, pb: &AnyPoly, b_in_a: &Pose3) -> bool {
+fn apart_in_flat_plane(core: &Core, b: &Shape, pb: &AnyPoly) -> bool {
     let (n, tri) = match b {
         Shape::Triangle(t) => match t.normal() {
             Some(n) => (n, Some(*t.vertices())),
@@ -231,10 +225,7 @@ fn apart_in_flat_plane(core: &Core, b: &Shape, pb: &AnyPoly, b_in_a: &Pose3) -> 
         }
         _ => return false,
     };
-    let (a_b, b_b) = (
-        b_in_a.inverse_transform_point(core.a),
-        b_in_a.inverse_transform_point(core.b),
-    );
+    let (a_b, b_b) = (core.a, core.b);
     let separates = |e: Vec3| {
         // Scaled to unit size first: the cross product of an edge 1e-36
         // long underflows to zero (a needle triangle's short edge, whose

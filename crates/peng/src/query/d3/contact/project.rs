@@ -40,19 +40,6 @@ fn outward(c: Vec3, q: Vec3, fallback: Vec3) -> (Vec3, f32) {
     }
 }
 
-/// `num / den` for a position along an edge, in `[0, 1]`: `0` when the
-/// quotient is not a number (both parts underflow to zero for edges of a
-/// sliver whose products fall below f32's range).
-#[inline]
-fn fraction(num: f32, den: f32) -> f32 {
-    let t = num / den;
-    if t >= 0.0 {
-        t.min(1.0)
-    } else {
-        0.0
-    }
-}
-
 /// Projection on a bounded convex shape (not a half-space, not a compound).
 pub(super) fn project(shape: &Shape, c: Vec3) -> Option<Proj> {
     Some(match shape {
@@ -216,7 +203,7 @@ pub(super) fn triangle(t: &Triangle, p: Vec3) -> Proj {
         // vc: signed area for the region of edge ab.
         let vc = d1 * d4 - d3 * d2;
         if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
-            let v = fraction(d1, d1 - d3);
+            let v = d1 / (d1 - d3);
             break 'region (a + ab * v, Feature::edge(0));
         }
         let cp = p - c;
@@ -227,12 +214,12 @@ pub(super) fn triangle(t: &Triangle, p: Vec3) -> Proj {
         }
         let vb = d5 * d2 - d1 * d6;
         if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
-            let w = fraction(d2, d2 - d6);
+            let w = d2 / (d2 - d6);
             break 'region (a + ac * w, Feature::edge(2));
         }
         let va = d3 * d6 - d5 * d4;
         if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
-            let w = fraction(d4 - d3, (d4 - d3) + (d5 - d6));
+            let w = (d4 - d3) / ((d4 - d3) + (d5 - d6));
             break 'region (b + (c - b) * w, Feature::edge(1));
         }
         // Inside the face region: the projection on the plane (Ericson forms
@@ -260,19 +247,24 @@ pub(super) fn triangle(t: &Triangle, p: Vec3) -> Proj {
 /// tests: the closest point decided in f64, the normal as [`triangle`] gives
 /// it.
 fn sliver(t: &Triangle, normal: Vec3, p: Vec3) -> Proj {
-    let [a, b, c] = *t.vertices();
-    let (q, edge) = crate::query::d3::point::closest_point_on_triangle_edge(a, b, c, p);
-    match edge {
-        Some(k) => {
+    use crate::mesh::TriangleFeature;
+    let (q, _, on) = crate::mesh::geom::closest3::point_triangle(t.vertices(), p);
+    let feature = match on {
+        TriangleFeature::Vertex(k) => Feature::vertex(k as usize),
+        TriangleFeature::Edge(k) => Feature::edge(k as usize),
+        TriangleFeature::Face => Feature::NONE,
+    };
+    match on {
+        TriangleFeature::Vertex(_) | TriangleFeature::Edge(_) => {
             let (n, l) = outward(p, q, normal);
             Proj {
                 point: q,
                 normal: n,
                 dist: l,
-                feature: Feature::edge(k),
+                feature,
             }
         }
-        None => {
+        TriangleFeature::Face => {
             let h = (p - q).dot(normal);
             Proj {
                 point: q,
