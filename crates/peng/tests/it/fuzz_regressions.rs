@@ -679,3 +679,102 @@ fn point_beyond_the_tip_of_a_needle_triangle_in_its_plane_is_apart() {
     let d = d3::distance(&a, &id, &b, &pb).distance;
     assert!((d - 11.375 * 3f32.sqrt()).abs() < 1e-4, "{d}");
 }
+
+/// The least overlap `h_a(n) + h_b(−n)` (support functions, f64) over the
+/// unit directions `n = cos θ·u + sin θ·v` of the circle spanned by the unit
+/// vectors `u ⟂ v`: the best of 100,000 angles, refined by bisecting steps
+/// down to 1e-13 rad. Returns the overlap and its direction.
+fn least_overlap_on_circle(
+    ha: &dyn Fn([f64; 3]) -> f64,
+    hb: &dyn Fn([f64; 3]) -> f64,
+    u: [f64; 3],
+    v: [f64; 3],
+) -> (f64, [f64; 3]) {
+    let dir = |th: f64| [0, 1, 2].map(|i| th.cos() * u[i] + th.sin() * v[i]);
+    let f = |th: f64| {
+        let n = dir(th);
+        ha(n) + hb(n.map(|c| -c))
+    };
+    let count = 100_000;
+    let step0 = std::f64::consts::TAU / count as f64;
+    let mut best = (0..count)
+        .map(|i| i as f64 * step0)
+        .map(|th| (f(th), th))
+        .fold((f64::INFINITY, 0.0), |b, c| if c.0 < b.0 { c } else { b });
+    let mut step = step0;
+    while step > 1e-13 {
+        for th in [best.1 - step, best.1 + step] {
+            if f(th) < best.0 {
+                best = (f(th), th);
+            }
+        }
+        step *= 0.5;
+    }
+    (best.0, dir(best.1))
+}
+
+/// A flat cone (radius 10.125) through a cuboid 2e7 long, 9.8 wide and 0.81
+/// thick, turned (shapes3d fuzz target): GJK/EPA on the whole cuboid
+/// answered a distance of -6.1e6, and no contact. The depth is the least
+/// overlap of their support functions over all directions. Tilting a
+/// direction by `c` towards the cuboid's long axis adds `|c|·1e7` to the
+/// cuboid's support and changes the rest (sizes under 30) by at most
+/// `30·|c|`, so the least overlap lies on the circle square to that axis:
+/// 1.20210 there, searched in f64. The answers must match it and their
+/// normal must be that direction.
+#[test]
+fn flat_cone_through_a_long_cuboid_overlaps_by_its_depth() {
+    let (hh, r) = (0.40625f32, 10.125f32);
+    let h = [1e7f32, 4.90625, 0.40625];
+    let t = [13.125f32, -2.5, 5.0];
+    let q = [0.2758581f32, 0.7058722, 0.6409644, 0.1217021];
+    let a: d3::Shape = d3::Cone::new(hh, r).unwrap().into();
+    let b: d3::Shape = d3::Cuboid::new(d3::Vec3::from(h)).unwrap().into();
+    let pa = d3::Pose3::IDENTITY;
+    let pb = d3::Pose3::try_new(d3::Vec3::from(t), d3::Quat::from_array(q)).unwrap();
+
+    let (hh, r) = (f64::from(hh), f64::from(r));
+    let cone = move |n: [f64; 3]| (n[1] * hh).max(-hh * n[1] + r * n[0].hypot(n[2]));
+    let qd = q.map(f64::from);
+    let axes = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]].map(|e| rotate_f64(qd, e));
+    let cuboid = move |n: [f64; 3]| {
+        let dot = |u: [f64; 3]| u[0] * n[0] + u[1] * n[1] + u[2] * n[2];
+        dot(t.map(f64::from))
+            + (0..3)
+                .map(|i| dot(axes[i]).abs() * f64::from(h[i]))
+                .sum::<f64>()
+    };
+    let (depth, normal) = least_overlap_on_circle(&cone, &cuboid, axes[1], axes[2]);
+    assert!((depth - 1.20210).abs() < 1e-4, "truth {depth}");
+
+    for (d, n) in [
+        {
+            let d = d3::distance(&a, &pa, &b, &pb);
+            (d.distance, d.normal)
+        },
+        {
+            let d = d3::distance(&b, &pb, &a, &pa);
+            (d.distance, -d.normal)
+        },
+    ] {
+        assert!(
+            (f64::from(-d) - depth).abs() < 1e-4 * depth,
+            "{d} vs {depth}"
+        );
+        let n = n.to_array().map(f64::from);
+        let cos = n[0] * normal[0] + n[1] * normal[1] + n[2] * normal[2];
+        assert!(cos > 1.0 - 1e-6, "normal {n:?} vs {normal:?}");
+    }
+    for m in [
+        d3::contact(&a, &pa, &b, &pb, 0.0),
+        d3::contact(&b, &pb, &a, &pa, 0.0),
+    ] {
+        let m = m.expect("contact");
+        let deepest = m.points().iter().map(|p| p.depth).fold(0.0f32, f32::max);
+        assert!(
+            (f64::from(deepest) - depth).abs() < 1e-3 * depth,
+            "{deepest} vs {depth}"
+        );
+    }
+    assert!(d3::intersects(&a, &pa, &b, &pb));
+}

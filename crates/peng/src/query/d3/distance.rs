@@ -10,6 +10,7 @@
 //! ([`crate::query::gjk`]).
 
 use super::contact::round::off_edge_normal;
+use super::long_cuboid::long_cuboid_distance;
 use super::point::{closest_points_segments, perpendicular, project_local};
 use crate::math::{Pose3, Vec3};
 use crate::query::gjk::{self, Cloud, GjkCache, GjkStatus, SignedDistance, SupportMap};
@@ -320,32 +321,14 @@ fn pair_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
         (
             Shape::Cuboid(c),
             Shape::Cylinder(_) | Shape::Cone(_) | Shape::Polyhedron(_) | Shape::Triangle(_),
-        ) => match cuboid_near(c.half_extents(), &b.aabb(pose_ab)) {
-            Some((near, centre)) => {
-                let d = convex_distance(&near, b, &centre.inv_mul(pose_ab));
-                if d.distance > 0.0 && d.status == GjkStatus::Separated {
-                    moved(d, &centre)
-                } else {
-                    convex_distance(a, b, pose_ab)
-                }
-            }
-            None => convex_distance(a, b, pose_ab),
-        },
+        ) => long_cuboid_distance(a, c.half_extents(), b, pose_ab),
         (
             Shape::Cylinder(_) | Shape::Cone(_) | Shape::Polyhedron(_) | Shape::Triangle(_),
             Shape::Cuboid(c),
-        ) => match cuboid_near(c.half_extents(), &a.aabb(&pose_ab.inverse())) {
-            Some((near, centre)) => {
-                let pose = pose_ab.mul(&centre);
-                let d = convex_distance(a, &near, &pose);
-                if d.distance > 0.0 && d.status == GjkStatus::Separated {
-                    d
-                } else {
-                    convex_distance(a, b, pose_ab)
-                }
-            }
-            None => convex_distance(a, b, pose_ab),
-        },
+        ) => swapped(
+            long_cuboid_distance(b, c.half_extents(), a, &pose_ab.inverse()),
+            pose_ab,
+        ),
         (Shape::Triangle(t), Shape::Capsule(_) | Shape::Segment(_)) => {
             let (p0, p1, r) = segment_core(b);
             let (p0, p1) = (pose_ab.transform_point(p0), pose_ab.transform_point(p1));
@@ -383,7 +366,7 @@ fn pair_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
 /// and cones, then checked against the dual: a capsule's or a segment's core
 /// apart from a cylinder by [`checked_segment_cylinder`], every other pair by
 /// [`checked_dual`].
-fn convex_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
+pub(super) fn convex_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
     let d = gjk::signed_distance(a, b, pose_ab, None);
     if is_ruled(a) || is_ruled(b) {
         let (d, gap) = polish_separated(a, b, pose_ab, d);
@@ -409,30 +392,8 @@ fn is_long(h: Vec3, s: &Shape) -> bool {
     h.max_element() > 256.0 * ((p1 - p0).length() + r)
 }
 
-/// The part of a long cuboid (half extents `h`) within the box `other` of
-/// the other shape (in the cuboid's frame, widened by its own size): a
-/// cuboid and its centre in the cuboid's frame; `None` unless the cuboid is
-/// long against `other` (as in [`is_long`]).
-///
-/// The closest point of the cuboid to a point `p` is `p` clamped to the box,
-/// so for a point of the other shape it lies within the other's bounds on
-/// every axis: the cut box holds it, and the separation distance is the
-/// same. (Overlap depths are not: the caller keeps only separated answers.)
-fn cuboid_near(h: Vec3, other: &crate::bound::Aabb3) -> Option<(Shape, Pose3)> {
-    let size = (other.max - other.min).max_element();
-    if size.is_nan() || h.max_element() <= 256.0 * size {
-        return None;
-    }
-    // Past the box's end along an axis the range shrinks to the end face.
-    let lo = (other.min - Vec3::splat(size)).max(-h).min(h);
-    let hi = (other.max + Vec3::splat(size)).min(h).max(-h);
-    let (lo, hi) = (lo.min(hi), lo.max(hi));
-    let c = crate::shape::d3::Cuboid::new((hi - lo) * 0.5).ok()?;
-    Some((c.into(), Pose3::from_translation((hi + lo) * 0.5)))
-}
-
 /// A result in the frame of a part placed by `p` in A's frame, moved to A's.
-fn moved(d: SignedDistance, p: &Pose3) -> SignedDistance {
+pub(super) fn moved(d: SignedDistance, p: &Pose3) -> SignedDistance {
     SignedDistance {
         distance: d.distance,
         point_a: p.transform_point(d.point_a),

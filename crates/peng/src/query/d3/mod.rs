@@ -4,6 +4,7 @@ mod contact;
 mod core_triangle;
 mod distance;
 mod long_core;
+mod long_cuboid;
 mod mesh;
 mod point;
 mod ray;
