@@ -158,3 +158,61 @@ fn face_contact_beside_a_core_end_keeps_the_deepest_point() {
         assert!((sep - truth).abs() < 1e-5, "separation {sep} vs {truth}");
     }
 }
+
+/// A capsule whose core's end lies on a rectangle's face (soak seed 830013,
+/// `diff2d capsule_rect` pair #15079): GJK found the cores 1.2e-7 apart, a
+/// distance within rounding of a touch, and the direction between its two
+/// nearly equal closest points was reversed: `distance()` reported the
+/// depth with a normal along which the shapes overlap by 2.47. Truth in
+/// f64: the core end's height over the face (at most rounding), so the
+/// depth is the radius and the normal is the face's.
+#[test]
+fn core_end_on_a_rectangles_face_keeps_the_faces_normal() {
+    let cap = Capsule::new(
+        Vec2::new(0.683_545_23, 0.863_981_7),
+        Vec2::new(-0.634_045_7, -0.799_740_9),
+        0.661_979_85,
+    )
+    .unwrap();
+    let pa = pose([-1.783_896_4, -0.711_200_24], -0.250_733_2, -0.968_056_26);
+    let h = Vec2::new(1.612_160_7, 0.363_284_14);
+    let rect = Rect::new(h).unwrap();
+    let pb = pose([-2.846_604_8, 0.836_390_6], -0.111_060_314, 0.993_813_7);
+
+    let s = [to_world(&pa, cap.a()), to_world(&pa, cap.b())];
+    let corners = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)];
+    let p: Vec<DVec2> = corners
+        .iter()
+        .map(|&(x, y)| to_world(&pb, Vec2::new(x * h.x, y * h.y)))
+        .collect();
+    let r = cap.radius() as f64;
+    // The face y = -h in B's frame, its outward normal, and the core end's
+    // height over it.
+    let face_n = -to_world(&Pose2 { translation: Vec2::ZERO, ..pb }, Vec2::Y);
+    let height = (s[1] - p[2]).dot(face_n);
+    assert!(height.abs() < 1e-7, "end on the face: {height}");
+    let truth = -r;
+    // From the capsule to the rectangle: against the face's outward normal.
+    let n = -face_n;
+    assert!((separation(s, r, &p, n) - truth).abs() < 1e-6);
+
+    let (sa, sb): (Shape, Shape) = (cap.into(), rect.into());
+    for (d, normal) in [
+        {
+            let d = distance(&sa, &pa, &sb, &pb);
+            (d.distance, d.normal)
+        },
+        {
+            let d = distance(&sb, &pb, &sa, &pa);
+            (d.distance, -d.normal)
+        },
+    ] {
+        assert!((d as f64 - truth).abs() < 1e-5, "{d} vs {truth}");
+        let got = normal.as_dvec2();
+        let sep = separation(s, r, &p, got);
+        assert!((sep - truth).abs() < 1e-5, "normal {got}: separation {sep}");
+        assert!(got.angle_to(n).abs() < 1e-4, "normal {got} vs {n}");
+    }
+    let m = contact(&sa, &pa, &sb, &pb, 0.0).expect("overlapping");
+    assert!(m.normal.as_dvec2().angle_to(n).abs() < 1e-4);
+}
