@@ -522,6 +522,46 @@ fn segment2_shallow_crossing() {
     check2("shallow segment", &shape, &pose, &ray, (t, n), 0.65);
 }
 
+/// A ray running along a capsule's side at a shallow angle (sin 1.4e-3,
+/// soak seed 830008, ray #22913): the f32 change to the capsule's frame moved
+/// the ray sideways by about 3e-7 and the hit on the side slid 1.3e-4
+/// early. Truth: the line's crossing with the core pushed out by the radius
+/// on the ray's side, in the capsule's frame, in f64; it lies within the
+/// side (not on an end cap).
+#[test]
+fn capsule2_side_shallow_crossing() {
+    let (a, b, r) = (
+        d2::Vec2::new(0.6641441, 0.7140289),
+        d2::Vec2::new(-0.63992363, -0.6563018),
+        0.6552544f32,
+    );
+    let shape: d2::Shape = d2::Capsule::new(a, b, r).unwrap().into();
+    let pose = d2::Pose2 {
+        translation: d2::Vec2::new(-1.361814, 1.4363837),
+        rotation: d2::Rot2 {
+            cos: -0.5282268,
+            sin: 0.84910333,
+        },
+    };
+    let ray = d2::Ray2::new(
+        d2::Vec2::new(3.4249926, 1.1085663),
+        d2::Vec2::new(-1.3274152, 0.27295715),
+    )
+    .unwrap();
+    let (o, d, _) = local2(&pose, &ray);
+    let (a, b) = (a.as_dvec2(), b.as_dvec2());
+    let e = (b - a).normalize();
+    let mut n = DVec2::new(e.y, -e.x);
+    if n.dot(o - a) < 0.0 {
+        n = -n;
+    }
+    let shift = n * r as f64;
+    let (t, u) = line_segment2(o, d, a + shift, b + shift);
+    assert!(u > 0.0 && u < 1.0 && t > 0.0, "the truth is on the side");
+    assert!(n.dot(d).abs() / d.length() < 2e-3, "a shallow crossing");
+    check2("shallow capsule side", &shape, &pose, &ray, (t, n), 1.6);
+}
+
 /// A ray passing 4.3e-3 beyond the tip of a sliver triangle (9.4e-6 wide,
 /// fresh seed 700004): the lines of the two edges at the tip are entered
 /// and left at parameters 2e-8 apart, below f32 rounding, and the ray was

@@ -192,14 +192,14 @@ fn on_boundary(p: &Poly, i: usize, x: Vec2) -> bool {
     near(i) || (0..v.len()).any(near)
 }
 
-/// Below this `|sin|` of the angle between a ray and the edge of a sharp
-/// polygon it crosses, the crossing is redone in f64 from the world ray
+/// Below this `|sin|` of the angle between a ray and the edge (or offset
+/// edge) it crosses, the crossing is redone in f64 from the world ray
 /// ([`shallow_crossing`]).
 const SHALLOW_SIN: f32 = 2e-2;
 
 /// What [`shallow_crossing`] decided.
 pub(crate) enum Shallow {
-    /// Not a shallow crossing of a sharp edge: the local hit stands.
+    /// Not a shallow crossing of an edge: the local hit stands.
     Keep,
     /// The time of the crossing, from the world ray.
     Time(f32),
@@ -207,14 +207,16 @@ pub(crate) enum Shallow {
     Miss,
 }
 
-/// A hit `(t, x, n)` on a sharp core placed by `pose` where `ray` crosses the
-/// hit edge at a shallow angle (`local_dir`: the ray's direction in the
-/// core's frame, as the local cast had it), redone in f64 from the world ray. The hit
-/// slides along the edge by the ray's sideways error over `sin θ`, and the
-/// f32 change to the local frame alone moves the ray sideways by about 1e-7
-/// of the coordinates: at `sin θ = 1.9e-3` a segment's hit was 3.4e-4 late.
-/// (Rounded shapes have no such slide: near tangency the error is second
-/// order, see [`line_ball_roots`].)
+/// A hit `(t, x, n)` on an edge of a core placed by `pose` (on the edge
+/// pushed out by the radius, for a rounded core) where `ray` crosses it at a
+/// shallow angle (`local_dir`: the ray's direction in the core's frame, as
+/// the local cast had it), redone in f64 from the world ray. The hit slides
+/// along the edge by the ray's sideways error over `sin θ`, and the f32
+/// change to the local frame alone moves the ray sideways by about 1e-7 of
+/// the coordinates: at `sin θ = 1.9e-3` a segment's hit was 3.4e-4 late,
+/// and at `sin θ = 1.4e-3` a capsule's side was hit 1.3e-4 early. (Near a
+/// vertex arc's tangent the error is second order instead, see
+/// [`line_ball_roots`].)
 pub(crate) fn shallow_crossing(
     p: &Poly,
     pose: &Pose2,
@@ -223,7 +225,7 @@ pub(crate) fn shallow_crossing(
     hit: &LocalHit,
 ) -> Shallow {
     let n = hit.2;
-    if p.radius != 0.0 || p.count() < 2 || n == Vec2::ZERO {
+    if p.count() < 2 || n == Vec2::ZERO {
         return Shallow::Keep;
     }
     if n.dot(local_dir).abs() >= SHALLOW_SIN * local_dir.length() {
@@ -234,15 +236,24 @@ pub(crate) fn shallow_crossing(
     };
     let (c, s) = (pose.rotation.cos as f64, pose.rotation.sin as f64);
     let len = c.hypot(s);
-    let place = |q: Vec2| {
-        let (x, y) = (q.x as f64, q.y as f64);
-        DVec2::new(c * x - s * y, s * x + c * y) / len + pose.translation.as_dvec2()
-    };
+    let turn = |q: DVec2| DVec2::new(c * q.x - s * q.y, s * q.x + c * q.y) / len;
+    let place = |q: Vec2| turn(q.as_dvec2()) + pose.translation.as_dvec2();
     let v = p.verts();
-    let (a, b) = (place(v[i]), place(v[p.next(i)]));
+    let (mut a, mut b) = (place(v[i]), place(v[p.next(i)]));
+    let e = b - a;
+    if p.radius > 0.0 {
+        // The offset edge, on the side of the edge the hit point is on.
+        let m = p.normals()[i];
+        let side = if m.dot(hit.1 - v[i]) >= 0.0 { 1.0 } else { -1.0 };
+        let mut out = e.perp().normalize_or_zero();
+        if out.dot(turn(m.as_dvec2())) * side < 0.0 {
+            out = -out;
+        }
+        a += out * p.radius as f64;
+        b += out * p.radius as f64;
+    }
     let (o, d) = (ray.origin.as_dvec2(), ray.dir.as_dvec2());
     // o + t d = a + u e  ⇒  t = (a − o)×e / (d×e), u = (a − o)×d / (d×e).
-    let e = b - a;
     let den = d.perp_dot(e);
     if den == 0.0 {
         return Shallow::Keep;
@@ -250,7 +261,7 @@ pub(crate) fn shallow_crossing(
     let (t, u) = ((a - o).perp_dot(e) / den, (a - o).perp_dot(d) / den);
     if (0.0..=1.0).contains(&u) && t >= 0.0 {
         Shallow::Time(t as f32)
-    } else if p.count() == 2 {
+    } else if p.count() == 2 && p.radius == 0.0 {
         Shallow::Miss
     } else {
         Shallow::Keep
