@@ -4,7 +4,8 @@
 //! (within the tolerance) at every sampled time before the reported time, or
 //! over the whole interval when no hit is reported (never late, never
 //! missed), and the distance at a reported hit must be the target within the
-//! tolerance. These motions are bounded and short: the casts must decide
+//! tolerance. A start within the target that separates is no hit (the start
+//! rule of the casts); the pair must then come no closer than it started. These motions are bounded and short: the casts must decide
 //! (no `Undecided` answer).
 
 use crate::dist3_common;
@@ -41,6 +42,17 @@ fn check(
     let eps = query_eps(scale);
     let dist = |t: f32| distance(a, &ma.pose_at(t), b, &mb.pose_at(t)).distance;
     let end = hit.map_or(o.max_time, |h| h.time);
+    // The start rule: a start within the target whose witness points
+    // separate is no hit at 0, and the search goes on. Until the reported
+    // time the pair must then come no closer than it started (the check is
+    // the same where the motion carries it away).
+    let start = dist(0.0);
+    let leaving = end > 0.0 && start >= -TOL - eps && start <= o.target_distance + TOL + eps;
+    let floor = if leaving {
+        (o.target_distance - TOL).min(start) - eps
+    } else {
+        o.target_distance - TOL - eps
+    };
     for i in 0..STEPS {
         let s = o.max_time * i as f32 / STEPS as f32;
         if s >= end {
@@ -48,8 +60,8 @@ fn check(
         }
         let d = dist(s);
         prop_assert!(
-            d >= o.target_distance - TOL - eps,
-            "closer than the target at {s} (distance {d}) before the reported {hit:?}"
+            d >= floor,
+            "closer than the target at {s} (distance {d}, start {start}) before the reported {hit:?}"
         );
     }
     if let Some(h) = hit {
