@@ -19,11 +19,21 @@ pub struct LoadOptions {
     /// element's body; a deeper element is left out. Each level costs the
     /// IFC geometry milliseconds, and a file may nest thousands.
     pub max_boolean_depth: usize,
+    /// Most exact-arithmetic evaluations spent cutting one IFC element's
+    /// openings and booleans (ifc-lite's per-element budget: about 50,000 a
+    /// second; healthy elements need under 15,000). Past it the element's
+    /// remaining cuts are made as boxes around the cutting solids, and a
+    /// warning names it. Set for the whole process while a file is read.
+    pub max_cut_work: u64,
 }
 
 impl LoadOptions {
     /// Default of [`LoadOptions::max_boolean_depth`]: 64.
     pub const DEFAULT_MAX_BOOLEAN_DEPTH: usize = 64;
+
+    /// Default of [`LoadOptions::max_cut_work`]: 100,000 (ifc-lite's own
+    /// per-element default, about 2 s).
+    pub const DEFAULT_MAX_CUT_WORK: u64 = 100_000;
 
     /// The mesh readers' options.
     pub fn mesh(&self) -> ReadOptions {
@@ -43,6 +53,7 @@ impl Default for LoadOptions {
             max_triangles: mesh.max_triangles,
             max_face_vertices: mesh.max_face_vertices,
             max_boolean_depth: Self::DEFAULT_MAX_BOOLEAN_DEPTH,
+            max_cut_work: Self::DEFAULT_MAX_CUT_WORK,
         }
     }
 }

@@ -8,7 +8,12 @@
 //!   now the unit is named in a warning and the default unit is used (the
 //!   same for other wrong-typed unit attributes);
 //! - 3,000 nested boolean operations: about 10 ms a level; now the element is
-//!   left out past a depth limit (64 by default) in well under a second.
+//!   left out past a depth limit (64 by default) in well under a second;
+//! - a wall extruded along the slanted direction (5, 2, 1), with an opening:
+//!   ifc-lite's exact cut took 0.5 s (2 s under the fuzzer's
+//!   instrumentation); its exact work is now bounded per element by a limit
+//!   a user can raise, past which the remaining cuts are boxes, with a
+//!   warning.
 
 use peng_clash::{parse_ifc, parse_ifc_with, LoadOptions, Loaded};
 use std::process::Command;
@@ -261,4 +266,49 @@ fn no_panic_text_on_standard_error() {
     assert_eq!(err.matches("child: 1 problems").count(), 2, "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert!(!err.contains("backtrace"), "{err}");
+}
+
+/// The ifc fuzz target's timeout as found (3.6 KB, cut short, with
+/// garbled records): its wall and door opening are extruded along (5, 2, 1),
+/// and the opening's exact cut needs about 59,000 exact evaluations (0.5 s in
+/// a release build, 2 s under the fuzzer's instrumentation).
+const SLANTED_CUT: &[u8] = include_bytes!("data/fuzz_slanted_cut.ifc");
+
+#[test]
+fn slanted_cut_is_bounded_by_the_cut_work_limit() {
+    // Within the default limit the cut is exact: no warning about it.
+    let t = Instant::now();
+    let l = parse_ifc("s.ifc", SLANTED_CUT).unwrap();
+    eprintln!("exact slanted cut: {:?}", t.elapsed());
+    assert_eq!(ids(&l), [WALL]);
+    let cut = |p: &String| p.contains("cutting its openings");
+    assert!(!problems(&l).iter().any(cut), "{:?}", problems(&l));
+    let exact = l.elements[0].mesh().indices().len();
+    // Past a lowered limit the wall is kept, its cut approximated, and the
+    // warning names it and the option.
+    let low = LoadOptions {
+        max_cut_work: 5_000,
+        ..LoadOptions::default()
+    };
+    let t = Instant::now();
+    let l = parse_ifc_with("s.ifc", SLANTED_CUT, &low).unwrap();
+    eprintln!("bounded slanted cut: {:?}", t.elapsed());
+    assert_eq!(ids(&l), [WALL]);
+    let p: Vec<String> = problems(&l).into_iter().filter(cut).collect();
+    assert_eq!(p.len(), 1, "{:?}", problems(&l));
+    assert!(
+        p[0].starts_with(
+            "s.ifc: element #40 IfcWall 3vB2YO$MX4xv5uCqZZG051 \"Wall A\": cutting its openings"
+        ),
+        "{p:?}"
+    );
+    assert!(
+        p[0].contains("more than 5000 exact evaluations") && p[0].contains("--max-cut-work"),
+        "{p:?}"
+    );
+    let approx = l.elements[0].mesh().indices().len();
+    assert!(
+        approx > 0 && approx != exact,
+        "{approx} triangles, exact {exact}"
+    );
 }

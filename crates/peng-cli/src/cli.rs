@@ -633,6 +633,12 @@ pub struct ClashArgs {
     #[arg(long, value_name = "N", default_value_t = LoadOptions::default().max_boolean_depth)]
     pub max_boolean_depth: usize,
 
+    /// Most exact-arithmetic evaluations spent cutting one IFC element's
+    /// openings (about 50,000 a second); past it the element's remaining
+    /// cuts are made as boxes, with a warning.
+    #[arg(long, value_name = "N", default_value_t = LoadOptions::default().max_cut_work)]
+    pub max_cut_work: u64,
+
     /// Print the report as JSON on standard output instead of the summary
     /// (the files are written too).
     #[arg(long)]

@@ -5,6 +5,7 @@ use crate::element::{describe, Element, Identity};
 use crate::error::ClashError;
 use glam::{DVec3, Vec3};
 use ifc_lite_core::{DecodedEntity, EntityDecoder, EntityIndex};
+use ifc_lite_geometry::kernel::budget;
 use ifc_lite_geometry::{
     meshed_representations, GeometryRouter, ItemDedupCache, Mesh, RouterConfig,
     SharedMappedItemCache,
@@ -53,6 +54,8 @@ impl Job {
 pub(crate) enum Outcome {
     /// The element with its mesh (boxed: it is large).
     Element(Box<Element>),
+    /// The element, some of whose cuts were approximated, with the warning.
+    Approximated(Box<Element>, ClashError),
     /// No body geometry to mesh (as IfcOpenShell would skip it).
     Skipped,
     /// The element is unusable.
@@ -178,7 +181,14 @@ fn mesh_one(
         Ok(false) => return Outcome::Skipped,
         Err(e) => return Outcome::Problem(job.problem(e)),
     }
-    let parts = match router.process_element_with_voids_parts(&job.entity, decoder, voids) {
+    // ifc-lite counts the exact-arithmetic evaluations of the element's
+    // cuts against the per-element cap set in `parse`; past it the element's
+    // remaining cuts are made as boxes.
+    let scope = budget::enter_element();
+    let parts = router.process_element_with_voids_parts(&job.entity, decoder, voids);
+    let (work, cap) = (budget::element_count(), budget::element_cap());
+    drop(scope);
+    let parts = match parts {
         Ok(parts) => parts,
         Err(e) => return Outcome::Problem(job.problem(format!("no geometry: {e}"))),
     };
@@ -195,6 +205,15 @@ fn mesh_one(
     }
     let (origin, vertices, triangles) = merge(&parts);
     match Element::from_local(job.identity.clone(), origin, vertices, triangles) {
+        Ok(e) if cap.is_some_and(|cap| work >= cap) => Outcome::Approximated(
+            Box::new(e),
+            job.problem(format!(
+                "cutting its openings and booleans exactly needs more than {} exact \
+                 evaluations (the limit; about 50,000 a second): the rest were cut as boxes \
+                 around the cutting solids (raise the limit with --max-cut-work)",
+                cap.unwrap_or_default()
+            )),
+        ),
         Ok(e) => Outcome::Element(Box::new(e)),
         Err(ClashError::Element { what, .. }) => Outcome::Problem(job.problem(what)),
         Err(e) => Outcome::Problem(e),

@@ -63,7 +63,9 @@ pub fn read_ifc_with(path: &Path, options: &LoadOptions) -> Result<Loaded, Clash
 /// (its panic is caught, not printed, and reported with its message), an
 /// element whose boolean operations nest deeper than
 /// [`LoadOptions::max_boolean_depth`] or whose geometry holds a number
-/// beyond 10^10 m (left out before meshing).
+/// beyond 10^10 m (left out before meshing), an element whose exact cuts
+/// exceed [`LoadOptions::max_cut_work`] (kept, its remaining cuts made as
+/// boxes).
 pub fn parse_ifc(file_name: &str, content: &[u8]) -> Result<Loaded, ClashError> {
     parse_ifc_with(file_name, content, &LoadOptions::default())
 }
@@ -143,6 +145,8 @@ fn parse(file_name: &str, content: &[u8], options: &LoadOptions) -> Result<Loade
             });
             Default::default()
         });
+    // Process-wide in ifc-lite (read when each element's scope opens).
+    ifc_lite_geometry::kernel::budget::set_element_cap(Some(options.max_cut_work.max(1)));
     let limits = guard::Limits {
         max_boolean_depth: options.max_boolean_depth,
         max_magnitude: guard::MAX_METRES / units.length,
@@ -158,6 +162,10 @@ fn parse(file_name: &str, content: &[u8], options: &LoadOptions) -> Result<Loade
     for outcome in mesher.run(&jobs) {
         match outcome {
             Outcome::Element(e) => elements.push(*e),
+            Outcome::Approximated(e, p) => {
+                elements.push(*e);
+                left_out.push(p);
+            }
             Outcome::Skipped => {}
             Outcome::Problem(p) => left_out.push(p),
         }

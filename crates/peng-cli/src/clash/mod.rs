@@ -33,6 +33,7 @@ pub fn run_cli(args: &ClashArgs) -> Result<()> {
         max_triangles: args.max_triangles,
         max_face_vertices: args.max_face_vertices,
         max_boolean_depth: args.max_boolean_depth,
+        max_cut_work: args.max_cut_work,
     };
     let model = load::load(&args.files, &limits, &mut |w| eprintln!("warning: {w}"))?;
     warn_empty_sets(&model.elements, &plan, args);

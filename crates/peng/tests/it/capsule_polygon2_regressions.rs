@@ -188,7 +188,13 @@ fn core_end_on_a_rectangles_face_keeps_the_faces_normal() {
     let r = cap.radius() as f64;
     // The face y = -h in B's frame, its outward normal, and the core end's
     // height over it.
-    let face_n = -to_world(&Pose2 { translation: Vec2::ZERO, ..pb }, Vec2::Y);
+    let face_n = -to_world(
+        &Pose2 {
+            translation: Vec2::ZERO,
+            ..pb
+        },
+        Vec2::Y,
+    );
     let height = (s[1] - p[2]).dot(face_n);
     assert!(height.abs() < 1e-7, "end on the face: {height}");
     let truth = -r;

@@ -244,7 +244,11 @@ pub(crate) fn shallow_crossing(
     if p.radius > 0.0 {
         // The offset edge, on the side of the edge the hit point is on.
         let m = p.normals()[i];
-        let side = if m.dot(hit.1 - v[i]) >= 0.0 { 1.0 } else { -1.0 };
+        let side = if m.dot(hit.1 - v[i]) >= 0.0 {
+            1.0
+        } else {
+            -1.0
+        };
         let mut out = e.perp().normalize_or_zero();
         if out.dot(turn(m.as_dvec2())) * side < 0.0 {
             out = -out;
