@@ -53,4 +53,5 @@ pub(crate) fn tolerance_size(a: f32, b: f32) -> f32 {
 
 pub use types::{
     CastHit, CastHit2, CastHit3, CastOptions, CastStatus, Motion2, Motion3, MAX_ADVANCE_STEPS,
+    MAX_COMPOSITE_ADVANCE_STEPS,
 };

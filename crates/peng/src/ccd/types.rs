@@ -22,7 +22,8 @@ pub enum CastStatus {
     /// Not a contact: the shapes are certified farther apart than the target
     /// distance at every time before [`CastHit::time`], and the search stopped
     /// there without deciding what happens after (its step budget,
-    /// [`MAX_ADVANCE_STEPS`], ran out, or no bound on the motion exists: a
+    /// [`MAX_ADVANCE_STEPS`] or [`MAX_COMPOSITE_ADVANCE_STEPS`], ran out, or
+    /// no bound on the motion exists: a
     /// half-space turning over an unbounded time). Points and normal are the
     /// closest features at `time`, where the shapes may still be well apart.
     /// Rare (near-grazing rotating pairs); a caller may stop its motion at
@@ -44,6 +45,13 @@ impl CastStatus {
 /// not decided after this many steps returns [`CastStatus::Undecided`] at the
 /// time reached. Typical casts take 5 to 15 steps.
 pub const MAX_ADVANCE_STEPS: usize = 4000;
+
+/// The step budget of conservative advancement in 3D when a compound, a
+/// triangle mesh or a height field takes part: each step is then a distance
+/// query over their parts (hundreds of times a convex pair's), so the budget
+/// bounds the work of one cast as [`MAX_ADVANCE_STEPS`] does for convex
+/// pairs. Such casts typically take 5 to 30 steps.
+pub const MAX_COMPOSITE_ADVANCE_STEPS: usize = 256;
 
 /// The first contact found by a cast (or, with [`CastStatus::Undecided`], how
 /// far the cast certified there is none).

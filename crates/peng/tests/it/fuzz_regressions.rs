@@ -778,3 +778,55 @@ fn flat_cone_through_a_long_cuboid_overlaps_by_its_depth() {
     }
     assert!(d3::intersects(&a, &pa, &b, &pb));
 }
+
+/// A compound holding a triangle 5e7 wide, spinning at 10 rad/s, 1000 from a
+/// ball (the shapes3d fuzz target's timeout, simplified: a height field and
+/// a compound of meshes 5e7 wide, 1.5 s for one nonlinear cast). Conservative
+/// advancement bounds the approach by the speed of the farthest point, about
+/// 5e8, so each step advances about 1000 / 5e8 = 2e-6 while the distance
+/// barely changes; and each step is a distance query over the compound's
+/// parts. The cast must stop undecided after its composite budget of steps:
+/// at a time near 256 steps' advance (4,000 steps reached 16 times further).
+#[test]
+fn spinning_compound_with_a_huge_triangle_stops_within_its_step_budget() {
+    let huge = d3::TriMesh::new(
+        vec![
+            d3::Vec3::new(0.0, 0.0, 0.0),
+            d3::Vec3::new(5e7, 0.0, 0.0),
+            d3::Vec3::new(0.0, 5e7, 0.0),
+        ],
+        vec![[0, 1, 2]],
+    )
+    .unwrap();
+    let compound = d3::Compound::new(vec![
+        (d3::Pose3::IDENTITY, huge.into()),
+        (
+            d3::Pose3::from_translation(d3::Vec3::new(0.0, 0.0, 2.0)),
+            d3::Cuboid::new(d3::Vec3::splat(0.5)).unwrap().into(),
+        ),
+    ])
+    .unwrap();
+    let b: d3::Shape = compound.into();
+    let a: d3::Shape = d3::Ball::new(1.0).unwrap().into();
+    let ma = d3::Motion3::fixed(d3::Pose3::from_translation(d3::Vec3::new(0.0, 0.0, 1003.5)));
+    let mb = d3::Motion3 {
+        angvel: d3::Vec3::new(0.0, 10.0, 0.0),
+        ..d3::Motion3::fixed(d3::Pose3::IDENTITY)
+    };
+    let options = d3::CastOptions::default();
+    let d0 = d3::distance(&a, &ma.start, &b, &mb.start).distance;
+    assert!((d0 - 1000.0).abs() < 1e-2, "{d0}");
+    let h = d3::cast_nonlinear(&a, &ma, &b, &mb, &options).expect("undecided");
+    assert_eq!(h.status, d3::CastStatus::Undecided, "{h:?}");
+    // The farthest point turns at 10 · 5e7 · √2 at most and 10 · 5e7 at
+    // least: each step advances between 1000 / 7.1e8 and 1000 / 5e8. (The
+    // ball's first contact, with the triangle turned on end, is near
+    // t = 0.47.)
+    let per_step = (1000.0 / (10.0 * 5e7 * 2f32.sqrt()), 1000.0 / (10.0 * 5e7));
+    let budget = peng::ccd::MAX_COMPOSITE_ADVANCE_STEPS as f32;
+    assert!(
+        h.time >= 0.5 * budget * per_step.0 && h.time <= 1.5 * budget * per_step.1,
+        "time {} for {budget} steps of {per_step:?}",
+        h.time
+    );
+}

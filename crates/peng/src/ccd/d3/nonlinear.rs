@@ -24,12 +24,16 @@
 //! the cast advances there and stops once `d <= target + tol`. The reported
 //! time is therefore never late and never past a contact; it is early by at
 //! most the time the last `tol` of distance takes. A cast that cannot decide
-//! (its step budget [`MAX_ADVANCE_STEPS`] spent, or no finite `μ`) returns
+//! (its step budget [`MAX_ADVANCE_STEPS`] spent, [`MAX_COMPOSITE_ADVANCE_STEPS`]
+//! with a compound, mesh or height field, or no finite `μ`) returns
 //! [`CastStatus::Undecided`] at the time reached, never a hit it has not
 //! found.
 
 use super::common::{axis_radius, local_radius, size, start_rule, tolerance, Start};
-use crate::ccd::{tolerance_size, CastHit3, CastOptions, CastStatus, Motion3, MAX_ADVANCE_STEPS};
+use crate::ccd::{
+    tolerance_size, CastHit3, CastOptions, CastStatus, Motion3, MAX_ADVANCE_STEPS,
+    MAX_COMPOSITE_ADVANCE_STEPS,
+};
 use crate::math::{Pose3, Vec3};
 use crate::query::d3::{distance, distance_cached};
 use crate::query::gjk::GjkCache;
@@ -58,7 +62,9 @@ const MAX_LEAVING_STEPS: usize = 64;
 /// time reached. Two half-spaces give only a start hit. After
 /// [`MAX_ADVANCE_STEPS`] advancement steps (the same budget as in 2D, far
 /// above the typical 5 to 15; a pair needs many only when the bound greatly
-/// overestimates the approach: fast spin, slow true approach) the cast also
+/// overestimates the approach: fast spin, slow true approach), or
+/// [`MAX_COMPOSITE_ADVANCE_STEPS`] when a compound, mesh or height field
+/// takes part (each step a query over its parts), the cast also
 /// returns [`CastStatus::Undecided`]: no contact before its `time`
 /// (certified), nothing decided after it, points and normal the closest
 /// features at `time`. It never reports a hit it has not found.
@@ -188,7 +194,12 @@ pub(super) fn advance(
     // a contact at the start when it was ever inside the target.
     let mut first: Option<(f32, Distance3)> = None;
     let mut low = f32::INFINITY;
-    for step in 0..MAX_ADVANCE_STEPS {
+    let budget = if is_composite(a) || is_composite(b) {
+        MAX_COMPOSITE_ADVANCE_STEPS
+    } else {
+        MAX_ADVANCE_STEPS
+    };
+    for step in 0..budget {
         let (d, _, _) = dist_at(t);
         if d.distance.is_nan() {
             return None;
@@ -376,6 +387,15 @@ fn spheres_meet(ca: Vec3, cb: Vec3, dv: Vec3, r: f32, t0: f32, max_time: f32) ->
 }
 
 /// Convex shapes (bounded or half-spaces): the slab bound applies.
+/// Shapes whose distance query runs over parts: compounds, meshes, height
+/// fields.
+fn is_composite(s: &Shape) -> bool {
+    matches!(
+        s,
+        Shape::Compound(_) | Shape::TriMesh(_) | Shape::HeightField(_)
+    )
+}
+
 fn is_convex(s: &Shape) -> bool {
     !matches!(
         s,
