@@ -830,3 +830,31 @@ fn spinning_compound_with_a_huge_triangle_stops_within_its_step_budget() {
         h.time
     );
 }
+
+/// A ball 6.375 from a flat cone (height 0: a disk of radius 0.03125), its
+/// centre in the disk's plane (shapes3d fuzz target): the contact's
+/// projection took every point of that plane for inside the cone (base and
+/// slant are the one plane there) and reported a contact. Truth: the disk's
+/// rim is 6.625 − 0.03125 from the centre, so the gap is that minus the
+/// radius 0.21875.
+#[test]
+fn ball_in_the_plane_of_a_flat_cone_is_apart() {
+    let a: d3::Shape = d3::Ball::new(0.21875).unwrap().into();
+    let b: d3::Shape = d3::Cone::new(0.0, 0.03125).unwrap().into();
+    let pa = d3::Pose3::IDENTITY;
+    let pb = d3::Pose3::try_new(
+        d3::Vec3::new(-6.625, 0.0, 0.0),
+        d3::Quat::from_xyzw(0.5, 0.5, 0.5, 0.5),
+    )
+    .unwrap();
+    let truth = 6.625 - 0.03125 - 0.21875;
+    assert!(d3::contact(&a, &pa, &b, &pb, 0.0).is_none());
+    assert!(d3::contact(&b, &pb, &a, &pa, 0.0).is_none());
+    assert!(!d3::intersects(&a, &pa, &b, &pb));
+    let d = d3::distance(&a, &pa, &b, &pb).distance;
+    assert!((f64::from(d) - truth).abs() < 1e-5, "{d} vs {truth}");
+    // Within the prediction distance the contact is there, at the gap.
+    let m = d3::contact(&a, &pa, &b, &pb, 7.0).expect("within the prediction");
+    let gap = -m.points()[0].depth;
+    assert!((f64::from(gap) - truth).abs() < 1e-5, "{gap} vs {truth}");
+}

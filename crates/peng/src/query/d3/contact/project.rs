@@ -480,7 +480,10 @@ pub(super) fn cone(s: &Cone, c: Vec3) -> Proj {
     // Inside: below the slant and above the base. Below the slant implies
     // below the apex unless the radius is 0 (then the slant is the axis and
     // every point on it, past the apex too, has `sd = 0`): hence `c.y <= h`.
-    if sd <= 0.0 && bd <= 0.0 && c.y <= h {
+    // It implies within the radius unless the height is 0 (then slant and
+    // base are the one plane, and every point of it has `sd = bd = 0`):
+    // hence `rho <= r`.
+    if sd <= 0.0 && bd <= 0.0 && c.y <= h && rho <= r {
         if bd >= sd {
             return Proj {
                 point: Vec3::new(c.x, -h, c.z),
