@@ -1,0 +1,271 @@
+//! The collision world as the bindings see it, in plain Rust (tested
+//! natively): colliders named by [`Ids`], checked input, and each update's
+//! events flattened into numbers with the contact point and normal.
+
+use crate::ids::Ids;
+use crate::input::{self, InputResult};
+use peng::d2::{
+    distance, Capsule, Circle, Collider, ColliderHandle, ConvexPolygon, Pose2, Rect, Shape, Vec2,
+    World2,
+};
+use peng::world::EventKind;
+
+/// Numbers per event in [`Core::events`]: kind (0 began, 1 persisted,
+/// 2 ended), the two ids, the watched set (-1 for none), sensor (0/1),
+/// removed (0/1), the time of impact (NaN when not swept), the contact
+/// point (x, y) and the normal from the first collider to the second
+/// (x, y); point and normal are NaN on ended events.
+pub const EVENT_STRIDE: usize = 11;
+
+/// What the bindings keep of each collider besides the world: its shape and
+/// its pose now and at the last update (for contacts of colliders removed
+/// on contact, and at a swept contact's time).
+struct Mirror {
+    shape: Shape,
+    pose: Pose2,
+    before: Pose2,
+}
+
+/// The world, its ids and the last update's events.
+#[derive(Default)]
+pub(crate) struct Core {
+    world: World2,
+    ids: Ids,
+    mirrors: Vec<Option<Mirror>>,
+    events: Vec<f64>,
+}
+
+impl Core {
+    /// Adds a collider with `shape` at `pose`; returns its id.
+    pub(crate) fn add(&mut self, shape: Shape, pose: Pose2) -> InputResult<u32> {
+        let h = self
+            .world
+            .insert(Collider::new(shape.clone(), pose))
+            .map_err(|e| e.to_string())?;
+        let id = self.ids.add(h);
+        let slot = id as usize;
+        if self.mirrors.len() <= slot {
+            self.mirrors.resize_with(slot + 1, || None);
+        }
+        self.mirrors[slot] = Some(Mirror {
+            shape,
+            pose,
+            before: pose,
+        });
+        Ok(id)
+    }
+
+    /// A circle of `radius` centred at `(x, y)`.
+    pub(crate) fn add_circle(&mut self, x: f64, y: f64, radius: f64) -> InputResult<u32> {
+        let r = input::positive("radius", radius)?;
+        let shape = Circle::new(r).map_err(|e| e.to_string())?;
+        self.add(shape.into(), input::pose(x, y, 0.0)?)
+    }
+
+    /// A box with half extents `(hw, hh)`, centred at `(x, y)`, turned by
+    /// `angle` radians.
+    pub(crate) fn add_box(
+        &mut self,
+        x: f64,
+        y: f64,
+        hw: f64,
+        hh: f64,
+        angle: f64,
+    ) -> InputResult<u32> {
+        let h = Vec2::new(
+            input::positive("half width", hw)?,
+            input::positive("half height", hh)?,
+        );
+        let shape = Rect::new(h).map_err(|e| e.to_string())?;
+        self.add(shape.into(), input::pose(x, y, angle)?)
+    }
+
+    /// A capsule from `(-half_length, 0)` to `(half_length, 0)` with
+    /// `radius`, placed at `(x, y)` and turned by `angle`.
+    pub(crate) fn add_capsule(
+        &mut self,
+        x: f64,
+        y: f64,
+        half_length: f64,
+        radius: f64,
+        angle: f64,
+    ) -> InputResult<u32> {
+        let l = input::non_negative("half length", half_length)?;
+        let r = input::positive("radius", radius)?;
+        let shape =
+            Capsule::new(Vec2::new(-l, 0.0), Vec2::new(l, 0.0), r).map_err(|e| e.to_string())?;
+        self.add(shape.into(), input::pose(x, y, angle)?)
+    }
+
+    /// The convex hull of `points` (x0, y0, x1, y1, ...; the collider's
+    /// frame), placed at `(x, y)` and turned by `angle`.
+    pub(crate) fn add_polygon(
+        &mut self,
+        x: f64,
+        y: f64,
+        angle: f64,
+        points: &[f32],
+    ) -> InputResult<u32> {
+        if !points.len().is_multiple_of(2) {
+            return Err(format!(
+                "polygon points must be x, y pairs, got {} numbers",
+                points.len()
+            ));
+        }
+        let mut pts = Vec::with_capacity(points.len() / 2);
+        for (i, p) in points.chunks_exact(2).enumerate() {
+            let v = Vec2::new(p[0], p[1]);
+            if !v.is_finite() {
+                return Err(format!("polygon point {i} is not finite: {v}"));
+            }
+            pts.push(v);
+        }
+        let shape = ConvexPolygon::from_points(&pts).map_err(|e| format!("polygon: {e}"))?;
+        self.add(shape.into(), input::pose(x, y, angle)?)
+    }
+
+    /// The live collider `id`.
+    fn live(&self, id: f64) -> InputResult<ColliderHandle> {
+        let h = self.ids.handle(id)?;
+        if self.world.contains(h) {
+            Ok(h)
+        } else {
+            Err(format!(
+                "collider {id} is not in the world (removed, or never added)"
+            ))
+        }
+    }
+
+    /// Removes collider `id`.
+    pub(crate) fn remove(&mut self, id: f64) -> InputResult<()> {
+        let h = self.live(id)?;
+        self.world.remove(h).map_err(|e| e.to_string())?;
+        Ok(())
+    }
+
+    /// Moves collider `id`.
+    pub(crate) fn set_pose(&mut self, id: f64, x: f64, y: f64, angle: f64) -> InputResult<()> {
+        let h = self.live(id)?;
+        let pose = input::pose(x, y, angle)?;
+        self.world
+            .set_pose(h, pose)
+            .map_err(|e| format!("collider {id}: {e}"))?;
+        if let Some(Some(m)) = self.mirrors.get_mut(id as usize) {
+            m.pose = pose;
+        }
+        Ok(())
+    }
+
+    /// Changes collider `id` through `f`, naming it in the error.
+    pub(crate) fn modify(
+        &mut self,
+        id: f64,
+        f: impl FnOnce(&mut Collider<peng::world::Dim2>),
+    ) -> InputResult<()> {
+        let h = self.live(id)?;
+        self.world
+            .modify(h, f)
+            .map_err(|e| format!("collider {id}: {e}"))
+    }
+
+    /// Watches every pair of a collider in `a` and one in `b`.
+    pub(crate) fn watch(&mut self, a: &[f64], b: &[f64], mode: &str) -> InputResult<u32> {
+        let mode = input::event_mode(mode)?;
+        let ha = a
+            .iter()
+            .map(|&id| self.live(id))
+            .collect::<InputResult<Vec<_>>>()?;
+        let hb = b
+            .iter()
+            .map(|&id| self.live(id))
+            .collect::<InputResult<Vec<_>>>()?;
+        Ok(self.world.watch(&ha, &hb, mode).index())
+    }
+
+    /// Runs an update; returns the number of events (read by
+    /// [`Core::events`]).
+    pub(crate) fn update(&mut self) -> usize {
+        let events = self.world.update().to_vec();
+        self.events.clear();
+        for e in &events {
+            let (Some(a), Some(b)) = (self.ids.id(e.a), self.ids.id(e.b)) else {
+                continue;
+            };
+            let kind = match e.kind {
+                EventKind::Began => 0.0,
+                EventKind::Persisted => 1.0,
+                EventKind::Ended => 2.0,
+            };
+            let (point, normal) = if e.kind == EventKind::Ended {
+                (Vec2::NAN, Vec2::NAN)
+            } else {
+                self.contact(a, b, e.toi)
+            };
+            self.events.extend_from_slice(&[
+                kind,
+                a as f64,
+                b as f64,
+                e.watch.map_or(-1.0, |w| w.index() as f64),
+                f64::from(u8::from(e.sensor)),
+                f64::from(u8::from(e.removed)),
+                e.toi.map_or(f64::NAN, f64::from),
+                point.x as f64,
+                point.y as f64,
+                normal.x as f64,
+                normal.y as f64,
+            ]);
+        }
+        for m in self.mirrors.iter_mut().flatten() {
+            m.before = m.pose;
+        }
+        events.len()
+    }
+
+    /// The contact point and normal of ids `a` and `b`: the middle of their
+    /// closest (or deepest) points and the normal from `a` to `b`, at the
+    /// poses of the swept contact's time when there is one.
+    fn contact(&self, a: u32, b: u32, toi: Option<f32>) -> (Vec2, Vec2) {
+        let (Some(Some(ma)), Some(Some(mb))) =
+            (self.mirrors.get(a as usize), self.mirrors.get(b as usize))
+        else {
+            return (Vec2::NAN, Vec2::NAN);
+        };
+        let at = |m: &Mirror| match toi {
+            Some(t) => lerp(&m.before, &m.pose, t),
+            None => m.pose,
+        };
+        let d = distance(&ma.shape, &at(ma), &mb.shape, &at(mb));
+        ((d.point_a + d.point_b) * 0.5, d.normal)
+    }
+
+    /// The last update's events, [`EVENT_STRIDE`] numbers each.
+    pub(crate) fn events(&self) -> &[f64] {
+        &self.events
+    }
+
+    /// The number of colliders.
+    pub(crate) fn len(&self) -> usize {
+        self.world.len()
+    }
+
+    /// Sets collider `id`'s margin from its JavaScript words (tests).
+    #[cfg(test)]
+    pub(crate) fn set_margin_for_test(&mut self, id: u32, kind: &str, value: f64) {
+        let m = input::margin(kind, value).unwrap();
+        self.modify(id as f64, |c| c.margin = m).unwrap();
+    }
+}
+
+/// The pose a fraction `t` of the way from `a` to `b` (position linearly,
+/// the angle the short way round).
+fn lerp(a: &Pose2, b: &Pose2, t: f32) -> Pose2 {
+    let turn = b.rotation.mul(a.rotation.inverse()).angle();
+    Pose2::new(
+        a.translation.lerp(b.translation, t),
+        a.rotation.angle() + turn * t,
+    )
+}
+
+#[cfg(test)]
+#[path = "core_tests.rs"]
+mod tests;

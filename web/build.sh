@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds peng's WebAssembly package from the crate crates/peng-wasm:
+#   web/pkg/       the ES module for pages (wasm-bindgen --target web), shrunk
+#                  with wasm-opt when it is installed (Debian's binaryen, or
+#                  npm's binaryen in web/node_modules);
+#   web/pkg-node/  the same module for Node (the binding tests).
+# Installs what is missing: the wasm32 target and the wasm-bindgen tool at
+# the version the crate pins.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+version=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' crates/peng-wasm/Cargo.toml)
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    rustup target add wasm32-unknown-unknown
+fi
+if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
+    cargo install wasm-bindgen-cli --version "$version"
+fi
+
+target=${CARGO_TARGET_DIR:-target}
+cargo build --profile wasm --target wasm32-unknown-unknown -p peng-wasm
+wasm=$target/wasm32-unknown-unknown/wasm/peng_wasm.wasm
+rm -rf web/pkg web/pkg-node
+wasm-bindgen --target web --out-dir web/pkg "$wasm"
+wasm-bindgen --target nodejs --out-dir web/pkg-node "$wasm"
+# Node's module is CommonJS; web/package.json makes .js files ES modules.
+echo '{ "type": "commonjs" }' > web/pkg-node/package.json
+
+opt=$(command -v wasm-opt || true)
+[ -n "$opt" ] || [ ! -x web/node_modules/.bin/wasm-opt ] || opt=web/node_modules/.bin/wasm-opt
+if [ -n "$opt" ]; then
+    "$opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+        --enable-mutable-globals web/pkg/peng_wasm_bg.wasm -o web/pkg/peng_wasm_bg.wasm
+else
+    echo "build.sh: wasm-opt not found; web/pkg is not shrunk" >&2
+fi
+echo "web/pkg: $(gzip -9 -c web/pkg/peng_wasm_bg.wasm | wc -c) bytes gzipped"
