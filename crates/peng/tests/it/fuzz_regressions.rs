@@ -858,3 +858,48 @@ fn ball_in_the_plane_of_a_flat_cone_is_apart() {
     let gap = -m.points()[0].depth;
     assert!((f64::from(gap) - truth).abs() < 1e-5, "{gap} vs {truth}");
 }
+
+/// A hull 1e-31 across, 2.875 below a capsule's core of radius 2.0625
+/// (shapes3d fuzz target): the separating-axis test's edge axes are cross
+/// products of its edges with the core, whose squared lengths (1e-59)
+/// underflow f32, so the axis that separates them was lost and a contact
+/// 2.06 deep was reported. Truth: every point of the hull lies within 1.1e-31
+/// of the hull's placement, so the gap is 2.875 − 2.0625 = 0.8125 to 1e-30.
+#[test]
+fn hull_1e_31_across_below_a_capsule_is_apart() {
+    let v = [
+        d3::Vec3::new(4.3218254e-31, 3.929138e-31, 1e-40),
+        d3::Vec3::new(1e-40, 5.9961275e-36, 1e-40),
+        d3::Vec3::new(-0.0, -0.0, 1e-40),
+        d3::Vec3::new(1e-40, 1e-40, 1.0862244e-31),
+    ];
+    let a: d3::Shape = d3::ConvexPolyhedron::from_points(&v).unwrap().into();
+    let pa = d3::Pose3::try_new(
+        d3::Vec3::new(1e-40, 1e-40, 2.875),
+        d3::Quat::from_xyzw(1.0, 0.0, 0.0, 0.0),
+    )
+    .unwrap();
+    let (p, q) = (
+        d3::Vec3::new(0.0, -3.75, 0.0),
+        d3::Vec3::new(0.0, 3.75, 0.0),
+    );
+    let id = d3::Pose3::IDENTITY;
+    for (b, r) in [
+        (
+            d3::Shape::from(d3::Capsule::new(p, q, 2.0625).unwrap()),
+            2.0625,
+        ),
+        (d3::Shape::from(d3::Segment::new(p, q).unwrap()), 0.0),
+    ] {
+        let gap = 2.875 - r;
+        assert!(d3::contact(&a, &pa, &b, &id, 0.0).is_none());
+        assert!(d3::contact(&b, &id, &a, &pa, 0.0).is_none());
+        assert!(!d3::intersects(&a, &pa, &b, &id));
+        let d = d3::distance(&a, &pa, &b, &id).distance;
+        assert!((f64::from(d) - gap).abs() < 1e-6, "{d} vs {gap}");
+        let m = d3::contact(&a, &pa, &b, &id, 3.0).expect("within the prediction");
+        let got = -m.points()[0].depth;
+        assert!((f64::from(got) - gap).abs() < 1e-6, "{got} vs {gap}");
+        assert!(m.normal.z < -0.999, "normal {}", m.normal);
+    }
+}

@@ -234,16 +234,51 @@ const DOTS: usize = 512;
 /// along the axis when their Gauss-map arcs cross (Gregorius). `None` for
 /// parallel edges: below about 1e-3 rad the cross product's direction is
 /// mostly rounding, and a face axis is nearly the same (policy rule 5).
-#[inline]
+#[inline(always)]
 fn edge_axis(p_a: Vec3, da: Vec3, p_b: Vec3, db: Vec3, centre_a: Vec3) -> Option<(Vec3, f32)> {
-    let axis = da.cross(db);
-    let len2 = axis.length_squared();
-    if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
-        return None;
-    }
-    let l = axis / len2.sqrt();
+    let l = unit_cross(da, db)?;
     let n = if l.dot(p_a - centre_a) < 0.0 { -l } else { l };
     Some((n, n.dot(p_b - p_a)))
+}
+
+/// Squared lengths below this are near f32's underflow (1.2e-38): their
+/// products and ratios lose precision.
+const TINY_SQ: f32 = 1e-30;
+
+/// The unit direction of `da × db`, or `None` for edges parallel within
+/// about 1e-3 rad (`|da × db|² <= 1e-6 |da|² |db|²`) or of zero length.
+#[inline(always)]
+fn unit_cross(da: Vec3, db: Vec3) -> Option<Vec3> {
+    let axis = da.cross(db);
+    let len2 = axis.length_squared();
+    let both = da.length_squared() * db.length_squared();
+    // (Above 1e-36 the squared length is a normal f32 number, exact enough.)
+    if len2 > (1e-6 * both).max(1e-36) {
+        return Some(axis / len2.sqrt());
+    }
+    if both >= TINY_SQ || axis == Vec3::ZERO {
+        return None;
+    }
+    unit_cross_scaled(da, db)
+}
+
+/// [`unit_cross`] of tiny edges (a hull 1e-31 across: `|da × db|²`
+/// underflowed to zero and the axis that separates it from a capsule 0.8
+/// away was lost), each scaled to unit size first.
+#[cold]
+#[inline(never)]
+fn unit_cross_scaled(da: Vec3, db: Vec3) -> Option<Vec3> {
+    let (sa, sb) = (da.abs().max_element(), db.abs().max_element());
+    if !(sa > 0.0 && sb > 0.0) {
+        return None;
+    }
+    let (ua, ub) = (da / sa, db / sb);
+    let axis = ua.cross(ub);
+    let len2 = axis.length_squared();
+    if len2 <= 1e-6 * ua.length_squared() * ub.length_squared() || len2 == 0.0 {
+        return None;
+    }
+    Some(axis / len2.sqrt())
 }
 
 /// Faces are skipped when a bound on their separation falls this many times
@@ -637,14 +672,10 @@ fn sat_flat<A: Polytope, B: Polytope>(
             let (pb, qb) = b.edge(eb);
             let (pb, qb) = (b_in_a.transform_point(pb), b_in_a.transform_point(qb));
             let db = qb - pb;
-            let axis = da.cross(db);
-            let len2 = axis.length_squared();
-            // Parallel edges (and zero-length ones) give no axis (as in
-            // `edge_axis`).
-            if len2 <= 1e-6 * da.length_squared() * db.length_squared() || len2 == 0.0 {
+            // Parallel edges (and zero-length ones) give no axis.
+            let Some(l) = unit_cross(da, db) else {
                 continue;
-            }
-            let l = axis / len2.sqrt();
+            };
             let (s, n, top_a, bottom_b) = interval_separation(a, b, b_in_a, l);
             if (top_a - pa.dot(n)).abs() > eps || (bottom_b - pb.dot(n)).abs() > eps {
                 continue;
