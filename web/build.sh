@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds peng's WebAssembly package from the crate crates/peng-wasm:
 #   web/pkg/       the ES module for pages (wasm-bindgen --target web), shrunk
-#                  with wasm-opt when it is installed (Debian's binaryen, or
-#                  npm's binaryen in web/node_modules);
+#                  with wasm-opt (npm's binaryen, installed into
+#                  web/node_modules with the other packages of package.json);
 #   web/pkg-node/  the same module for Node (the binding tests).
 # Installs what is missing: the wasm32 target and the wasm-bindgen tool at
 # the version the crate pins.
@@ -26,12 +26,10 @@ wasm-bindgen --target nodejs --out-dir web/pkg-node "$wasm"
 # Node's module is CommonJS; web/package.json makes .js files ES modules.
 echo '{ "type": "commonjs" }' > web/pkg-node/package.json
 
-opt=$(command -v wasm-opt || true)
-[ -n "$opt" ] || [ ! -x web/node_modules/.bin/wasm-opt ] || opt=web/node_modules/.bin/wasm-opt
-if [ -n "$opt" ]; then
-    "$opt" -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-        --enable-mutable-globals web/pkg/peng_wasm_bg.wasm -o web/pkg/peng_wasm_bg.wasm
-else
-    echo "build.sh: wasm-opt not found; web/pkg is not shrunk" >&2
-fi
+# wasm-opt from npm's binaryen (web/package-lock.json pins it); Debian 12's
+# binaryen 108 breaks the reference-type tables wasm-bindgen writes.
+[ -x web/node_modules/.bin/wasm-opt ] || npm ci --prefix web --no-audit --no-fund
+web/node_modules/.bin/wasm-opt -Oz --enable-reference-types --enable-bulk-memory \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+    --enable-multivalue web/pkg/peng_wasm_bg.wasm -o web/pkg/peng_wasm_bg.wasm
 echo "web/pkg: $(gzip -9 -c web/pkg/peng_wasm_bg.wasm | wc -c) bytes gzipped"

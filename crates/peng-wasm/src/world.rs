@@ -128,6 +128,15 @@ impl CollisionWorld {
         self.core.modify(id, |c| c.ccd = swept).map_err(js)
     }
 
+    /// Its collision filter: the categories it belongs to and those it
+    /// collides with (32 bits each); two colliders touch when each one's
+    /// mask holds a category of the other.
+    #[wasm_bindgen(js_name = setFilter)]
+    pub fn set_filter(&mut self, id: f64, category: u32, mask: u32) -> Result<(), JsError> {
+        let filter = peng::d2::CollisionFilter::new(u64::from(category), u64::from(mask));
+        self.core.modify(id, |c| c.filter = filter).map_err(js)
+    }
+
     /// Watches every pair of one collider in `a` and one in `b`, in `mode`;
     /// returns the set's number (events carry it).
     pub fn watch(&mut self, a: &[f64], b: &[f64], mode: &str) -> Result<u32, JsError> {
