@@ -43,3 +43,19 @@ test('a ball that misses the block triggers nothing', async () => {
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('the settings page: dragging the ball onto the wall logs one collision', async () => {
+  const page = await browser.page('pages/settings.html');
+  await page.waitForFunction(() => window.component?.world !== undefined);
+  const ball = await page.locator('#ball').boundingBox();
+  const wall = await page.locator('#wall').boundingBox();
+  await page.mouse.move(ball.x + ball.width / 2, ball.y + ball.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(wall.x + wall.width / 2, wall.y + wall.height / 2, { steps: 10 });
+  await page.waitForTimeout(200);
+  await page.mouse.up();
+  const log = await page.evaluate(() => window.log);
+  assert.deepEqual(log.filter((e) => e.type === 'collision').map((e) => [e.collider, e.target]), [['ball', 'wall']]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
