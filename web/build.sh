@@ -3,7 +3,8 @@
 #   web/pkg/       the ES module for pages (wasm-bindgen --target web), shrunk
 #                  with wasm-opt (npm's binaryen, installed into
 #                  web/node_modules with the other packages of package.json);
-#   web/pkg-node/  the same module for Node (the binding tests).
+#   web/pkg-node/  the same module for Node (the binding tests);
+#   web/pkg-physics/  the module with the physics world (feature "physics").
 # Installs what is missing: the wasm32 target and the wasm-bindgen tool at
 # the version the crate pins.
 set -euo pipefail
@@ -18,18 +19,31 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
 fi
 
 target=${CARGO_TARGET_DIR:-target}
-cargo build --profile wasm --target wasm32-unknown-unknown -p peng-wasm
 wasm=$target/wasm32-unknown-unknown/wasm/peng_wasm.wasm
-rm -rf web/pkg web/pkg-node
-wasm-bindgen --target web --out-dir web/pkg "$wasm"
-wasm-bindgen --target nodejs --out-dir web/pkg-node "$wasm"
-# Node's module is CommonJS; web/package.json makes .js files ES modules.
-echo '{ "type": "commonjs" }' > web/pkg-node/package.json
+rm -rf web/pkg web/pkg-node web/pkg-physics
 
 # wasm-opt from npm's binaryen (web/package-lock.json pins it); Debian 12's
 # binaryen 108 breaks the reference-type tables wasm-bindgen writes.
 [ -x web/node_modules/.bin/wasm-opt ] || npm ci --prefix web --no-audit --no-fund
-web/node_modules/.bin/wasm-opt -Oz --enable-reference-types --enable-bulk-memory \
-    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
-    --enable-multivalue web/pkg/peng_wasm_bg.wasm -o web/pkg/peng_wasm_bg.wasm
-echo "web/pkg: $(gzip -9 -c web/pkg/peng_wasm_bg.wasm | wc -c) bytes gzipped"
+shrink() {
+    web/node_modules/.bin/wasm-opt -Oz --enable-reference-types --enable-bulk-memory \
+        --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
+        --enable-multivalue "$1" -o "$1"
+}
+
+# The physics build first: the collision build's module is then the one left
+# in the target folder.
+cargo build --profile wasm --target wasm32-unknown-unknown -p peng-wasm --features physics
+wasm-bindgen --target web --out-dir web/pkg-physics "$wasm"
+shrink web/pkg-physics/peng_wasm_bg.wasm
+
+cargo build --profile wasm --target wasm32-unknown-unknown -p peng-wasm
+wasm-bindgen --target web --out-dir web/pkg "$wasm"
+wasm-bindgen --target nodejs --out-dir web/pkg-node "$wasm"
+# Node's module is CommonJS; web/package.json makes .js files ES modules.
+echo '{ "type": "commonjs" }' > web/pkg-node/package.json
+shrink web/pkg/peng_wasm_bg.wasm
+
+for p in pkg pkg-physics; do
+    echo "web/$p: $(gzip -9 -c web/$p/peng_wasm_bg.wasm | wc -c) bytes gzipped"
+done

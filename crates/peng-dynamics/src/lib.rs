@@ -38,6 +38,7 @@
 #![warn(missing_docs)]
 
 pub mod body;
+mod clock;
 pub mod determinism;
 pub mod dim;
 mod error;

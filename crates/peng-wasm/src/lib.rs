@@ -1,5 +1,6 @@
-//! peng in the browser: the 2D collision world ([`CollisionWorld`]) for
-//! WebAssembly, through wasm-bindgen. The npm package in `web/` wraps it in
+//! peng in the browser: the 2D collision world ([`CollisionWorld`]) and,
+//! with the `physics` feature, the 2D physics world (`PhysicsWorld`), for
+//! WebAssembly through wasm-bindgen. The npm package in `web/` wraps it in
 //! an ES module with TypeScript types and the page component.
 //!
 //! Errors reach JavaScript as `Error`s whose message names the argument or
@@ -10,8 +11,12 @@
 mod core;
 mod ids;
 mod input;
+#[cfg(feature = "physics")]
+mod physics;
 mod world;
 
+#[cfg(feature = "physics")]
+pub use physics::PhysicsWorld;
 pub use world::CollisionWorld;
 
 use std::sync::Mutex;

@@ -17,9 +17,10 @@
 //! holds: `strace -c` counts about 11 `futex` calls a step on the large
 //! pyramid with two threads, against 13 without the spinners.)
 
+use crate::clock::Instant;
 use core::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::solver::team::pause;
 

@@ -2,7 +2,8 @@
 //! `b2Profile` and rapier's counters), for users tuning a scene and for the
 //! benchmarks.
 
-use std::time::{Duration, Instant};
+use crate::clock::Instant;
+use std::time::Duration;
 
 /// The wall-clock time of each phase of the last
 /// [`step`](super::PhysicsWorld::step). The phases run one after another, so
