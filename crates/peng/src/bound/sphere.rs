@@ -150,7 +150,8 @@ impl<V: Vector> BoundingBall<V> {
 }
 
 impl BoundingCircle {
-    /// The minimum enclosing circle of the points (exact up to rounding), by
+    /// The minimum enclosing circle of the points (to about 1e-5 of its
+    /// radius), by
     /// Welzl's move-to-front algorithm; see [`BoundingSphere::from_points_welzl`].
     pub fn from_points_welzl(points: &[Vec2]) -> Result<Self, GeometryError> {
         welzl(points)
@@ -158,7 +159,9 @@ impl BoundingCircle {
 }
 
 impl BoundingSphere {
-    /// The minimum enclosing sphere of the points (exact up to rounding), by
+    /// The minimum enclosing sphere of the points (to about 1e-5 of its
+    /// radius: support sets are chosen with that slack, then the radius
+    /// grows to hold every point exactly), by
     /// Welzl's algorithm in its move-to-front form (Welzl, "Smallest enclosing
     /// disks (balls and ellipsoids)", 1991; Gärtner, "Fast and robust smallest
     /// enclosing balls", 1999; Ericson 4.3.5). Expected linear time: the points

@@ -51,7 +51,7 @@ pub const MAX_ADVANCE_STEPS: usize = 4000;
 /// query over their parts (hundreds of times a convex pair's), so the budget
 /// bounds the work of one cast as [`MAX_ADVANCE_STEPS`] does for convex
 /// pairs. Such casts typically take 5 to 30 steps.
-pub const MAX_COMPOSITE_ADVANCE_STEPS: usize = 256;
+pub const MAX_COMPOSITE_ADVANCE_STEPS: usize = 1024;
 
 /// The first contact found by a cast (or, with [`CastStatus::Undecided`], how
 /// far the cast certified there is none).

@@ -154,13 +154,16 @@ proptest! {
             "welzl {} brute force {}", w.radius, bf);
     }
 
-    /// Larger clouds: containment and Welzl <= Ritter (no brute force).
+    /// Larger clouds: containment and Welzl <= Ritter (no brute force), to
+    /// Welzl's accuracy: its support sets are chosen with a slack of 1e-5 of
+    /// the radius (soak seed 840102: 1.5e-6 above Ritter's on 50 points
+    /// whose two farthest define both).
     #[test]
     fn large_clouds(pts in prop::collection::vec(p3(), 50..300)) {
         let w = BoundingSphere::from_points_welzl(&pts).unwrap();
         let r = BoundingSphere::from_points_ritter(&pts).unwrap();
         prop_assert!(contains_exactly(&w, &pts) && contains_exactly(&r, &pts));
-        prop_assert!(w.radius <= r.radius * (1.0 + 1e-6));
+        prop_assert!(w.radius <= r.radius * (1.0 + 1e-5));
     }
 
     /// Points on a circle including three 120° apart, so the circle is the answer;
