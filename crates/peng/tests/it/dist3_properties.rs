@@ -39,6 +39,15 @@ fn normal_tol(ka: usize, kb: usize) -> f32 {
     }
 }
 
+/// The gap between convex shapes along the unit `n` (from A to B): B's
+/// support plane facing A minus A's facing B; at most the distance, equal
+/// to it along the true normal.
+fn gap_along(a: &Shape, xa: &Pose3, b: &Shape, xb: &Pose3, n: Vec3) -> f32 {
+    let top_a = n.dot(xa.transform_point(a.local_support(xa.inverse_transform_vector(n))));
+    let low_b = n.dot(xb.transform_point(b.local_support(xb.inverse_transform_vector(-n))));
+    low_b - top_a
+}
+
 /// Whether moving B along `n` by `depth + eps` separates the pair (so `n` is
 /// a valid MTD direction for that depth).
 fn separates(a: &Shape, xa: &Pose3, b: &Shape, xb: &Pose3, n: Vec3, depth: f32, eps: f32) -> bool {
@@ -74,7 +83,19 @@ proptest! {
                     && angle(gap, d.normal) < normal_tol(ka, kb)
             };
             let tie = (ka == 8 || kb == 8) && pair(&d1) && pair(&d2);
-            prop_assert!(angle(d1.normal, -d2.normal) < normal_tol(ka, kb) || tie, "{d1:?} vs {d2:?}");
+            // A curved shape's rim nearly tangent to a flat face (seed
+            // 840105: a cylinder 0.0173 from a box): every direction within
+            // 5e-3 rad of the true normal separates them by the distance to
+            // 5e-8, so two answers may differ that much. Both must then
+            // separate the shapes by the distance along their normals.
+            let flat = ka < 8
+                && kb < 8
+                && gap_along(&a, &xa, &b, &xb, d1.normal) >= d1.distance - 1e-5 * scale
+                && gap_along(&a, &xa, &b, &xb, -d2.normal) >= d2.distance - 1e-5 * scale;
+            prop_assert!(
+                angle(d1.normal, -d2.normal) < normal_tol(ka, kb) || tie || flat,
+                "{d1:?} vs {d2:?}"
+            );
         } else if d1.distance < -1e-2 && ka < 8 && kb < 8 {
             // MTD normals need not be unique (a ball centred on a cylinder's
             // axis): both must be minimal translations for the same depth.
