@@ -5,7 +5,7 @@
 // sweeps each element from its last position to the new one, so a fast drag
 // past a target between two frames still triggers.
 import { CollisionWorld, load, marginWords } from './world.js';
-import { addShape, describe, sameForm, shapeOf } from './shapes.js';
+import { addShape, reshape, sameForm, shapeOf } from './shapes.js';
 
 const OPTIONS = ['colliders', 'targets', 'trigger', 'margin', 'hideOnCollision',
   'onCollision', 'onSeparation', 'autoStart'];
@@ -114,11 +114,9 @@ export class CollisionComponent {
     for (const [el, t] of this.tracked) {
       const s = shapeOf(el);
       if (!sameForm(s, t.shape)) {
-        // Resized or reshaped: a new collider (its sweep starts here).
-        this.world.remove(t.id);
-        this.byId.delete(t.id);
-        t.id = this.#add(el, s);
-        this.#rewatch();
+        // Resized or reshaped: the same collider, so a contact that goes on
+        // is still one contact.
+        reshape(this.world, t.id, s);
       } else if (s.x !== t.shape.x || s.y !== t.shape.y || s.angle !== t.shape.angle) {
         this.world.setPose(t.id, s.x, s.y, s.angle);
       }
@@ -145,10 +143,5 @@ export class CollisionComponent {
     const t = this.tracked.get(el);
     if (t) this.byId.delete(t.id);
     this.tracked.delete(el);
-  }
-
-  #rewatch() {
-    const live = (els) => els.filter((el) => this.tracked.has(el)).map((el) => this.tracked.get(el).id);
-    this.watchId = this.world.watch(live(this.colliders), live(this.targets), this.options.trigger);
   }
 }

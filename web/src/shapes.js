@@ -94,3 +94,14 @@ export function addShape(world, s) {
     default: return world.addPolygon(s.x, s.y, s.angle, s.points);
   }
 }
+
+/** Gives collider `id` the form and pose of shape `s` (same id, same contacts). */
+export function reshape(world, id, s) {
+  switch (s.kind) {
+    case 'circle': world.setCircle(id, s.radius); break;
+    case 'capsule': world.setCapsule(id, s.halfLength, s.radius); break;
+    case 'box': world.setBox(id, s.halfWidth, s.halfHeight); break;
+    default: world.setPolygon(id, s.points);
+  }
+  world.setPose(id, s.x, s.y, s.angle);
+}

@@ -47,6 +47,11 @@ export class CollisionWorld {
     const flat = new Float32Array(points.flat());
     return guarded(() => this.raw.addPolygon(x, y, angle, flat));
   }
+  // New shapes for a collider: the same id, so a contact that goes on stays one contact.
+  setCircle(id, radius) { guarded(() => this.raw.setCircle(id, radius)); }
+  setBox(id, halfWidth, halfHeight) { guarded(() => this.raw.setBox(id, halfWidth, halfHeight)); }
+  setCapsule(id, halfLength, radius) { guarded(() => this.raw.setCapsule(id, halfLength, radius)); }
+  setPolygon(id, points) { guarded(() => this.raw.setPolygon(id, new Float32Array(points.flat()))); }
   remove(id) { guarded(() => this.raw.remove(id)); }
   setPose(id, x, y, angle = 0) { guarded(() => this.raw.setPose(id, x, y, angle)); }
   /** `margin`: `{ boundary: px }`, `{ centre: px }` or `null`. */
@@ -63,6 +68,8 @@ export class CollisionWorld {
   watch(a, b, mode = 'once') {
     return guarded(() => this.raw.watch(Float64Array.from(a), Float64Array.from(b), mode));
   }
+  /** Stops a watched set; whether it existed. */
+  unwatch(set) { return guarded(() => this.raw.unwatch(set)); }
   get size() { return this.raw.size; }
 
   /**

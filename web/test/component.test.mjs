@@ -163,3 +163,16 @@ test('bad options and elements give errors that name them', async () => {
   assert.match(errors[3], /unknown option "colour"/);
   assert.match(errors[4], /#flat has no size/);
 });
+
+test('an element resized during a contact keeps one contact', async () => {
+  await fixture();
+  await page.evaluate(async () => {
+    window.place({ id: 'a', x: 0, y: 0 });
+    window.place({ id: 'b', x: 200, y: 0 });
+    await window.make({ colliders: '#a', targets: '#b' });
+  });
+  assert.deepEqual((await frame([{ id: 'a', x: 170, y: 0 }])).map((e) => e.type), ['collision']);
+  // Wider, still touching: no new trigger; then apart: one separation.
+  assert.deepEqual(await frame([{ id: 'a', x: 150, y: 0, w: 70 }]), []);
+  assert.deepEqual((await frame([{ id: 'a', x: 0, y: 0, w: 70 }])).map((e) => e.type), ['separation']);
+});

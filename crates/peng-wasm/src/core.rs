@@ -8,7 +8,8 @@ use peng::d2::{
     distance, Capsule, Circle, Collider, ColliderHandle, ConvexPolygon, Pose2, Rect, Shape, Vec2,
     World2,
 };
-use peng::world::EventKind;
+use peng::world::{EventKind, WatchId};
+use std::collections::HashMap;
 
 /// Numbers per event in [`Core::events`]: kind (0 began, 1 persisted,
 /// 2 ended), the two ids, the watched set (-1 for none), sensor (0/1),
@@ -33,6 +34,8 @@ pub(crate) struct Core {
     ids: Ids,
     mirrors: Vec<Option<Mirror>>,
     events: Vec<f64>,
+    /// The watched sets by their numbers.
+    watches: HashMap<u32, WatchId>,
 }
 
 impl Core {
@@ -57,9 +60,20 @@ impl Core {
 
     /// A circle of `radius` centred at `(x, y)`.
     pub(crate) fn add_circle(&mut self, x: f64, y: f64, radius: f64) -> InputResult<u32> {
-        let r = input::positive("radius", radius)?;
-        let shape = Circle::new(r).map_err(|e| e.to_string())?;
-        self.add(shape.into(), input::pose(x, y, 0.0)?)
+        self.add(circle(radius)?, input::pose(x, y, 0.0)?)
+    }
+
+    /// Gives collider `id` a new shape (same id, same pairs: a contact that
+    /// goes on is the same contact).
+    pub(crate) fn reshape(&mut self, id: f64, shape: Shape) -> InputResult<()> {
+        let h = self.live(id)?;
+        self.world
+            .set_shape(h, shape.clone())
+            .map_err(|e| format!("collider {id}: {e}"))?;
+        if let Some(Some(m)) = self.mirrors.get_mut(id as usize) {
+            m.shape = shape;
+        }
+        Ok(())
     }
 
     /// A box with half extents `(hw, hh)`, centred at `(x, y)`, turned by
@@ -72,12 +86,7 @@ impl Core {
         hh: f64,
         angle: f64,
     ) -> InputResult<u32> {
-        let h = Vec2::new(
-            input::positive("half width", hw)?,
-            input::positive("half height", hh)?,
-        );
-        let shape = Rect::new(h).map_err(|e| e.to_string())?;
-        self.add(shape.into(), input::pose(x, y, angle)?)
+        self.add(rect(hw, hh)?, input::pose(x, y, angle)?)
     }
 
     /// A capsule from `(-half_length, 0)` to `(half_length, 0)` with
@@ -90,11 +99,7 @@ impl Core {
         radius: f64,
         angle: f64,
     ) -> InputResult<u32> {
-        let l = input::non_negative("half length", half_length)?;
-        let r = input::positive("radius", radius)?;
-        let shape =
-            Capsule::new(Vec2::new(-l, 0.0), Vec2::new(l, 0.0), r).map_err(|e| e.to_string())?;
-        self.add(shape.into(), input::pose(x, y, angle)?)
+        self.add(capsule(half_length, radius)?, input::pose(x, y, angle)?)
     }
 
     /// The convex hull of `points` (x0, y0, x1, y1, ...; the collider's
@@ -106,22 +111,7 @@ impl Core {
         angle: f64,
         points: &[f32],
     ) -> InputResult<u32> {
-        if !points.len().is_multiple_of(2) {
-            return Err(format!(
-                "polygon points must be x, y pairs, got {} numbers",
-                points.len()
-            ));
-        }
-        let mut pts = Vec::with_capacity(points.len() / 2);
-        for (i, p) in points.chunks_exact(2).enumerate() {
-            let v = Vec2::new(p[0], p[1]);
-            if !v.is_finite() {
-                return Err(format!("polygon point {i} is not finite: {v}"));
-            }
-            pts.push(v);
-        }
-        let shape = ConvexPolygon::from_points(&pts).map_err(|e| format!("polygon: {e}"))?;
-        self.add(shape.into(), input::pose(x, y, angle)?)
+        self.add(polygon(points)?, input::pose(x, y, angle)?)
     }
 
     /// The live collider `id`.
@@ -179,7 +169,18 @@ impl Core {
             .iter()
             .map(|&id| self.live(id))
             .collect::<InputResult<Vec<_>>>()?;
-        Ok(self.world.watch(&ha, &hb, mode).index())
+        let w = self.world.watch(&ha, &hb, mode);
+        self.watches.insert(w.index(), w);
+        Ok(w.index())
+    }
+
+    /// Stops watched set `set`; whether it existed.
+    pub(crate) fn unwatch(&mut self, set: f64) -> bool {
+        let known = set >= 0.0 && set.fract() == 0.0 && set <= u32::MAX as f64;
+        match known.then(|| self.watches.remove(&(set as u32))).flatten() {
+            Some(w) => self.world.unwatch(w),
+            None => false,
+        }
     }
 
     /// Runs an update; returns the number of events (read by
@@ -254,6 +255,49 @@ impl Core {
         let m = input::margin(kind, value).unwrap();
         self.modify(id as f64, |c| c.margin = m).unwrap();
     }
+}
+
+/// A circle from JavaScript's radius.
+pub(crate) fn circle(radius: f64) -> InputResult<Shape> {
+    let r = input::positive("radius", radius)?;
+    Ok(Circle::new(r).map_err(|e| e.to_string())?.into())
+}
+
+/// A box from JavaScript's half extents.
+pub(crate) fn rect(hw: f64, hh: f64) -> InputResult<Shape> {
+    let h = Vec2::new(
+        input::positive("half width", hw)?,
+        input::positive("half height", hh)?,
+    );
+    Ok(Rect::new(h).map_err(|e| e.to_string())?.into())
+}
+
+/// A capsule along x from JavaScript's half length and radius.
+pub(crate) fn capsule(half_length: f64, radius: f64) -> InputResult<Shape> {
+    let l = input::non_negative("half length", half_length)?;
+    let r = input::positive("radius", radius)?;
+    let c = Capsule::new(Vec2::new(-l, 0.0), Vec2::new(l, 0.0), r).map_err(|e| e.to_string())?;
+    Ok(c.into())
+}
+
+/// The convex hull of x, y pairs.
+pub(crate) fn polygon(points: &[f32]) -> InputResult<Shape> {
+    if !points.len().is_multiple_of(2) {
+        return Err(format!(
+            "polygon points must be x, y pairs, got {} numbers",
+            points.len()
+        ));
+    }
+    let mut pts = Vec::with_capacity(points.len() / 2);
+    for (i, p) in points.chunks_exact(2).enumerate() {
+        let v = Vec2::new(p[0], p[1]);
+        if !v.is_finite() {
+            return Err(format!("polygon point {i} is not finite: {v}"));
+        }
+        pts.push(v);
+    }
+    let shape = ConvexPolygon::from_points(&pts).map_err(|e| format!("polygon: {e}"))?;
+    Ok(shape.into())
 }
 
 /// The pose a fraction `t` of the way from `a` to `b` (position linearly,

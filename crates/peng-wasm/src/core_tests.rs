@@ -173,3 +173,18 @@ fn bad_input_names_the_argument_and_leaves_the_world_usable() {
     c.update();
     assert_eq!(rows(&c), [(0, a, b, -1)]);
 }
+
+#[test]
+fn an_unwatched_set_reports_nothing() {
+    let mut c = Core::default();
+    let a = c.add_circle(0.0, 0.0, 5.0).unwrap();
+    let b = c.add_circle(100.0, 0.0, 5.0).unwrap();
+    let set = c.watch(&[a as f64], &[b as f64], "once").unwrap();
+    assert!(c.unwatch(set as f64));
+    assert!(!c.unwatch(set as f64));
+    assert!(!c.unwatch(-1.0));
+    c.update();
+    c.set_pose(b as f64, 8.0, 0.0, 0.0).unwrap();
+    c.update();
+    assert_eq!(rows(&c), [(0, a, b, -1)]);
+}

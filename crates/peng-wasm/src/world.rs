@@ -81,6 +81,35 @@ impl CollisionWorld {
         self.core.add_polygon(x, y, angle, points).map_err(js)
     }
 
+    /// Makes a collider a circle (same id: a contact that goes on stays
+    /// one contact).
+    #[wasm_bindgen(js_name = setCircle)]
+    pub fn set_circle(&mut self, id: f64, radius: f64) -> Result<(), JsError> {
+        let s = crate::core::circle(radius).map_err(js)?;
+        self.core.reshape(id, s).map_err(js)
+    }
+
+    /// Makes a collider a box.
+    #[wasm_bindgen(js_name = setBox)]
+    pub fn set_box(&mut self, id: f64, half_width: f64, half_height: f64) -> Result<(), JsError> {
+        let s = crate::core::rect(half_width, half_height).map_err(js)?;
+        self.core.reshape(id, s).map_err(js)
+    }
+
+    /// Makes a collider a capsule along its x axis.
+    #[wasm_bindgen(js_name = setCapsule)]
+    pub fn set_capsule(&mut self, id: f64, half_length: f64, radius: f64) -> Result<(), JsError> {
+        let s = crate::core::capsule(half_length, radius).map_err(js)?;
+        self.core.reshape(id, s).map_err(js)
+    }
+
+    /// Makes a collider the convex hull of `points`.
+    #[wasm_bindgen(js_name = setPolygon)]
+    pub fn set_polygon(&mut self, id: f64, points: &[f32]) -> Result<(), JsError> {
+        let s = crate::core::polygon(points).map_err(js)?;
+        self.core.reshape(id, s).map_err(js)
+    }
+
     /// Removes a collider.
     pub fn remove(&mut self, id: f64) -> Result<(), JsError> {
         self.core.remove(id).map_err(js)
@@ -141,6 +170,11 @@ impl CollisionWorld {
     /// returns the set's number (events carry it).
     pub fn watch(&mut self, a: &[f64], b: &[f64], mode: &str) -> Result<u32, JsError> {
         self.core.watch(a, b, mode).map_err(js)
+    }
+
+    /// Stops a watched set; returns whether it existed.
+    pub fn unwatch(&mut self, set: f64) -> bool {
+        self.core.unwatch(set)
     }
 
     /// Runs the update; returns the number of events.
