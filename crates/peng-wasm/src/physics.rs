@@ -2,8 +2,9 @@
 //! feature): 2D rigid bodies with colliders and joints, stepped in time,
 //! their poses read back in one array per step.
 
+use crate::core::{capsule, circle, polygon, rect};
 use crate::input;
-use peng::d2::{Capsule, Circle, ConvexPolygon, Pose2, Rect, Shape, Vec2};
+use peng::d2::{Pose2, Shape, Vec2};
 use peng_dynamics::world::BodyHandle;
 use peng_dynamics::{BodyDesc, BodyKind, ColliderDesc, JointDesc, PhysicsWorld2};
 use wasm_bindgen::prelude::*;
@@ -95,8 +96,13 @@ impl PhysicsWorld {
         friction: f64,
         restitution: f64,
     ) -> Result<(), JsError> {
-        let s = Circle::new(input::positive("radius", radius).map_err(js)?).map_err(js)?;
-        self.collider(body, s.into(), density, friction, restitution)
+        self.collider(
+            body,
+            circle(radius).map_err(js)?,
+            density,
+            friction,
+            restitution,
+        )
     }
 
     /// A box on `body` (half extents, centred on it).
@@ -110,12 +116,8 @@ impl PhysicsWorld {
         friction: f64,
         restitution: f64,
     ) -> Result<(), JsError> {
-        let h = Vec2::new(
-            input::positive("half width", half_width).map_err(js)?,
-            input::positive("half height", half_height).map_err(js)?,
-        );
-        let s = Rect::new(h).map_err(js)?;
-        self.collider(body, s.into(), density, friction, restitution)
+        let s = rect(half_width, half_height).map_err(js)?;
+        self.collider(body, s, density, friction, restitution)
     }
 
     /// A capsule along `body`'s x axis.
@@ -129,10 +131,8 @@ impl PhysicsWorld {
         friction: f64,
         restitution: f64,
     ) -> Result<(), JsError> {
-        let l = input::non_negative("half length", half_length).map_err(js)?;
-        let r = input::positive("radius", radius).map_err(js)?;
-        let s = Capsule::new(Vec2::new(-l, 0.0), Vec2::new(l, 0.0), r).map_err(js)?;
-        self.collider(body, s.into(), density, friction, restitution)
+        let s = capsule(half_length, radius).map_err(js)?;
+        self.collider(body, s, density, friction, restitution)
     }
 
     /// The convex hull of `points` (x, y pairs in the body's frame) on `body`.
@@ -145,15 +145,8 @@ impl PhysicsWorld {
         friction: f64,
         restitution: f64,
     ) -> Result<(), JsError> {
-        let pts: Vec<Vec2> = points
-            .chunks_exact(2)
-            .map(|p| Vec2::new(p[0], p[1]))
-            .collect();
-        if !points.len().is_multiple_of(2) || pts.iter().any(|p| !p.is_finite()) {
-            return Err(js("polygon points must be finite x, y pairs"));
-        }
-        let s = ConvexPolygon::from_points(&pts).map_err(|e| js(format!("polygon: {e}")))?;
-        self.collider(body, s.into(), density, friction, restitution)
+        let s = polygon(points).map_err(js)?;
+        self.collider(body, s, density, friction, restitution)
     }
 
     /// A revolute joint between two bodies through the world point (x, y).
