@@ -186,9 +186,10 @@ impl Core {
     /// Runs an update; returns the number of events (read by
     /// [`Core::events`]).
     pub(crate) fn update(&mut self) -> usize {
-        let events = self.world.update().to_vec();
+        // Disjoint fields: the world's events are read while the rest is written.
+        let events = self.world.update();
         self.events.clear();
-        for e in &events {
+        for e in events {
             let (Some(a), Some(b)) = (self.ids.id(e.a), self.ids.id(e.b)) else {
                 continue;
             };
@@ -200,7 +201,7 @@ impl Core {
             let (point, normal) = if e.kind == EventKind::Ended {
                 (Vec2::NAN, Vec2::NAN)
             } else {
-                self.contact(a, b, e.toi)
+                Self::contact(&self.mirrors, a, b, e.toi)
             };
             self.events.extend_from_slice(&[
                 kind,
@@ -225,9 +226,8 @@ impl Core {
     /// The contact point and normal of ids `a` and `b`: the middle of their
     /// closest (or deepest) points and the normal from `a` to `b`, at the
     /// poses of the swept contact's time when there is one.
-    fn contact(&self, a: u32, b: u32, toi: Option<f32>) -> (Vec2, Vec2) {
-        let (Some(Some(ma)), Some(Some(mb))) =
-            (self.mirrors.get(a as usize), self.mirrors.get(b as usize))
+    fn contact(mirrors: &[Option<Mirror>], a: u32, b: u32, toi: Option<f32>) -> (Vec2, Vec2) {
+        let (Some(Some(ma)), Some(Some(mb))) = (mirrors.get(a as usize), mirrors.get(b as usize))
         else {
             return (Vec2::NAN, Vec2::NAN);
         };
