@@ -903,3 +903,71 @@ fn hull_1e_31_across_below_a_capsule_is_apart() {
         assert!(m.normal.z < -0.999, "normal {}", m.normal);
     }
 }
+
+/// Two hulls, each with one vertex 7.2e5 from the others, the needles side by
+/// side 0.342 apart (shapes3d fuzz target). GJK called them touching (a gap
+/// within its 1e-6 relative tolerance), and EPA, starting from a sliver
+/// triangle (one far vertex, two 20 apart), built its plane with an f32
+/// cross product that tilted it 1e-4 rad: the origin seemed 83 units off
+/// the plane, the tetrahedron came out degenerate and the depth read
+/// 494,722. Truth (f64): the largest separation `min b·u − max a·u` over
+/// unit `u`, by a random search refined to 1e-16 steps, is 0.342007 along
+/// (−0.69380, 0.72017, −9.5e-6); the answer's own normal must separate by
+/// as much, computed in f64 from the posed vertices.
+#[test]
+fn needle_hulls_side_by_side_are_apart() {
+    let va = [
+        [-13.625, -13.625, -13.625],
+        [-9.0, 15.125, -3.125],
+        [14.0, -6.875, 10.25],
+        [1.625, 4.375, 8.5],
+        [-14.5, -722699.9, 10.25],
+        [12.625, 9.5, -1.375],
+        [-9.625, 14.5, -15.25],
+    ];
+    let vb = [
+        [-1e-45, -3.125, 14.0],
+        [-14.5, 7.625, 12.625],
+        [-9.875, -14.5, -722699.9],
+        [-10.25, 6.75, 2.2100415],
+    ];
+    let qa = [0.0, -0.7281791, -0.5006231, -0.46811512];
+    let ta = [9.5, -1.375, 14.125];
+    let qb = [-1.0, 1.4182928e-5, 2.2485128e-6, 5.7077636e-6];
+    let tb = [1.1754944e-38, 8.5, -14.5];
+    let hull = |v: &[[f32; 3]]| -> d3::Shape {
+        let p: Vec<d3::Vec3> = v.iter().map(|&c| c.into()).collect();
+        d3::ConvexPolyhedron::from_points(&p).unwrap().into()
+    };
+    let pose = |q: [f32; 4], t: [f32; 3]| {
+        d3::Pose3::try_new(t.into(), d3::Quat::from_xyzw(q[0], q[1], q[2], q[3])).unwrap()
+    };
+    let posed = |v: &[[f32; 3]], q: [f32; 4], t: [f32; 3]| -> Vec<[f64; 3]> {
+        v.iter()
+            .map(|p| {
+                let r = rotate_f64(q.map(f64::from), p.map(f64::from));
+                [0, 1, 2].map(|i| r[i] + f64::from(t[i]))
+            })
+            .collect()
+    };
+    let (wa, wb) = (posed(&va, qa, ta), posed(&vb, qb, tb));
+    let separation = |n: d3::Vec3| {
+        let n = [n.x, n.y, n.z].map(f64::from);
+        let h = |p: &[f64; 3]| p[0] * n[0] + p[1] * n[1] + p[2] * n[2];
+        let len = h(&n).sqrt();
+        let max_a = wa.iter().map(h).fold(f64::MIN, f64::max);
+        let min_b = wb.iter().map(h).fold(f64::MAX, f64::min);
+        (min_b - max_a) / len
+    };
+    let (a, b) = (hull(&va), hull(&vb));
+    let (pa, pb) = (pose(qa, ta), pose(qb, tb));
+    let truth = 0.342007;
+    for (x, px, y, py, sign) in [(&a, &pa, &b, &pb, 1.0), (&b, &pb, &a, &pa, -1.0)] {
+        let d = d3::distance(x, px, y, py);
+        // f32 coordinates 7.2e5 from the origin are 0.06 apart.
+        assert!((f64::from(d.distance) - truth).abs() < 0.1, "{d:?}");
+        let certified = separation(d.normal * sign);
+        assert!(certified > truth - 0.1, "{d:?} separates by {certified}");
+        assert!(d3::contact(x, px, y, py, 0.0).is_none());
+    }
+}

@@ -20,6 +20,7 @@ use super::simplex::{Simplex, SupportPoint};
 use super::support::{support_pair, SupportMap};
 use crate::math::tolerance::EPA_MAX_ITERATIONS;
 use crate::math::{Pose3, Vec3};
+use glam::DVec3;
 
 /// What EPA found, in A's frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,11 +67,16 @@ struct Face {
     bad: bool,
 }
 
+/// A face through three polytope vertices, its plane in f64: with one vertex
+/// far from the other two (a needle against a needle) the triangle is a
+/// sliver, and an f32 cross product of its long edges tilts the normal by the
+/// f32 rounding over the sliver's angle (1e-4 rad for edges 7e5 long and 20
+/// apart at the near end), which misplaces the plane by tens of units.
 fn make_face(verts: &[SupportPoint], v: [u32; 3]) -> Face {
     let (a, b, c) = (
-        verts[v[0] as usize].w,
-        verts[v[1] as usize].w,
-        verts[v[2] as usize].w,
+        verts[v[0] as usize].w.as_dvec3(),
+        verts[v[1] as usize].w.as_dvec3(),
+        verts[v[2] as usize].w.as_dvec3(),
     );
     let cr = (b - a).cross(c - a);
     match cr.try_normalize() {
@@ -80,8 +86,8 @@ fn make_face(verts: &[SupportPoint], v: [u32; 3]) -> Face {
             Face {
                 v,
                 adj: [u32::MAX; 3],
-                n,
-                d,
+                n: n.as_vec3(),
+                d: d as f32,
                 alive: true,
                 bad: false,
             }
@@ -270,14 +276,20 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         }
     }
     if verts.len() == 3 {
-        let (w0, w1, w2) = (verts[0].w, verts[1].w, verts[2].w);
-        let n = (w1 - w0).cross(w2 - w0).normalize_or(Vec3::X);
-        let up = support(n);
-        let down = support(-n);
-        let hu = n.dot(up.w - w0);
-        let hd = -n.dot(down.w - w0);
-        let scale = scale.max(up.w.length()).max(down.w.length());
-        if hu.max(hd) <= FLAT_TOL * scale {
+        // The triangle's plane in f64, for the reason given at `make_face`.
+        let (w0, w1, w2) = (
+            verts[0].w.as_dvec3(),
+            verts[1].w.as_dvec3(),
+            verts[2].w.as_dvec3(),
+        );
+        let n = (w1 - w0).cross(w2 - w0).normalize_or(DVec3::X);
+        let up = support(n.as_vec3());
+        let down = support(-n.as_vec3());
+        let hu = n.dot(up.w.as_dvec3() - w0);
+        let hd = -n.dot(down.w.as_dvec3() - w0);
+        let scale = f64::from(scale.max(up.w.length()).max(down.w.length()));
+        let flat = f64::from(FLAT_TOL) * scale;
+        if hu.max(hd) <= flat {
             // A − B is flat: depth 0 along its normal.
             let mut s = Simplex::new();
             for p in &verts {
@@ -285,18 +297,29 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
             }
             // Orient the normal from A towards B when that is decided.
             let n = if hu >= hd { n } else { -n };
-            return flat_output(&mut s, n);
+            return flat_output(&mut s, n.as_vec3());
         }
         // The tetrahedron must contain the origin: when the triangle came from a
         // thin GJK tetrahedron the origin may sit a little off its plane, and
         // only the support on the origin's side encloses it.
         let s = -n.dot(w0);
-        let use_up = if s.abs() > FLAT_TOL * scale {
-            s > 0.0
-        } else {
-            hu >= hd
-        };
-        verts.push(if use_up { up } else { down });
+        let use_up = if s.abs() > flat { s > 0.0 } else { hu >= hd };
+        let (side, reach) = if use_up { (up, hu) } else { (down, hd) };
+        if s.abs() > flat && reach < s.abs() {
+            // A − B stops short of the origin on its side: GJK called the
+            // cores touching (a gap within its relative tolerance), and the
+            // support plane there separates them by the shortfall.
+            let m = if use_up { n } else { -n };
+            return EpaOutput {
+                depth: (reach - s.abs()) as f32,
+                normal: m.as_vec3(),
+                point_a: side.a,
+                point_b: side.b,
+                converged: true,
+                iterations: 0,
+            };
+        }
+        verts.push(side);
     }
 
     // The starting tetrahedron, faces oriented outwards.
@@ -483,5 +506,44 @@ fn face_output(
         point_b: p0.b * l[0] + p1.b * l[1] + p2.b * l[2],
         converged,
         iterations,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An axis-aligned box core.
+    struct BoxCore(Vec3);
+    impl SupportMap for BoxCore {
+        fn support(&self, d: Vec3) -> Vec3 {
+            Vec3::new(
+                self.0.x.copysign(d.x),
+                self.0.y.copysign(d.y),
+                self.0.z.copysign(d.z),
+            )
+        }
+    }
+
+    /// Unit boxes 0.5 apart along x, and a starting triangle on the face
+    /// x = −0.5 of A − B (a box from x = −4.5 to −0.5) with the origin 0.5
+    /// in front of it: nothing of A − B lies on the origin's side, so the
+    /// plane separates the cores by 0.5 along +x, A towards B.
+    #[test]
+    fn a_start_that_stops_short_of_the_origin_separates() {
+        let (a, b) = (BoxCore(Vec3::ONE), BoxCore(Vec3::ONE));
+        let pose = Pose3::from_translation(Vec3::new(2.5, 0.0, 0.0));
+        let mut s = Simplex::new();
+        for d in [
+            Vec3::new(1.0, 1.0, 1.0),
+            Vec3::new(1.0, -1.0, 1.0),
+            Vec3::new(1.0, 1.0, -1.0),
+        ] {
+            s.push(support_pair(&a, &b, &pose, d));
+        }
+        let e = epa(&a, &b, &pose, &s);
+        assert!((e.depth + 0.5).abs() < 1e-6, "{e:?}");
+        assert!((e.normal - Vec3::X).length() < 1e-6, "{e:?}");
+        assert!((e.point_a.x - 1.0).abs() < 1e-6 && (e.point_b.x - 1.5).abs() < 1e-6);
     }
 }
