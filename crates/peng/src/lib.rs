@@ -40,6 +40,7 @@ pub mod broad;
 pub mod ccd;
 pub mod math;
 pub mod mesh;
+mod par;
 pub mod query;
 pub mod shape;
 pub mod world;

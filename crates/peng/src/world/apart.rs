@@ -31,7 +31,7 @@
 //! it is not: in the tumbler, two thirds of the pairs tested were apart,
 //! and each cost some 500 instructions, a tenth of them the test.
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use super::collider::Collider;
 use super::dim::Dim;

@@ -2,7 +2,7 @@
 //! retested ones (both sorted by pair) become the new touching list and one
 //! transition per pair, in pair order.
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use super::dim::Dim;
 use super::events::{EventKind, Transition};

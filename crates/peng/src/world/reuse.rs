@@ -31,7 +31,7 @@
 //! Like PhysX's contact cache and parry's manifold update under small
 //! relative motion; the bound and the offset rule here are this crate's.
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use super::collider::Collider;
 use super::dim::Dim;

@@ -13,7 +13,7 @@
 //! count), and the events come from one merge of sorted lists, so results and
 //! events are identical for any number of threads.
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use super::apart::{self, Apart};
 use super::collider::Collider;

@@ -25,7 +25,7 @@
 //! this bookkeeping (`refit`, `rebuild`, the bulk build of a big insertion
 //! batch) and when a filter changes.
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use crate::math::Vector;
 
@@ -190,7 +190,7 @@ impl<V: Vector> DynamicTree<V> {
             }
         };
         let dirty = &t.dirty_list;
-        if dirty.len() >= 2 * READ_CHUNK && rayon::current_num_threads() > 1 {
+        if dirty.len() >= 2 * READ_CHUNK && crate::par::threads() > 1 {
             let parts: Vec<Vec<ProxyPair>> = dirty
                 .par_chunks(READ_CHUNK)
                 .map(|chunk| {

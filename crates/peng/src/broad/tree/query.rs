@@ -3,7 +3,7 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use super::super::pairs::pair_of;
 use super::super::proxy::{Filter, ProxyId, ProxyPair};
@@ -257,7 +257,7 @@ impl<V: Vector> DynamicTree<V> {
         }
         let mut found = core::mem::take(&mut self.found);
         let dirty = &self.table.dirty_list;
-        if dirty.len() >= 2 * QUERY_CHUNK && rayon::current_num_threads() > 1 {
+        if dirty.len() >= 2 * QUERY_CHUNK && crate::par::threads() > 1 {
             // The queries only read the tree: chunks of them on rayon's
             // threads, their pairs joined in chunk order (the same list as
             // on one thread).

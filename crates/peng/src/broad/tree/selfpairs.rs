@@ -24,7 +24,7 @@
 
 use crate::math::Vector;
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use super::super::pairs::pair_of;
 use super::super::proxy::ProxyPair;
@@ -96,7 +96,7 @@ impl<V: Vector> DynamicTree<V> {
             bits: &self.bits,
         };
         let want = &want;
-        if rayon::current_num_threads() > 1 && t.len() >= PARALLEL_PROXIES {
+        if crate::par::threads() > 1 && t.len() >= PARALLEL_PROXIES {
             // The top of the traversal split into tasks for rayon's threads;
             // the pair list is sorted afterwards, so its order is free.
             let tasks = split(nodes, want, self.root, &mut |x, y| leaf_pair(x, y, found));

@@ -30,7 +30,7 @@
 use crate::bound::Aabb;
 use crate::math::Vector;
 
-use rayon::prelude::*;
+use crate::par::*;
 
 use super::super::pairs::pair_of;
 use super::super::proxy::{Filter, ProxyId, ProxyPair};
@@ -273,7 +273,7 @@ fn sweep_all<V: Vector, const ALL: bool, const FILTERED: bool>(
     found: &mut Vec<ProxyPair>,
 ) {
     let n = s.ids.len();
-    if rayon::current_num_threads() > 1 && n >= PARALLEL_PROXIES {
+    if crate::par::threads() > 1 && n >= PARALLEL_PROXIES {
         let step = n.div_ceil(PIECES);
         let parts: Vec<Vec<ProxyPair>> = (0..PIECES)
             .into_par_iter()
@@ -587,6 +587,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "parallel")]
     fn sweep_runs_the_same_on_several_threads() {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(3)
