@@ -43,6 +43,7 @@ pub mod mesh;
 mod par;
 pub mod query;
 pub mod shape;
+mod sort;
 pub mod world;
 
 /// Everything 2D in one place: shapes, poses and the pair queries.

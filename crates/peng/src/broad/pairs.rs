@@ -178,7 +178,7 @@ const RADIX_MIN: usize = 512;
 /// `log2(m)` of a comparison sort. `scratch` is reused between calls.
 pub(crate) fn radix_sort_pairs(v: &mut Vec<ProxyPair>, scratch: &mut Vec<ProxyPair>) {
     if v.len() < RADIX_MIN {
-        v.sort_unstable();
+        crate::sort::unstable(v);
         return;
     }
     let max = v
@@ -262,7 +262,7 @@ mod tests {
         }
         v.extend_from_within(..300);
         let mut want = v.clone();
-        want.sort_unstable();
+        crate::sort::unstable(&mut want);
         let mut scratch = Vec::new();
         radix_sort_pairs(&mut v, &mut scratch);
         assert_eq!(v, want);

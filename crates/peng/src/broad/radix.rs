@@ -11,7 +11,7 @@ pub(crate) fn radix_sort_by<T: Copy>(
     key: impl Fn(&T) -> u64,
 ) {
     if v.len() < 64 {
-        v.sort_by_key(|x| key(x));
+        crate::sort::stable_by(v, |x, y| key(x).cmp(&key(y)));
         return;
     }
     let passes = bits.div_ceil(12).max(1) as usize;

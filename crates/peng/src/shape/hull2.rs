@@ -42,7 +42,9 @@ pub fn convex_hull(points: &[Vec2]) -> Result<Vec<Vec2>, GeometryError> {
         });
     }
     let mut pts: Vec<Vec2> = points.to_vec();
-    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    crate::sort::stable_by(&mut pts, |a, b| {
+        a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y))
+    });
     pts.dedup();
     let eps = hull_eps(&pts);
 

@@ -261,7 +261,7 @@ mod tests {
         let mut next = below(0x2545_f491_4f6c_dd1du64);
         for _ in 0..2000 {
             let mut v: Vec<u64> = (0..next(70)).map(|_| next(100)).collect();
-            v.sort_unstable();
+            crate::sort::unstable(&mut v);
             let key = next(110);
             let want = v.partition_point(|&t| t < key);
             // Any start at or before the answer finds it; a start past the
@@ -280,7 +280,7 @@ mod tests {
         for round in 0..2000 {
             let len = next(if round % 2 == 0 { 8 } else { 300 }) as usize;
             let mut touching: Vec<(u64, ())> = (0..len).map(|_| (next(1000), ())).collect();
-            touching.sort_unstable();
+            crate::sort::unstable(&mut touching);
             touching.dedup();
             let mut work: Vec<u64> = (0..next(40))
                 .map(|_| {
@@ -291,7 +291,7 @@ mod tests {
                     }
                 })
                 .collect();
-            work.sort_unstable();
+            crate::sort::unstable(&mut work);
             work.dedup();
             let fresh: Vec<Option<()>> =
                 work.iter().map(|_| (next(3) != 0).then_some(())).collect();

@@ -320,7 +320,9 @@ impl<D: Dim> World<D> {
                 }
                 RayControl::Continue
             });
-        hits.sort_by(|a, b| a.1.toi.total_cmp(&b.1.toi).then(a.0.cmp(&b.0)));
+        crate::sort::unstable_by(&mut hits, |a, b| {
+            a.1.toi.total_cmp(&b.1.toi).then(a.0.cmp(&b.0))
+        });
         Ok(hits)
     }
 
@@ -364,7 +366,7 @@ impl<D: Dim> World<D> {
                 out.push(h);
             }
         });
-        out.sort_unstable();
+        crate::sort::unstable(&mut out);
         Ok(out)
     }
 
@@ -391,7 +393,7 @@ impl<D: Dim> World<D> {
                 out.push(h);
             }
         });
-        out.sort_unstable();
+        crate::sort::unstable(&mut out);
         Ok(out)
     }
 
@@ -414,7 +416,7 @@ impl<D: Dim> World<D> {
                 out.push(h);
             }
         });
-        out.sort_unstable();
+        crate::sort::unstable(&mut out);
         Ok(out)
     }
 
@@ -519,7 +521,7 @@ impl<D: Dim> World<D> {
         let mut best: Option<ColliderCastHit<D::V>> = None;
         let mut candidates = Vec::new();
         self.each_candidate_in(&swept, &filter, |_, h, _| candidates.push(h));
-        candidates.sort_unstable();
+        crate::sort::unstable(&mut candidates);
         for h in candidates {
             let Ok(c) = self.get(h) else { continue };
             // Over the unit time of `motion`; later than the best is useless.

@@ -77,10 +77,10 @@ mod tests {
         let mut next = below(0x2545_f491_4f6c_dd1du64);
         for _ in 0..500 {
             let mut entries: Vec<u64> = (0..next(60)).map(|_| next(100)).collect();
-            entries.sort_unstable();
+            crate::sort::unstable(&mut entries);
             entries.dedup();
             let mut keys: Vec<u64> = (0..next(60)).map(|_| next(110)).collect();
-            keys.sort_unstable();
+            crate::sort::unstable(&mut keys);
             keys.dedup();
             let mut flags: Vec<u64> = keys.clone();
             let chunk = 1 + next(7) as usize;

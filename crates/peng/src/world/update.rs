@@ -193,7 +193,7 @@ impl<D: Dim> World<D> {
         // Broad pairs are distinct and map to distinct handle pairs, in the
         // proxies' order: the same as the handles' when the slots match.
         if !raw.is_sorted() {
-            raw.sort_unstable();
+            crate::sort::unstable(&mut raw);
             raw.dedup();
         }
         raw
@@ -304,7 +304,7 @@ impl<D: Dim> World<D> {
         if going.is_empty() {
             return;
         }
-        going.sort_unstable();
+        crate::sort::unstable(&mut going);
         going.dedup();
         let leaving = |h: ColliderHandle| going.binary_search(&h).is_ok();
         for t in transitions.iter_mut() {

@@ -428,7 +428,7 @@ impl<V: Vector> SpatialHash<V> {
                 e += 1;
             }
             if e - i > 1 {
-                s.recs[i..e].sort_by_key(|r| r.fp);
+                crate::sort::stable_by(&mut s.recs[i..e], |x, y| x.fp.cmp(&y.fp));
             }
             i = e;
         }

@@ -278,7 +278,7 @@ fn split<V: Vector>(items: &mut [Item<V>]) -> usize {
 /// so the result is deterministic).
 fn median_split<V: Vector>(items: &mut [Item<V>], axis: usize) -> usize {
     let mid = items.len() / 2;
-    items.select_nth_unstable_by(mid, |x, y| {
+    crate::sort::select_nth_by(items, mid, |x, y| {
         x.c2()
             .get(axis)
             .total_cmp(&y.c2().get(axis))

@@ -198,7 +198,7 @@ impl<V: Vector> DynamicTree<V> {
                 ((sort_key(slot.info.aabb.min.get(axis)) as u64) << 32) | i as u64
             }),
         );
-        s.order.sort_unstable();
+        crate::sort::unstable(&mut s.order);
     }
 
     /// Fills the blocks and the per-box arrays in sweep order.
@@ -257,7 +257,7 @@ fn estimated_candidates(sample: &mut [(f32, f32)], n: usize) -> usize {
     if m == 0 {
         return usize::MAX;
     }
-    sample.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
+    crate::sort::unstable_by(sample, |x, y| x.0.total_cmp(&y.0));
     let mut count = 0usize;
     for (i, &(_, end)) in sample.iter().enumerate() {
         count += sample[i + 1..].partition_point(|&(lo, _)| lo <= end);
@@ -426,7 +426,7 @@ mod tests {
                 }
             }
         }
-        out.sort_unstable();
+        crate::sort::unstable(&mut out);
         out
     }
 
@@ -438,7 +438,7 @@ mod tests {
             return None;
         }
         let mut found = core::mem::take(&mut tree.found);
-        found.sort_unstable();
+        crate::sort::unstable(&mut found);
         Some(found)
     }
 

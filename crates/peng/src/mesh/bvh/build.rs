@@ -493,7 +493,7 @@ fn median_split(items: &mut [Item], ids: &mut [u32], centroids: &Box4) -> (Bin, 
         // Select on an index permutation, then apply it to both arrays (a
         // rare path: pathological input only).
         let mut perm: Vec<u32> = (0..items.len() as u32).collect();
-        perm.select_nth_unstable_by(mid, |&a, &b| {
+        crate::sort::select_nth_by(&mut perm, mid, |&a, &b| {
             centroid2(&items[a as usize])[axis].total_cmp(&centroid2(&items[b as usize])[axis])
         });
         let (old_items, old_ids) = (items.to_vec(), ids.to_vec());

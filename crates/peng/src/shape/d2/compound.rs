@@ -79,6 +79,6 @@ impl Compound {
         out.clear();
         self.bvh
             .query_aabb(aabb, |slot| out.push(self.part_of(slot)));
-        out.sort_unstable();
+        crate::sort::unstable(out);
     }
 }
