@@ -2,6 +2,7 @@
 //! names the argument (and the collider, where there is one).
 
 use peng::d2::{EventMode, Margin, Pose2, Vec2};
+use peng::math::Num;
 
 /// An error for JavaScript: its message.
 pub(crate) type InputResult<T> = Result<T, String>;
@@ -12,7 +13,10 @@ pub(crate) fn finite(what: &str, v: f64) -> InputResult<f32> {
     if v.is_finite() && f.is_finite() {
         Ok(f)
     } else {
-        Err(format!("{what} must be a finite number, got {v}"))
+        Err(format!(
+            "{what} must be a finite number, got {v}",
+            v = Num::from(v)
+        ))
     }
 }
 
@@ -22,7 +26,10 @@ pub(crate) fn positive(what: &str, v: f64) -> InputResult<f32> {
     if f > 0.0 {
         Ok(f)
     } else {
-        Err(format!("{what} must be above zero, got {v}"))
+        Err(format!(
+            "{what} must be above zero, got {v}",
+            v = Num::from(v)
+        ))
     }
 }
 
@@ -32,7 +39,10 @@ pub(crate) fn non_negative(what: &str, v: f64) -> InputResult<f32> {
     if f >= 0.0 {
         Ok(f)
     } else {
-        Err(format!("{what} must be zero or more, got {v}"))
+        Err(format!(
+            "{what} must be zero or more, got {v}",
+            v = Num::from(v)
+        ))
     }
 }
 

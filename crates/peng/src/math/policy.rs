@@ -63,6 +63,7 @@
 //!    unit-sized shape has no precision left; models in survey coordinates
 //!    work relative to a local origin (as the clash checker's elements do).
 
+use super::Num;
 use thiserror::Error;
 
 /// A geometric input that violates the degeneracy policy.
@@ -75,7 +76,7 @@ pub enum GeometryError {
         what: &'static str,
     },
     /// A size that must be `>= 0` is negative.
-    #[error("{what} must not be negative, got {value}")]
+    #[error("{what} must not be negative, got {}", Num::from(.value))]
     Negative {
         /// The field at fault.
         what: &'static str,
@@ -102,7 +103,7 @@ pub enum GeometryError {
     },
     /// A finite coordinate, translation or size beyond [`MAX_MAGNITUDE`]: the
     /// queries could not compute with it in f32 (rule 7).
-    #[error("{what} is too large: {value} exceeds the magnitude limit {limit}")]
+    #[error("{what} is too large: {} exceeds the magnitude limit {}", Num::from(.value), Num::from(.limit))]
     TooLarge {
         /// The field at fault, e.g. `"pose translation"`.
         what: &'static str,

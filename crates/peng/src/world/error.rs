@@ -1,6 +1,7 @@
 //! Errors of the collision world: each names what is wrong.
 
 use super::handle::ColliderHandle;
+use crate::math::Num;
 
 /// What a world operation rejected.
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
@@ -12,20 +13,20 @@ pub enum WorldError {
     #[error("collider pose is not finite (NaN or infinite component)")]
     NonFinitePose,
     /// The collider's position is past the coordinates the world supports.
-    #[error("collider position {0:e} is past the supported coordinate limit {1:e}")]
+    #[error("collider position {:e} is past the supported coordinate limit {:e}", Num::from(.0), Num::from(.1))]
     TooFar(f32, f32),
     /// A margin is negative, NaN or infinite.
-    #[error("margin must be finite and non-negative, got {0}")]
+    #[error("margin must be finite and non-negative, got {}", Num::from(.0))]
     InvalidMargin(f32),
     /// A collider's displacement has a NaN or infinite component, or a
     /// length past the largest `f32`.
     #[error("collider displacement is not finite (NaN or infinite component, or too long)")]
     NonFiniteDisplacement,
     /// A manifold reuse tolerance is negative, NaN or infinite.
-    #[error("manifold reuse tolerance must be finite and non-negative, got {0}")]
+    #[error("manifold reuse tolerance must be finite and non-negative, got {}", Num::from(.0))]
     InvalidReuseTolerance(f32),
     /// A broad-phase slack is negative, NaN or infinite.
-    #[error("broad-phase slack must be finite and non-negative, got {0}")]
+    #[error("broad-phase slack must be finite and non-negative, got {}", Num::from(.0))]
     InvalidBroadSlack(f32),
     /// A scene-query input (point, ray, box or pose) has a NaN or infinite
     /// component where a finite value is needed; names the input.
@@ -33,7 +34,7 @@ pub enum WorldError {
     NonFiniteQuery(&'static str),
     /// A scene-query length (ray length, search distance) is NaN or
     /// negative; names the input.
-    #[error("query {0} must be non-negative, got {1}")]
+    #[error("query {what} must be non-negative, got {}", Num::from(.1), what = .0)]
     NegativeQueryLength(&'static str, f32),
     /// A scene-query ray has a zero-length direction.
     #[error("query ray direction has zero length")]
