@@ -8,8 +8,8 @@ use peng::d2::{
     distance, Capsule, Circle, Collider, ColliderHandle, ConvexPolygon, Pose2, Rect, Shape, Vec2,
     World2,
 };
+use peng::math::Num;
 use peng::world::{EventKind, WatchId};
-use std::collections::HashMap;
 
 /// Numbers per event in [`Core::events`]: kind (0 began, 1 persisted,
 /// 2 ended), the two ids, the watched set (-1 for none), sensor (0/1),
@@ -34,8 +34,8 @@ pub(crate) struct Core {
     ids: Ids,
     mirrors: Vec<Option<Mirror>>,
     events: Vec<f64>,
-    /// The watched sets by their numbers.
-    watches: HashMap<u32, WatchId>,
+    /// The watched sets (few: a list).
+    watches: Vec<WatchId>,
 }
 
 impl Core {
@@ -69,7 +69,7 @@ impl Core {
         let h = self.live(id)?;
         self.world
             .set_shape(h, shape.clone())
-            .map_err(|e| format!("collider {id}: {e}"))?;
+            .map_err(|e| format!("collider {}: {e}", Num::from(id)))?;
         if let Some(Some(m)) = self.mirrors.get_mut(id as usize) {
             m.shape = shape;
         }
@@ -121,7 +121,8 @@ impl Core {
             Ok(h)
         } else {
             Err(format!(
-                "collider {id} is not in the world (removed, or never added)"
+                "collider {} is not in the world (removed, or never added)",
+                Num::from(id)
             ))
         }
     }
@@ -139,7 +140,7 @@ impl Core {
         let pose = input::pose(x, y, angle)?;
         self.world
             .set_pose(h, pose)
-            .map_err(|e| format!("collider {id}: {e}"))?;
+            .map_err(|e| format!("collider {}: {e}", Num::from(id)))?;
         if let Some(Some(m)) = self.mirrors.get_mut(id as usize) {
             m.pose = pose;
         }
@@ -155,7 +156,7 @@ impl Core {
         let h = self.live(id)?;
         self.world
             .modify(h, f)
-            .map_err(|e| format!("collider {id}: {e}"))
+            .map_err(|e| format!("collider {}: {e}", Num::from(id)))
     }
 
     /// Watches every pair of a collider in `a` and one in `b`.
@@ -170,15 +171,19 @@ impl Core {
             .map(|&id| self.live(id))
             .collect::<InputResult<Vec<_>>>()?;
         let w = self.world.watch(&ha, &hb, mode);
-        self.watches.insert(w.index(), w);
+        self.watches.push(w);
         Ok(w.index())
     }
 
     /// Stops watched set `set`; whether it existed.
     pub(crate) fn unwatch(&mut self, set: f64) -> bool {
         let known = set >= 0.0 && set.fract() == 0.0 && set <= u32::MAX as f64;
-        match known.then(|| self.watches.remove(&(set as u32))).flatten() {
-            Some(w) => self.world.unwatch(w),
+        let at = self
+            .watches
+            .iter()
+            .position(|w| known && f64::from(w.index()) == set);
+        match at {
+            Some(at) => self.world.unwatch(self.watches.swap_remove(at)),
             None => false,
         }
     }
@@ -292,7 +297,11 @@ pub(crate) fn polygon(points: &[f32]) -> InputResult<Shape> {
     for (i, p) in points.chunks_exact(2).enumerate() {
         let v = Vec2::new(p[0], p[1]);
         if !v.is_finite() {
-            return Err(format!("polygon point {i} is not finite: {v}"));
+            return Err(format!(
+                "polygon point {i} is not finite: ({}, {})",
+                Num::from(v.x),
+                Num::from(v.y)
+            ));
         }
         pts.push(v);
     }

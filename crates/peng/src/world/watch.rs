@@ -16,8 +16,6 @@
 //! the set (they never match a new collider, thanks to the generations), so
 //! the end events of their pairs are still tagged.
 
-use std::collections::{BTreeMap, HashSet};
-
 use super::collider::EventMode;
 use super::dim::Dim;
 use super::handle::ColliderHandle;
@@ -37,8 +35,10 @@ impl WatchId {
 /// One watched set: two groups and a mode.
 #[derive(Debug, Clone)]
 pub(crate) struct Watch {
-    a: HashSet<ColliderHandle>,
-    b: HashSet<ColliderHandle>,
+    /// The two groups, sorted and without repeats (binary search: no hash
+    /// table code for the browser build to carry).
+    a: Vec<ColliderHandle>,
+    b: Vec<ColliderHandle>,
     pub mode: EventMode,
 }
 
@@ -50,9 +50,11 @@ impl Watch {
         lo: ColliderHandle,
         hi: ColliderHandle,
     ) -> Option<(ColliderHandle, ColliderHandle)> {
-        if self.a.contains(&lo) && self.b.contains(&hi) {
+        let (a, b) = (&self.a, &self.b);
+        let has = |g: &Vec<ColliderHandle>, h| g.binary_search(&h).is_ok();
+        if has(a, lo) && has(b, hi) {
             Some((lo, hi))
-        } else if self.a.contains(&hi) && self.b.contains(&lo) {
+        } else if has(a, hi) && has(b, lo) {
             Some((hi, lo))
         } else {
             None
@@ -60,11 +62,12 @@ impl Watch {
     }
 }
 
-/// The watched sets of a world, by id (a `BTreeMap`, so iteration is in id
-/// order and events come out deterministically).
+/// The watched sets of a world, sorted by id (so iteration is in id order
+/// and events come out deterministically; a page or a game has a handful,
+/// so a list serves where a map would only add code).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Watches {
-    sets: BTreeMap<WatchId, Watch>,
+    sets: Vec<(WatchId, Watch)>,
     next: u32,
 }
 
@@ -74,7 +77,7 @@ impl Watches {
     }
 
     pub(super) fn iter(&self) -> impl Iterator<Item = (WatchId, &Watch)> {
-        self.sets.iter().map(|(&id, w)| (id, w))
+        self.sets.iter().map(|(id, w)| (*id, w))
     }
 }
 
@@ -100,17 +103,32 @@ impl<D: Dim> World<D> {
     ) -> WatchId {
         let id = WatchId(self.watches.next);
         self.watches.next = self.watches.next.wrapping_add(1);
+        let group = |g: &[ColliderHandle]| {
+            let mut g = g.to_vec();
+            crate::sort::unstable(&mut g);
+            g.dedup();
+            g
+        };
         let w = Watch {
-            a: a.iter().copied().collect(),
-            b: b.iter().copied().collect(),
+            a: group(a),
+            b: group(b),
             mode,
         };
-        self.watches.sets.insert(id, w);
+        let sets = &mut self.watches.sets;
+        let at = sets.partition_point(|(k, _)| *k < id);
+        sets.insert(at, (id, w));
         id
     }
 
     /// Stops a watched set; returns whether it existed.
     pub fn unwatch(&mut self, id: WatchId) -> bool {
-        self.watches.sets.remove(&id).is_some()
+        let sets = &mut self.watches.sets;
+        match sets.binary_search_by_key(&id, |(k, _)| *k) {
+            Ok(at) => {
+                sets.remove(at);
+                true
+            }
+            Err(_) => false,
+        }
     }
 }
