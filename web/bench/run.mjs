@@ -3,7 +3,8 @@
 import { open } from '../test/browser.mjs';
 
 const browser = await open();
-const page = await browser.page('bench/collision.html');
+const query = process.argv[2] ?? '';
+const page = await browser.page(`bench/collision.html${query}`);
 await page.waitForFunction(() => window.results !== undefined, null, { timeout: 300000 });
 const r = await page.evaluate(() => window.results);
 if (page.errors.length) throw page.errors[0];

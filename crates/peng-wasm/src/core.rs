@@ -151,7 +151,16 @@ impl Core {
     pub(crate) fn modify(
         &mut self,
         id: f64,
-        f: impl FnOnce(&mut Collider<peng::world::Dim2>),
+        mut f: impl FnMut(&mut Collider<peng::world::Dim2>),
+    ) -> InputResult<()> {
+        self.modify_dyn(id, &mut f)
+    }
+
+    /// [`Core::modify`] through a trait object: one copy for every setter.
+    fn modify_dyn(
+        &mut self,
+        id: f64,
+        f: &mut dyn FnMut(&mut Collider<peng::world::Dim2>),
     ) -> InputResult<()> {
         let h = self.live(id)?;
         self.world

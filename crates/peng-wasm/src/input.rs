@@ -58,7 +58,7 @@ pub(crate) fn event_mode(mode: &str) -> InputResult<EventMode> {
         "once" => Ok(EventMode::Once),
         "continuous" => Ok(EventMode::Continuous),
         other => Err(format!(
-            "trigger must be \"once\" or \"continuous\", got {other:?}"
+            "trigger must be \"once\" or \"continuous\", got \"{other}\""
         )),
     }
 }
@@ -71,7 +71,7 @@ pub(crate) fn margin(kind: &str, value: f64) -> InputResult<Margin> {
         "boundary" => Ok(Margin::Offset(non_negative("boundary margin", value)?)),
         "centre" | "center" => Ok(Margin::CenterRadius(non_negative("centre margin", value)?)),
         other => Err(format!(
-            "margin must be \"none\", \"boundary\" or \"centre\", got {other:?}"
+            "margin must be \"none\", \"boundary\" or \"centre\", got \"{other}\""
         )),
     }
 }

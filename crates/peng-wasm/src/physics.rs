@@ -58,7 +58,7 @@ impl PhysicsWorld {
             "kinematic" => BodyKind::Kinematic,
             other => {
                 return Err(js(format!(
-                    "body kind must be \"dynamic\", \"fixed\" or \"kinematic\", got {other:?}"
+                    "body kind must be \"dynamic\", \"fixed\" or \"kinematic\", got \"{other}\""
                 )))
             }
         };

@@ -24,7 +24,7 @@ pub(crate) fn cluster_by_normal<V: Vector, const N: usize>(
     prediction: f32,
     same_id: impl Fn(&ContactPoint<V>, &ContactPoint<V>) -> bool,
 ) -> Vec<(V, Vec<ContactPoint<V>>)> {
-    parts.sort_by(|a, b| b.depth().total_cmp(&a.depth()));
+    crate::sort::stable_by(parts, |a, b| b.depth().total_cmp(&a.depth()));
     let near = |a: V, b: V| (a - b).dot(a - b) <= tol * tol;
     let mut clusters: Vec<(V, Vec<ContactPoint<V>>)> = Vec::new();
     for m in parts.iter() {

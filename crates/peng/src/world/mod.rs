@@ -426,6 +426,22 @@ impl<D: Dim> World<D> {
         h: ColliderHandle,
         f: impl FnOnce(&mut Collider<D>),
     ) -> Result<(), WorldError> {
+        let mut f = Some(f);
+        self.modify_dyn(h, &mut |c| {
+            if let Some(f) = f.take() {
+                f(c);
+            }
+        })
+    }
+
+    /// [`World::modify`] through a trait object: one copy of the checks
+    /// and bookkeeping, not one per closure (the browser build has a
+    /// setter for every field).
+    fn modify_dyn(
+        &mut self,
+        h: ColliderHandle,
+        f: &mut dyn FnMut(&mut Collider<D>),
+    ) -> Result<(), WorldError> {
         let c = self
             .colliders
             .get_mut(h)
