@@ -111,6 +111,8 @@ export class CollisionComponent {
 
   /** Reads every element's box, updates the world and fires the callbacks. */
   step() {
+    // The moved elements' poses, given to the world in one call.
+    const moves = [];
     for (const [el, t] of this.tracked) {
       const s = shapeOf(el);
       if (!sameForm(s, t.shape)) {
@@ -118,10 +120,11 @@ export class CollisionComponent {
         // is still one contact.
         reshape(this.world, t.id, s);
       } else if (s.x !== t.shape.x || s.y !== t.shape.y || s.angle !== t.shape.angle) {
-        this.world.setPose(t.id, s.x, s.y, s.angle);
+        moves.push(t.id, s.x, s.y, s.angle);
       }
       t.shape = s;
     }
+    if (moves.length) this.world.setPoses(moves);
     for (const e of this.world.update()) {
       if (e.watch !== this.watchId) continue;
       const collider = this.byId.get(e.a);

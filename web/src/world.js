@@ -54,6 +54,11 @@ export class CollisionWorld {
   setPolygon(id, points) { guarded(() => this.raw.setPolygon(id, new Float32Array(points.flat()))); }
   remove(id) { guarded(() => this.raw.remove(id)); }
   setPose(id, x, y, angle = 0) { guarded(() => this.raw.setPose(id, x, y, angle)); }
+  /** Moves many at once: `data` is `[id, x, y, angle, id, x, y, angle, ...]`; all or none. */
+  setPoses(data) {
+    const flat = data instanceof Float64Array ? data : Float64Array.from(data);
+    guarded(() => this.raw.setPoses(flat));
+  }
   /** `margin`: `{ boundary: px }`, `{ centre: px }` or `null`. */
   setMargin(id, margin) {
     const [kind, value] = marginWords(margin);

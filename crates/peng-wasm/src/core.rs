@@ -27,6 +27,15 @@ struct Mirror {
     before: Pose2,
 }
 
+/// A collider's handle, pose, margin and displacement (the world's
+/// `set_placements`).
+type Placement = (
+    peng::d2::ColliderHandle,
+    Pose2,
+    peng::d2::Margin,
+    peng::d2::Vec2,
+);
+
 /// The world, its ids and the last update's events.
 #[derive(Default)]
 pub(crate) struct Core {
@@ -36,6 +45,8 @@ pub(crate) struct Core {
     events: Vec<f64>,
     /// The watched sets (few: a list).
     watches: Vec<WatchId>,
+    /// [`Core::set_poses`]'s list, kept between calls.
+    placements: Vec<Placement>,
 }
 
 impl Core {
@@ -145,6 +156,44 @@ impl Core {
             m.pose = pose;
         }
         Ok(())
+    }
+
+    /// Moves many colliders: `data` holds `id, x, y, angle` for each. All
+    /// are checked before any moves, so on an error (naming the entry)
+    /// nothing changes.
+    pub(crate) fn set_poses(&mut self, data: &[f64]) -> InputResult<()> {
+        if !data.len().is_multiple_of(4) {
+            return Err(format!(
+                "setPoses takes id, x, y, angle for each collider, got {} numbers",
+                data.len()
+            ));
+        }
+        let mut placements = core::mem::take(&mut self.placements);
+        placements.clear();
+        for (k, e) in data.chunks_exact(4).enumerate() {
+            let checked = self.live(e[0]).and_then(|h| {
+                let pose = input::pose(e[1], e[2], e[3])?;
+                let c = self.world.get(h).map_err(|e| e.to_string())?;
+                Ok((h, pose, c.margin, c.displacement))
+            });
+            match checked {
+                Ok(p) => placements.push(p),
+                Err(e) => {
+                    self.placements = placements;
+                    return Err(format!("setPoses entry {k}: {e}"));
+                }
+            }
+        }
+        let placed = self.world.set_placements(&placements);
+        if placed.is_ok() {
+            for (e, p) in data.chunks_exact(4).zip(&placements) {
+                if let Some(Some(m)) = self.mirrors.get_mut(e[0] as usize) {
+                    m.pose = p.1;
+                }
+            }
+        }
+        self.placements = placements;
+        placed.map_err(|e| format!("setPoses: {e}"))
     }
 
     /// Changes collider `id` through `f`, naming it in the error.

@@ -188,3 +188,38 @@ fn an_unwatched_set_reports_nothing() {
     c.update();
     assert_eq!(rows(&c), [(0, a, b, -1)]);
 }
+
+#[test]
+fn set_poses_moves_many_or_none() {
+    let mut c = Core::default();
+    let a = c.add_circle(0.0, 100.0, 10.0).unwrap();
+    let b = c.add_circle(100.0, 100.0, 10.0).unwrap();
+    let block = c.add_box(0.0, 0.0, 200.0, 10.0, 0.0).unwrap();
+    c.watch(&[a as f64, b as f64], &[block as f64], "once")
+        .unwrap();
+    assert_eq!(c.update(), 0);
+    // A bad second entry: an error naming it, and the first did not move.
+    let e = c
+        .set_poses(&[a as f64, 0.0, 15.0, 0.0, b as f64, f64::NAN, 15.0, 0.0])
+        .unwrap_err();
+    assert!(e.contains("entry 1") && e.contains("x"), "{e}");
+    let e = c.set_poses(&[a as f64, 0.0, 15.0]).unwrap_err();
+    assert!(e.contains("3 numbers"), "{e}");
+    let e = c.set_poses(&[99.0, 0.0, 15.0, 0.0]).unwrap_err();
+    assert!(e.contains("entry 0") && e.contains("collider 99"), "{e}");
+    c.update();
+    assert!(rows(&c).is_empty(), "{:?}", rows(&c));
+    // Both onto the block in one call: each pair begins.
+    c.set_poses(&[a as f64, 0.0, 15.0, 0.0, b as f64, 100.0, 15.0, 0.0])
+        .unwrap();
+    c.update();
+    let r = rows(&c);
+    assert!(
+        r.iter().any(|e| e.0 == 0 && e.1 == a && e.2 == block),
+        "{r:?}"
+    );
+    assert!(
+        r.iter().any(|e| e.0 == 0 && e.1 == b && e.2 == block),
+        "{r:?}"
+    );
+}

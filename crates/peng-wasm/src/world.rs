@@ -121,6 +121,14 @@ impl CollisionWorld {
         self.core.set_pose(id, x, y, angle).map_err(js)
     }
 
+    /// Moves many colliders in one call: `data` holds `id, x, y, angle`
+    /// for each (a page moving many elements a frame saves a call each).
+    /// All are checked first: on an error nothing moves.
+    #[wasm_bindgen(js_name = setPoses)]
+    pub fn set_poses(&mut self, data: &[f64]) -> Result<(), JsError> {
+        self.core.set_poses(data).map_err(js)
+    }
+
     /// Its margin: `"none"`, `"boundary"` (touching within `value` of its
     /// boundary) or `"centre"` (touching when centres are within `value`).
     #[wasm_bindgen(js_name = setMargin)]

@@ -100,10 +100,52 @@ pub(crate) fn stable_by<T: Copy, F: FnMut(&T, &T) -> Ordering>(v: &mut [T], mut 
 }
 
 /// Puts the element that belongs at `i` there, smaller ones before it and
-/// larger ones after (here by sorting the whole slice).
+/// larger ones after: quickselect (Hoare 1961) with the median of three as
+/// pivot, narrowing to the side that holds `i`; a heapsort of what is left
+/// once the narrowing has taken more rounds than a balanced split would
+/// (so the worst case stays O(n log n)).
 #[cfg(feature = "compact")]
-pub(crate) fn select_nth_by<T, F: FnMut(&T, &T) -> Ordering>(v: &mut [T], _i: usize, cmp: F) {
-    unstable_by(v, cmp);
+pub(crate) fn select_nth_by<T, F: FnMut(&T, &T) -> Ordering>(v: &mut [T], i: usize, mut cmp: F) {
+    let (mut lo, mut hi) = (0, v.len());
+    let mut rounds = 2 * (usize::BITS - v.len().leading_zeros());
+    while hi - lo > 3 && i >= lo && i < hi {
+        if rounds == 0 {
+            unstable_by(&mut v[lo..hi], &mut cmp);
+            return;
+        }
+        rounds -= 1;
+        // The median of the first, middle and last at `lo`, as the pivot.
+        let mid = lo + (hi - lo) / 2;
+        if cmp(&v[mid], &v[lo]) == Ordering::Less {
+            v.swap(mid, lo);
+        }
+        if cmp(&v[hi - 1], &v[lo]) == Ordering::Less {
+            v.swap(hi - 1, lo);
+        }
+        if cmp(&v[mid], &v[hi - 1]) == Ordering::Less {
+            v.swap(mid, hi - 1);
+        }
+        // Now v[lo] <= v[hi-1] <= v[mid]: the median is at hi − 1.
+        v.swap(lo, hi - 1);
+        // Lomuto partition around v[lo]: smaller ones to lo+1..store.
+        let mut store = lo + 1;
+        for j in lo + 1..hi {
+            if cmp(&v[j], &v[lo]) == Ordering::Less {
+                v.swap(j, store);
+                store += 1;
+            }
+        }
+        let p = store - 1;
+        v.swap(lo, p);
+        match i.cmp(&p) {
+            Ordering::Equal => return,
+            Ordering::Less => hi = p,
+            Ordering::Greater => lo = p + 1,
+        }
+    }
+    if hi > lo {
+        unstable_by(&mut v[lo..hi], &mut cmp);
+    }
 }
 
 #[cfg(test)]
@@ -152,13 +194,20 @@ mod tests {
                 let mut all = v.clone();
                 all.sort();
                 assert_eq!(got, all);
-                if n > 0 {
-                    let mid = n / 2;
+                for at in [0, n / 3, n / 2, n.saturating_sub(1)] {
+                    if at >= n {
+                        continue;
+                    }
                     let mut got = v.clone();
-                    select_nth_by(&mut got, mid, |a, b| a.0.cmp(&b.0));
-                    assert_eq!(got[mid].0, want[mid].0);
-                    assert!(got[..mid].iter().all(|x| x.0 <= got[mid].0));
-                    assert!(got[mid..].iter().all(|x| x.0 >= got[mid].0));
+                    select_nth_by(&mut got, at, |a, b| a.0.cmp(&b.0));
+                    assert_eq!(got[at].0, want[at].0, "select {at} of {n}");
+                    assert!(got[..at].iter().all(|x| x.0 <= got[at].0));
+                    assert!(got[at..].iter().all(|x| x.0 >= got[at].0));
+                    // A permutation of the input.
+                    got.sort();
+                    let mut all = v.clone();
+                    all.sort();
+                    assert_eq!(got, all);
                 }
             }
         }

@@ -185,26 +185,41 @@ mod compact {
             m /= 10;
             k -= 1;
         }
-        let digits = m.to_string();
+        // The k digits, most significant first, written one by one (no
+        // string slicing: its char-boundary panic brings formatting code).
+        let mut digits = [0u8; 20];
+        let k = k as usize;
+        for d in digits[..k].iter_mut().rev() {
+            *d = b'0' + (m % 10) as u8;
+            m /= 10;
+        }
+        let put = |f: &mut fmt::Formatter<'_>, ds: &[u8]| {
+            ds.iter()
+                .try_for_each(|&d| fmt::Write::write_char(f, char::from(d)))
+        };
+        let zeros = |f: &mut fmt::Formatter<'_>, n: i32| (0..n).try_for_each(|_| f.write_str("0"));
         if exp {
-            let (lead, rest) = digits.split_at(1);
-            f.write_str(lead)?;
-            if !rest.is_empty() {
-                write!(f, ".{rest}")?;
+            put(f, &digits[..1])?;
+            if k > 1 {
+                f.write_str(".")?;
+                put(f, &digits[1..k])?;
             }
             return write!(f, "e{e}");
         }
+        let k = k as i32;
         if e >= k - 1 {
             // An integer: the digits, then zeros.
-            f.write_str(&digits)?;
-            (0..e - (k - 1)).try_for_each(|_| f.write_str("0"))
+            put(f, &digits[..k as usize])?;
+            zeros(f, e - (k - 1))
         } else if e >= 0 {
-            let (int, frac) = digits.split_at(e as usize + 1);
-            write!(f, "{int}.{frac}")
+            let int = e as usize + 1;
+            put(f, &digits[..int])?;
+            f.write_str(".")?;
+            put(f, &digits[int..k as usize])
         } else {
             f.write_str("0.")?;
-            (0..-e - 1).try_for_each(|_| f.write_str("0"))?;
-            f.write_str(&digits)
+            zeros(f, -e - 1)?;
+            put(f, &digits[..k as usize])
         }
     }
 }

@@ -366,7 +366,11 @@ impl<D: Dim> World<D> {
 
     /// Moves a collider.
     pub fn set_pose(&mut self, h: ColliderHandle, pose: D::Pose) -> Result<(), WorldError> {
-        self.modify(h, |c| c.pose = pose)
+        // As `set_placement` with the collider's own margin and
+        // displacement: checked first, no copy kept to roll back.
+        let c = self.colliders.get(h).ok_or(WorldError::StaleHandle(h))?;
+        let (margin, displacement) = (c.margin, c.displacement);
+        self.set_placements(&[(h, pose, margin, displacement)])
     }
 
     /// Moves a collider and sets its margin and displacement: the same as
