@@ -24,7 +24,10 @@ rm -rf web/pkg web/pkg-node web/pkg-physics
 
 # wasm-opt from npm's binaryen (web/package-lock.json pins it); Debian 12's
 # binaryen 108 breaks the reference-type tables wasm-bindgen writes.
-[ -x web/node_modules/.bin/wasm-opt ] || npm ci --prefix web --no-audit --no-fund
+# (Again whenever package-lock.json is newer than the installed packages.)
+if [ ! web/node_modules/.package-lock.json -nt web/package-lock.json ]; then
+    npm ci --prefix web --no-audit --no-fund
+fi
 shrink() {
     # Flattening and re-looping before the size passes: 1 KB less gzipped.
     web/node_modules/.bin/wasm-opt --flatten --rereloop -Oz -Oz --enable-reference-types --enable-bulk-memory \
