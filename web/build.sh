@@ -35,10 +35,10 @@ shrink() {
         --enable-multivalue "$1" -o "$1"
 }
 
-# The physics build first: the collision build's module is then the one left
-# in the target folder.
-cargo build --profile wasm --target wasm32-unknown-unknown -p peng-wasm --features physics
-wasm-bindgen --target web --out-dir web/pkg-physics "$wasm"
+# The physics build (its own profile, see Cargo.toml), then the collision
+# build.
+cargo build --profile wasm-physics --target wasm32-unknown-unknown -p peng-wasm --features physics
+wasm-bindgen --target web --out-dir web/pkg-physics "$target/wasm32-unknown-unknown/wasm-physics/peng_wasm.wasm"
 shrink web/pkg-physics/peng_wasm_bg.wasm
 
 cargo build --profile wasm --target wasm32-unknown-unknown -p peng-wasm

@@ -86,6 +86,19 @@ impl PhysicsWorld {
         Ok(())
     }
 
+    /// Whether a body may fall asleep at rest (the default); a sleeping
+    /// body wakes up.
+    #[wasm_bindgen(js_name = setCanSleep)]
+    pub fn set_can_sleep(&mut self, body: u32, can: bool) -> Result<(), JsError> {
+        let h = self.handle(body)?;
+        let b = self
+            .world
+            .body_mut(h)
+            .ok_or_else(|| js(format!("body {body} is gone")))?;
+        b.can_sleep = can;
+        Ok(())
+    }
+
     /// A circle on `body` (centred on it).
     #[wasm_bindgen(js_name = addCircle)]
     pub fn add_circle(
@@ -230,5 +243,36 @@ impl PhysicsWorld {
             .with_restitution(input::non_negative("restitution", restitution).map_err(js)?);
         let h = self.handle(body)?;
         self.world.add_collider(h, desc).map(|_| ()).map_err(js)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A box at rest on the ground; after two seconds, the gravity turns
+    /// sideways (which wakes nothing): a box allowed to sleep stays put, one
+    /// that may not slides off.
+    fn slid(can_sleep: bool) -> f32 {
+        let mut w = PhysicsWorld::new();
+        let ground = w.add_body("fixed", 0.0, -0.5, 0.0).unwrap();
+        w.add_box(ground, 20.0, 0.5, 1.0, 0.6, 0.0).unwrap();
+        let b = w.add_body("dynamic", 0.0, 0.5, 0.0).unwrap();
+        w.add_box(b, 0.5, 0.5, 1.0, 0.6, 0.0).unwrap();
+        w.set_can_sleep(b, can_sleep).unwrap();
+        for _ in 0..120 {
+            w.step().unwrap();
+        }
+        w.set_gravity(9.81, -9.81).unwrap();
+        for _ in 0..60 {
+            w.step().unwrap();
+        }
+        w.poses()[3 * b as usize]
+    }
+
+    #[test]
+    fn a_body_that_may_not_sleep_keeps_moving() {
+        assert!(slid(true).abs() < 1e-3, "{}", slid(true));
+        assert!(slid(false) > 0.5, "{}", slid(false));
     }
 }

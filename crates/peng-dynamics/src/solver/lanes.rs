@@ -203,6 +203,7 @@ impl F8 {
     /// `self · b + c` in each lane, rounded once (`f32::mul_add`): one
     /// fused instruction in the kernels compiled with FMA ([`Fused`]).
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub fn mul_add(self, b: F8, c: F8) -> F8 {
         let mut r = [0.0; LANES];
         for i in 0..LANES {
@@ -213,6 +214,7 @@ impl F8 {
 
     /// `self · b - c` in each lane, rounded once.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub fn mul_sub(self, b: F8, c: F8) -> F8 {
         let mut r = [0.0; LANES];
         for i in 0..LANES {
@@ -223,6 +225,7 @@ impl F8 {
 
     /// `c - self · b` in each lane, rounded once.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub fn neg_mul_add(self, b: F8, c: F8) -> F8 {
         let mut r = [0.0; LANES];
         for i in 0..LANES {
@@ -419,6 +422,7 @@ pub(crate) trait MulAdd {
 }
 
 /// Fused multiply-adds ([`F8::mul_add`]).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) struct Fused;
 
 impl MulAdd for Fused {

@@ -19,7 +19,10 @@ use super::avx::Avx8;
 use super::body::SolverBody;
 use super::colour::Shared;
 use super::contact::{ContactC, ContactParams};
-use super::lanes::{avx2_dispatch, Fused, Lane, MulAdd, Unfused, F8, LANES, M8};
+// The fused kernels are dispatched on x86-64 only (`avx2_dispatch!`).
+#[cfg(target_arch = "x86_64")]
+use super::lanes::Fused;
+use super::lanes::{avx2_dispatch, Lane, MulAdd, Unfused, F8, LANES, M8};
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
 use crate::determinism::Kernels;

@@ -17,9 +17,10 @@ use super::colour::Shared;
 use super::contact::{ContactC, ContactParams, MAX_POINTS};
 #[cfg(target_arch = "x86_64")]
 use super::lanes::AvxRows;
-use super::lanes::{
-    avx2_dispatch, BaselineRows, Fused, Lane, MulAdd, Rows, Unfused, F8, LANES, M8, V3,
-};
+use super::lanes::{avx2_dispatch, BaselineRows, Lane, MulAdd, Rows, Unfused, F8, LANES, M8, V3};
+// The fused kernels are dispatched on x86-64 only (`avx2_dispatch!`).
+#[cfg(target_arch = "x86_64")]
+use super::lanes::Fused;
 use super::pack::{Coloured, NONE};
 use super::PointImpulse;
 use crate::determinism::Kernels;

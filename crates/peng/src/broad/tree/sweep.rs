@@ -369,6 +369,8 @@ fn block_mask<V: Vector>(block: &[Row], own: &[f32; 5]) -> u32 {
     #[cfg(not(target_arch = "x86_64"))]
     {
         let mut mask = 0u32;
+        // Lane k of every row: an index loop reads plainest here.
+        #[allow(clippy::needless_range_loop)]
         for k in 0..LANES {
             let mut ok = block[0][k] <= own[0];
             for a in 0..d {
