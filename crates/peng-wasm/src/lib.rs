@@ -36,6 +36,14 @@ pub fn start() {
     }));
 }
 
+/// Panics with `message`: the tests' way to check that a panic reaches
+/// JavaScript as an `Error` with its message (not part of the API).
+#[doc(hidden)]
+#[wasm_bindgen(js_name = panicForTests)]
+pub fn panic_for_tests(message: &str) {
+    panic!("{message}");
+}
+
 /// The message of the last Rust panic, if any (then the module must be
 /// loaded again: its state is lost).
 #[wasm_bindgen(js_name = lastPanic)]
