@@ -53,7 +53,7 @@ proptest! {
     }
 
     /// A warm start from the cache at the same poses converges to the same
-    /// distance in at most three iterations more than the cold run (usually
+    /// distance in a few iterations more than the cold run at most (usually
     /// fewer); after a small motion the answer matches a cold run.
     ///
     /// Not "no more": where the closest feature is a cylinder's or cone's
@@ -64,8 +64,9 @@ proptest! {
     /// there, and its next support points, rim points around the cap, bring
     /// the distance nearer the truth before the test stops it (seen: a ball
     /// over a cylinder's cap, 4 to 6 iterations warm against 3 cold, the
-    /// warm distance 3.9e-7 the nearer; 40 fresh seeds at 4x found no case
-    /// beyond +3).
+    /// warm distance 3.9e-7 the nearer; seed 850116: a ball over a cone's
+    /// base, 7 warm against 2 cold, the warm distance 1.1e-7 the nearer).
+    /// Pairs with a cap (cylinders, cones) may take five more, others three.
     #[test]
     fn warm_start_is_consistent(ka in 0usize..8, kb in 0usize..8, pa in params(), sa in sizes(),
                                 pb in params(), sb in sizes(), x in pose(),
@@ -77,7 +78,8 @@ proptest! {
         let cold_iters = cache.last_iterations;
         prop_assert_eq!(cold_iters as usize, cold.iterations);
         let warm = gjk::gjk(&a, &b, &x, Some(&mut cache));
-        prop_assert!(cache.last_iterations <= cold_iters + 3, "{} > {cold_iters} + 3", cache.last_iterations);
+        let extra = if [ka, kb].iter().any(|k| matches!(k, 3 | 4)) { 5 } else { 3 };
+        prop_assert!(cache.last_iterations <= cold_iters + extra, "{} > {cold_iters} + {extra}", cache.last_iterations);
         prop_assert_eq!(warm.status == GjkStatus::Overlapping, cold.status == GjkStatus::Overlapping);
         prop_assert!((warm.distance - cold.distance).abs() <= 1e-5 * (1.0 + cold.distance));
         let moved = Pose3::new(x.translation + v3(nudge), x.rotation);
