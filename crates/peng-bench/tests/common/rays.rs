@@ -8,7 +8,8 @@
 //!   the ray sideways by `1e-4·s` (`s` the shape's bounding radius) in some
 //!   direction makes parry agree with peng, or parry's claimed hit point is
 //!   within 1e-4·s of the shape (grazing); a parry hit point outside by more
-//!   than 1e-4·s (`referee::refine` on the point) is refuted and counted, and
+//!   than 1e-4·s (`referee::refine` on the point) is refuted and counted, a
+//!   peng hit whose point is within 1e-4·s of the shape is a graze too, and
 //!   so is parry's miss when peng's hit is certain: the ray and its
 //!   sideways-shifted copies all cross a chord or triangle between support
 //!   points (`referee::ray_upper`), and peng's toi lies within the certified
@@ -197,10 +198,26 @@ pub fn run<D: Peer>(kind: D::Kind, base: u64, min_hits: usize) {
                                 .all(shifted_hit)
                     })
                 });
+                // A hit claimed by peng alone whose point lies within 1e-4·s
+                // of the shape is a graze too (seed 850135: a ray passing
+                // 3.6e-5 from a segment, which parry, testing a line against
+                // a line, misses at every sideways shift).
+                let peng_point_gap = p.filter(|_| q.is_none()).map_or(f32::INFINITY, |(tp, np)| {
+                    let x = c.ray.origin + c.ray.dir * tp;
+                    let point = Pair::<D> {
+                        a: c.shape.clone(),
+                        pose_a: c.pose,
+                        b: D::point_shape(),
+                        pose_b: D::pose_from_translation(x),
+                    };
+                    let (_, g) = referee::refine(&point, &[np, -c.ray.dir]);
+                    g.abs()
+                });
                 if parry_point_gap > tol || parry_miss_refuted {
                     parry_wrong += 1;
                 } else if (p.is_none() && q.is_some())
                     || shifted.iter().any(|s| s.is_some() == p.is_some())
+                    || peng_point_gap <= tol
                 {
                     // parry's hit point lies within 1e-4·s of the shape, so the
                     // ray passes that close to it, or a 1e-4·s shift changes
