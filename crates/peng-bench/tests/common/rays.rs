@@ -7,10 +7,9 @@
 //! - hit or miss agree, except grazing rays: a mismatch is excused when moving
 //!   the ray sideways by `1e-4·s` (`s` the shape's bounding radius) in some
 //!   direction makes parry agree with peng, or parry's claimed hit point is
-//!   within 1e-4·s of the shape (grazing); a parry hit point outside by more
-//!   than 1e-4·s (`referee::refine` on the point) is refuted and counted, a
-//!   peng hit whose point is within 1e-4·s of the shape is a graze too, and
-//!   so is parry's miss when peng's hit is certain: the ray and its
+//!   within 1e-4·s of the shape, or peng's is (grazing); a parry hit point
+//!   outside by more than 1e-4·s (`referee::refine` on the point) is refuted
+//!   and counted, and so is parry's miss when peng's hit is certain: the ray and its
 //!   sideways-shifted copies all cross a chord or triangle between support
 //!   points (`referee::ray_upper`), and peng's toi lies within the certified
 //!   bounds;
