@@ -161,20 +161,24 @@ pub fn run<D: Peer>(kind: D::Kind, base: u64, min_hits: usize) {
                 }
             }
             (p, q) => {
-                // A hit claimed by parry alone is refuted when its point is
-                // certifiably outside the shape: the referee separates the shape
-                // from a point (a zero-radius circle or ball) by more than 1e-5·s.
-                let parry_point_gap = q.filter(|_| p.is_none()).map_or(0.0, |(tq, nq)| {
-                    let x = c.ray.origin + c.ray.dir * tq;
+                // The referee's overlap of the shape with the point the ray
+                // reaches at `t` (a zero-radius circle or ball): minus the
+                // point's distance outside the shape.
+                let point_overlap = |t: f32, n: D::V| {
                     let point = Pair::<D> {
                         a: c.shape.clone(),
                         pose_a: c.pose,
                         b: D::point_shape(),
-                        pose_b: D::pose_from_translation(x),
+                        pose_b: D::pose_from_translation(c.ray.origin + c.ray.dir * t),
                     };
-                    let (_, g) = referee::refine(&point, &[nq, -c.ray.dir]);
-                    -g
-                });
+                    referee::refine(&point, &[n, -c.ray.dir]).1
+                };
+                // A hit claimed by parry alone is refuted when its point is
+                // certifiably outside the shape: the referee separates the shape
+                // from a point by more than 1e-5·s.
+                let parry_point_gap = q
+                    .filter(|_| p.is_none())
+                    .map_or(0.0, |(tq, nq)| -point_overlap(tq, nq));
                 // A miss claimed by parry alone is refuted when peng's hit is
                 // certain for the ray and for its copies shifted sideways by
                 // 1e-4·s (so not a graze), and peng's toi within the
@@ -201,17 +205,9 @@ pub fn run<D: Peer>(kind: D::Kind, base: u64, min_hits: usize) {
                 // of the shape is a graze too (seed 850135: a ray passing
                 // 3.6e-5 from a segment, which parry, testing a line against
                 // a line, misses at every sideways shift).
-                let peng_point_gap = p.filter(|_| q.is_none()).map_or(f32::INFINITY, |(tp, np)| {
-                    let x = c.ray.origin + c.ray.dir * tp;
-                    let point = Pair::<D> {
-                        a: c.shape.clone(),
-                        pose_a: c.pose,
-                        b: D::point_shape(),
-                        pose_b: D::pose_from_translation(x),
-                    };
-                    let (_, g) = referee::refine(&point, &[np, -c.ray.dir]);
-                    g.abs()
-                });
+                let peng_point_gap = p
+                    .filter(|_| q.is_none())
+                    .map_or(f32::INFINITY, |(tp, np)| point_overlap(tp, np).abs());
                 if parry_point_gap > tol || parry_miss_refuted {
                     parry_wrong += 1;
                 } else if (p.is_none() && q.is_some())

@@ -205,17 +205,7 @@ fn refine(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    struct BoxCore(Vec3);
-    impl SupportMap for BoxCore {
-        fn support(&self, d: Vec3) -> Vec3 {
-            Vec3::new(
-                self.0.x.copysign(d.x),
-                self.0.y.copysign(d.y),
-                self.0.z.copysign(d.z),
-            )
-        }
-    }
+    use crate::query::gjk::BoxCore;
 
     #[test]
     fn boxes_meet_face_on() {

@@ -512,18 +512,7 @@ fn face_output(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// An axis-aligned box core.
-    struct BoxCore(Vec3);
-    impl SupportMap for BoxCore {
-        fn support(&self, d: Vec3) -> Vec3 {
-            Vec3::new(
-                self.0.x.copysign(d.x),
-                self.0.y.copysign(d.y),
-                self.0.z.copysign(d.z),
-            )
-        }
-    }
+    use crate::query::gjk::BoxCore;
 
     /// Unit boxes 0.5 apart along x, and a starting triangle on the face
     /// x = −0.5 of A − B (a box from x = −4.5 to −0.5) with the origin 0.5

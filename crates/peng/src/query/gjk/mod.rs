@@ -37,4 +37,6 @@ pub use gjk_distance::{gjk, gjk_local, GjkOutput, GjkStatus};
 pub use raycast::ray_cast;
 pub use signed::{intersects, signed_distance, signed_distance_local, SignedDistance};
 pub use simplex::{Simplex, SupportPoint};
+#[cfg(test)]
+pub(crate) use support::BoxCore;
 pub use support::{SupportMap, Transformed};

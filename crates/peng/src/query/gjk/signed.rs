@@ -157,18 +157,8 @@ pub fn intersects<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::query::gjk::BoxCore;
 
-    /// An axis-aligned box core for tests.
-    struct BoxCore(Vec3);
-    impl SupportMap for BoxCore {
-        fn support(&self, d: Vec3) -> Vec3 {
-            Vec3::new(
-                self.0.x.copysign(d.x),
-                self.0.y.copysign(d.y),
-                self.0.z.copysign(d.z),
-            )
-        }
-    }
     struct Ball(f32);
     impl SupportMap for Ball {
         fn support(&self, _d: Vec3) -> Vec3 {

@@ -127,3 +127,19 @@ impl<A: SupportMap + ?Sized, B: SupportMap + ?Sized> Minkowski for Local<'_, A, 
         }
     }
 }
+
+/// An axis-aligned box core of the given half extents, for tests of the
+/// algorithms on support maps.
+#[cfg(test)]
+pub(crate) struct BoxCore(pub Vec3);
+
+#[cfg(test)]
+impl SupportMap for BoxCore {
+    fn support(&self, d: Vec3) -> Vec3 {
+        Vec3::new(
+            self.0.x.copysign(d.x),
+            self.0.y.copysign(d.y),
+            self.0.z.copysign(d.z),
+        )
+    }
+}
