@@ -95,6 +95,14 @@ pub trait Dim: Copy + Debug + 'static {
     fn place_f64(pose: &Self::Pose, p: Self::V) -> glam::DVec3;
     /// `v` in f64 (in 2D with `z = 0`).
     fn to_dvec3(v: Self::V) -> glam::DVec3;
+    /// The corners of a solid polytope (box, polygon, polyhedron) in its
+    /// local frame; `None` for other shapes.
+    fn polytope_vertices(s: &Self::Shape) -> Option<Vec<Self::V>>;
+    /// Every normal of a facet candidate through the points (given with
+    /// `z = 0` in 2D): in 2D the perpendicular of each pair's chord, in 3D
+    /// the normal of each triple's plane; one orientation each, unnormalized,
+    /// degenerate ones included as zero.
+    fn facet_normals_f64(points: &[glam::DVec3]) -> Vec<glam::DVec3>;
 
     /// A uniformly random unit vector.
     fn random_unit(rng: &mut Rng) -> Self::V;
@@ -268,6 +276,24 @@ impl_dim! {
         let x = glam::DVec2::new(c * p.x - s * p.y, s * p.x + c * p.y);
         (x + pose.translation.as_dvec2()).extend(0.0)
     }
+    fn polytope_vertices(s: &peng::d2::Shape) -> Option<Vec<Vec2>> {
+        use peng::d2::Shape;
+        match s {
+            Shape::Rect(r) => Some(r.vertices().to_vec()),
+            Shape::Triangle(t) => Some(t.vertices().to_vec()),
+            Shape::Polygon(p) => Some(p.vertices().to_vec()),
+            _ => None,
+        }
+    }
+    fn facet_normals_f64(points: &[glam::DVec3]) -> Vec<glam::DVec3> {
+        let mut out = Vec::new();
+        for (i, a) in points.iter().enumerate() {
+            for b in &points[i + 1..] {
+                out.push((*b - *a).cross(glam::DVec3::Z));
+            }
+        }
+        out
+    }
     fn tangents(n: Vec2) -> Vec<Vec2> {
         let t = n.perp();
         vec![t, -t]
@@ -324,6 +350,25 @@ impl_dim! {
         let q = pose.rotation;
         let q = glam::DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64).normalize();
         q * p.as_dvec3() + pose.translation.as_dvec3()
+    }
+    fn polytope_vertices(s: &peng::d3::Shape) -> Option<Vec<Vec3>> {
+        use peng::d3::Shape;
+        match s {
+            Shape::Cuboid(c) => Some(c.vertices().to_vec()),
+            Shape::Polyhedron(p) => Some(p.vertices().to_vec()),
+            _ => None,
+        }
+    }
+    fn facet_normals_f64(points: &[glam::DVec3]) -> Vec<glam::DVec3> {
+        let mut out = Vec::new();
+        for (i, a) in points.iter().enumerate() {
+            for (j, b) in points.iter().enumerate().skip(i + 1) {
+                for c in &points[j + 1..] {
+                    out.push((*b - *a).cross(*c - *a));
+                }
+            }
+        }
+        out
     }
     fn tangents(n: Vec3) -> Vec<Vec3> {
         let (t1, t2) = n.any_orthonormal_pair();

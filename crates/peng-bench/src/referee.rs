@@ -92,6 +92,41 @@ pub fn refine_ray<D: Dim>(
     (n, -v)
 }
 
+/// The exact entry parameter of a ray into a solid polytope (box, polygon,
+/// polyhedron; `None` for other shapes), in f64 from the f32 corners: every
+/// plane `m·y = h` with `h = max_v m·v` over the placed corners supports the
+/// shape, so where the ray enters its half-space is a certified lower bound
+/// on the hit parameter (as in [`ray_entry`]), and the facet planes, which
+/// pass through corners, attain the hit. Candidates are the planes through
+/// every pair (2D) or triple (3D) of corners, both orientations: for a box
+/// 56 triples, so a check for the rare mismatches, not a query. Needed where
+/// the ray crosses a face at a slope far below 1e-4: there the f32 normals of
+/// [`refine_ray`] miss the face's plane by a rounding whose effect on the
+/// entry is divided by the slope (seen: a box face crossed at 6.9e-5, the
+/// bound 6e-4 below the entry).
+pub fn polytope_ray_entry<D: Dim>(s: &D::Shape, pose: &D::Pose, ray: &Ray<D::V>) -> Option<f32> {
+    let corners: Vec<glam::DVec3> = D::polytope_vertices(s)?
+        .into_iter()
+        .map(|v| D::place_f64(pose, v))
+        .collect();
+    let (o, d) = (D::to_dvec3(ray.origin), D::to_dvec3(ray.dir));
+    let mut best = f64::NEG_INFINITY;
+    for m in D::facet_normals_f64(&corners) {
+        for m in [m, -m] {
+            let md = m.dot(d);
+            if md >= 0.0 {
+                continue;
+            }
+            let h = corners
+                .iter()
+                .map(|c| m.dot(*c))
+                .fold(f64::NEG_INFINITY, f64::max);
+            best = best.max((h - m.dot(o)) / md);
+        }
+    }
+    best.is_finite().then_some(best as f32)
+}
+
 /// A certified **upper bound** on the hit parameter of a ray near the entry
 /// normal `n` (from [`refine_ray`]): support points along directions tilted
 /// from `n` by small angles are points of the shape, so is every chord (2D)

@@ -18,8 +18,9 @@
 //!   sideways-shifted rays get different normals from parry (an edge or rim);
 //! - a toi or normal mismatch is excused when the support-function referee
 //!   refutes parry's answer and not peng's: `peng_bench::referee::refine_ray`
-//!   bounds the hit parameter from below, `referee::ray_upper` (the ray's
-//!   crossing of a chord between support points) from above, both in f64;
+//!   bounds the hit parameter from below (for polytopes exactly, from the
+//!   facet planes: `referee::polytope_ray_entry`), `referee::ray_upper` (the
+//!   ray's crossing of a chord between support points) from above, both in f64;
 //!   and a normal mismatch when both normals' supporting planes are entered at
 //!   the common toi within `1e-4·s` (ties; on curved surfaces this admits
 //!   normals off by ~1e-3 rad, the same limit as in `common::pairs`).
@@ -124,6 +125,10 @@ pub fn run<D: Peer>(kind: D::Kind, base: u64, min_hits: usize) {
                 };
                 if value_bad || normal_bad {
                     let (nb, lb) = referee::refine_ray::<D>(&c.shape, &c.pose, &c.ray, &[np, nq]);
+                    // A polytope's entry is exact from its facet planes in f64
+                    // (the search's f32 normals are not, at shallow slopes).
+                    let lb = referee::polytope_ray_entry::<D>(&c.shape, &c.pose, &c.ray)
+                        .map_or(lb, |e| lb.max(e));
                     let ub = referee::ray_upper::<D>(&c.shape, &c.pose, &c.ray, nb)
                         .unwrap_or(f32::INFINITY);
                     let lb = (lb, ub);

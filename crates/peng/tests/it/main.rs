@@ -80,6 +80,7 @@ mod poly2_ghost;
 mod poly2_props;
 mod ray_face_regressions;
 mod ray_precision_regressions;
+mod ray_segment_regressions;
 mod ruled_distance_regressions;
 mod sat3d_brute;
 mod treeperf_adjacency;

@@ -639,7 +639,16 @@ fn segment_interval(a: Vec3, b: Vec3, o: Vec3, d: Vec3) -> Option<LineInterval> 
         if lo > hi {
             return None;
         }
-        (lo, hi)
+        // The tube of radius `eps` decides hit or miss; where the line enters
+        // it, though, is `eps / sin θ` before its closest approach, far more
+        // than the input rounding moves that approach (`δ / sin θ`, `δ` a
+        // few ulps). So the reported stretch is the closest approach widened
+        // only by a rounding-sized tube, kept within the band: a single point
+        // for a line crossing the segment, the band's start and end for one
+        // running along it.
+        let round = 4.0 * f32::EPSILON * scale;
+        let thin = ((round * round - m.length_squared()).max(0.0) / qa).sqrt();
+        ((tau - thin).clamp(lo, hi), (tau + thin).clamp(lo, hi))
     };
     let along = |tau: f32| (ra + (rb - ra) * tau).dot(u) / dl;
     let (ta, tb) = (along(lo), along(hi));
