@@ -92,7 +92,7 @@ proptest! {
         b in prop::array::uniform3(-2.0f32..2.0),
         along in 0.1f32..0.9,
         angle in 5.0f32..90.0,
-        spin in 0.0f32..6.283,
+        spin in 0.0f32..std::f32::consts::TAU,
         miss in 0.0f32..4e-6,
         back in 1.0f32..5.0,
     ) {
