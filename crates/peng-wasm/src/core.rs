@@ -2,6 +2,7 @@
 //! natively): colliders named by [`Ids`], checked input, and each update's
 //! events flattened into numbers with the contact point and normal.
 
+use crate::grid::Grid;
 use crate::ids::Ids;
 use crate::input::{self, InputResult};
 use peng::d2::{
@@ -37,9 +38,10 @@ type Placement = (
 );
 
 /// The world, its ids and the last update's events.
-#[derive(Default)]
 pub(crate) struct Core {
     world: World2,
+    /// The world's grid and its cell size (see `grid.rs`).
+    grid: Grid,
     ids: Ids,
     mirrors: Vec<Option<Mirror>>,
     events: Vec<f64>,
@@ -47,6 +49,21 @@ pub(crate) struct Core {
     watches: Vec<WatchId>,
     /// [`Core::set_poses`]'s list, kept between calls.
     placements: Vec<Placement>,
+}
+
+impl Default for Core {
+    fn default() -> Self {
+        let (world, grid) = Grid::world();
+        Core {
+            world,
+            grid,
+            ids: Ids::default(),
+            mirrors: Vec::new(),
+            events: Vec::new(),
+            watches: Vec::new(),
+            placements: Vec::new(),
+        }
+    }
 }
 
 impl Core {
@@ -249,6 +266,7 @@ impl Core {
     /// Runs an update; returns the number of events (read by
     /// [`Core::events`]).
     pub(crate) fn update(&mut self) -> usize {
+        self.grid.retune(&mut self.world);
         // Disjoint fields: the world's events are read while the rest is written.
         let events = self.world.update();
         self.events.clear();

@@ -9,6 +9,7 @@
 //! [`last_panic`] so that the JavaScript side can rethrow it as an `Error`.
 
 mod core;
+mod grid;
 mod ids;
 mod input;
 #[cfg(feature = "physics")]

@@ -76,6 +76,10 @@ impl<V: Vector> BroadPhase<V> for BruteForce<V> {
         self.table.remove(id).map(|(_, info)| info.user_data)
     }
 
+    fn set_filter(&mut self, id: ProxyId, filter: Filter) -> Result<(), BroadPhaseError> {
+        self.table.set_filter(id, filter).map(|_| ())
+    }
+
     fn move_proxy(
         &mut self,
         id: ProxyId,

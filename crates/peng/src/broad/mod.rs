@@ -155,6 +155,11 @@ pub trait BroadPhase<V: Vector> {
         displacement: V,
     ) -> Result<(), BroadPhaseError>;
 
+    /// Gives a proxy a new filter; its pairs are found again at the next
+    /// [`update_pairs`](Self::update_pairs) (it counts as moved). A stale id
+    /// is an error.
+    fn set_filter(&mut self, id: ProxyId, filter: Filter) -> Result<(), BroadPhaseError>;
+
     /// Brings [`pairs`](Self::pairs) up to date with every insertion, move and
     /// removal since the previous call, and returns which pairs began and ended.
     fn update_pairs(&mut self) -> &PairEvents;

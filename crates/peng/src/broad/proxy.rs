@@ -316,6 +316,21 @@ impl<V: Vector> ProxyTable<V> {
         Ok(i)
     }
 
+    /// Gives live proxy `id` `filter`, marking it changed when that differs
+    /// from its filter; returns the filter it had.
+    pub(crate) fn set_filter(
+        &mut self,
+        id: ProxyId,
+        filter: Filter,
+    ) -> Result<Filter, BroadPhaseError> {
+        let i = self.check(id)?;
+        let old = core::mem::replace(&mut self.slots[i as usize].info.filter, filter);
+        if old != filter {
+            self.mark(i);
+        }
+        Ok(old)
+    }
+
     /// Pushes the pair of dirty slot `a` and live slot `b` onto `found` when
     /// this is the place that [`reports`](Self::reports) it and it
     /// [`passes`](Self::pair_passes).

@@ -25,6 +25,12 @@ pub enum WorldError {
     /// A manifold reuse tolerance is negative, NaN or infinite.
     #[error("manifold reuse tolerance must be finite and non-negative, got {}", Num::from(.0))]
     InvalidReuseTolerance(f32),
+    /// A broad phase handed to a world already holds proxies (the count).
+    #[error("a world's new broad phase must be empty, it holds {0} proxies")]
+    BroadPhaseNotEmpty(usize),
+    /// A broad phase handed to a world refused a collider's box.
+    #[error("the new broad phase refused a collider's box: {0}")]
+    BroadPhaseRefused(crate::broad::BroadPhaseError),
     /// A broad-phase slack is negative, NaN or infinite.
     #[error("broad-phase slack must be finite and non-negative, got {}", Num::from(.0))]
     InvalidBroadSlack(f32),

@@ -5,9 +5,11 @@
 //! [`ColliderHandle`]s (a stale handle is an error, never another collider).
 //! Each collider is a shape at a pose with a [`CollisionFilter`], flags
 //! (sensor, remove on contact), a [`Margin`], an [`EventMode`] and user data.
-//! The world keeps every collider's box in a broad phase
-//! ([`DynamicTree`]), updated as soon as a pose
-//! changes, so scene queries always see the colliders as last given.
+//! The world keeps every collider's box in a broad phase, updated as soon
+//! as a pose changes, so scene queries always see the colliders as last
+//! given: a [`DynamicTree`] unless [`World::with_broad_phase`] picks another
+//! structure (a [`SpatialHash`](crate::broad::SpatialHash) grid suits many
+//! colliders of similar size).
 //!
 //! [`World::update`] runs the broad phase, then the narrow phase (in
 //! parallel, only on pairs with a changed collider; colliders flagged
@@ -100,7 +102,7 @@ pub struct World<D: Dim> {
     /// Scratch for manifold reuse: each slot's move since the last update
     /// (the identity outside an update).
     moves: Vec<D::Pose>,
-    broad: DynamicTree<D::V>,
+    broad: Box<dyn BroadPhase<D::V> + Send + Sync>,
     /// Arena slots whose collider was inserted or changed (pose, shape,
     /// margin, filter, flags) since the last update, and the list of them.
     changed: Vec<bool>,
@@ -249,14 +251,62 @@ fn has_centre_radius<D: Dim>(c: &Collider<D>) -> bool {
 }
 
 impl<D: Dim> World<D> {
-    /// An empty world.
+    /// An empty world, its broad phase a [`DynamicTree`].
     pub fn new() -> Self {
+        Self::with_boxed(Box::new(DynamicTree::new()))
+    }
+
+    /// An empty world whose broad phase is `broad` (any [`BroadPhase`]
+    /// structure, empty): a [`SpatialHash`](crate::broad::SpatialHash) with
+    /// cells of about twice the colliders' size suits many colliders of
+    /// similar size moving a little each update; the default
+    /// [`DynamicTree`] suits any mix. Answers are the same with any
+    /// structure, only the time differs.
+    pub fn with_broad_phase(
+        broad: impl BroadPhase<D::V> + Send + Sync + 'static,
+    ) -> Result<Self, WorldError> {
+        if !broad.is_empty() {
+            return Err(WorldError::BroadPhaseNotEmpty(broad.len()));
+        }
+        Ok(Self::with_boxed(Box::new(broad)))
+    }
+
+    /// Moves every collider's box into `broad` (empty) and keeps it as the
+    /// world's broad phase from now on; the next [`update`](Self::update)
+    /// retests every pair (events stay as they were: a pair touching before
+    /// and after persists). On an error the world is unchanged.
+    pub fn set_broad_phase(
+        &mut self,
+        mut broad: impl BroadPhase<D::V> + Send + Sync + 'static,
+    ) -> Result<(), WorldError> {
+        if !broad.is_empty() {
+            return Err(WorldError::BroadPhaseNotEmpty(broad.len()));
+        }
+        let mut ids = self.proxies.clone();
+        for (h, _) in self.colliders.iter() {
+            let i = h.index() as usize;
+            let info = self
+                .broad
+                .proxy(self.proxies[i])
+                .ok_or(WorldError::StaleHandle(h))?;
+            ids[i] = broad
+                .insert(info.aabb, info.user_data, info.filter)
+                .map_err(WorldError::BroadPhaseRefused)?;
+        }
+        self.proxies = ids;
+        self.broad = Box::new(broad);
+        self.retest_all = true;
+        Ok(())
+    }
+
+    /// An empty world with this broad phase.
+    fn with_boxed(broad: Box<dyn BroadPhase<D::V> + Send + Sync>) -> Self {
         World {
             colliders: Arena::default(),
             proxies: Vec::new(),
             prev_poses: Vec::new(),
             moves: Vec::new(),
-            broad: DynamicTree::new(),
+            broad,
             changed: Vec::new(),
             changed_list: Vec::new(),
             touching: Vec::new(),
@@ -541,8 +591,8 @@ impl<D: Dim> World<D> {
     }
 
     /// The broad phase (read-only), for queries.
-    pub fn broad_phase(&self) -> &DynamicTree<D::V> {
-        &self.broad
+    pub fn broad_phase(&self) -> &dyn BroadPhase<D::V> {
+        &*self.broad
     }
 }
 

@@ -22,7 +22,7 @@ use super::error::WorldError;
 use super::handle::ColliderHandle;
 use super::World;
 use crate::bound::Aabb;
-use crate::broad::{BroadPhase, ProxyId, RayControl, COORD_LIMIT};
+use crate::broad::{ProxyId, RayControl, COORD_LIMIT};
 use crate::ccd::{CastHit, CastOptions, CastStatus};
 use crate::math::tolerance::ZERO_LENGTH_SQ;
 use crate::math::Vector;
@@ -245,7 +245,7 @@ impl<D: Dim> World<D> {
         mut f: impl FnMut(ProxyId, ColliderHandle, &Collider<D>),
     ) -> usize {
         let mut boxes = 0usize;
-        self.broad.query(aabb, u64::MAX, |id, slot| {
+        self.broad.query_aabb(aabb, u64::MAX, &mut |id, slot| {
             boxes += 1;
             if let Some((h, c)) = self.candidate(slot) {
                 if filter.passes(h, c) {
@@ -274,7 +274,7 @@ impl<D: Dim> World<D> {
         check_ray(ray, max_toi)?;
         let mut best: Option<ColliderRayHit<D::V>> = None;
         self.broad
-            .ray_query(ray.origin, ray.dir, max_toi, u64::MAX, |_, slot, _| {
+            .ray_cast(ray.origin, ray.dir, max_toi, u64::MAX, &mut |_, slot, _| {
                 let Some((h, c)) = self.candidate(slot) else {
                     return RayControl::Continue;
                 };
@@ -310,7 +310,7 @@ impl<D: Dim> World<D> {
         check_ray(ray, max_toi)?;
         let mut hits = Vec::new();
         self.broad
-            .ray_query(ray.origin, ray.dir, max_toi, u64::MAX, |_, slot, _| {
+            .ray_cast(ray.origin, ray.dir, max_toi, u64::MAX, &mut |_, slot, _| {
                 if let Some((h, c)) = self.candidate(slot) {
                     if filter.passes(h, c) {
                         if let Some(hit) = D::ray_cast(&c.shape, &c.pose, ray, max_toi, solid) {
@@ -338,7 +338,7 @@ impl<D: Dim> World<D> {
         check_ray(ray, max_toi)?;
         let mut any = false;
         self.broad
-            .ray_query(ray.origin, ray.dir, max_toi, u64::MAX, |_, slot, _| {
+            .ray_cast(ray.origin, ray.dir, max_toi, u64::MAX, &mut |_, slot, _| {
                 if let Some((h, c)) = self.candidate(slot) {
                     if filter.passes(h, c)
                         && D::ray_cast(&c.shape, &c.pose, ray, max_toi, solid).is_some()

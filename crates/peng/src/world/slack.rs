@@ -28,7 +28,6 @@
 //! many pairs again, each through the narrow phase.)
 
 use crate::bound::Aabb;
-use crate::broad::BroadPhase;
 use crate::math::Vector;
 
 use super::sweep::is_bullet;

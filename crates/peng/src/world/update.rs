@@ -24,7 +24,7 @@ use super::pairs::{touch_measured, PairKey, PairState};
 use super::reuse::anchor;
 use super::sweep::{is_bullet, sweep, sweep_hit};
 use super::World;
-use crate::broad::{BroadPhase, ProxyPair};
+use crate::broad::ProxyPair;
 use crate::math::Vector;
 
 /// A user rule on pairs, called with the smaller handle first after the

@@ -1,6 +1,7 @@
 //! Every broad-phase structure reports exactly the brute-force pair set: on the
 //! fixed MSVC-`rand()` box vector, and on random scenes of moving boxes over
-//! many frames (with exactly touching boxes, large boxes, filters, removals).
+//! many frames (with exactly touching boxes, large boxes, filters and
+//! changes of filter, removals).
 
 use crate::broad_common;
 
@@ -153,6 +154,20 @@ fn run_scene<V: Vector>(seed: u64, n: usize, frames: usize, move_pct: u64) -> Re
                 for (_, bp) in all.iter_mut() {
                     bp.remove(gone.id).map_err(|e| e.to_string())?;
                 }
+            }
+            if rng.below(4) == 0 {
+                // A new filter: the proxy's pairs are found again (it
+                // counts as changed when the filter differs).
+                let k = rng.below(known.len() as u64) as usize;
+                let filter = random_filter(&mut rng);
+                for (_, bp) in all.iter_mut() {
+                    bp.set_filter(known[k].id, filter)
+                        .map_err(|e| e.to_string())?;
+                }
+                if filter != known[k].filter {
+                    touched.push(known[k].id);
+                }
+                known[k].filter = filter;
             }
             if rng.below(4) == 0 {
                 let aabb = random_box::<V>(&mut rng, world);

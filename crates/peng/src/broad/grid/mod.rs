@@ -299,6 +299,16 @@ impl<V: Vector> BroadPhase<V> for SpatialHash<V> {
         Ok(info.user_data)
     }
 
+    fn set_filter(&mut self, id: ProxyId, filter: Filter) -> Result<(), BroadPhaseError> {
+        let old = self.table.set_filter(id, filter)?;
+        match (old == Filter::ALL, filter == Filter::ALL) {
+            (true, false) => self.custom_filters += 1,
+            (false, true) => self.custom_filters -= 1,
+            _ => {}
+        }
+        Ok(())
+    }
+
     fn move_proxy(
         &mut self,
         id: ProxyId,

@@ -202,7 +202,15 @@ pub(super) struct Scratch<V> {
     ops_tmp: Vec<Op>,
     recs: Vec<BuildRec<V>>,
     recs_tmp: Vec<BuildRec<V>>,
+    /// Per slot, during the in-order path: its operations are applied.
+    done: Vec<bool>,
 }
+
+/// Frames with at most this many operations take the in-order path: the
+/// table of a scene that small stays in the cache, so sorting the
+/// operations by home (a radix sort of two passes over 4,096 counters)
+/// costs more than the random probes it saves.
+const IN_ORDER_MAX: usize = 1024;
 
 /// A listing as the rebuild path sorts it: a record plus the generation and
 /// `first_axes` of its cell, for the pairwise tests within each cell. (Two
@@ -230,6 +238,8 @@ impl<V: Vector> SpatialHash<V> {
         self.relist_placements(&mut s, rebuild);
         if rebuild {
             self.rebuild_and_pair(&mut s);
+        } else if s.ops.len() <= IN_ORDER_MAX {
+            self.apply_ops_in_order_and_pair(&mut s);
         } else {
             self.apply_ops_and_pair(&mut s);
         }
@@ -392,6 +402,82 @@ impl<V: Vector> SpatialHash<V> {
             });
         }
         fill_generations(&mut found[swept_from..], gens);
+    }
+
+    /// In-order path: each changed proxy in turn has its records brought up
+    /// to date, then its new box is tested against the records of its cells.
+    /// A record of another changed proxy is skipped until that proxy's turn
+    /// is done (before, it holds the old box or is missing); after, it holds
+    /// the new box, so a pair of two changed proxies is found once, in the
+    /// turn of the later one.
+    fn apply_ops_in_order_and_pair(&mut self, s: &mut Scratch<V>) {
+        let inserts = s.ops.iter().filter(|o| o.kind() == Kind::Insert).count();
+        self.cells.reserve(inserts);
+        let cap = self.cells.cap();
+        let t = &self.table;
+        let inv = self.inv_cell;
+        let cells = &mut self.cells;
+        let found = &mut self.found;
+        let swept_from = found.len();
+        let filters = self.custom_filters > 0;
+        let (ops, dprox, done) = (&s.ops, &s.dprox, &mut s.done);
+        done.resize(t.slots.len(), false);
+        let mut k = 0;
+        while k < ops.len() {
+            let a = ops[k].slot;
+            let mut e = k + 1;
+            while e < ops.len() && ops[e].slot == a {
+                e += 1;
+            }
+            let mine = &ops[k..e];
+            for o in mine {
+                let h = home_in(o.fp, cap);
+                match o.kind() {
+                    Kind::Remove => {
+                        if let Some(i) = cells.find(o.fp, a, h) {
+                            cells.remove_at(i);
+                        } else {
+                            debug_assert!(false, "listed record missing");
+                        }
+                    }
+                    Kind::Insert => {
+                        let aabb = dprox[o.dpos as usize].aabb;
+                        cells.insert_at_home(
+                            Record {
+                                fp: o.fp,
+                                slot: a,
+                                aabb,
+                            },
+                            h,
+                        );
+                    }
+                    Kind::Update => {}
+                }
+            }
+            for o in mine.iter().filter(|o| o.kind() != Kind::Remove) {
+                let da = dprox[o.dpos as usize];
+                let (ba, c) = (da.aabb, o.cell(cell_at(inv, da.aabb.min)));
+                let id_a = ProxyId::from_parts(a, da.generation);
+                cells.scan_mut(o.fp, home_in(o.fp, cap), |r| {
+                    let b = r.slot;
+                    if b == a {
+                        r.aabb = ba;
+                    } else if ba.overlaps(&r.aabb)
+                        && (done[b as usize] || !t.dirty[b as usize])
+                        && cell_at(inv, ba.min.max(r.aabb.min)) == c
+                        && (!filters || t.pair_passes(a, b))
+                    {
+                        found.push(ProxyPair::new(id_a, ProxyId::from_parts(b, 0)));
+                    }
+                });
+            }
+            done[a as usize] = true;
+            k = e;
+        }
+        for o in ops {
+            done[o.slot as usize] = false;
+        }
+        fill_generations(&mut found[swept_from..], &self.gens);
     }
 
     /// Rebuild path: every listing sorted by home, the table filled by one

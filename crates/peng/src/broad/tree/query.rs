@@ -330,5 +330,9 @@ impl<V: Vector> BroadPhase<V> for DynamicTree<V> {
         self.move_proxy_inner(id, aabb, displacement)
     }
 
+    fn set_filter(&mut self, id: ProxyId, filter: Filter) -> Result<(), BroadPhaseError> {
+        DynamicTree::set_filter(self, id, filter)
+    }
+
     shared_broad_phase_methods!();
 }
