@@ -160,6 +160,9 @@ pub struct SpatialHash<V> {
     resident: usize,
     /// Rebuild the table when at least this fraction of the proxies changed.
     rebuild_ratio: f32,
+    /// Frames of at most this many (cell, proxy) operations on a small
+    /// table skip the sort (see `update.rs`).
+    in_order_max: usize,
     scratch: update::Scratch<V>,
 }
 
@@ -206,6 +209,7 @@ impl<V: Vector> SpatialHash<V> {
             bounds: Aabb::EMPTY,
             resident: 0,
             rebuild_ratio: Self::DEFAULT_REBUILD_RATIO,
+            in_order_max: Self::DEFAULT_IN_ORDER_MAX,
             scratch: update::Scratch::default(),
         }
     }
@@ -221,6 +225,17 @@ impl<V: Vector> SpatialHash<V> {
         if !ratio.is_nan() {
             self.rebuild_ratio = ratio.max(0.0);
         }
+    }
+
+    /// Default of [`set_in_order_max`](Self::set_in_order_max).
+    pub const DEFAULT_IN_ORDER_MAX: usize = 1024;
+
+    /// Sets how small a pair update must be to skip sorting its work by
+    /// bucket: at most `ops` (cell, proxy) listings to change, on a table
+    /// of at most 16,384 buckets (which stays in the cache). `0` always
+    /// sorts; the pairs and events are the same either way.
+    pub fn set_in_order_max(&mut self, ops: usize) {
+        self.in_order_max = ops;
     }
 
     /// The side of a cell.

@@ -18,6 +18,12 @@ pub fn structures<V: Vector>(cell: f32) -> Vec<(&'static str, Box<dyn BroadPhase
         ("sap-x", Box::new(SweepAndPrune::<V>::with_axis(0))),
         ("sap-y", Box::new(SweepAndPrune::<V>::with_axis(1))),
         ("grid", Box::new(SpatialHash::<V>::new(cell).unwrap())),
+        ("grid-sorted", {
+            // Small frames sorted too, as large ones are.
+            let mut g = SpatialHash::<V>::new(cell).unwrap();
+            g.set_in_order_max(0);
+            Box::new(g)
+        }),
         (
             "grid-small-cells",
             Box::new(SpatialHash::<V>::with_max_cells(cell * 0.25, 8).unwrap()),
