@@ -158,7 +158,9 @@ fn check_hull(input: &[Vec3], verts: &[Vec3], faces: &[Vec<u32>]) -> (usize, Vec
             .fold(0.0, f64::max);
         assert!(
             max_off > merge_tol,
-            "adjacent faces {fa} and {fb} are coplanar"
+            "adjacent faces {fa} and {fb} are coplanar: {max_off:e} <= {merge_tol:e}; {:?} {:?}",
+            faces[fa],
+            faces[fb]
         );
     }
     // The hull is accepted by the polyhedron's own validation.
@@ -402,6 +404,20 @@ fn int_coplanar(p: &[[i64; 3]]) -> bool {
         }
     }
     true
+}
+
+/// Points on a sphere (a fresh soak seed): growing faces from a seed plane
+/// left a triangle whose vertices were within a tolerance of its
+/// neighbour face's own plane, though just over the merge tolerance from
+/// that face's seed plane; the two must be one face.
+#[test]
+fn sphere_points_leave_no_coplanar_neighbours_seed_860103() {
+    let mut rng = Rng(17247092768522432183);
+    let pts: Vec<Vec3> = (0..228)
+        .map(|_| rng.unit() * 2.0 + Vec3::new(1.0, -3.0, 0.5))
+        .collect();
+    let (v, f) = hull_ok(&pts);
+    check_hull(&pts, &v, &f);
 }
 
 proptest! {

@@ -2,7 +2,10 @@
 //!
 //! Region growing over the triangle adjacency: the largest unmerged triangle seeds
 //! a face (its plane is the most reliable), and neighbours join while all their
-//! vertices lie within `tol` of the seed plane. The boundary of each region is
+//! vertices lie within `tol` of the seed plane. A second pass merges
+//! neighbouring faces when one's vertices lie within `tol / 2` of the
+//! other's plane (the seed's plane and the grown face's own can differ by
+//! a tolerance, which leaves such pairs). The boundary of each region is
 //! its polygon. Gregorius (GDC 2014) merges during construction instead; merging
 //! afterwards keeps construction simple, and [`weak_corners`] with the rebuild
 //! in [`super::convex_hull`] cleans up the corners that merging leaves reflex
@@ -57,9 +60,98 @@ pub(super) fn merge_coplanar(
         }
     }
 
+    merge_flat_neighbours(pts, tris, &mut group, &mut loops, tol);
+    loops.retain(|lp| !lp.is_empty());
     drop_two_face_vertices(&mut loops)?;
     check_closed(&loops)?;
     Ok(loops)
+}
+
+/// Newell's vector of a loop: twice its area times its unit normal, and
+/// additive over loops that tile a region (shared edges cancel).
+fn newell(pts: &[DVec3], lp: &[u32]) -> DVec3 {
+    let mut n = DVec3::ZERO;
+    for k in 0..lp.len() {
+        let (p, q) = (pts[lp[k] as usize], pts[lp[(k + 1) % lp.len()] as usize]);
+        n += p.cross(q);
+    }
+    n
+}
+
+/// The plane of a loop: Newell's unit normal through the vertices' mean.
+fn loop_plane(pts: &[DVec3], lp: &[u32], n: DVec3) -> Option<(DVec3, f64)> {
+    let n = n.try_normalize()?;
+    let c = lp.iter().map(|&v| pts[v as usize]).sum::<DVec3>() / lp.len() as f64;
+    Some((n, n.dot(c)))
+}
+
+/// The largest distance of a vertex of `lp` from the plane `(n, d)`.
+fn offset(pts: &[DVec3], lp: &[u32], (n, d): (DVec3, f64)) -> f64 {
+    lp.iter()
+        .map(|&v| (n.dot(pts[v as usize]) - d).abs())
+        .fold(0.0, f64::max)
+}
+
+/// Whether neighbouring faces `a` and `b` are one face: the vertices of
+/// one lie within half the merge tolerance (the hull tolerance) of the
+/// other's plane, and all lie within twice the merge tolerance of their
+/// union's plane (on a long thin face a plane fit to the loop can tilt by
+/// more than a tolerance over its length, so a chain of such merges could
+/// otherwise bend).
+fn one_face(pts: &[DVec3], a: &[u32], b: &[u32], tol: f64) -> bool {
+    let (na, nb) = (newell(pts, a), newell(pts, b));
+    let close = |x: &[u32], nx: DVec3, y: &[u32]| {
+        loop_plane(pts, x, nx).is_some_and(|p| offset(pts, y, p) <= 0.5 * tol)
+    };
+    if !(close(a, na, b) || close(b, nb, a)) {
+        return false;
+    }
+    let union: Vec<u32> = a.iter().chain(b).copied().collect();
+    loop_plane(pts, &union, na + nb).is_some_and(|p| offset(pts, &union, p) <= 2.0 * tol)
+}
+
+/// Merges neighbouring faces (groups of triangles, `loops[g]` the boundary
+/// of group `g`) while some pair is [`one_face`] and their union's
+/// boundary is one simple loop; a merged-away face's loop is left empty.
+/// Seen on points of a sphere: a triangle left out of a face whose seed
+/// plane it missed by just over `tol`, though within a tolerance of the
+/// face's own plane.
+fn merge_flat_neighbours(
+    pts: &[DVec3],
+    tris: &[Tri],
+    group: &mut [u32],
+    loops: &mut [Vec<u32>],
+    tol: f64,
+) {
+    let mut merged = true;
+    while merged {
+        merged = false;
+        for t in 0..tris.len() {
+            for &nb in &tris[t].adj {
+                let (ga, gb) = (group[t], group[nb as usize]);
+                if ga >= gb || !one_face(pts, &loops[ga as usize], &loops[gb as usize], tol) {
+                    continue;
+                }
+                let moved: Vec<usize> = (0..tris.len()).filter(|&m| group[m] == gb).collect();
+                for &m in &moved {
+                    group[m] = ga;
+                }
+                let members: Vec<u32> = (0..tris.len() as u32)
+                    .filter(|&m| group[m as usize] == ga)
+                    .collect();
+                if let Some(lp) = boundary_loop(tris, group, &members, ga) {
+                    loops[ga as usize] = lp;
+                    loops[gb as usize].clear();
+                    merged = true;
+                } else {
+                    // Not a disk (a ring around another face): undone.
+                    for &m in &moved {
+                        group[m] = gb;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Grows the face seeded by triangle `s` as group `g`; returns its triangles,
