@@ -142,6 +142,12 @@ impl Motion2 {
 
     /// The pose at time `t`: the centre moves to `start·c + linvel·t` and the
     /// body turns by `angvel·t` about it.
+    ///
+    /// Inlined: the advancement loops call it every step, and inlined the
+    /// start's centre is computed once outside the loop (left to the code
+    /// layout, a change elsewhere in the crate once cost the 3D nonlinear
+    /// cast benchmark 5 % more instructions).
+    #[inline]
     pub fn pose_at(&self, t: f32) -> Pose2 {
         let rotation = Rot2::from_angle(self.angvel * t).mul(self.start.rotation);
         let center = self.start.transform_point(self.local_center) + self.linvel * t;
@@ -187,7 +193,9 @@ impl Motion3 {
     }
 
     /// The pose at time `t`: the centre moves to `start·c + linvel·t` and the
-    /// body turns by the rotation vector `angvel·t` about it.
+    /// body turns by the rotation vector `angvel·t` about it. Inlined, as
+    /// [`Motion2::pose_at`].
+    #[inline]
     pub fn pose_at(&self, t: f32) -> Pose3 {
         let turn = Quat::from_scaled_axis(self.angvel * t);
         let rotation = (turn * self.start.rotation).normalize();
