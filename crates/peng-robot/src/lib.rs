@@ -1,0 +1,23 @@
+//! Collision checking for robot arms.
+//!
+//! - [`urdf`] reads a robot model (URDF): links with their collision
+//!   geometry and joints (revolute, continuous, prismatic, fixed; mimic
+//!   joints follow the joint they name).
+//! - [`srdf`] reads the semantic description (SRDF): groups, named group
+//!   states and the link pairs whose collisions are disabled.
+//! - [`Robot::link_poses`] is the forward kinematics of a configuration, in
+//!   f64 along the chain.
+//!
+//! Bad input never panics: every error names the file, the line where there
+//! is one, and the element ([`RobotError`]).
+
+mod error;
+mod model;
+pub mod srdf;
+mod transform;
+pub mod urdf;
+mod xml;
+
+pub use error::RobotError;
+pub use model::{Collision, Geometry, Inertial, Joint, JointKind, Limits, Link, Mimic, Robot};
+pub use transform::Transform;
