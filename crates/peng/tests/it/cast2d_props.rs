@@ -317,7 +317,15 @@ proptest! {
                 // size, <= 2.5e-4) over the approach speed along the normal.
                 let speed = (-s.normal.dot(c.vel_b - c.vel_a)).max(1e-3);
                 prop_assert!((s.time - l.time).abs() <= 3e-4 / speed + 1e-5, "{s:?} vs {l:?}");
-                prop_assert_eq!(s.status, l.status);
+                // Shapes starting closer than cast_linear's tolerance are
+                // touching to it, while the exact swept SAT dates the
+                // contact a moment later (soak seed 860226: 4.6e-5 apart,
+                // a hit at 3.2e-5): either status is right there.
+                let start_gap = distance(&c.a, &c.pose_a, &c.b, &c.pose_b).distance;
+                let near_start = start_gap <= 2.5e-4
+                    && [s.status, l.status].contains(&CastStatus::Touching)
+                    && [s.status, l.status].contains(&CastStatus::Hit);
+                prop_assert!(s.status == l.status || near_start, "{s:?} vs {l:?}, start gap {start_gap}");
                 if s.status == CastStatus::Hit && speed > 0.1 {
                     // Normals agree unless the contact is vertex-vertex
                     // (then any normal between the faces is right): compare
