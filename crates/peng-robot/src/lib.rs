@@ -7,12 +7,15 @@
 //!   states and the link pairs whose collisions are disabled.
 //! - [`Robot::link_poses`] is the forward kinematics of a configuration, in
 //!   f64 along the chain.
+//! - [`link_shapes`] turns each link's collision geometry into peng shapes
+//!   (meshes read with `peng-io`, as convex hulls by default).
 //!
 //! Bad input never panics: every error names the file, the line where there
 //! is one, and the element ([`RobotError`]).
 
 mod error;
 mod model;
+mod shapes;
 pub mod srdf;
 mod transform;
 pub mod urdf;
@@ -20,4 +23,5 @@ mod xml;
 
 pub use error::RobotError;
 pub use model::{Collision, Geometry, Inertial, Joint, JointKind, Limits, Link, Mimic, Robot};
+pub use shapes::{link_shapes, LinkShape, MeshMode, MeshSource};
 pub use transform::Transform;
