@@ -9,10 +9,15 @@
 //!   f64 along the chain.
 //! - [`link_shapes`] turns each link's collision geometry into peng shapes
 //!   (meshes read with `peng-io`, as convex hulls by default).
+//! - [`Checker`] checks a configuration: self-collision (link pairs neither
+//!   adjacent nor disabled by the SRDF) and collision with environment
+//!   objects, with padding per link; contacts with depth and points, or the
+//!   closest pair and every pair within a cut-off.
 //!
 //! Bad input never panics: every error names the file, the line where there
 //! is one, and the element ([`RobotError`]).
 
+mod check;
 mod error;
 mod model;
 mod shapes;
@@ -21,6 +26,7 @@ mod transform;
 pub mod urdf;
 mod xml;
 
+pub use check::{Checker, Other, PairReport, Stop};
 pub use error::RobotError;
 pub use model::{Collision, Geometry, Inertial, Joint, JointKind, Limits, Link, Mimic, Robot};
 pub use shapes::{link_shapes, LinkShape, MeshMode, MeshSource};

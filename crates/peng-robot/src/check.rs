@@ -1,0 +1,244 @@
+//! Collision and distance checks of one configuration: the robot against
+//! itself (link pairs that are neither adjacent nor disabled by the SRDF)
+//! and against environment objects, with padding per link.
+
+use crate::error::RobotError;
+use crate::model::Robot;
+use crate::shapes::LinkShape;
+use crate::srdf::Srdf;
+use crate::transform::Transform;
+use peng::d3::{distance, intersects, Pose3, Shape, Vec3};
+
+/// What a pair of a link and something else is: another link or an
+/// environment object (its index in [`Checker::environment`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Other {
+    /// A link, by index in [`Robot::links`].
+    Link(usize),
+    /// An environment object, by index.
+    Object(usize),
+}
+
+/// A contact or near pair of one configuration.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PairReport {
+    /// The link (the smaller index when both are links).
+    pub link: usize,
+    /// What it meets.
+    pub other: Other,
+    /// Signed distance between the padded shapes (negative: depth).
+    pub distance: f32,
+    /// The closest (or deepest) point on the link, root frame.
+    pub point_link: Vec3,
+    /// The closest (or deepest) point on the other, root frame.
+    pub point_other: Vec3,
+}
+
+/// Whether [`Checker::check`] stops at the first contact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// At the first contact found (its report only).
+    AtFirst,
+    /// Never: every pair in contact.
+    Never,
+}
+
+/// A robot with its link shapes, the pairs to check and its environment.
+#[derive(Debug, Clone)]
+pub struct Checker {
+    /// The robot.
+    pub robot: Robot,
+    shapes: Vec<Vec<LinkShape>>,
+    /// Padding per link (m), added to every shape of the link.
+    padding: Vec<f32>,
+    /// The link pairs checked against each other.
+    self_pairs: Vec<(usize, usize)>,
+    /// Environment objects: shapes at poses in the root frame.
+    pub environment: Vec<(Shape, Pose3)>,
+}
+
+impl Checker {
+    /// A checker for `robot` with `shapes` (see
+    /// [`link_shapes`](crate::link_shapes)): every pair of links with
+    /// shapes, except adjacent ones and those the SRDF disables. Links are
+    /// adjacent when one is the other's nearest ancestor with shapes (links
+    /// without geometry in between are passed over, as MoveIt does).
+    pub fn new(robot: Robot, shapes: Vec<Vec<LinkShape>>, srdf: Option<&Srdf>) -> Checker {
+        let n = robot.links.len();
+        let shaped_parent = |mut l: usize| {
+            while let Some(j) = robot.parent_joint(l) {
+                l = robot.joints[j].parent;
+                if !shapes[l].is_empty() {
+                    return Some(l);
+                }
+            }
+            None
+        };
+        let adjacent =
+            |a: usize, b: usize| shaped_parent(a) == Some(b) || shaped_parent(b) == Some(a);
+        let mut self_pairs = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if shapes[a].is_empty() || shapes[b].is_empty() || adjacent(a, b) {
+                    continue;
+                }
+                if srdf.is_some_and(|s| s.is_disabled(a, b)) {
+                    continue;
+                }
+                self_pairs.push((a, b));
+            }
+        }
+        Checker {
+            padding: vec![0.0; n],
+            robot,
+            shapes,
+            self_pairs,
+            environment: Vec::new(),
+        }
+    }
+
+    /// Sets link `link`'s padding (m, finite and not negative).
+    pub fn set_padding(&mut self, link: usize, padding: f64) -> Result<(), RobotError> {
+        let name = self
+            .robot
+            .links
+            .get(link)
+            .map(|l| l.name.clone())
+            .unwrap_or_default();
+        if !(padding.is_finite() && padding >= 0.0) || link >= self.padding.len() {
+            return Err(RobotError::new(
+                format!("link \"{name}\""),
+                format!("padding {padding} must be finite and not negative"),
+            ));
+        }
+        self.padding[link] = padding as f32;
+        Ok(())
+    }
+
+    /// The link pairs checked against each other.
+    pub fn self_pairs(&self) -> &[(usize, usize)] {
+        &self.self_pairs
+    }
+
+    /// The world pose of every shape of every link at configuration `q`.
+    fn placed(&self, q: &[f64]) -> Result<Vec<Vec<Pose3>>, RobotError> {
+        let links = self.robot.link_poses(q)?;
+        Ok(self
+            .shapes
+            .iter()
+            .zip(&links)
+            .map(|(shapes, lp)| shapes.iter().map(|s| lp.mul(&s.pose).to_pose()).collect())
+            .collect())
+    }
+
+    /// Every (link, other) pair to check, self pairs first, then each link
+    /// with shapes against each object.
+    fn pairs(&self) -> impl Iterator<Item = (usize, Other)> + '_ {
+        let selfs = self.self_pairs.iter().map(|&(a, b)| (a, Other::Link(b)));
+        let env = (0..self.shapes.len())
+            .filter(|&l| !self.shapes[l].is_empty())
+            .flat_map(move |l| (0..self.environment.len()).map(move |o| (l, Other::Object(o))));
+        selfs.chain(env)
+    }
+
+    /// The closest pair of shapes of `link` and `other`: its report.
+    fn measure(&self, placed: &[Vec<Pose3>], link: usize, other: Other) -> Option<PairReport> {
+        let pad_a = self.padding[link];
+        let mut best: Option<PairReport> = None;
+        for (sa, pa) in self.shapes[link].iter().zip(&placed[link]) {
+            let mut one = |sb: &Shape, pb: &Pose3, pad_b: f32| {
+                let d = distance(&sa.shape, pa, sb, pb);
+                let r = PairReport {
+                    link,
+                    other,
+                    distance: d.distance - pad_a - pad_b,
+                    point_link: d.point_a + d.normal * pad_a,
+                    point_other: d.point_b - d.normal * pad_b,
+                };
+                if best.is_none_or(|b| r.distance < b.distance) {
+                    best = Some(r);
+                }
+            };
+            match other {
+                Other::Link(b) => {
+                    for (sb, pb) in self.shapes[b].iter().zip(&placed[b]) {
+                        one(&sb.shape, pb, self.padding[b]);
+                    }
+                }
+                Other::Object(o) => {
+                    let (s, p) = &self.environment[o];
+                    one(s, p, 0.0);
+                }
+            }
+        }
+        best
+    }
+
+    /// Whether any shape pair of `link` and `other` touches (padding
+    /// counted).
+    fn touching(&self, placed: &[Vec<Pose3>], link: usize, other: Other) -> bool {
+        let padded =
+            self.padding[link] > 0.0 || matches!(other, Other::Link(b) if self.padding[b] > 0.0);
+        if padded {
+            return self
+                .measure(placed, link, other)
+                .is_some_and(|r| r.distance <= 0.0);
+        }
+        self.shapes[link]
+            .iter()
+            .zip(&placed[link])
+            .any(|(sa, pa)| match other {
+                Other::Link(b) => self.shapes[b]
+                    .iter()
+                    .zip(&placed[b])
+                    .any(|(sb, pb)| intersects(&sa.shape, pa, &sb.shape, pb)),
+                Other::Object(o) => intersects(
+                    &sa.shape,
+                    pa,
+                    &self.environment[o].0,
+                    &self.environment[o].1,
+                ),
+            })
+    }
+
+    /// The pairs in contact at configuration `q` (touching counts), each
+    /// with its depth and points; with [`Stop::AtFirst`] at most one.
+    pub fn check(&self, q: &[f64], stop: Stop) -> Result<Vec<PairReport>, RobotError> {
+        let placed = self.placed(q)?;
+        let mut out = Vec::new();
+        for (link, other) in self.pairs() {
+            if self.touching(&placed, link, other) {
+                if let Some(r) = self.measure(&placed, link, other) {
+                    out.push(r);
+                    if stop == Stop::AtFirst {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The closest pair at configuration `q` (`None` when nothing is
+    /// checked), and every pair closer than `cutoff`, closest first.
+    pub fn distance(
+        &self,
+        q: &[f64],
+        cutoff: f32,
+    ) -> Result<(Option<PairReport>, Vec<PairReport>), RobotError> {
+        let placed = self.placed(q)?;
+        let mut all: Vec<PairReport> = self
+            .pairs()
+            .filter_map(|(l, o)| self.measure(&placed, l, o))
+            .collect();
+        all.sort_by(|a, b| a.distance.total_cmp(&b.distance));
+        let closest = all.first().copied();
+        all.retain(|r| r.distance < cutoff);
+        Ok((closest, all))
+    }
+
+    /// The pose of every link at `q` (for drawing and reports).
+    pub fn link_poses(&self, q: &[f64]) -> Result<Vec<Transform>, RobotError> {
+        self.robot.link_poses(q)
+    }
+}
