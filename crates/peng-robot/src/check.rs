@@ -121,7 +121,7 @@ impl Checker {
     }
 
     /// The world pose of every shape of every link at configuration `q`.
-    fn placed(&self, q: &[f64]) -> Result<Vec<Vec<Pose3>>, RobotError> {
+    pub(crate) fn placed(&self, q: &[f64]) -> Result<Vec<Vec<Pose3>>, RobotError> {
         let links = self.robot.link_poses(q)?;
         Ok(self
             .shapes
@@ -139,6 +139,26 @@ impl Checker {
             .filter(|&l| !self.shapes[l].is_empty())
             .flat_map(move |l| (0..self.environment.len()).map(move |o| (l, Other::Object(o))));
         selfs.chain(env)
+    }
+
+    /// A link's shapes.
+    pub(crate) fn shapes_of(&self, link: usize) -> &[LinkShape] {
+        &self.shapes[link]
+    }
+
+    /// Every pair checked (see `pairs`).
+    pub(crate) fn all_pairs(&self) -> Vec<(usize, Other)> {
+        self.pairs().collect()
+    }
+
+    /// [`measure`](Self::measure) for the motion check.
+    pub(crate) fn measure_pair(
+        &self,
+        placed: &[Vec<Pose3>],
+        link: usize,
+        other: Other,
+    ) -> Option<PairReport> {
+        self.measure(placed, link, other)
     }
 
     /// The closest pair of shapes of `link` and `other`: its report.

@@ -13,6 +13,9 @@
 //!   adjacent nor disabled by the SRDF) and collision with environment
 //!   objects, with padding per link; contacts with depth and points, or the
 //!   closest pair and every pair within a cut-off.
+//! - [`Checker::check_motion`] certifies a straight joint-space segment free
+//!   or finds its first contact by conservative advancement, never by
+//!   sampling.
 //!
 //! Bad input never panics: every error names the file, the line where there
 //! is one, and the element ([`RobotError`]).
@@ -20,6 +23,7 @@
 mod check;
 mod error;
 mod model;
+mod motion;
 mod shapes;
 pub mod srdf;
 mod transform;
@@ -29,5 +33,6 @@ mod xml;
 pub use check::{Checker, Other, PairReport, Stop};
 pub use error::RobotError;
 pub use model::{Collision, Geometry, Inertial, Joint, JointKind, Limits, Link, Mimic, Robot};
+pub use motion::{MotionResult, CONTACT_TOL};
 pub use shapes::{link_shapes, LinkShape, MeshMode, MeshSource};
 pub use transform::Transform;

@@ -166,3 +166,112 @@ fn the_panda_default_state_is_free() {
     let (closest, _) = c.distance(&q, 0.0).unwrap();
     assert!(closest.unwrap().distance > 0.0);
 }
+
+/// The ball obstacle of the motion test: centre and radius.
+const BALL: (DVec2, f64) = (DVec2::new(1.3, 0.9), 0.25);
+
+/// The closed-form signed distance of the arm at `q`: its one self pair
+/// and each link against the ball, the least.
+fn arm_truth(q: &[f64]) -> f64 {
+    let s = segments(q);
+    let selfd = segment_segment(s[0].0, s[0].1, s[2].0, s[2].1) - 2.0 * R;
+    s.iter()
+        .map(|(a, b)| point_segment(BALL.0, *a, *b) - R - BALL.1)
+        .fold(selfd, f64::min)
+}
+
+/// Random segments between free configurations of the planar arm, with a
+/// ball beside it, against a dense sampling of the closed form (every 1e-4
+/// of the segment): a contact the sampling finds is never reported later,
+/// a reported contact is real, and a segment found free never touches.
+#[test]
+fn planar_arm_motions_never_miss_a_contact() {
+    use peng_robot::MotionResult;
+    let mut c = arm();
+    c.environment.push((
+        Ball::new(BALL.1 as f32).unwrap().into(),
+        Pose3::from_translation(Vec3::new(BALL.0.x as f32, BALL.0.y as f32, 0.0)),
+    ));
+    let mut seed = 5u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 11) as f64 / (1u64 << 53) as f64) * 6.2 - 3.1
+    };
+    let (mut contacts, mut free) = (0, 0);
+    let mut tried = 0;
+    while tried < 300 {
+        let q0 = [next(), next(), next()];
+        let q1 = [next(), next(), next()];
+        if arm_truth(&q0) <= 0.0 || arm_truth(&q1) <= 0.0 {
+            continue;
+        }
+        tried += 1;
+        let lerp = |s: f64| [0, 1, 2].map(|i| q0[i] + s * (q1[i] - q0[i]));
+        let n = 10_000;
+        let dense: Vec<f64> = (0..=n)
+            .map(|k| arm_truth(&lerp(k as f64 / n as f64)))
+            .collect();
+        let first = dense
+            .iter()
+            .position(|&d| d <= 0.0)
+            .map(|k| k as f64 / n as f64);
+        match c.check_motion(&q0, &q1).unwrap() {
+            MotionResult::Contact { s, .. } => {
+                contacts += 1;
+                let at = arm_truth(&lerp(s));
+                assert!(at <= 2e-4, "reported at {s} but {at} apart");
+                if let Some(f) = first {
+                    assert!(s <= f + 1e-4, "reported at {s}, sampled contact at {f}");
+                }
+            }
+            MotionResult::Free { clearance } => {
+                assert!(first.is_none(), "free, but sampled contact at {first:?}");
+                let least = dense.iter().copied().fold(f64::INFINITY, f64::min);
+                assert!(clearance as f64 >= least - 1e-4, "{clearance} vs {least}");
+                free += 1;
+            }
+        }
+    }
+    assert!(
+        contacts > 30 && free > 30,
+        "{contacts} contacts, {free} free"
+    );
+}
+
+/// A graze that checking at 0.005 of the segment (MoveIt's default
+/// resolution) misses: the straight arm swings from -0.5 to 0.5 rad past a
+/// small ball just inside the reach of its tip, in contact only for
+/// 3e-3 rad between two of the samples. The motion check finds it.
+#[test]
+fn a_graze_between_coarse_samples_is_found() {
+    use peng_robot::MotionResult;
+    let mut c = arm();
+    // The tip's cap reaches 3.1 from the base; the ball (radius 0.01) sits
+    // 1e-4 inside that at 0.0025 rad, midway between samples at 0 and
+    // 0.005.
+    let (r_ball, angle) = (0.01f64, 0.0025f64);
+    let centre = DVec2::from_angle(angle) * (3.0 + R + r_ball - 1e-4);
+    c.environment.push((
+        Ball::new(r_ball as f32).unwrap().into(),
+        Pose3::from_translation(Vec3::new(centre.x as f32, centre.y as f32, 0.0)),
+    ));
+    let truth =
+        |th: f64| point_segment(centre, DVec2::ZERO, DVec2::from_angle(th) * 3.0) - R - r_ball;
+    let lerp = |s: f64| -0.5 + s;
+    let coarse = (0..=200).any(|k| truth(lerp(k as f64 / 200.0)) <= 0.0);
+    let dense = (0..=100_000).position(|k| truth(lerp(k as f64 / 100_000.0)) <= 0.0);
+    assert!(!coarse, "the coarse samples should miss this graze");
+    let first = dense.expect("in contact for a moment") as f64 / 100_000.0;
+    match c.check_motion(&[-0.5, 0.0, 0.0], &[0.5, 0.0, 0.0]).unwrap() {
+        MotionResult::Contact { s, pair } => {
+            assert!(
+                s <= first + 1e-5 && truth(lerp(s)) <= 2e-4,
+                "{s} vs {first}"
+            );
+            assert_eq!((pair.link, pair.other), (3, Other::Object(0)));
+        }
+        free => panic!("missed the graze: {free:?}"),
+    }
+}
