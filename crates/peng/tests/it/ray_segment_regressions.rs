@@ -6,9 +6,14 @@
 //! a fresh differential-test seed, a ray passing 2.07e-5 from a segment at
 //! 11°, reported 2.6e-4 before its closest approach). The truth is that
 //! closest approach in f64.
+//!
+//! A triangle crossed at a slope so shallow that rounding over the slope
+//! moves the plane crossing past its edges is hit where the ray enters the
+//! edges' tube (seen: a sliver 0.01 wide crossed at 1.8e-5 through its
+//! centroid, reported as a miss).
 
 use glam::{DVec3, Quat, Vec3};
-use peng::d3::{ray_cast, Pose3, Segment, Shape};
+use peng::d3::{ray_cast, Pose3, Segment, Shape, Triangle};
 use peng::query::types::Ray;
 use proptest::prelude::*;
 
@@ -108,4 +113,35 @@ proptest! {
         let ray = Ray::new(target - dir * back, dir).unwrap();
         check(a, b, Pose3::IDENTITY, ray)?;
     }
+}
+
+#[test]
+fn sliver_triangle_crossed_through_its_centroid_at_a_shallow_slope_seed_860232() {
+    let a = Vec3::new(-0.008368492, 0.036738396, 0.27884102);
+    let b = Vec3::new(0.8956804, 0.7059374, 1.4612131);
+    let c = Vec3::new(0.64166737, 0.5158081, 1.1134386);
+    let shape: Shape = Triangle::new(a, b, c)
+        .expect("a sliver, not degenerate")
+        .into();
+    let pose = Pose3::new(
+        Vec3::new(1.8048859, -2.5, -2.5),
+        Quat::from_xyzw(-0.19163911, 0.43092325, 0.86295193, 0.18136595),
+    );
+    let target = pose.transform_point((a + b + c) / 3.0);
+    let dir = Vec3::new(-0.4114933, -0.35585213, -0.2936268).normalize();
+    let origin = target - dir * 8.0;
+    let ray = Ray::new(origin, (target - origin) * 0.5).unwrap();
+    let hit =
+        ray_cast(&shape, &pose, &ray, 2.05, true).expect("the ray passes through the centroid");
+    // Entering the sliver before the centroid (t = 2), and on it: within
+    // 1e-5 of the triangle's plane and of its extent.
+    assert!(hit.toi <= 2.0 && hit.toi > 1.99, "{hit:?}");
+    let local = pose.inverse_transform_point(hit.point);
+    let n = (b - a).cross(c - a).normalize();
+    assert!(
+        n.dot(local - a).abs() < 1e-5,
+        "{} off the plane",
+        n.dot(local - a)
+    );
+    assert!(hit.normal.dot(ray.dir) <= 0.0);
 }

@@ -677,17 +677,22 @@ fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<Line
     let in_plane = n == Vec3::ZERO || n.dot(o - a).abs() <= 10.0 * REL_EPS * size;
     if (det.abs() <= REL_EPS * scale && in_plane) || nrm.length_squared() == 0.0 {
         // Along the plane (or a zero-area triangle): only edge hits.
-        let mut out: Option<LineInterval> = None;
-        for (p, q) in [(a, b), (b, c), (c, a)] {
-            if let Some(iv) = segment_interval(p, q, o, d) {
-                out = Some(match out {
-                    Some(x) => x.hull(iv),
-                    None => iv,
-                });
-            }
-        }
-        return out;
+        return edge_hull(a, b, c, o, d);
     }
+    let n = if n.dot(d) > 0.0 { -n } else { n };
+    // A ray at a slope below 1e-2 crosses the plane where rounding over the
+    // slope puts it: a sliver 0.01 wide, crossed at 1.8e-5 through its
+    // centroid, was missed. Such a ray hits if it passes within the edges'
+    // tolerance tube (it then lies that close to the triangle), entering
+    // where it first does.
+    let shallow = det.abs() < 1e-2 * scale;
+    let graze = || {
+        edge_hull(a, b, c, o, d).map(|iv| LineInterval {
+            n_in: n,
+            n_out: n,
+            ..iv
+        })
+    };
     // The barycentric solve runs in f64: for a grazing ray the crossing time is
     // the rounding error over sin α, which f32 would turn into a hit visibly
     // off the triangle.
@@ -697,20 +702,31 @@ fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<Line
     let det = e1.dot(pvec);
     let inv = 1.0 / det;
     if !inv.is_finite() {
-        return None;
+        return if shallow { graze() } else { None };
     }
     let tvec = o.as_dvec3() - a64;
     let u = tvec.dot(pvec) * inv;
     let tol = 4.0 * REL_EPS as f64;
-    if u < -tol || u > 1.0 + tol {
-        return None;
-    }
     let qvec = tvec.cross(e1);
     let v = d64.dot(qvec) * inv;
-    if v < -tol || u + v > 1.0 + tol {
-        return None;
+    if u < -tol || u > 1.0 + tol || v < -tol || u + v > 1.0 + tol {
+        return if shallow { graze() } else { None };
     }
     let t = (e2.dot(qvec) * inv) as f32;
-    let n = if n.dot(d) > 0.0 { -n } else { n };
     Some(LineInterval::point(t, n))
+}
+
+/// The hull of the stretches of the line within the tolerance tube of each
+/// edge of triangle `a b c` (see [`segment_interval`]).
+fn edge_hull(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<LineInterval> {
+    let mut out: Option<LineInterval> = None;
+    for (p, q) in [(a, b), (b, c), (c, a)] {
+        if let Some(iv) = segment_interval(p, q, o, d) {
+            out = Some(match out {
+                Some(x) => x.hull(iv),
+                None => iv,
+            });
+        }
+    }
+    out
 }
