@@ -15,11 +15,13 @@
 //!   closest pair and every pair within a cut-off.
 //! - [`Checker::check_motion`] certifies a straight joint-space segment free
 //!   or finds its first contact by conservative advancement, never by
-//!   sampling.
+//!   sampling; [`Checker::check_batch`] and [`Checker::check_motion_batch`]
+//!   run many on all cores, with results independent of the thread count.
 //!
 //! Bad input never panics: every error names the file, the line where there
 //! is one, and the element ([`RobotError`]).
 
+mod batch;
 mod check;
 mod error;
 mod model;

@@ -275,3 +275,40 @@ fn a_graze_between_coarse_samples_is_found() {
         free => panic!("missed the graze: {free:?}"),
     }
 }
+
+/// Batches give each item's own answer, in order, on 1 and 4 threads.
+#[test]
+fn batches_match_one_by_one_on_any_thread_count() {
+    let c = arm();
+    let mut seed = 3u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 11) as f64 / (1u64 << 53) as f64) * 6.2 - 3.1
+    };
+    let qs: Vec<Vec<f64>> = (0..400).map(|_| vec![next(), next(), next()]).collect();
+    let segs: Vec<(Vec<f64>, Vec<f64>)> =
+        qs.chunks(2).map(|p| (p[0].clone(), p[1].clone())).collect();
+    let one: Vec<_> = qs
+        .iter()
+        .map(|q| c.check(q, Stop::Never).unwrap())
+        .collect();
+    let motions: Vec<_> = segs
+        .iter()
+        .map(|(a, b)| c.check_motion(a, b).unwrap())
+        .collect();
+    for threads in [1, 4] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (batch, mbatch) =
+            pool.install(|| (c.check_batch(&qs, Stop::Never), c.check_motion_batch(&segs)));
+        let batch: Vec<_> = batch.into_iter().map(Result::unwrap).collect();
+        let mbatch: Vec<_> = mbatch.into_iter().map(Result::unwrap).collect();
+        assert_eq!(batch, one, "{threads} threads");
+        assert_eq!(mbatch, motions, "{threads} threads");
+    }
+    assert!(one.iter().any(|r| !r.is_empty()) && one.iter().any(|r| r.is_empty()));
+}
