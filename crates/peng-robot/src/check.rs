@@ -65,21 +65,11 @@ impl Checker {
     /// without geometry in between are passed over, as MoveIt does).
     pub fn new(robot: Robot, shapes: Vec<Vec<LinkShape>>, srdf: Option<&Srdf>) -> Checker {
         let n = robot.links.len();
-        let shaped_parent = |mut l: usize| {
-            while let Some(j) = robot.parent_joint(l) {
-                l = robot.joints[j].parent;
-                if !shapes[l].is_empty() {
-                    return Some(l);
-                }
-            }
-            None
-        };
-        let adjacent =
-            |a: usize, b: usize| shaped_parent(a) == Some(b) || shaped_parent(b) == Some(a);
+        let adjacent = Self::adjacent_pairs(&robot, &shapes);
         let mut self_pairs = Vec::new();
         for a in 0..n {
             for b in a + 1..n {
-                if shapes[a].is_empty() || shapes[b].is_empty() || adjacent(a, b) {
+                if shapes[a].is_empty() || shapes[b].is_empty() || adjacent.contains(&(a, b)) {
                     continue;
                 }
                 if srdf.is_some_and(|s| s.is_disabled(a, b)) {
@@ -95,6 +85,39 @@ impl Checker {
             self_pairs,
             environment: Vec::new(),
         }
+    }
+
+    /// The adjacent pairs of links with shapes (smaller index first, sorted):
+    /// one is the other's nearest ancestor with shapes.
+    pub fn adjacent_pairs(robot: &Robot, shapes: &[Vec<LinkShape>]) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for l in 0..robot.links.len() {
+            if shapes[l].is_empty() {
+                continue;
+            }
+            let mut up = l;
+            while let Some(j) = robot.parent_joint(up) {
+                up = robot.joints[j].parent;
+                if !shapes[up].is_empty() {
+                    out.push((l.min(up), l.max(up)));
+                    break;
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// For each of [`self_pairs`](Self::self_pairs), whether it collides at
+    /// `q` (an invalid `q` collides nowhere).
+    pub(crate) fn colliding_self_pairs(&self, q: &[f64]) -> Vec<bool> {
+        let Ok(placed) = self.placed(q) else {
+            return vec![false; self.self_pairs.len()];
+        };
+        self.self_pairs
+            .iter()
+            .map(|&(a, b)| self.touching(&placed, a, Other::Link(b)))
+            .collect()
     }
 
     /// Sets link `link`'s padding (m, finite and not negative).

@@ -17,10 +17,13 @@
 //!   or finds its first contact by conservative advancement, never by
 //!   sampling; [`Checker::check_batch`] and [`Checker::check_motion_batch`]
 //!   run many on all cores, with results independent of the thread count.
+//! - [`acm::generate`] builds the allowed-collision matrix by sampling, as
+//!   MoveIt's setup assistant does, and [`acm::to_srdf`] writes it.
 //!
 //! Bad input never panics: every error names the file, the line where there
 //! is one, and the element ([`RobotError`]).
 
+pub mod acm;
 mod batch;
 mod check;
 mod error;

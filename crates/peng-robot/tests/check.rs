@@ -312,3 +312,50 @@ fn batches_match_one_by_one_on_any_thread_count() {
     }
     assert!(one.iter().any(|r| !r.is_empty()) && one.iter().any(|r| r.is_empty()));
 }
+
+/// The allowed-collision matrix of the planar arm: its two adjacent pairs;
+/// its one other pair collides in some samples only, so it stays checked.
+/// A tree of spheres adds a pair that always overlaps and one that never
+/// meets. The SRDF written reads back to the same pairs.
+#[test]
+fn allowed_collision_matrix_by_sampling() {
+    use peng_robot::acm::{generate, to_srdf, DisableReason::*};
+    let c = arm();
+    let shapes = link_shapes(&c.robot, &MeshSource::default()).unwrap();
+    assert_eq!(
+        generate(&c.robot, &shapes, 2000, 1),
+        [((1, 2), Adjacent), ((2, 3), Adjacent)]
+    );
+
+    let spheres = urdf::parse(
+        "<robot name=\"s\">\
+         <link name=\"base\"><collision><geometry><sphere radius=\"1\"/></geometry></collision></link>\
+         <link name=\"arm\"><collision><origin xyz=\"0.5 0 0\"/><geometry><sphere radius=\"0.5\"/></geometry></collision></link>\
+         <link name=\"inner\"><collision><geometry><sphere radius=\"0.1\"/></geometry></collision></link>\
+         <link name=\"far\"><collision><geometry><sphere radius=\"0.1\"/></geometry></collision></link>\
+         <joint name=\"turn\" type=\"continuous\"><parent link=\"base\"/><child link=\"arm\"/><axis xyz=\"0 0 1\"/></joint>\
+         <joint name=\"in\" type=\"fixed\"><parent link=\"arm\"/><child link=\"inner\"/><origin xyz=\"0.2 0 0\"/></joint>\
+         <joint name=\"out\" type=\"fixed\"><parent link=\"arm\"/><child link=\"far\"/><origin xyz=\"10 0 0\"/></joint>\
+         </robot>",
+    )
+    .unwrap();
+    let shapes = link_shapes(&spheres, &MeshSource::default()).unwrap();
+    let acm = generate(&spheres, &shapes, 500, 2);
+    let (base, arm_l, inner, far) = (0, 1, 2, 3);
+    assert_eq!(
+        acm,
+        [
+            ((base, arm_l), Adjacent),
+            ((base, inner), Default),
+            ((base, far), Never),
+            ((arm_l, inner), Adjacent),
+            ((arm_l, far), Adjacent),
+            ((inner, far), Never),
+        ]
+    );
+    let text = to_srdf(&spheres, &acm);
+    let back = srdf::parse(&text, &spheres).unwrap();
+    let pairs: Vec<(usize, usize)> = back.disabled.iter().map(|(p, _)| *p).collect();
+    assert_eq!(pairs, acm.iter().map(|(p, _)| *p).collect::<Vec<_>>());
+    assert_eq!(back.disabled[1].1, "Default");
+}
