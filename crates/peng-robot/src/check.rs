@@ -156,7 +156,7 @@ impl Checker {
 
     /// Every (link, other) pair to check, self pairs first, then each link
     /// with shapes against each object.
-    fn pairs(&self) -> impl Iterator<Item = (usize, Other)> + '_ {
+    pub(crate) fn pairs(&self) -> impl Iterator<Item = (usize, Other)> + '_ {
         let selfs = self.self_pairs.iter().map(|&(a, b)| (a, Other::Link(b)));
         let env = (0..self.shapes.len())
             .filter(|&l| !self.shapes[l].is_empty())
@@ -169,23 +169,13 @@ impl Checker {
         &self.shapes[link]
     }
 
-    /// Every pair checked (see `pairs`).
-    pub(crate) fn all_pairs(&self) -> Vec<(usize, Other)> {
-        self.pairs().collect()
-    }
-
-    /// [`measure`](Self::measure) for the motion check.
-    pub(crate) fn measure_pair(
+    /// The closest pair of shapes of `link` and `other`: its report.
+    pub(crate) fn measure(
         &self,
         placed: &[Vec<Pose3>],
         link: usize,
         other: Other,
     ) -> Option<PairReport> {
-        self.measure(placed, link, other)
-    }
-
-    /// The closest pair of shapes of `link` and `other`: its report.
-    fn measure(&self, placed: &[Vec<Pose3>], link: usize, other: Other) -> Option<PairReport> {
         let pad_a = self.padding[link];
         let mut best: Option<PairReport> = None;
         for (sa, pa) in self.shapes[link].iter().zip(&placed[link]) {

@@ -170,6 +170,8 @@ pub struct Robot {
     order: Vec<usize>,
     /// The active joints in configuration order (the order of `order`).
     active: Vec<usize>,
+    /// Each link's parent joint (`None` for the root).
+    parent_joint: Vec<Option<usize>>,
     link_index: HashMap<String, usize>,
     joint_index: HashMap<String, usize>,
 }
@@ -262,6 +264,7 @@ impl Robot {
             root,
             order,
             active,
+            parent_joint,
             link_index,
             joint_index,
         })
@@ -289,9 +292,9 @@ impl Robot {
         &self.active
     }
 
-    /// The parent joint of each link (`None` for the root).
+    /// The parent joint of a link (`None` for the root).
     pub fn parent_joint(&self, link: usize) -> Option<usize> {
-        self.joints.iter().position(|j| j.child == link)
+        self.parent_joint[link]
     }
 
     /// Every joint's position for configuration `q` (one value per active

@@ -17,7 +17,6 @@
 use crate::check::{Checker, Other, PairReport};
 use crate::error::RobotError;
 use crate::model::JointKind;
-use peng::d3::Pose3;
 
 /// The outcome of a motion check.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -109,7 +108,7 @@ impl Checker {
         let at = |s: f64| -> Vec<f64> { q0.iter().zip(q1).map(|(a, b)| a + s * (b - a)).collect() };
         let mut first: Option<(f64, PairReport)> = None;
         let mut clearance = f32::INFINITY;
-        for (link, other) in self.all_pairs() {
+        for (link, other) in self.pairs() {
             let v = speed[link]
                 + if let Other::Link(b) = other {
                     speed[b]
@@ -120,8 +119,8 @@ impl Checker {
             let mut s = 0.0;
             let mut steps = 0;
             loop {
-                let placed = self.placed_at(&at(s))?;
-                let Some(r) = self.measure_pair(&placed, link, other) else {
+                let placed = self.placed(&at(s))?;
+                let Some(r) = self.measure(&placed, link, other) else {
                     break;
                 };
                 clearance = clearance.min(r.distance);
@@ -173,10 +172,5 @@ impl Checker {
             waypoints.len().saturating_sub(1),
             MotionResult::Free { clearance },
         ))
-    }
-
-    /// The shapes' world poses at `q` (for the motion loop).
-    fn placed_at(&self, q: &[f64]) -> Result<Vec<Vec<Pose3>>, RobotError> {
-        self.placed(q)
     }
 }

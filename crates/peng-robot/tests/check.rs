@@ -30,6 +30,17 @@ fn arm() -> Checker {
     Checker::new(r, shapes, None)
 }
 
+/// Joint angles uniform in [-3.1, 3.1] from a 64-bit LCG seeded with
+/// `seed` (Knuth's MMIX constants).
+fn angles(mut seed: u64) -> impl FnMut() -> f64 {
+    move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 11) as f64 / (1u64 << 53) as f64) * 6.2 - 3.1
+    }
+}
+
 /// Distance from `p` to segment `a b`.
 fn point_segment(p: DVec2, a: DVec2, b: DVec2) -> f64 {
     let e = b - a;
@@ -74,13 +85,7 @@ fn the_planar_arm_checks_its_one_self_pair_against_the_closed_form() {
     let c = arm();
     // Links 0-1 and 1-2 are adjacent: only 0-2 is checked.
     assert_eq!(c.self_pairs(), &[(1, 3)]);
-    let mut seed = 11u64;
-    let mut next = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((seed >> 11) as f64 / (1u64 << 53) as f64) * 6.2 - 3.1
-    };
+    let mut next = angles(11);
     let (mut hits, mut free) = (0, 0);
     for _ in 0..2000 {
         let q = [next(), next(), next()];
@@ -192,13 +197,7 @@ fn planar_arm_motions_never_miss_a_contact() {
         Ball::new(BALL.1 as f32).unwrap().into(),
         Pose3::from_translation(Vec3::new(BALL.0.x as f32, BALL.0.y as f32, 0.0)),
     ));
-    let mut seed = 5u64;
-    let mut next = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((seed >> 11) as f64 / (1u64 << 53) as f64) * 6.2 - 3.1
-    };
+    let mut next = angles(5);
     let (mut contacts, mut free) = (0, 0);
     let mut tried = 0;
     while tried < 300 {
@@ -280,13 +279,7 @@ fn a_graze_between_coarse_samples_is_found() {
 #[test]
 fn batches_match_one_by_one_on_any_thread_count() {
     let c = arm();
-    let mut seed = 3u64;
-    let mut next = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((seed >> 11) as f64 / (1u64 << 53) as f64) * 6.2 - 3.1
-    };
+    let mut next = angles(3);
     let qs: Vec<Vec<f64>> = (0..400).map(|_| vec![next(), next(), next()]).collect();
     let segs: Vec<(Vec<f64>, Vec<f64>)> =
         qs.chunks(2).map(|p| (p[0].clone(), p[1].clone())).collect();
