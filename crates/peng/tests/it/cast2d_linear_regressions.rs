@@ -1,9 +1,15 @@
-//! 2D linear casts of nearly parallel rectangles (fresh seed 700007 of the
-//! differential test): the Minkowski difference of two nearly parallel faces
-//! is a sliver, the f32 closest point of GJK's triangle kept the old edge
-//! though the new vertex was 1.5e-4 nearer, GJK stalled, and the cast
-//! reported contact 2.3e-4 before it (23 times its tolerance). Truth: the
-//! separating-axis entry time of two translating convex polygons, in f64.
+//! 2D linear casts with their f64 truth: the separating-axis entry time of
+//! two translating convex polygons, and their extents along the normal.
+//!
+//! - Nearly parallel rectangles (fresh seed 700007 of the differential
+//!   test): the Minkowski difference of two nearly parallel faces is a
+//!   sliver, the f32 closest point of GJK's triangle kept the old edge
+//!   though the new vertex was 1.5e-4 nearer, GJK stalled, and the cast
+//!   reported contact 2.3e-4 before it (23 times its tolerance).
+//! - A triangle meeting a polygon corner to corner (soak seed 860252): the
+//!   time was right but the normal was that of a chord of the difference
+//!   between the two corners, 0.06 rad off; along it the shapes overlapped
+//!   by 0.044.
 
 use glam::DVec2;
 use peng::d2::*;
@@ -20,6 +26,21 @@ fn corners(h: Vec2, pose: &Pose2) -> Vec<DVec2> {
             DVec2::new(c * p.x - s * p.y, s * p.x + c * p.y) + t
         })
         .to_vec()
+}
+
+/// The vertices of a polygon placed by `pose`, in f64.
+fn placed(points: &[Vec2], pose: &Pose2) -> Vec<DVec2> {
+    let (c, s) = (pose.rotation.cos as f64, pose.rotation.sin as f64);
+    let k = c.hypot(s);
+    let (c, s) = (c / k, s / k);
+    let t = pose.translation.as_dvec2();
+    points
+        .iter()
+        .map(|p| {
+            let p = p.as_dvec2();
+            DVec2::new(c * p.x - s * p.y, s * p.x + c * p.y) + t
+        })
+        .collect()
 }
 
 /// First time of contact of convex polygons `a` (still) and `b` moving by
@@ -105,5 +126,69 @@ fn nearly_parallel_rects_touch_when_the_faces_meet() {
         (-1e-6..=1.2e-5).contains(&gap),
         "time {} vs {truth}: gap {gap:.2e} at the reported time",
         hit.time
+    );
+}
+
+#[test]
+fn corner_to_corner_contact_has_a_separating_normal() {
+    let ta = [
+        Vec2::ZERO,
+        Vec2::new(0.6260229, 0.19397286),
+        Vec2::new(0.0, 0.3802856),
+    ];
+    let pb = [
+        Vec2::ZERO,
+        Vec2::new(0.74444354, 0.82805437),
+        Vec2::new(0.0, 0.9393819),
+    ];
+    let a: Shape = Triangle::new(ta[0], ta[1], ta[2]).unwrap().into();
+    let b: Shape = ConvexPolygon::from_points(&pb).unwrap().into();
+    let pose_a = Pose2 {
+        translation: Vec2::ZERO,
+        rotation: Rot2 {
+            cos: 0.9519259,
+            sin: 0.30632842,
+        },
+    };
+    let pose_b = Pose2 {
+        translation: Vec2::new(1.2873479, 1.6238009),
+        rotation: Rot2 {
+            cos: -0.9990342,
+            sin: -0.04393918,
+        },
+    };
+    let (va, vb) = (
+        Vec2::new(-0.1953334, -0.35472265),
+        Vec2::new(-0.2839061, -1.137128),
+    );
+    let (qa, qb) = (placed(&ta, &pose_a), placed(&pb, &pose_b));
+    let v = (vb - va).as_dvec2();
+    let truth = entry_time(&qa, &qb, v).expect("they touch");
+    let hit =
+        cast_linear(&a, &pose_a, va, &b, &pose_b, vb, &CastOptions::default()).expect("a hit");
+    assert_eq!(hit.status, CastStatus::Hit);
+    assert!(
+        (hit.time as f64 - truth).abs() < 1e-4,
+        "{} vs {truth}",
+        hit.time
+    );
+    // At the reported time, A's extent along the normal ends where B's
+    // begins (B moved relative to A), to the cast's tolerance (1e-4 of the
+    // size) and f32 rounding.
+    let n = hit.normal.as_dvec2();
+    let shift = v * hit.time as f64;
+    let reach_a = qa
+        .iter()
+        .map(|p| n.dot(*p))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let start_b = qb
+        .iter()
+        .map(|p| n.dot(*p + shift))
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        reach_a - start_b <= 2e-4,
+        "overlap {:.3e} along the normal {}",
+        reach_a - start_b,
+        hit.normal
     );
 }

@@ -192,13 +192,12 @@ fn cast_capped<const ITERATIONS: usize>(
             // closest point, which the simplex may not hold yet. It does
             // when one of its vertices is a support point along `n` (each
             // witness no nearer than its neighbours on its core).
-            let known = || {
-                let nb = rel.rotation.inv_rotate(n);
-                s.vertices()
-                    .iter()
-                    .any(|v| a.is_support(v.ia as usize, -n) && b.is_support(v.ib as usize, nb))
-            };
-            if s.len() > 0 && s.len() < 3 && sigma > 0.0 && vlen > 0.0 && !known() {
+            if s.len() > 0
+                && s.len() < 3
+                && sigma > 0.0
+                && vlen > 0.0
+                && !holds_support(a, b, rel, &s, n)
+            {
                 (n, vlen) = refine(a, b, rel, &mut s, x, n, vlen);
             }
             break;
@@ -255,12 +254,22 @@ fn cast_capped<const ITERATIONS: usize>(
     if s.len() == 2 && short && n.dot(plane) < 0.0 {
         n = -n;
     }
-    let normal =
-        if s.len() < 3 && n != Vec2::ZERO && (s.len() == 2 || !short || plane == Vec2::ZERO) {
-            -n
-        } else {
-            -plane
-        };
+    // At a contact of the cores, an edge's normal is the contact normal only
+    // when the edge lies on the difference's boundary: a vertex of it is a
+    // support point along the normal. When the cores meet corner to corner,
+    // the simplex's two vertices may span a chord across the difference,
+    // whose normal does not separate the shapes; the last support plane, on
+    // which `x` lies, does.
+    let chord = s.len() == 2 && short && plane != Vec2::ZERO && !holds_support(a, b, rel, &s, n);
+    let normal = if s.len() < 3
+        && n != Vec2::ZERO
+        && !chord
+        && (s.len() == 2 || !short || plane == Vec2::ZERO)
+    {
+        -n
+    } else {
+        -plane
+    };
     Some(CoreCast {
         time: lambda,
         a: pa,
@@ -268,6 +277,18 @@ fn cast_capped<const ITERATIONS: usize>(
         normal,
         converged,
     })
+}
+
+/// Whether a vertex of the simplex is a support point of the difference along
+/// `n` (A to B is `-n`): each of its witnesses no nearer than its neighbours
+/// on its core, so the simplex holds the difference's extreme feature along
+/// `n`.
+#[inline]
+fn holds_support(a: &Convex, b: &Convex, rel: &Pose2, s: &Simplex, n: Vec2) -> bool {
+    let nb = rel.rotation.inv_rotate(n);
+    s.vertices()
+        .iter()
+        .any(|v| a.is_support(v.ia as usize, -n) && b.is_support(v.ib as usize, nb))
 }
 
 /// GJK at the fixed ray point `x` until the simplex holds the closest feature
