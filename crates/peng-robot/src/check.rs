@@ -164,8 +164,8 @@ impl Checker {
         selfs.chain(env)
     }
 
-    /// A link's shapes.
-    pub(crate) fn shapes_of(&self, link: usize) -> &[LinkShape] {
+    /// A link's shapes, in the link's frame (for drawing and reports).
+    pub fn shapes_of(&self, link: usize) -> &[LinkShape] {
         &self.shapes[link]
     }
 

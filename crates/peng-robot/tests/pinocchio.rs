@@ -96,3 +96,145 @@ fn self_collision_verdicts_match_pinocchio_and_coal() {
         disagree.len()
     );
 }
+
+/// SplitMix64 (Steele, Lea and Flood, 2014): the generator of the
+/// reference script `panda_hulls.py`, which draws its configurations with it.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1) from the top 53 bits.
+    fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 * 2f64.powi(-53)
+    }
+}
+
+/// The reference script's configurations, bit for bit: each active joint
+/// (q1..q7, the finger) `lower + (upper - lower) * u`.
+fn hull_configs(r: &Robot, count: usize) -> Vec<Vec<f64>> {
+    let limits: Vec<_> = r
+        .active_joints()
+        .iter()
+        .map(|&j| r.joints[j].limits.unwrap())
+        .collect();
+    let mut rng = SplitMix64(20261130);
+    (0..count)
+        .map(|_| {
+            limits
+                .iter()
+                .map(|l| l.lower + (l.upper - l.lower) * rng.unit())
+                .collect()
+        })
+        .collect()
+}
+
+/// The Panda with convex hulls of its meshes, the SRDF's pairs removed.
+fn hull_checker() -> Checker {
+    let r = panda();
+    let dir = data().join("example-robot-data/robots/panda_description");
+    let s = srdf::read_file(dir.join("srdf/panda.srdf"), &r).unwrap();
+    let source = MeshSource {
+        search_paths: vec![data()],
+        base: None,
+        mode: MeshMode::ConvexHull,
+    };
+    Checker::new(r.clone(), link_shapes(&r, &source).unwrap(), Some(&s))
+}
+
+#[test]
+fn hull_verdicts_match_pinocchio_and_coal_on_100000_configurations() {
+    let c = hull_checker();
+    let text = std::fs::read_to_string(data().join("reference/panda_hull_verdicts.txt")).unwrap();
+    let want: Vec<bool> = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(|d| {
+            let v = d.to_digit(16).unwrap();
+            (0..4).rev().map(move |b| v >> b & 1 == 1)
+        })
+        .collect();
+    assert_eq!(want.len(), 100_000);
+    let configs = hull_configs(&c.robot, want.len());
+    let got = c.check_batch(&configs, Stop::AtFirst);
+    let mut disagree = Vec::new();
+    for (k, (g, &w)) in got.iter().zip(&want).enumerate() {
+        let g = !g.as_ref().unwrap().is_empty();
+        if g != w {
+            let (closest, _) = c.distance(&configs[k], 0.0).unwrap();
+            disagree.push((k, w, closest.map(|p| p.distance)));
+        }
+    }
+    let colliding = want.iter().filter(|&&w| w).count();
+    assert!(colliding > 4000, "{colliding}");
+    assert!(
+        disagree.is_empty(),
+        "{} of 100000 differ (k, coal's verdict, peng's least distance): {:?}",
+        disagree.len(),
+        &disagree[..disagree.len().min(20)]
+    );
+}
+
+#[test]
+fn hull_distances_match_pinocchio_and_coal() {
+    let c = hull_checker();
+    let r = &c.robot;
+    let configs = hull_configs(r, 1000);
+    let mut compared = 0;
+    let mut worst = (0.0f64, String::new());
+    let mut peng_pairs = std::collections::HashMap::new();
+    let mut last = usize::MAX;
+    for row in rows("panda_hull_distances.csv") {
+        let k: usize = row[0].parse().unwrap();
+        if k != last {
+            let (_, all) = c.distance(&configs[k], f32::INFINITY).unwrap();
+            peng_pairs = all
+                .iter()
+                .map(|p| {
+                    let peng_robot::Other::Link(b) = p.other else {
+                        panic!("no environment here")
+                    };
+                    ((p.link.min(b), p.link.max(b)), p.distance as f64)
+                })
+                .collect();
+            last = k;
+        }
+        let (a, b) = (r.link(&row[1]).unwrap(), r.link(&row[2]).unwrap());
+        let want: f64 = row[3].parse().unwrap();
+        let got = *peng_pairs
+            .get(&(a.min(b), a.max(b)))
+            .unwrap_or_else(|| panic!("config {k}: peng does not check {}-{}", row[1], row[2]));
+        // Both sides agree on whether the pair overlaps; separated pairs
+        // within 1e-4 m (depths are measured differently: EPA against
+        // coal's, and not compared).
+        assert_eq!(
+            got > 0.0,
+            want > 0.0,
+            "config {k} {}-{}: {got} vs {want}",
+            row[1],
+            row[2]
+        );
+        if want > 0.0 {
+            let off = (got - want).abs();
+            if off > worst.0 {
+                worst = (
+                    off,
+                    format!("config {k} {}-{}: {got} vs {want}", row[1], row[2]),
+                );
+            }
+            compared += 1;
+        }
+    }
+    eprintln!(
+        "{compared} separated pairs, worst {:.2e} m: {}",
+        worst.0, worst.1
+    );
+    assert!(compared > 19_000, "{compared}");
+    assert!(worst.0 <= 1e-4, "worst {:e}: {}", worst.0, worst.1);
+}
