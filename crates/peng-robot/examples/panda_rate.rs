@@ -3,7 +3,7 @@
 //! meshes as triangles (as Pinocchio's coal checks them) and as hulls:
 //!
 //! ```text
-//! cargo run --release -p peng-robot --example panda_rate
+//! cargo run --release -p peng-robot --example panda_rate [hulls|meshes]
 //! ```
 //! `data/robots/reference/panda_rate.py` times Pinocchio on the same file.
 
@@ -29,6 +29,15 @@ fn main() {
         ("triangle meshes", MeshMode::TriMesh),
         ("convex hulls", MeshMode::ConvexHull),
     ] {
+        let only = std::env::args().nth(1);
+        let wanted = match only.as_deref() {
+            Some("hulls") => mode == MeshMode::ConvexHull,
+            Some("meshes") => mode == MeshMode::TriMesh,
+            _ => true,
+        };
+        if !wanted {
+            continue;
+        }
         let source = MeshSource {
             search_paths: vec![data.clone()],
             base: None,

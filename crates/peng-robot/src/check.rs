@@ -2,12 +2,15 @@
 //! itself (link pairs that are neither adjacent nor disabled by the SRDF)
 //! and against environment objects, with padding per link.
 
+use crate::bounds::{box_distance, link_bounds, Sphere};
 use crate::error::RobotError;
 use crate::model::Robot;
 use crate::shapes::LinkShape;
 use crate::srdf::Srdf;
 use crate::transform::Transform;
-use peng::d3::{distance, intersects, Pose3, Shape, Vec3};
+use glam::DVec3;
+use peng::d3::{distance, intersects, Aabb3, Obb3, Pose3, Shape, Vec3};
+use std::cell::OnceCell;
 
 /// What a pair of a link and something else is: another link or an
 /// environment object (its index in [`Checker::environment`]).
@@ -34,6 +37,27 @@ pub struct PairReport {
     pub point_other: Vec3,
 }
 
+/// The bounding volumes of one configuration: per link its sphere's centre
+/// and radius (world frame) and its oriented box (placed when first asked),
+/// and each object's box.
+struct Bounds<'a> {
+    checker: &'a Checker,
+    links: &'a [Transform],
+    spheres: Vec<Option<(DVec3, f64)>>,
+    boxes: Vec<OnceCell<Obb3>>,
+    objects: Vec<Aabb3>,
+}
+
+impl Bounds<'_> {
+    /// Link `l`'s oriented box in the world (it has bounds).
+    fn obb(&self, l: usize) -> &Obb3 {
+        self.boxes[l].get_or_init(|| {
+            let (_, local) = self.checker.bounds[l].expect("a link with bounds");
+            local.transformed(&self.links[l].to_pose())
+        })
+    }
+}
+
 /// Whether [`Checker::check`] stops at the first contact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stop {
@@ -55,6 +79,9 @@ pub struct Checker {
     self_pairs: Vec<(usize, usize)>,
     /// Environment objects: shapes at poses in the root frame.
     pub environment: Vec<(Shape, Pose3)>,
+    /// Each link's bounding sphere and box in its frame (`None`: no shapes,
+    /// or unbounded ones).
+    bounds: Vec<Option<(Sphere, Obb3)>>,
 }
 
 impl Checker {
@@ -80,6 +107,7 @@ impl Checker {
         }
         Checker {
             padding: vec![0.0; n],
+            bounds: shapes.iter().map(|s| link_bounds(s)).collect(),
             robot,
             shapes,
             self_pairs,
@@ -111,12 +139,16 @@ impl Checker {
     /// For each of [`self_pairs`](Self::self_pairs), whether it collides at
     /// `q` (an invalid `q` collides nowhere).
     pub(crate) fn colliding_self_pairs(&self, q: &[f64]) -> Vec<bool> {
-        let Ok(placed) = self.placed(q) else {
+        let Ok(links) = self.robot.link_poses(q) else {
             return vec![false; self.self_pairs.len()];
         };
+        let placed = self.place(&links);
+        let at = self.bounds_at(&links, false);
         self.self_pairs
             .iter()
-            .map(|&(a, b)| self.touching(&placed, a, Other::Link(b)))
+            .map(|&(a, b)| {
+                !self.apart(&at, a, Other::Link(b)) && self.touching(&placed, a, Other::Link(b))
+            })
             .collect()
     }
 
@@ -145,13 +177,93 @@ impl Checker {
 
     /// The world pose of every shape of every link at configuration `q`.
     pub(crate) fn placed(&self, q: &[f64]) -> Result<Vec<Vec<Pose3>>, RobotError> {
-        let links = self.robot.link_poses(q)?;
-        Ok(self
-            .shapes
+        Ok(self.place(&self.robot.link_poses(q)?))
+    }
+
+    /// The world pose of every shape of every link, the links at `links`.
+    fn place(&self, links: &[Transform]) -> Vec<Vec<Pose3>> {
+        self.place_some(links, &vec![true; links.len()])
+    }
+
+    /// [`place`](Self::place) for the links marked `needed` (others get no
+    /// poses).
+    fn place_some(&self, links: &[Transform], needed: &[bool]) -> Vec<Vec<Pose3>> {
+        self.shapes
             .iter()
-            .zip(&links)
-            .map(|(shapes, lp)| shapes.iter().map(|s| lp.mul(&s.pose).to_pose()).collect())
-            .collect())
+            .zip(links)
+            .zip(needed)
+            .map(|((shapes, lp), &n)| {
+                if n {
+                    shapes.iter().map(|s| lp.mul(&s.pose).to_pose()).collect()
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect()
+    }
+
+    /// Whether the bounding volumes prove `link` and `other` apart by more
+    /// than their padding: the spheres first, then the oriented boxes.
+    fn apart(&self, at: &Bounds, link: usize, other: Other) -> bool {
+        let Some((ca, ra)) = at.spheres[link] else {
+            return false;
+        };
+        let pad_a = f64::from(self.padding[link]);
+        match other {
+            Other::Link(b) => {
+                let Some((cb, rb)) = at.spheres[b] else {
+                    return false;
+                };
+                let pad = pad_a + f64::from(self.padding[b]);
+                if ca.distance_squared(cb) > (ra + rb + pad).powi(2) {
+                    return true;
+                }
+                let bb = at.obb(b);
+                let grown = Obb3::new(bb.center, bb.axes, bb.half_extents + pad as f32);
+                !at.obb(link).overlaps(&grown)
+            }
+            Other::Object(o) => {
+                let b = &at.objects[o];
+                if box_distance(b, ca) > ra + pad_a {
+                    return true;
+                }
+                let finite = b.min.is_finite() && b.max.is_finite();
+                finite && {
+                    let grown = Obb3::new(
+                        b.center(),
+                        glam::Mat3::IDENTITY,
+                        b.half_extents() + pad_a as f32,
+                    );
+                    !at.obb(link).overlaps(&grown)
+                }
+            }
+        }
+    }
+
+    /// The bounding volumes of every link (links at `links`) and, with
+    /// `objects`, of every object.
+    fn bounds_at<'a>(&'a self, links: &'a [Transform], objects: bool) -> Bounds<'a> {
+        Bounds {
+            checker: self,
+            links,
+            spheres: self
+                .bounds
+                .iter()
+                .zip(links)
+                .map(|(b, t)| b.map(|(s, _)| (t.transform_point(s.center), s.radius)))
+                .collect(),
+            boxes: (0..links.len()).map(|_| OnceCell::new()).collect(),
+            objects: if objects {
+                self.object_boxes()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// The environment objects' boxes.
+    fn object_boxes(&self) -> Vec<Aabb3> {
+        self.environment.iter().map(|(s, p)| s.aabb(p)).collect()
     }
 
     /// Every (link, other) pair to check, self pairs first, then each link
@@ -237,9 +349,23 @@ impl Checker {
     /// The pairs in contact at configuration `q` (touching counts), each
     /// with its depth and points; with [`Stop::AtFirst`] at most one.
     pub fn check(&self, q: &[f64], stop: Stop) -> Result<Vec<PairReport>, RobotError> {
-        let placed = self.placed(q)?;
+        let links = self.robot.link_poses(q)?;
+        let at = self.bounds_at(&links, true);
+        let near: Vec<(usize, Other)> = self
+            .pairs()
+            .filter(|&(link, other)| !self.apart(&at, link, other))
+            .collect();
+        // Only the links of the pairs left need their shapes placed.
+        let mut needed = vec![false; links.len()];
+        for &(link, other) in &near {
+            needed[link] = true;
+            if let Other::Link(b) = other {
+                needed[b] = true;
+            }
+        }
+        let placed = self.place_some(&links, &needed);
         let mut out = Vec::new();
-        for (link, other) in self.pairs() {
+        for (link, other) in near {
             if self.touching(&placed, link, other) {
                 if let Some(r) = self.measure(&placed, link, other) {
                     out.push(r);

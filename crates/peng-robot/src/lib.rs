@@ -25,6 +25,7 @@
 
 pub mod acm;
 mod batch;
+mod bounds;
 mod check;
 mod error;
 mod model;

@@ -3,7 +3,7 @@
 
 use crate::error::RobotError;
 use crate::transform::Transform;
-use glam::DVec3;
+use glam::{DQuat, DVec3};
 use std::collections::HashMap;
 
 /// The geometry of a collision element, in the link's frame after its
@@ -144,12 +144,20 @@ impl Joint {
 
     /// The child's frame in the parent's at position `q`.
     fn motion(&self, q: f64) -> Transform {
-        let m = match self.kind {
-            JointKind::Revolute | JointKind::Continuous => Transform::rotation(self.axis, q),
-            JointKind::Prismatic => Transform::translation(self.axis * q),
-            JointKind::Fixed => Transform::IDENTITY,
-        };
-        self.origin.mul(&m)
+        // `origin ∘ motion`, written out: a rotation keeps the origin's
+        // translation, a translation keeps its rotation.
+        let o = &self.origin;
+        match self.kind {
+            JointKind::Revolute | JointKind::Continuous => Transform {
+                rotation: o.rotation * DQuat::from_axis_angle(self.axis, q),
+                translation: o.translation,
+            },
+            JointKind::Prismatic => Transform {
+                rotation: o.rotation,
+                translation: o.rotation * (self.axis * q) + o.translation,
+            },
+            JointKind::Fixed => *o,
+        }
     }
 }
 
