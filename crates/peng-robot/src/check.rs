@@ -380,20 +380,57 @@ impl Checker {
 
     /// The closest pair at configuration `q` (`None` when nothing is
     /// checked), and every pair closer than `cutoff`, closest first.
+    ///
+    /// Pairs are measured in the order of a lower bound on their distance
+    /// (their bounding spheres' gap, or a sphere's gap to an object's box,
+    /// less the padding), and the measuring stops once that bound reaches
+    /// both the cut-off and the least distance found: the pairs left can be
+    /// neither. (A finite cut-off thus skips most far pairs; an infinite one
+    /// measures every pair.)
     pub fn distance(
         &self,
         q: &[f64],
         cutoff: f32,
     ) -> Result<(Option<PairReport>, Vec<PairReport>), RobotError> {
-        let placed = self.placed(q)?;
-        let mut all: Vec<PairReport> = self
+        let links = self.robot.link_poses(q)?;
+        let at = self.bounds_at(&links, true);
+        let mut order: Vec<(f64, usize, Other)> = self
             .pairs()
-            .filter_map(|(l, o)| self.measure(&placed, l, o))
+            .map(|(l, o)| (self.gap_bound(&at, l, o), l, o))
             .collect();
+        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let placed = self.place(&links);
+        let mut all: Vec<PairReport> = Vec::new();
+        let mut least = f64::INFINITY;
+        for (bound, l, o) in order {
+            if bound > least && bound >= f64::from(cutoff) {
+                break;
+            }
+            if let Some(r) = self.measure(&placed, l, o) {
+                least = least.min(f64::from(r.distance));
+                all.push(r);
+            }
+        }
         all.sort_by(|a, b| a.distance.total_cmp(&b.distance));
         let closest = all.first().copied();
         all.retain(|r| r.distance < cutoff);
         Ok((closest, all))
+    }
+
+    /// A lower bound on the padded distance of `link` and `other` from the
+    /// bounding volumes (`-∞` without them): shapes inside spheres are no
+    /// nearer than the spheres, and overlap by no more than they do.
+    fn gap_bound(&self, at: &Bounds, link: usize, other: Other) -> f64 {
+        let Some((ca, ra)) = at.spheres[link] else {
+            return f64::NEG_INFINITY;
+        };
+        let pad_a = f64::from(self.padding[link]);
+        match other {
+            Other::Link(b) => at.spheres[b].map_or(f64::NEG_INFINITY, |(cb, rb)| {
+                ca.distance(cb) - ra - rb - pad_a - f64::from(self.padding[b])
+            }),
+            Other::Object(o) => box_distance(&at.objects[o], ca) - ra - pad_a,
+        }
     }
 
     /// The pose of every link at `q` (for drawing and reports).

@@ -1,7 +1,9 @@
 //! The Panda against Pinocchio (with coal): forward kinematics of every
-//! link on 100 random configurations, and self-collision verdicts (the
-//! SRDF's pairs removed, meshes as triangles) on 2,000. The reference
-//! files and the script that made them are in `data/robots/reference/`.
+//! link on 100 random configurations; self-collision verdicts (the SRDF's
+//! pairs removed) on 2,000 with the meshes as triangles and on 100,000 with
+//! their convex hulls; every link pair's distance on 1,000 (hulls); and
+//! verdicts among 20 boxes on 20,000. The reference files and the scripts
+//! that made them are in `data/robots/reference/`.
 
 use glam::{DQuat, DVec3};
 use peng_robot::{link_shapes, srdf, urdf, Checker, MeshMode, MeshSource, Robot, Stop};
@@ -135,6 +137,19 @@ fn hull_configs(r: &Robot, count: usize) -> Vec<Vec<f64>> {
         .collect()
 }
 
+/// A reference file of verdicts: hexadecimal digits of four configurations
+/// each, the first in the highest bit.
+fn verdicts(name: &str) -> Vec<bool> {
+    let text = std::fs::read_to_string(data().join("reference").join(name)).unwrap();
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(|d| {
+            let v = d.to_digit(16).unwrap();
+            (0..4).rev().map(move |b| v >> b & 1 == 1)
+        })
+        .collect()
+}
+
 /// The Panda with convex hulls of its meshes, the SRDF's pairs removed.
 fn hull_checker() -> Checker {
     let r = panda();
@@ -151,15 +166,7 @@ fn hull_checker() -> Checker {
 #[test]
 fn hull_verdicts_match_pinocchio_and_coal_on_100000_configurations() {
     let c = hull_checker();
-    let text = std::fs::read_to_string(data().join("reference/panda_hull_verdicts.txt")).unwrap();
-    let want: Vec<bool> = text
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .flat_map(|d| {
-            let v = d.to_digit(16).unwrap();
-            (0..4).rev().map(move |b| v >> b & 1 == 1)
-        })
-        .collect();
+    let want = verdicts("panda_hull_verdicts.txt");
     assert_eq!(want.len(), 100_000);
     let configs = hull_configs(&c.robot, want.len());
     let got = c.check_batch(&configs, Stop::AtFirst);
@@ -237,4 +244,38 @@ fn hull_distances_match_pinocchio_and_coal() {
     );
     assert!(compared > 19_000, "{compared}");
     assert!(worst.0 <= 1e-4, "worst {:e}: {}", worst.0, worst.1);
+}
+
+/// The cell of `panda_bench.py`: 20 boxes around the arm (`x,y,z` centre,
+/// half sides, a turn about z), and Pinocchio's verdicts on 20,000
+/// configurations among them, self pairs included.
+#[test]
+fn verdicts_among_20_boxes_match_pinocchio_and_coal() {
+    let mut c = hull_checker();
+    for row in rows("panda_boxes.csv") {
+        let v = numbers(&row);
+        let pose = peng_robot::Transform {
+            rotation: DQuat::from_rotation_z(v[6]),
+            translation: DVec3::new(v[0], v[1], v[2]),
+        };
+        let half = glam::Vec3::new(v[3] as f32, v[4] as f32, v[5] as f32);
+        let cuboid = peng::d3::Cuboid::new(half).unwrap();
+        c.environment.push((cuboid.into(), pose.to_pose()));
+    }
+    assert_eq!(c.environment.len(), 20);
+    let want = verdicts("panda_bench_verdicts.txt");
+    assert_eq!(want.len(), 20_000);
+    let configs = hull_configs(&c.robot, want.len());
+    let got = c.check_batch(&configs, Stop::AtFirst);
+    let differ: Vec<usize> = (0..want.len())
+        .filter(|&k| got[k].as_ref().unwrap().is_empty() == want[k])
+        .collect();
+    let colliding = want.iter().filter(|&&w| w).count();
+    assert!(colliding > 8000, "{colliding}");
+    assert!(
+        differ.is_empty(),
+        "{} differ: {:?}",
+        differ.len(),
+        &differ[..differ.len().min(20)]
+    );
 }
