@@ -175,11 +175,6 @@ impl Checker {
         &self.self_pairs
     }
 
-    /// The world pose of every shape of every link at configuration `q`.
-    pub(crate) fn placed(&self, q: &[f64]) -> Result<Vec<Vec<Pose3>>, RobotError> {
-        Ok(self.place(&self.robot.link_poses(q)?))
-    }
-
     /// The world pose of every shape of every link, the links at `links`.
     fn place(&self, links: &[Transform]) -> Vec<Vec<Pose3>> {
         self.place_some(links, &vec![true; links.len()])
@@ -261,8 +256,48 @@ impl Checker {
         }
     }
 
+    /// The gap between the bounding spheres of `link` and `other` (links at
+    /// `links`; objects' boxes in `boxes`), less the padding: a lower bound
+    /// on their distance (`-∞` without bounds).
+    pub(crate) fn sphere_gap(
+        &self,
+        links: &[Transform],
+        boxes: &[Aabb3],
+        link: usize,
+        other: Other,
+    ) -> f64 {
+        let Some((sa, _)) = self.bounds[link] else {
+            return f64::NEG_INFINITY;
+        };
+        let ca = links[link].transform_point(sa.center);
+        let pad_a = f64::from(self.padding[link]);
+        match other {
+            Other::Link(b) => self.bounds[b].map_or(f64::NEG_INFINITY, |(sb, _)| {
+                let cb = links[b].transform_point(sb.center);
+                ca.distance(cb) - sa.radius - sb.radius - pad_a - f64::from(self.padding[b])
+            }),
+            Other::Object(o) => box_distance(&boxes[o], ca) - sa.radius - pad_a,
+        }
+    }
+
+    /// The shapes of `link` and `other` placed (links at `links`; other links
+    /// get no poses).
+    pub(crate) fn place_pair(
+        &self,
+        links: &[Transform],
+        link: usize,
+        other: Other,
+    ) -> Vec<Vec<Pose3>> {
+        let mut needed = vec![false; links.len()];
+        needed[link] = true;
+        if let Other::Link(b) = other {
+            needed[b] = true;
+        }
+        self.place_some(links, &needed)
+    }
+
     /// The environment objects' boxes.
-    fn object_boxes(&self) -> Vec<Aabb3> {
+    pub(crate) fn object_boxes(&self) -> Vec<Aabb3> {
         self.environment.iter().map(|(s, p)| s.aabb(p)).collect()
     }
 

@@ -21,10 +21,11 @@ use crate::model::JointKind;
 /// The outcome of a motion check.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum MotionResult {
-    /// Free all the way; the least distance seen (a lower bound along the
-    /// way is at least `clearance - tol`).
+    /// Free all the way.
     Free {
-        /// The smallest distance measured at the steps.
+        /// The least distance measured: at both ends, and wherever a pair
+        /// came near enough to be measured (the least along the way may be
+        /// smaller, but is more than the tolerance).
         clearance: f32,
     },
     /// The first contact: the fraction `s` of the segment and the pair.
@@ -107,7 +108,14 @@ impl Checker {
             .collect();
         let at = |s: f64| -> Vec<f64> { q0.iter().zip(q1).map(|(a, b)| a + s * (b - a)).collect() };
         let mut first: Option<(f64, PairReport)> = None;
+        // The least distance at both ends, then at every step measured.
         let mut clearance = f32::INFINITY;
+        for q in [q0, q1] {
+            if let (Some(r), _) = self.distance(q, 0.0)? {
+                clearance = clearance.min(r.distance);
+            }
+        }
+        let boxes = self.object_boxes();
         for (link, other) in self.pairs() {
             let v = speed[link]
                 + if let Other::Link(b) = other {
@@ -119,7 +127,14 @@ impl Checker {
             let mut s = 0.0;
             let mut steps = 0;
             loop {
-                let placed = self.placed(&at(s))?;
+                let links = self.robot.link_poses(&at(s))?;
+                // Bounding spheres far enough apart for the rest of the
+                // segment: free without a shape query.
+                let gap = self.sphere_gap(&links, &boxes, link, other);
+                if gap > f64::from(CONTACT_TOL) && gap >= v * (limit - s) {
+                    break;
+                }
+                let placed = self.place_pair(&links, link, other);
                 let Some(r) = self.measure(&placed, link, other) else {
                     break;
                 };
