@@ -78,6 +78,7 @@ mod meshcontact_timing;
 mod poly2_closed_form;
 mod poly2_ghost;
 mod poly2_props;
+mod polyline_corner_regressions;
 mod ray_face_regressions;
 mod ray_precision_regressions;
 mod ray_segment_regressions;
