@@ -12,7 +12,9 @@
 //! - [`Checker`] checks a configuration: self-collision (link pairs neither
 //!   adjacent nor disabled by the SRDF) and collision with environment
 //!   objects, with padding per link; contacts with depth and points, or the
-//!   closest pair and every pair within a cut-off.
+//!   closest pair and every pair within a cut-off. Objects are any peng
+//!   shapes (meshes and height fields too); [`point_cloud`] makes one of a
+//!   point cloud.
 //! - [`Checker::check_motion`] certifies a straight joint-space segment free
 //!   or finds its first contact by conservative advancement, never by
 //!   sampling; [`Checker::check_batch`] and [`Checker::check_motion_batch`]
@@ -27,6 +29,7 @@ pub mod acm;
 mod batch;
 mod bounds;
 mod check;
+mod environment;
 mod error;
 mod model;
 mod motion;
@@ -37,6 +40,7 @@ pub mod urdf;
 mod xml;
 
 pub use check::{Checker, Other, PairReport, Stop};
+pub use environment::point_cloud;
 pub use error::RobotError;
 pub use model::{Collision, Geometry, Inertial, Joint, JointKind, Limits, Link, Mimic, Robot};
 pub use motion::{MotionResult, CONTACT_TOL};
