@@ -4,6 +4,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use peng_clash::LoadOptions;
 use std::path::PathBuf;
 
+pub use crate::robot::args::{RobotArgs, ROBOT_ABOUT, ROBOT_AFTER};
+
 /// peng (碰, "to bump into"): collision detection in 2D and 3D.
 #[derive(Debug, Parser)]
 #[command(
@@ -21,6 +23,10 @@ use std::path::PathBuf;
         `peng clash` checks building models (IFC, glTF/GLB, OBJ, STL) for hard clashes, \
         clearance violations and duplicates and writes a report (JSON, CSV, an HTML page \
         with a picture of each clash, and BCF topics for BIM tools).\n\n\
+        `peng robot` checks a robot arm (URDF, with its SRDF) along a trajectory of \
+        waypoints in a cell of objects: every waypoint, and every motion between two \
+        waypoints continuously (a contact between waypoints is never missed); it can \
+        draw the first contact to a PNG and the motion to an animated GIF.\n\n\
         Try `peng check` (runs a bundled 2D example) or `peng check --help`.",
     arg_required_else_help = true
 )]
@@ -46,6 +52,9 @@ pub enum Command {
     #[command(long_about = CLASH_ABOUT, after_long_help = CLASH_AFTER)]
     // Boxed: its many options would make every `Command` as large.
     Clash(Box<ClashArgs>),
+    /// Check a robot arm along a trajectory: waypoints and the motions between.
+    #[command(long_about = ROBOT_ABOUT, after_long_help = ROBOT_AFTER)]
+    Robot(RobotArgs),
 }
 
 /// A bundled example scene.

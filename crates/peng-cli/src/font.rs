@@ -1,9 +1,10 @@
-//! A 5×7 bitmap font (capitals, digits, `-`, `_`, `.`) for shape labels in the
-//! PNG output. Lower-case letters are drawn as capitals; other characters as a
-//! box. The glyphs follow the classic 5×7 dot-matrix character shapes.
+//! A 5×7 bitmap font (capitals, digits, `-`, `_`, `.`, `,`, `:`, `=`, `(`,
+//! `)`) for shape labels and captions in the PNG and GIF output. Lower-case
+//! letters are drawn as capitals; other characters as a box. The glyphs
+//! follow the classic 5×7 dot-matrix character shapes.
 //!
 //! It stays hand-written: `tiny-skia` draws no text, and the labels need only
-//! these 40 glyphs, each dot a filled square on the canvas. A font rasterizer
+//! these 45 glyphs, each dot a filled square on the canvas. A font rasterizer
 //! crate would bring an outline font file (hundreds of kilobytes) and blurry
 //! anti-aliased text at these 7-pixel sizes, for no gain in what is read.
 
@@ -51,6 +52,11 @@ fn glyph(c: char) -> [u8; 7] {
         '-' => [0x00, 0x00, 0x00, 0x1F, 0x00, 0x00, 0x00],
         '_' => [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x1F],
         '.' => [0x00, 0x00, 0x00, 0x00, 0x00, 0x0C, 0x0C],
+        ',' => [0x00, 0x00, 0x00, 0x00, 0x0C, 0x04, 0x08],
+        ':' => [0x00, 0x0C, 0x0C, 0x00, 0x0C, 0x0C, 0x00],
+        '=' => [0x00, 0x00, 0x1F, 0x00, 0x1F, 0x00, 0x00],
+        '(' => [0x02, 0x04, 0x08, 0x08, 0x08, 0x04, 0x02],
+        ')' => [0x08, 0x04, 0x02, 0x02, 0x02, 0x04, 0x08],
         ' ' => [0; 7],
         _ => [0x1F, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1F],
     }

@@ -4,7 +4,8 @@
 //! shapes ([`check`]) and prints a report ([`report`]); `--png` draws it
 //! ([`draw`], [`raster`]). `peng sim [SCENE]` runs a scene of rigid bodies on
 //! peng's physics world ([`sim`]). `peng clash [FILES...]` checks building
-//! models for clashes ([`clash`]).
+//! models for clashes ([`clash`]). `peng robot [URDF]` checks a robot arm
+//! along a trajectory ([`robot`]).
 
 #![warn(missing_docs)]
 
@@ -19,6 +20,7 @@ mod gif;
 mod outline;
 mod raster;
 mod report;
+mod robot;
 mod scene;
 mod sim;
 
@@ -38,6 +40,7 @@ fn main() {
         Command::Demo(args) => demo::run(&args),
         Command::Sim(args) => sim::run_cli(&args),
         Command::Clash(args) => clash::run_cli(&args),
+        Command::Robot(args) => robot::run_cli(&args),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

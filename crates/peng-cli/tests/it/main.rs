@@ -11,4 +11,5 @@ mod cli_png;
 mod demo_cli;
 mod frames_cli;
 mod poly2_cli;
+mod robot_cli;
 mod sim_cli;
