@@ -12,7 +12,9 @@
 
 use glam::{DQuat, DVec3};
 use peng::d3::{Cuboid, Vec3};
-use peng_robot::{link_shapes, srdf, urdf, Checker, MeshMode, MeshSource, Robot, Stop};
+use peng_robot::{
+    link_shapes, srdf, urdf, Checker, MeshMode, MeshSource, MotionResult, Robot, Stop,
+};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -91,6 +93,51 @@ fn rate<T>(qs: &[Vec<f64>], mut f: impl FnMut(&[f64]) -> T) -> (f64, Vec<T>) {
     (qs.len() as f64 / best, out)
 }
 
+/// Short random segments (SplitMix64 from seed 99, as `panda_bench.py`
+/// draws them): a configuration, then up to 0.15 rad on the joint that moves
+/// most in a random direction, clamped to the limits.
+fn segments(r: &Robot, count: usize) -> Vec<(Vec<f64>, Vec<f64>)> {
+    let limits: Vec<_> = r
+        .active_joints()
+        .iter()
+        .map(|&j| r.joints[j].limits.unwrap())
+        .collect();
+    let mut rng = SplitMix64(99);
+    (0..count)
+        .map(|_| {
+            let q0: Vec<f64> = limits
+                .iter()
+                .map(|l| l.lower + (l.upper - l.lower) * rng.unit())
+                .collect();
+            let dir: Vec<f64> = limits.iter().map(|_| rng.unit() * 2.0 - 1.0).collect();
+            let len = 0.005 + 0.145 * rng.unit();
+            let m = dir.iter().fold(0.0f64, |m, d| m.max(d.abs()));
+            let q1 = q0
+                .iter()
+                .zip(&dir)
+                .zip(&limits)
+                .map(|((q, d), l)| (q + d / m * len).clamp(l.lower, l.upper))
+                .collect();
+            (q0, q1)
+        })
+        .collect()
+}
+
+/// Segments a second (best of 3) and how many are in contact somewhere.
+fn segment_rate(
+    segs: &[(Vec<f64>, Vec<f64>)],
+    mut f: impl FnMut(&[f64], &[f64]) -> bool,
+) -> (f64, usize) {
+    let mut best = f64::INFINITY;
+    let mut hits = 0;
+    for _ in 0..3 {
+        let t = Instant::now();
+        hits = segs.iter().filter(|(a, b)| f(a, b)).count();
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    (segs.len() as f64 / best, hits)
+}
+
 fn main() {
     let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/robots");
     for (name, mode, boxes) in [
@@ -106,6 +153,41 @@ fn main() {
             "collisions, {name}: {r:.0} configurations/s, {} colliding",
             hits.iter().filter(|&&h| h).count()
         );
+        if boxes && mode == MeshMode::ConvexHull {
+            let segs = segments(&c.robot, 2000);
+            let (r, hits) = segment_rate(&segs, |a, b| {
+                !matches!(c.check_motion(a, b).unwrap(), MotionResult::Free { .. })
+            });
+            println!("motions, {name}, certified: {r:.0} segments/s, {hits} in contact");
+            // MoveIt's default: configurations 0.005 of the joint space's
+            // diagonal apart, both ends included.
+            let r = &c.robot;
+            let extent = r
+                .active_joints()
+                .iter()
+                .map(|&j| {
+                    let l = r.joints[j].limits.unwrap();
+                    (l.upper - l.lower).powi(2)
+                })
+                .sum::<f64>()
+                .sqrt();
+            let step = 0.005 * extent;
+            let (rate_d, hits) = segment_rate(&segs, |a, b| {
+                let delta = a
+                    .iter()
+                    .zip(b)
+                    .fold(0.0f64, |m, (x, y)| m.max((y - x).abs()));
+                let n = (delta / step).ceil().max(1.0) as usize;
+                (0..=n).any(|k| {
+                    let s = k as f64 / n as f64;
+                    let q: Vec<f64> = a.iter().zip(b).map(|(x, y)| x + s * (y - x)).collect();
+                    !c.check(&q, Stop::AtFirst).unwrap().is_empty()
+                })
+            });
+            println!(
+                "motions, {name}, discrete at MoveIt's resolution ({step:.4} rad): {rate_d:.0} segments/s, {hits} in contact"
+            );
+        }
         if !boxes {
             let (r, _) = rate(&qs[..2000], |q| c.distance(q, f32::INFINITY).unwrap());
             println!("distances, {name} (every pair): {r:.0} configurations/s");

@@ -79,6 +79,8 @@ pub struct Checker {
     self_pairs: Vec<(usize, usize)>,
     /// Environment objects: shapes at poses in the root frame.
     pub environment: Vec<(Shape, Pose3)>,
+    /// Link and object pairs allowed to touch (see [`Checker::allow`]).
+    allowed_objects: Vec<(usize, Other)>,
     /// Each link's bounding sphere and box in its frame (`None`: no shapes,
     /// or unbounded ones).
     bounds: Vec<Option<(Sphere, Obb3)>>,
@@ -108,6 +110,7 @@ impl Checker {
         Checker {
             padding: vec![0.0; n],
             bounds: shapes.iter().map(|s| link_bounds(s)).collect(),
+            allowed_objects: Vec::new(),
             robot,
             shapes,
             self_pairs,
@@ -307,8 +310,34 @@ impl Checker {
         let selfs = self.self_pairs.iter().map(|&(a, b)| (a, Other::Link(b)));
         let env = (0..self.shapes.len())
             .filter(|&l| !self.shapes[l].is_empty())
-            .flat_map(move |l| (0..self.environment.len()).map(move |o| (l, Other::Object(o))));
+            .flat_map(move |l| (0..self.environment.len()).map(move |o| (l, Other::Object(o))))
+            .filter(|&(l, o)| !self.allowed_objects.contains(&(l, o)));
         selfs.chain(env)
+    }
+
+    /// Allows `link` to touch `other` (an entry of the allowed-collision
+    /// matrix, as MoveIt keeps one): the pair is no longer checked, e.g. a
+    /// robot's base standing on a table. Errors on an unknown link or object.
+    pub fn allow(&mut self, link: usize, other: Other) -> Result<(), RobotError> {
+        let bad = |what: String| Err(RobotError::new(what, "does not exist"));
+        if link >= self.shapes.len() {
+            return bad(format!("link {link}"));
+        }
+        match other {
+            Other::Link(b) if b >= self.shapes.len() => bad(format!("link {b}")),
+            Other::Link(b) => {
+                let pair = (link.min(b), link.max(b));
+                self.self_pairs.retain(|&p| p != pair);
+                Ok(())
+            }
+            Other::Object(o) if o >= self.environment.len() => bad(format!("object {o}")),
+            Other::Object(_) => {
+                if !self.allowed_objects.contains(&(link, other)) {
+                    self.allowed_objects.push((link, other));
+                }
+                Ok(())
+            }
+        }
     }
 
     /// A link's shapes, in the link's frame (for drawing and reports).

@@ -172,6 +172,38 @@ fn the_panda_default_state_is_free() {
     assert!(closest.unwrap().distance > 0.0);
 }
 
+/// An allowed pair is not checked: a link resting on an object, and a self
+/// pair; unknown links and objects are errors.
+#[test]
+fn allowed_pairs_are_not_checked() {
+    let mut c = arm();
+    let ball = Ball::new(0.3).unwrap();
+    c.environment.push((
+        ball.into(),
+        Pose3::from_translation(Vec3::new(0.5, 0.0, 0.0)),
+    ));
+    let q = [0.0, 0.0, 0.0];
+    let hits = c.check(&q, Stop::Never).unwrap();
+    assert!(hits.iter().any(|r| r.other == Other::Object(0)));
+    let l0 = c.robot.link("l0").unwrap();
+    c.allow(l0, Other::Object(0)).unwrap();
+    assert!(c.check(&q, Stop::Never).unwrap().is_empty());
+    // Folded back, links 0 and 2 meet; allowed, they do not count.
+    let mut c = arm();
+    let folded = [0.0, 3.1, 3.1];
+    assert!(!c.check(&folded, Stop::Never).unwrap().is_empty());
+    let l2 = c.robot.link("l2").unwrap();
+    c.allow(l2, Other::Link(l0)).unwrap();
+    let left = c.check(&folded, Stop::Never).unwrap();
+    assert!(
+        left.iter()
+            .all(|r| r.other != Other::Link(l2) && r.link != l2),
+        "{left:?}"
+    );
+    assert!(c.allow(99, Other::Link(l0)).is_err());
+    assert!(c.allow(l0, Other::Object(0)).is_err());
+}
+
 /// The culled distance query (a finite cut-off skips pairs by their
 /// bounding spheres) agrees with measuring every pair: the same closest
 /// pair and distance, the same pairs within the cut-off, on random Panda

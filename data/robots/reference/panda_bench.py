@@ -102,6 +102,25 @@ def configs(model, count):
     return out
 
 
+def segments(model, count):
+    rng = SplitMix64(99)
+    lo, hi = model.lowerPositionLimit, model.upperPositionLimit
+    out = []
+    for _ in range(count):
+        q0 = np.zeros(model.nq)
+        for i in range(8):
+            q0[i] = lo[i] + (hi[i] - lo[i]) * rng.unit()
+        d = [rng.unit() * 2.0 - 1.0 for _ in range(8)]
+        length = 0.005 + 0.145 * rng.unit()
+        m = max(abs(v) for v in d)
+        q1 = np.zeros(model.nq)
+        for i in range(8):
+            q1[i] = min(max(q0[i] + d[i] / m * length, lo[i]), hi[i])
+        q0[8], q1[8] = q0[7], q1[7]
+        out.append((q0, q1))
+    return out
+
+
 def rate(f, qs):
     best = math.inf
     for _ in range(3):
@@ -126,6 +145,20 @@ def main():
         r, hits = rate(lambda q: pin.computeCollisions(model, data, geom, gdata, q, True), qs)
         print(f"collisions, {name} ({len(geom.collisionPairs)} pairs): {r:,.0f} configurations/s, {sum(hits)} colliding")
         if env and hulls:
+            # MoveIt's default: configurations 0.005 of the joint space's
+            # diagonal apart, both ends included.
+            step = 0.005 * math.sqrt(sum((hi - lo) ** 2 for lo, hi in zip(model.lowerPositionLimit[:8], model.upperPositionLimit[:8])))
+
+            def discrete(seg):
+                q0, q1 = seg
+                n = max(1, math.ceil(max(abs(q1 - q0)) / step))
+                return any(
+                    pin.computeCollisions(model, data, geom, gdata, q0 + (q1 - q0) * (k / n), True)
+                    for k in range(n + 1)
+                )
+
+            r, segs = rate(discrete, segments(model, 2000))
+            print(f"motions, {name}, discrete at MoveIt's resolution ({step:.4f} rad): {r:,.0f} segments/s, {sum(segs)} in contact")
             bits = [bool(h) for h in hits]
             digits = []
             for k in range(0, len(bits), 4):
