@@ -1,5 +1,5 @@
 """Pinocchio (with coal) on the Panda, one thread, the side of the comparison
-that `cargo run --release -p peng-robot --example panda_bench` prints for
+that `cargo bench -p peng-robot --bench panda_bench` prints for
 peng on the same configurations and scene.
 
     python3 -m venv /tmp/pinenv && /tmp/pinenv/bin/pip install pin==4.1.0
@@ -170,7 +170,7 @@ def main():
                 for k in range(0, len(digits), 100):
                     f.write("".join(digits[k : k + 100]) + "\n")
         if not env:
-            qd = qs[:2000]
+            qd = qs[:200] if not hulls else qs[:2000]
             r, _ = rate(lambda q: pin.computeDistances(model, data, geom, gdata, q), qd)
             print(f"distances, {name} (every pair): {r:,.0f} configurations/s")
 
