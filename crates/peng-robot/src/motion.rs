@@ -23,7 +23,7 @@ use crate::model::JointKind;
 pub enum MotionResult {
     /// Free all the way.
     Free {
-        /// The least distance measured: at both ends, and wherever a pair
+        /// The least distance measured: at the start, and wherever a pair
         /// came near enough to be measured (the least along the way may be
         /// smaller, but is more than the tolerance).
         clearance: f32,
@@ -108,14 +108,13 @@ impl Checker {
             .collect();
         let at = |s: f64| -> Vec<f64> { q0.iter().zip(q1).map(|(a, b)| a + s * (b - a)).collect() };
         let mut first: Option<(f64, PairReport)> = None;
-        // The least distance at both ends, then at every step measured.
+        // The least distance measured: every pair at the start (a pair skipped
+        // there by its spheres is measured when they are nearer than the
+        // least so far), then at every step.
         let mut clearance = f32::INFINITY;
-        for q in [q0, q1] {
-            if let (Some(r), _) = self.distance(q, 0.0)? {
-                clearance = clearance.min(r.distance);
-            }
-        }
         let boxes = self.object_boxes();
+        // The links at the start, shared by every pair's first step.
+        let start = self.robot.link_poses(q0)?;
         for (link, other) in self.pairs() {
             let v = speed[link]
                 + if let Other::Link(b) = other {
@@ -127,14 +126,26 @@ impl Checker {
             let mut s = 0.0;
             let mut steps = 0;
             loop {
-                let links = self.robot.link_poses(&at(s))?;
+                let moved;
+                let links = if s == 0.0 {
+                    &start
+                } else {
+                    moved = self.robot.link_poses(&at(s))?;
+                    &moved
+                };
                 // Bounding spheres far enough apart for the rest of the
                 // segment: free without a shape query.
-                let gap = self.sphere_gap(&links, &boxes, link, other);
+                let gap = self.sphere_gap(links, &boxes, link, other);
                 if gap > f64::from(CONTACT_TOL) && gap >= v * (limit - s) {
+                    if s == 0.0 && gap < f64::from(clearance) {
+                        let placed = self.place_pair(links, link, other);
+                        if let Some(r) = self.measure(&placed, link, other) {
+                            clearance = clearance.min(r.distance);
+                        }
+                    }
                     break;
                 }
-                let placed = self.place_pair(&links, link, other);
+                let placed = self.place_pair(links, link, other);
                 let Some(r) = self.measure(&placed, link, other) else {
                     break;
                 };
