@@ -1,10 +1,12 @@
-//! Configuration checks: a planar arm of capsules against its closed form
+//! Configuration checks: planar arms of two and three capsules against their closed forms
 //! (segment distances in f64), an environment ball, padding, and the
 //! Panda's default state.
 
 use glam::{DVec2, Vec3};
 use peng::d3::{Ball, Pose3};
-use peng_robot::{link_shapes, srdf, urdf, Checker, MeshMode, MeshSource, Other, Stop};
+use peng_robot::{
+    link_shapes, srdf, urdf, Checker, MeshMode, MeshSource, MotionResult, Other, Stop, CONTACT_TOL,
+};
 use std::path::PathBuf;
 
 const R: f64 = 0.1;
@@ -112,6 +114,76 @@ fn the_planar_arm_checks_its_one_self_pair_against_the_closed_form() {
         }
     }
     assert!(hits > 100 && free > 100, "{hits} in contact, {free} free");
+}
+
+/// A two-link planar arm (unit capsules of radius `R` along x, joints
+/// about z) and a ball obstacle.
+fn two_link_arm(ball: DVec2, radius: f64) -> Checker {
+    let mut x = String::from("<robot name=\"two\"><link name=\"base\"/>");
+    for (i, parent) in ["base", "l0"].iter().enumerate() {
+        x += &format!(
+            "<link name=\"l{i}\"><collision><origin xyz=\"0.5 0 0\" rpy=\"0 1.5707963267948966 0\"/>\
+             <geometry><capsule radius=\"{R}\" length=\"1\"/></geometry></collision></link>\
+             <joint name=\"j{i}\" type=\"revolute\"><parent link=\"{parent}\"/><child link=\"l{i}\"/>\
+             <origin xyz=\"{i} 0 0\"/><axis xyz=\"0 0 1\"/><limit lower=\"-3.14\" upper=\"3.14\"/></joint>"
+        );
+    }
+    x += "</robot>";
+    let r = urdf::parse(&x).unwrap();
+    let mut c = Checker::new(
+        r.clone(),
+        link_shapes(&r, &MeshSource::default()).unwrap(),
+        None,
+    );
+    let b = Ball::new(radius as f32).unwrap();
+    let at = Pose3::from_translation(Vec3::new(ball.x as f32, ball.y as f32, 0.0));
+    c.environment.push((b.into(), at));
+    c
+}
+
+/// The two-link arm against a ball: the signed distance in closed form
+/// (each link's segment to the centre, less both radii) for random
+/// configurations, and the first contact of the first joint's sweep towards
+/// the ball: the first link's axis comes within `R + r` of the centre at
+/// `φ - asin((R + r) / ρ)` (centre at `ρ` from the joint, angle `φ`).
+#[test]
+fn the_two_link_arm_meets_a_ball_where_the_closed_form_says() {
+    let (rho, phi, r) = (0.6f64, 0.4f64, 0.1f64);
+    let centre = DVec2::from_angle(phi) * rho;
+    let c = two_link_arm(centre, r);
+    assert!(c.self_pairs().is_empty(), "two links are adjacent");
+    let mut next = angles(23);
+    let (mut hits, mut free) = (0, 0);
+    for _ in 0..2000 {
+        let q = [next(), next()];
+        let s = segments(&[q[0], q[1], 0.0]);
+        let truth = (0..2)
+            .map(|k| point_segment(centre, s[k].0, s[k].1))
+            .fold(f64::INFINITY, f64::min)
+            - R
+            - r;
+        let (closest, _) = c.distance(&q, 1.0).unwrap();
+        let d = closest.unwrap().distance as f64;
+        assert!((d - truth).abs() < 2e-5, "{q:?}: {d} vs {truth}");
+        if truth.abs() > 1e-4 {
+            assert_eq!(c.check(&q, Stop::AtFirst).unwrap().is_empty(), truth > 0.0);
+            hits += usize::from(truth < 0.0);
+            free += usize::from(truth > 0.0);
+        }
+    }
+    assert!(hits > 100 && free > 100, "{hits} {free}");
+    // Sweeping the straight arm (second joint at 0) from φ - 1 towards φ.
+    let (t0, t1) = (phi - 1.0, phi);
+    let contact = phi - ((R + r) / rho).asin();
+    let want = (contact - t0) / (t1 - t0);
+    let MotionResult::Contact { s, pair } = c.check_motion(&[t0, 0.0], &[t1, 0.0]).unwrap() else {
+        panic!("the sweep meets the ball");
+    };
+    assert_eq!(pair.other, Other::Object(0));
+    // Never late; early by at most the contact tolerance's worth of sweep
+    // (the axis point at ρ moves ρ per radian).
+    let early = (CONTACT_TOL as f64 + 1e-5) / (rho * (t1 - t0));
+    assert!(s <= want + 1e-9 && s >= want - early, "{s} vs {want}");
 }
 
 #[test]
@@ -274,7 +346,6 @@ fn arm_truth(q: &[f64]) -> f64 {
 /// a reported contact is real, and a segment found free never touches.
 #[test]
 fn planar_arm_motions_never_miss_a_contact() {
-    use peng_robot::MotionResult;
     let mut c = arm();
     c.environment.push((
         Ball::new(BALL.1 as f32).unwrap().into(),
