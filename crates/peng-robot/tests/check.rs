@@ -1,6 +1,6 @@
-//! Configuration checks: planar arms of two and three capsules against their closed forms
-//! (segment distances in f64), an environment ball, padding, and the
-//! Panda's default state.
+//! Configuration checks: planar arms of two and three capsules against
+//! their closed forms (segment distances in f64), environment balls,
+//! padding, allowed pairs, and the Panda's default state.
 
 use glam::{DVec2, Vec3};
 use peng::d3::{Ball, Pose3};
