@@ -370,7 +370,28 @@ fn convex_hulls_3d_agree_with_parry() {
             .filter(|_| solid)
             .map(|m| MassProperties3::from_shape(&Shape::TriMesh(m), rho))
         {
-            check3("parry's hull as a mesh", &ours, &props, size);
+            // A disagreement on the mass goes to the f64 volume of parry's
+            // triangles, which peng's must match (soak seed 860361, case #726:
+            // a sliver tetrahedron of mass 7.0e-5 with coordinates up to 11,
+            // parry's f32 sums 1.5e-4 of it below, peng's 4e-8;
+            // `a_sliver_tetrahedron_has_its_f64_mass`).
+            match disagreement3(&ours, &props, size) {
+                Some(why) if why.starts_with("mass") => {
+                    let m = f64::from(rho) * mesh_volume_f64(&pv, &pi);
+                    let (e_ours, e_parry) = (
+                        (f64::from(ours.mass) - m).abs() / m,
+                        (f64::from(props.mass()) - m).abs() / m,
+                    );
+                    eprintln!("case {i}: parry's hull as a mesh: {why}; f64 volume: peng {e_ours:.1e} off, parry {e_parry:.1e}");
+                    assert!(
+                        e_ours < e_parry && e_ours < 1e-5,
+                        "case {i}: parry's hull as a mesh: {why}; f64 volume: peng {e_ours:.1e} off, parry {e_parry:.1e}"
+                    );
+                    parry_refuted += 1;
+                }
+                Some(why) => panic!("parry's hull as a mesh: {why}"),
+                None => {}
+            }
             meshes += 1;
         }
         let ours = mp3(&Shape::Polyhedron(Arc::new(hull)), rho);
@@ -499,4 +520,34 @@ fn a_sliver_polygon_has_its_f64_mass() {
         ours.inertia
     );
     assert!(check_polygon(&poly, rho, 1.0), "parry agrees here");
+}
+
+/// Soak seed 860361's sliver tetrahedron: peng's mass, as a polyhedron and
+/// as parry's triangles, is rho times the f64 volume; parry's is 1.5e-4 off.
+#[test]
+fn a_sliver_tetrahedron_has_its_f64_mass() {
+    let pts = [
+        Vec3::new(6.098797, -2.3792229, 1.7519137),
+        Vec3::new(11.359526, -1.8052347, 3.5584908),
+        Vec3::new(10.750631, -2.2492757, 4.670867),
+        Vec3::new(9.966681, -2.5076494, 5.0069904),
+    ];
+    let rho = 0.4466245f32;
+    let m = f64::from(rho) * hull_volume_f64(&pts).0;
+    let hull = ConvexPolyhedron::from_points(&pts).unwrap();
+    let parry = parry3d::shape::ConvexPolyhedron::from_convex_hull(hull.vertices()).unwrap();
+    let (pv, pi) = parry.to_trimesh();
+    let mesh = Arc::new(peng::mesh::TriMesh::new(pv, pi).unwrap());
+    for ours in [
+        mp3(&Shape::Polyhedron(Arc::new(hull)), rho),
+        mp3(&Shape::TriMesh(mesh), rho),
+    ] {
+        assert!(
+            (f64::from(ours.mass) - m).abs() <= 1e-6 * m,
+            "{} vs {m}",
+            ours.mass
+        );
+    }
+    let theirs = f64::from(parry.mass_properties(rho).mass());
+    assert!((theirs - m).abs() > 1e-4 * m, "parry {theirs} vs {m}");
 }
