@@ -30,6 +30,7 @@ pub const KINDS3: [d3::ShapeKind; 6] = [
 ];
 
 /// One random 2D cast: two shapes and their motions over the unit time.
+#[derive(Debug)]
 pub struct Cast2 {
     /// Shape A.
     pub a: d2::Shape,
