@@ -97,7 +97,7 @@ pub fn intersects(a: &Shape, pose_a: &Pose3, b: &Shape, pose_b: &Pose3) -> bool 
     local_intersects(a, b, &pose_ab)
 }
 
-fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
+pub(crate) fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
     match (a, b) {
         (Shape::Compound(c), _) => c
             .parts()
@@ -113,7 +113,8 @@ fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> bool {
         _ if is_segment_like(a) && is_segment_like(b) => {
             local_distance(a, b, pose_ab).distance <= 0.0
         }
-        _ if a.is_mesh() || b.is_mesh() => local_distance(a, b, pose_ab).distance <= 0.0,
+        _ if a.is_mesh() || b.is_mesh() => super::mesh::local_intersects(a, b, pose_ab)
+            .unwrap_or_else(|| local_distance(a, b, pose_ab).distance <= 0.0),
         (Shape::Ball(_), _) | (_, Shape::Ball(_)) => local_distance(a, b, pose_ab).distance <= 0.0,
         (Shape::Triangle(_), Shape::Capsule(_) | Shape::Segment(_))
         | (Shape::Capsule(_) | Shape::Segment(_), Shape::Triangle(_))

@@ -4,7 +4,7 @@ use super::view::MeshView;
 use crate::bound::Aabb3;
 use crate::math::{Pose3, Vec3};
 use crate::mesh::TriMesh;
-use crate::query::d3::distance::local_distance;
+use crate::query::d3::distance::{local_distance, local_intersects};
 use crate::query::gjk::{GjkStatus, SignedDistance};
 use crate::shape::d3::{Shape, Triangle};
 use std::borrow::Cow;
@@ -115,4 +115,32 @@ pub(crate) fn mesh_mesh(a: &Shape, b: &Shape, b_in_a: &Pose3) -> SignedDistance 
             GjkStatus::Overlapping
         },
     }
+}
+
+/// Whether the surface `mesh` (at the identity) and the convex `shape` placed
+/// by `b_in_m` touch or overlap: some triangle under the shape's box does
+/// (a triangle that touches the shape has a box that meets the shape's).
+/// Stops testing at the first such triangle.
+pub(crate) fn mesh_convex_intersects<M: MeshView>(mesh: &M, shape: &Shape, b_in_m: &Pose3) -> bool {
+    let sbox = shape.aabb(b_in_m);
+    let mut found = false;
+    mesh.for_each_candidate(&sbox, |_, c| {
+        if found {
+            return;
+        }
+        if let Ok(t) = Triangle::new(c[0], c[1], c[2]) {
+            found = local_intersects(&Shape::Triangle(t), shape, b_in_m);
+        }
+    });
+    found
+}
+
+/// Whether two surfaces (B placed by `b_in_a`) touch or cross: the BVHs
+/// walked together, stopping at the first pair of triangles that do
+/// ([`TriMesh::intersects_mesh`]).
+pub(crate) fn mesh_mesh_intersects(a: &Shape, b: &Shape, b_in_a: &Pose3) -> bool {
+    let (Some(ma), Some(mb)) = (as_mesh(a), as_mesh(b)) else {
+        return local_intersects(a, b, b_in_a);
+    };
+    ma.intersects_mesh(&Pose3::IDENTITY, &mb, b_in_a)
 }

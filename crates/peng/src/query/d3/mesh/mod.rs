@@ -163,6 +163,24 @@ pub(crate) fn deepest(
     )
 }
 
+/// Whether the shapes touch or overlap (B placed by `pose_ab` in A's frame),
+/// when `a` or `b` is a mesh and neither is a compound or a half-space:
+/// `local_distance(..).distance <= 0`, stopping at the first triangle (pair)
+/// that touches; `None` otherwise.
+pub(crate) fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> Option<bool> {
+    match (AnyMesh::of(a), AnyMesh::of(b)) {
+        (None, None) => None,
+        (Some(_), Some(_)) => Some(distance::mesh_mesh_intersects(a, b, pose_ab)),
+        (Some(ma), None) => {
+            Some(with_mesh!(ma, ma => distance::mesh_convex_intersects(ma, b, pose_ab)))
+        }
+        (None, Some(mb)) => {
+            let pose_ba = pose_ab.inverse();
+            Some(with_mesh!(mb, mb => distance::mesh_convex_intersects(mb, a, &pose_ba)))
+        }
+    }
+}
+
 /// Signed distance in A's frame (B placed by `pose_ab`) when `a` or `b` is a
 /// mesh and neither is a compound or a half-space; `None` otherwise.
 pub(crate) fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> Option<SignedDistance> {
