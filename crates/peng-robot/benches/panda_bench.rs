@@ -10,73 +10,21 @@
 //! Each row: what was timed, configurations a second (best of 3), and the
 //! count of colliding configurations (Pinocchio's side prints the same).
 
-use glam::{DQuat, DVec3};
-use peng::d3::{Cuboid, Vec3};
-use peng_robot::{
-    link_shapes, srdf, urdf, Checker, MeshMode, MeshSource, MotionResult, Robot, Stop,
-};
-use std::path::{Path, PathBuf};
+use peng_robot::{Checker, MeshMode, MotionResult, Robot, Stop};
 use std::time::Instant;
 
-/// SplitMix64, as in the reference scripts.
-struct SplitMix64(u64);
+#[path = "../tests/common/mod.rs"]
+mod common;
 
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * 2f64.powi(-53)
-    }
-}
+use common::SplitMix64;
 
 const COUNT: usize = 20_000;
 
-fn configs(r: &Robot, count: usize) -> Vec<Vec<f64>> {
-    let limits: Vec<_> = r
-        .active_joints()
-        .iter()
-        .map(|&j| r.joints[j].limits.unwrap())
-        .collect();
-    let mut rng = SplitMix64(20261130);
-    (0..count)
-        .map(|_| {
-            limits
-                .iter()
-                .map(|l| l.lower + (l.upper - l.lower) * rng.unit())
-                .collect()
-        })
-        .collect()
-}
-
 /// The Panda (meshes as `mode`), its SRDF, and with `boxes` the cell's.
-fn checker(data: &Path, mode: MeshMode, boxes: bool) -> Checker {
-    let dir = data.join("example-robot-data/robots/panda_description");
-    let r = urdf::read_file(dir.join("urdf/panda.urdf")).unwrap();
-    let s = srdf::read_file(dir.join("srdf/panda.srdf"), &r).unwrap();
-    let source = MeshSource {
-        search_paths: vec![data.to_path_buf()],
-        base: None,
-        mode,
-    };
-    let mut c = Checker::new(r.clone(), link_shapes(&r, &source).unwrap(), Some(&s));
+fn checker(mode: MeshMode, boxes: bool) -> Checker {
+    let mut c = common::panda(mode);
     if boxes {
-        let text = std::fs::read_to_string(data.join("reference/panda_boxes.csv")).unwrap();
-        for line in text.lines().skip(1) {
-            let v: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
-            let pose = peng_robot::Transform {
-                rotation: DQuat::from_rotation_z(v[6]),
-                translation: DVec3::new(v[0], v[1], v[2]),
-            };
-            let half = Vec3::new(v[3] as f32, v[4] as f32, v[5] as f32);
-            c.environment
-                .push((Cuboid::new(half).unwrap().into(), pose.to_pose()));
-        }
+        common::add_cell_boxes(&mut c);
     }
     c
 }
@@ -105,10 +53,7 @@ fn segments(r: &Robot, count: usize) -> Vec<(Vec<f64>, Vec<f64>)> {
     let mut rng = SplitMix64(99);
     (0..count)
         .map(|_| {
-            let q0: Vec<f64> = limits
-                .iter()
-                .map(|l| l.lower + (l.upper - l.lower) * rng.unit())
-                .collect();
+            let q0 = rng.config(r);
             let dir: Vec<f64> = limits.iter().map(|_| rng.unit() * 2.0 - 1.0).collect();
             let len = 0.005 + 0.145 * rng.unit();
             let m = dir.iter().fold(0.0f64, |m, d| m.max(d.abs()));
@@ -139,15 +84,14 @@ fn segment_rate(
 }
 
 fn main() {
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/robots");
     for (name, mode, boxes) in [
         ("self, meshes", MeshMode::TriMesh, false),
         ("self, hulls", MeshMode::ConvexHull, false),
         ("self + 20 boxes, meshes", MeshMode::TriMesh, true),
         ("self + 20 boxes, hulls", MeshMode::ConvexHull, true),
     ] {
-        let c = checker(&data, mode, boxes);
-        let qs = configs(&c.robot, COUNT);
+        let c = checker(mode, boxes);
+        let qs = common::reference_configs(&c.robot, COUNT);
         let (r, hits) = rate(&qs, |q| !c.check(q, Stop::AtFirst).unwrap().is_empty());
         println!(
             "collisions, {name}: {r:.0} configurations/s, {} colliding",

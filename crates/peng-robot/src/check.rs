@@ -203,39 +203,29 @@ impl Checker {
     /// Whether the bounding volumes prove `link` and `other` apart by more
     /// than their padding: the spheres first, then the oriented boxes.
     fn apart(&self, at: &Bounds, link: usize, other: Other) -> bool {
-        let Some((ca, ra)) = at.spheres[link] else {
+        let gap = self.gap_bound(at, link, other);
+        if gap > 0.0 {
+            return true;
+        }
+        if gap == f64::NEG_INFINITY {
             return false;
-        };
-        let pad_a = f64::from(self.padding[link]);
-        match other {
+        }
+        let pad_a = self.padding[link];
+        let b = match other {
             Other::Link(b) => {
-                let Some((cb, rb)) = at.spheres[b] else {
-                    return false;
-                };
-                let pad = pad_a + f64::from(self.padding[b]);
-                if ca.distance_squared(cb) > (ra + rb + pad).powi(2) {
-                    return true;
-                }
                 let bb = at.obb(b);
-                let grown = Obb3::new(bb.center, bb.axes, bb.half_extents + pad as f32);
-                !at.obb(link).overlaps(&grown)
+                let pad = pad_a + self.padding[b];
+                Obb3::new(bb.center, bb.axes, bb.half_extents + pad)
             }
             Other::Object(o) => {
                 let b = &at.objects[o];
-                if box_distance(b, ca) > ra + pad_a {
-                    return true;
+                if !(b.min.is_finite() && b.max.is_finite()) {
+                    return false;
                 }
-                let finite = b.min.is_finite() && b.max.is_finite();
-                finite && {
-                    let grown = Obb3::new(
-                        b.center(),
-                        glam::Mat3::IDENTITY,
-                        b.half_extents() + pad_a as f32,
-                    );
-                    !at.obb(link).overlaps(&grown)
-                }
+                Obb3::new(b.center(), glam::Mat3::IDENTITY, b.half_extents() + pad_a)
             }
-        }
+        };
+        !at.obb(link).overlaps(&b)
     }
 
     /// The bounding volumes of every link (links at `links`) and, with
@@ -269,17 +259,30 @@ impl Checker {
         link: usize,
         other: Other,
     ) -> f64 {
-        let Some((sa, _)) = self.bounds[link] else {
+        let sphere =
+            |l: usize| self.bounds[l].map(|(s, _)| (links[l].transform_point(s.center), s.radius));
+        self.gap_of(sphere, boxes, link, other)
+    }
+
+    /// The gap between `link`'s sphere (`sphere(l)`: a link's world centre
+    /// and radius) and `other`'s sphere or box, less the padding (`-∞`
+    /// without bounds).
+    fn gap_of(
+        &self,
+        sphere: impl Fn(usize) -> Option<(DVec3, f64)>,
+        boxes: &[Aabb3],
+        link: usize,
+        other: Other,
+    ) -> f64 {
+        let Some((ca, ra)) = sphere(link) else {
             return f64::NEG_INFINITY;
         };
-        let ca = links[link].transform_point(sa.center);
         let pad_a = f64::from(self.padding[link]);
         match other {
-            Other::Link(b) => self.bounds[b].map_or(f64::NEG_INFINITY, |(sb, _)| {
-                let cb = links[b].transform_point(sb.center);
-                ca.distance(cb) - sa.radius - sb.radius - pad_a - f64::from(self.padding[b])
+            Other::Link(b) => sphere(b).map_or(f64::NEG_INFINITY, |(cb, rb)| {
+                ca.distance(cb) - ra - rb - pad_a - f64::from(self.padding[b])
             }),
-            Other::Object(o) => box_distance(&boxes[o], ca) - sa.radius - pad_a,
+            Other::Object(o) => box_distance(&boxes[o], ca) - ra - pad_a,
         }
     }
 
@@ -485,16 +488,7 @@ impl Checker {
     /// bounding volumes (`-∞` without them): shapes inside spheres are no
     /// nearer than the spheres, and overlap by no more than they do.
     fn gap_bound(&self, at: &Bounds, link: usize, other: Other) -> f64 {
-        let Some((ca, ra)) = at.spheres[link] else {
-            return f64::NEG_INFINITY;
-        };
-        let pad_a = f64::from(self.padding[link]);
-        match other {
-            Other::Link(b) => at.spheres[b].map_or(f64::NEG_INFINITY, |(cb, rb)| {
-                ca.distance(cb) - ra - rb - pad_a - f64::from(self.padding[b])
-            }),
-            Other::Object(o) => box_distance(&at.objects[o], ca) - ra - pad_a,
-        }
+        self.gap_of(|l| at.spheres[l], &at.objects, link, other)
     }
 
     /// The pose of every link at `q` (for drawing and reports).

@@ -7,40 +7,20 @@ use peng::d3::{Ball, Pose3};
 use peng_robot::{
     link_shapes, srdf, urdf, Checker, MeshMode, MeshSource, MotionResult, Other, Stop, CONTACT_TOL,
 };
-use std::path::PathBuf;
 
-const R: f64 = 0.1;
+mod common;
 
-/// Three unit links in the x-y plane, each a capsule of radius 0.1 along
-/// its link (URDF capsules stand along z: turned onto x).
+use common::{planar_arm, uniform, R};
+
+/// The three-link planar arm.
 fn arm() -> Checker {
-    let mut x = String::from("<robot name=\"arm\"><link name=\"base\"/>");
-    let mut parent = "base".to_string();
-    for i in 0..3 {
-        x += &format!(
-            "<link name=\"l{i}\"><collision><origin xyz=\"0.5 0 0\" rpy=\"0 1.5707963267948966 0\"/>\
-             <geometry><capsule radius=\"{R}\" length=\"1\"/></geometry></collision></link>\
-             <joint name=\"j{i}\" type=\"revolute\"><parent link=\"{parent}\"/><child link=\"l{i}\"/>\
-             <origin xyz=\"{} 0 0\"/><axis xyz=\"0 0 1\"/><limit lower=\"-3.14\" upper=\"3.14\"/></joint>",
-            if i == 0 { 0.0 } else { 1.0 }
-        );
-        parent = format!("l{i}");
-    }
-    x += "</robot>";
-    let r = urdf::parse(&x).unwrap();
-    let shapes = link_shapes(&r, &MeshSource::default()).unwrap();
-    Checker::new(r, shapes, None)
+    planar_arm(3)
 }
 
-/// Joint angles uniform in [-3.1, 3.1] from a 64-bit LCG seeded with
-/// `seed` (Knuth's MMIX constants).
-fn angles(mut seed: u64) -> impl FnMut() -> f64 {
-    move || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((seed >> 11) as f64 / (1u64 << 53) as f64) * 6.2 - 3.1
-    }
+/// Joint angles uniform in [-3.1, 3.1] from [`uniform`].
+fn angles(seed: u64) -> impl FnMut() -> f64 {
+    let mut u = uniform(seed);
+    move || u() * 6.2 - 3.1
 }
 
 /// Distance from `p` to segment `a b`.
@@ -116,25 +96,9 @@ fn the_planar_arm_checks_its_one_self_pair_against_the_closed_form() {
     assert!(hits > 100 && free > 100, "{hits} in contact, {free} free");
 }
 
-/// A two-link planar arm (unit capsules of radius `R` along x, joints
-/// about z) and a ball obstacle.
+/// The two-link planar arm and a ball obstacle.
 fn two_link_arm(ball: DVec2, radius: f64) -> Checker {
-    let mut x = String::from("<robot name=\"two\"><link name=\"base\"/>");
-    for (i, parent) in ["base", "l0"].iter().enumerate() {
-        x += &format!(
-            "<link name=\"l{i}\"><collision><origin xyz=\"0.5 0 0\" rpy=\"0 1.5707963267948966 0\"/>\
-             <geometry><capsule radius=\"{R}\" length=\"1\"/></geometry></collision></link>\
-             <joint name=\"j{i}\" type=\"revolute\"><parent link=\"{parent}\"/><child link=\"l{i}\"/>\
-             <origin xyz=\"{i} 0 0\"/><axis xyz=\"0 0 1\"/><limit lower=\"-3.14\" upper=\"3.14\"/></joint>"
-        );
-    }
-    x += "</robot>";
-    let r = urdf::parse(&x).unwrap();
-    let mut c = Checker::new(
-        r.clone(),
-        link_shapes(&r, &MeshSource::default()).unwrap(),
-        None,
-    );
+    let mut c = planar_arm(2);
     let b = Ball::new(radius as f32).unwrap();
     let at = Pose3::from_translation(Vec3::new(ball.x as f32, ball.y as f32, 0.0));
     c.environment.push((b.into(), at));
@@ -216,17 +180,9 @@ fn an_environment_ball_and_padding() {
 
 #[test]
 fn the_panda_default_state_is_free() {
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/robots");
-    let dir = data.join("example-robot-data/robots/panda_description");
-    let r = urdf::read_file(dir.join("urdf/panda.urdf")).unwrap();
-    let s = srdf::read_file(dir.join("srdf/panda.srdf"), &r).unwrap();
-    let source = MeshSource {
-        search_paths: vec![data],
-        base: None,
-        mode: MeshMode::ConvexHull,
-    };
-    let shapes = link_shapes(&r, &source).unwrap();
-    let c = Checker::new(r.clone(), shapes, Some(&s));
+    let c = common::panda(MeshMode::ConvexHull);
+    let r = c.robot.clone();
+    let s = srdf::read_file(common::panda_dir().join("srdf/panda.srdf"), &r).unwrap();
     // The hand and link 7 are adjacent through the shapeless flange link.
     let (hand, l7) = (
         r.link("panda_hand").unwrap(),
@@ -282,16 +238,8 @@ fn allowed_pairs_are_not_checked() {
 /// configurations among boxes, with padding on two links.
 #[test]
 fn a_cut_off_distance_finds_what_measuring_every_pair_finds() {
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/robots");
-    let dir = data.join("example-robot-data/robots/panda_description");
-    let r = urdf::read_file(dir.join("urdf/panda.urdf")).unwrap();
-    let s = srdf::read_file(dir.join("srdf/panda.srdf"), &r).unwrap();
-    let source = MeshSource {
-        search_paths: vec![data],
-        base: None,
-        mode: MeshMode::ConvexHull,
-    };
-    let mut c = Checker::new(r.clone(), link_shapes(&r, &source).unwrap(), Some(&s));
+    let mut c = common::panda(MeshMode::ConvexHull);
+    let r = c.robot.clone();
     for k in 0..6 {
         let a = k as f32;
         let pose = Pose3::from_translation(Vec3::new(0.5 * a.cos(), 0.5 * a.sin(), 0.1 * a));

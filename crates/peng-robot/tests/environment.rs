@@ -7,38 +7,14 @@
 use glam::Vec2;
 use glam::{DVec2, DVec3};
 use peng::d3::{HeightField, Pose3, Quat, Shape, TriMesh, Vec3};
-use peng_robot::{link_shapes, point_cloud, urdf, Checker, MeshSource, Other, Stop};
+use peng_robot::{point_cloud, Checker, Other, Stop};
 
-const R: f64 = 0.1;
+mod common;
 
-/// Three unit links in the x-y plane, capsules of radius `R` along them.
+use common::{planar_arm, uniform, R};
+
 fn arm() -> Checker {
-    let mut x = String::from("<robot name=\"arm\"><link name=\"base\"/>");
-    let mut parent = "base".to_string();
-    for i in 0..3 {
-        x += &format!(
-            "<link name=\"l{i}\"><collision><origin xyz=\"0.5 0 0\" rpy=\"0 1.5707963267948966 0\"/>\
-             <geometry><capsule radius=\"{R}\" length=\"1\"/></geometry></collision></link>\
-             <joint name=\"j{i}\" type=\"revolute\"><parent link=\"{parent}\"/><child link=\"l{i}\"/>\
-             <origin xyz=\"{} 0 0\"/><axis xyz=\"0 0 1\"/><limit lower=\"-3.14\" upper=\"3.14\"/></joint>",
-            if i == 0 { 0.0 } else { 1.0 }
-        );
-        parent = format!("l{i}");
-    }
-    x += "</robot>";
-    let r = urdf::parse(&x).unwrap();
-    let shapes = link_shapes(&r, &MeshSource::default()).unwrap();
-    Checker::new(r, shapes, None)
-}
-
-/// Uniform numbers in [0, 1) from a 64-bit LCG (Knuth's MMIX constants).
-fn uniform(mut seed: u64) -> impl FnMut() -> f64 {
-    move || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 11) as f64 / (1u64 << 53) as f64
-    }
+    planar_arm(3)
 }
 
 /// The three links' segments at `q` (z = 0).

@@ -9,53 +9,17 @@
 //! resolution MoveIt uses by default (0.005 of the joint space's extent)
 //! misses some of them.
 
-use glam::{DQuat, DVec3};
-use peng_robot::{
-    link_shapes, srdf, urdf, Checker, MeshMode, MeshSource, MotionResult, Stop, CONTACT_TOL,
-};
+use peng_robot::{Checker, MeshMode, MotionResult, Stop, CONTACT_TOL};
 use rayon::prelude::*;
-use std::path::PathBuf;
 
-/// SplitMix64 (Steele, Lea and Flood, 2014).
-struct SplitMix64(u64);
+mod common;
 
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * 2f64.powi(-53)
-    }
-}
+use common::SplitMix64;
 
 /// The Panda (hulls, SRDF) in the 20-box cell of the reference scripts.
 fn cell() -> Checker {
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/robots");
-    let dir = data.join("example-robot-data/robots/panda_description");
-    let r = urdf::read_file(dir.join("urdf/panda.urdf")).unwrap();
-    let s = srdf::read_file(dir.join("srdf/panda.srdf"), &r).unwrap();
-    let source = MeshSource {
-        search_paths: vec![data.clone()],
-        base: None,
-        mode: MeshMode::ConvexHull,
-    };
-    let mut c = Checker::new(r.clone(), link_shapes(&r, &source).unwrap(), Some(&s));
-    let text = std::fs::read_to_string(data.join("reference/panda_boxes.csv")).unwrap();
-    for line in text.lines().skip(1) {
-        let v: Vec<f64> = line.split(',').map(|x| x.parse().unwrap()).collect();
-        let pose = peng_robot::Transform {
-            rotation: DQuat::from_rotation_z(v[6]),
-            translation: DVec3::new(v[0], v[1], v[2]),
-        };
-        let half = glam::Vec3::new(v[3] as f32, v[4] as f32, v[5] as f32);
-        let cuboid = peng::d3::Cuboid::new(half).unwrap();
-        c.environment.push((cuboid.into(), pose.to_pose()));
-    }
+    let mut c = common::panda(MeshMode::ConvexHull);
+    common::add_cell_boxes(&mut c);
     c
 }
 
@@ -100,10 +64,7 @@ fn certified_motions_never_miss_what_dense_sampling_finds() {
     let mut segments = Vec::new();
     while segments.len() < segment_count() {
         let through = segments.len() % 2 == 1;
-        let q: Vec<f64> = limits
-            .iter()
-            .map(|l| l.lower + (l.upper - l.lower) * rng.unit())
-            .collect();
+        let q = rng.config(r);
         if through && free(&q) {
             continue;
         }

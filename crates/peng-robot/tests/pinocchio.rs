@@ -6,16 +6,14 @@
 //! that made them are in `data/robots/reference/`.
 
 use glam::{DQuat, DVec3};
-use peng_robot::{link_shapes, srdf, urdf, Checker, MeshMode, MeshSource, Robot, Stop};
-use std::path::PathBuf;
+use peng_robot::{urdf, Checker, MeshMode, Robot, Stop};
 
-fn data() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../data/robots")
-}
+mod common;
+
+use common::data;
 
 fn panda() -> Robot {
-    urdf::read_file(data().join("example-robot-data/robots/panda_description/urdf/panda.urdf"))
-        .unwrap()
+    urdf::read_file(common::panda_dir().join("urdf/panda.urdf")).unwrap()
 }
 
 /// The rows of a reference CSV, header dropped.
@@ -70,15 +68,7 @@ fn forward_kinematics_matches_pinocchio() {
 
 #[test]
 fn self_collision_verdicts_match_pinocchio_and_coal() {
-    let r = panda();
-    let dir = data().join("example-robot-data/robots/panda_description");
-    let s = srdf::read_file(dir.join("srdf/panda.srdf"), &r).unwrap();
-    let source = MeshSource {
-        search_paths: vec![data()],
-        base: None,
-        mode: MeshMode::TriMesh,
-    };
-    let c = Checker::new(r.clone(), link_shapes(&r, &source).unwrap(), Some(&s));
+    let c = common::panda(MeshMode::TriMesh);
     let mut disagree = Vec::new();
     let mut colliding = 0;
     for row in rows("panda_collisions.csv") {
@@ -99,44 +89,6 @@ fn self_collision_verdicts_match_pinocchio_and_coal() {
     );
 }
 
-/// SplitMix64 (Steele, Lea and Flood, 2014): the generator of the
-/// reference script `panda_hulls.py`, which draws its configurations with it.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1) from the top 53 bits.
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 * 2f64.powi(-53)
-    }
-}
-
-/// The reference script's configurations, bit for bit: each active joint
-/// (q1..q7, the finger) `lower + (upper - lower) * u`.
-fn hull_configs(r: &Robot, count: usize) -> Vec<Vec<f64>> {
-    let limits: Vec<_> = r
-        .active_joints()
-        .iter()
-        .map(|&j| r.joints[j].limits.unwrap())
-        .collect();
-    let mut rng = SplitMix64(20261130);
-    (0..count)
-        .map(|_| {
-            limits
-                .iter()
-                .map(|l| l.lower + (l.upper - l.lower) * rng.unit())
-                .collect()
-        })
-        .collect()
-}
-
 /// A reference file of verdicts: hexadecimal digits of four configurations
 /// each, the first in the highest bit.
 fn verdicts(name: &str) -> Vec<bool> {
@@ -152,15 +104,7 @@ fn verdicts(name: &str) -> Vec<bool> {
 
 /// The Panda with convex hulls of its meshes, the SRDF's pairs removed.
 fn hull_checker() -> Checker {
-    let r = panda();
-    let dir = data().join("example-robot-data/robots/panda_description");
-    let s = srdf::read_file(dir.join("srdf/panda.srdf"), &r).unwrap();
-    let source = MeshSource {
-        search_paths: vec![data()],
-        base: None,
-        mode: MeshMode::ConvexHull,
-    };
-    Checker::new(r.clone(), link_shapes(&r, &source).unwrap(), Some(&s))
+    common::panda(MeshMode::ConvexHull)
 }
 
 #[test]
@@ -168,7 +112,7 @@ fn hull_verdicts_match_pinocchio_and_coal_on_100000_configurations() {
     let c = hull_checker();
     let want = verdicts("panda_hull_verdicts.txt");
     assert_eq!(want.len(), 100_000);
-    let configs = hull_configs(&c.robot, want.len());
+    let configs = common::reference_configs(&c.robot, want.len());
     let got = c.check_batch(&configs, Stop::AtFirst);
     let mut disagree = Vec::new();
     for (k, (g, &w)) in got.iter().zip(&want).enumerate() {
@@ -192,7 +136,7 @@ fn hull_verdicts_match_pinocchio_and_coal_on_100000_configurations() {
 fn hull_distances_match_pinocchio_and_coal() {
     let c = hull_checker();
     let r = &c.robot;
-    let configs = hull_configs(r, 1000);
+    let configs = common::reference_configs(r, 1000);
     let mut compared = 0;
     let mut worst = (0.0f64, String::new());
     let mut peng_pairs = std::collections::HashMap::new();
@@ -252,20 +196,11 @@ fn hull_distances_match_pinocchio_and_coal() {
 #[test]
 fn verdicts_among_20_boxes_match_pinocchio_and_coal() {
     let mut c = hull_checker();
-    for row in rows("panda_boxes.csv") {
-        let v = numbers(&row);
-        let pose = peng_robot::Transform {
-            rotation: DQuat::from_rotation_z(v[6]),
-            translation: DVec3::new(v[0], v[1], v[2]),
-        };
-        let half = glam::Vec3::new(v[3] as f32, v[4] as f32, v[5] as f32);
-        let cuboid = peng::d3::Cuboid::new(half).unwrap();
-        c.environment.push((cuboid.into(), pose.to_pose()));
-    }
+    common::add_cell_boxes(&mut c);
     assert_eq!(c.environment.len(), 20);
     let want = verdicts("panda_bench_verdicts.txt");
     assert_eq!(want.len(), 20_000);
-    let configs = hull_configs(&c.robot, want.len());
+    let configs = common::reference_configs(&c.robot, want.len());
     let got = c.check_batch(&configs, Stop::AtFirst);
     let differ: Vec<usize> = (0..want.len())
         .filter(|&k| got[k].as_ref().unwrap().is_empty() == want[k])

@@ -21,6 +21,7 @@ import time
 import coal
 import numpy as np
 import pinocchio as pin
+from splitmix import SplitMix64
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "example-robot-data", "robots", "panda_description")
@@ -29,22 +30,6 @@ SRDF = os.path.join(ROOT, "srdf", "panda.srdf")
 PACKAGE_DIRS = [os.path.join(HERE, "..")]
 BOXES = os.path.join(HERE, "panda_boxes.csv")
 COUNT = 20_000
-MASK = (1 << 64) - 1
-
-
-class SplitMix64:
-    def __init__(self, seed):
-        self.state = seed & MASK
-
-    def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-        return z ^ (z >> 31)
-
-    def unit(self):
-        return (self.next() >> 11) * 2.0**-53
 
 
 def write_boxes():
