@@ -222,3 +222,60 @@ fn core_end_on_a_rectangles_face_keeps_the_faces_normal() {
     let m = contact(&sa, &pa, &sb, &pb, 0.0).expect("overlapping");
     assert!(m.normal.as_dvec2().angle_to(n).abs() < 1e-4);
 }
+
+/// A capsule lying along a rectangle's face, its core 6.4e-5 rad off the
+/// face and 0.033 from it at the nearer end (soak seed 860396, `diff2d
+/// capsule_rect` pair #23890). The closest point lies on the face, but the
+/// face contact took the capsule's core as its reference: the two normals'
+/// cosines are equal in f32 (they differ by 2e-9). Along the core's normal
+/// the shapes overlap 2e-4 more than the depth. Truth in f64: the distance
+/// between the core and the rectangle, less the radius.
+#[test]
+fn capsule_along_a_rectangles_face_takes_the_faces_normal() {
+    let h = Vec2::new(0.997_103_3, 1.566_357_5);
+    let rect = Rect::new(h).unwrap();
+    let pa = pose([-1.597_879_9, 1.544_449_3], 0.407_518_5, 0.913_197);
+    let cap = Capsule::new(
+        Vec2::new(-0.904_150_2, 0.371_367_3),
+        Vec2::new(0.784_909_55, -0.335_607_02),
+        0.373_030_7,
+    )
+    .unwrap();
+    let pb = pose([-3.457_653, 3.495_855_3], -0.999_726_36, 0.023_392_84);
+
+    let s = [to_world(&pb, cap.a()), to_world(&pb, cap.b())];
+    let corners = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)];
+    let p: Vec<DVec2> = corners
+        .iter()
+        .map(|&(x, y)| to_world(&pa, Vec2::new(x * h.x, y * h.y)))
+        .collect();
+    let r = cap.radius() as f64;
+    let (gap, n) = segment_polygon_f64(s, &p);
+    assert!(
+        (separation(s, 0.0, &p, n) - gap).abs() < 1e-9,
+        "cores apart"
+    );
+    let truth = gap - r;
+    assert!(truth < -0.3, "deep: {truth}");
+
+    let (sa, sb): (Shape, Shape) = (rect.into(), cap.into());
+    for (m, sign) in [
+        (contact(&sa, &pa, &sb, &pb, 0.0).expect("overlapping"), -1.0),
+        (contact(&sb, &pb, &sa, &pa, 0.0).expect("overlapping"), 1.0),
+    ] {
+        // The normal from the capsule to the rectangle.
+        let got = m.normal.as_dvec2() * sign;
+        let depth = m.points().iter().map(|q| q.depth).fold(f32::MIN, f32::max) as f64;
+        assert!(
+            (depth + truth).abs() < 1e-5,
+            "deepest {depth} vs {}",
+            -truth
+        );
+        let sep = separation(s, r, &p, got);
+        assert!(
+            (sep - truth).abs() < 2e-5,
+            "normal {got}: separation {sep} vs {truth}"
+        );
+        assert!(got.angle_to(n).abs() < 1e-5, "normal {got} vs {n}");
+    }
+}

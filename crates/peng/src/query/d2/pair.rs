@@ -428,15 +428,49 @@ pub(crate) fn face_manifold(
     (m.len > 0).then_some(m)
 }
 
-/// The face of `p` holding its closest feature `f` that most faces `dir`, with
-/// `n·dir`: an edge's own face, either face beside a vertex (all of a
-/// segment's faces and, for an unknown feature, all faces).
+/// How well a face normal `n` faces `dir`: `(n·dir, |n×dir|)`. Near
+/// alignment the sine tells faces apart where the cosine cannot (a face
+/// 6.4e-5 rad off has a cosine within 2e-9 of 1, below f32 rounding; soak
+/// finding: a capsule's core then took the place of the rectangle face its
+/// closest point lies on).
+#[derive(Debug, Clone, Copy)]
+struct Facing {
+    dot: f32,
+    sin: f32,
+    face: usize,
+}
+
+impl Facing {
+    fn of(n: &[Vec2], face: usize, dir: Vec2) -> Self {
+        Facing {
+            dot: n[face].dot(dir),
+            sin: n[face].perp_dot(dir).abs(),
+            face,
+        }
+    }
+
+    /// Whether `self` faces the direction better than `o`: a face turned
+    /// towards it beats one turned away; among faces turned towards it the
+    /// smaller angle wins, and among faces turned away the larger cosine.
+    fn beats(self, o: Facing) -> bool {
+        match (self.dot > 0.0, o.dot > 0.0) {
+            (true, false) => true,
+            (false, true) => false,
+            (true, true) => self.sin < o.sin,
+            (false, false) => self.dot > o.dot,
+        }
+    }
+}
+
+/// The face of `p` holding its closest feature `f` that best faces `dir`
+/// (see [`Facing::beats`]): an edge's own face, either face beside a vertex
+/// (all of a segment's faces and, for an unknown feature, all faces).
 ///
 /// Faces away from the closest point can face `dir` as well, to rounding,
 /// when the polygon has nearly collinear edges (3e-5 rad apart in one case
 /// found by the differential tests); clipped against such a face the incident
 /// core loses the closest point, and the manifold its deepest point.
-fn facing_face(p: &Poly, f: Feature, dir: Vec2) -> (f32, usize) {
+fn facing_face(p: &Poly, f: Feature, dir: Vec2) -> Facing {
     let n = p.normals();
     let i = (f.0 & 0x3fff) as usize;
     let kind = f.0 >> 14;
@@ -447,14 +481,19 @@ fn facing_face(p: &Poly, f: Feature, dir: Vec2) -> (f32, usize) {
     } else if kind == FeatureKind::Vertex as u16 {
         // Faces `i - 1` and `i` meet at vertex `i`.
         let prev = if i == 0 { p.count() - 1 } else { i - 1 };
-        let (dp, di) = (n[prev].dot(dir), n[i].dot(dir));
-        return if dp > di { (dp, prev) } else { (di, i) };
+        let (fp, fi) = (Facing::of(n, prev, dir), Facing::of(n, i, dir));
+        return if fp.beats(fi) { fp } else { fi };
     } else {
         (0, p.count())
     };
-    (lo..hi)
-        .map(|k| (n[k].dot(dir), k))
-        .fold((f32::NEG_INFINITY, 0), |x, y| if y.0 > x.0 { y } else { x })
+    (lo + 1..hi).fold(Facing::of(n, lo, dir), |best, k| {
+        let c = Facing::of(n, k, dir);
+        if c.beats(best) {
+            c
+        } else {
+            best
+        }
+    })
 }
 
 /// A face contact for cores apart whose closest direction `normal` a face
@@ -470,12 +509,12 @@ fn aligned_face_contact(
     depth: f32,
     prediction: f32,
 ) -> Option<LocalManifold> {
-    let (da, ia) = facing_face(a, fa, normal);
-    let (db, ib) = facing_face(b, fb, -normal);
-    let (dot, face, ref_is_a) = if db > da {
-        (db, ib, false)
+    let fa = facing_face(a, fa, normal);
+    let fb = facing_face(b, fb, -normal);
+    let (dot, face, ref_is_a) = if fb.beats(fa) {
+        (fb.dot, fb.face, false)
     } else {
-        (da, ia, true)
+        (fa.dot, fa.face, true)
     };
     let n_face = if ref_is_a {
         a.normals()[face]
