@@ -258,3 +258,56 @@ fn nearly_parallel_capsule_and_segment_points_lie_on_both() {
         }
     }
 }
+
+/// A capsule and a segment 1.87° off parallel, 0.43 apart, the closest pair
+/// at the segment's end and inside the capsule's core (soak seed 860370,
+/// shrunk): the normal is perpendicular to the capsule, and the second
+/// point paired the capsule's core end with the segment's point closest to
+/// it, which leaves the normal line by the cores' distance times the angle
+/// as well (9.3e-3 where the overlap's length times the angle is 7.9e-3).
+/// B's point is now the one straight across the capsule's direction: the
+/// pair is off the normal line by the skew alone. Bounds from f64.
+#[test]
+fn skewed_segment_along_a_capsule_pairs_points_across_it() {
+    let (a0, a1) = (
+        Vec3::new(0.176_713_44, -0.612_424_5, -0.211_974_37),
+        Vec3::new(-0.856_478_8, 0.714_126_94, -0.093_302_295),
+    );
+    let (b0, b1) = (
+        Vec3::new(-0.978_827_4, -0.382_199_65, -0.013_655_918),
+        Vec3::new(-0.943_981_7, 0.068_138_25, -0.042_853_51),
+    );
+    let r = 0.742_292_34;
+    let rel = Pose3::new(
+        Vec3::new(0.601_378_14, 0.0, -0.327_553_48),
+        Quat::from_xyzw(0.093_387_46, -0.086_598_63, 0.342_808_04, 0.930_732_1).normalize(),
+    );
+    let (a, b) = (capsule(a0, a1, r), capsule(b0, b1, 0.0));
+    let (wb0, wb1) = (rel.transform_point(b0), rel.transform_point(b1));
+    let (da, db) = ((a1 - a0).as_dvec3(), (wb1 - wb0).as_dvec3());
+    let sin = da.cross(db).length() / (da.length() * db.length());
+    assert!(sin < 2.0f64.to_radians().sin(), "{sin}");
+    let core_gap = brute_core_distance(a0, a1, wb0, wb1);
+    for m in [
+        contact(&a, &Pose3::IDENTITY, &b, &rel, 0.0).expect("overlap"),
+        contact(&b, &rel, &a, &Pose3::IDENTITY, 0.0)
+            .expect("overlap")
+            .swapped(),
+    ] {
+        assert_eq!(m.len(), 2, "{m:?}");
+        check_points(&m);
+        let (p, q) = (m.points()[0], m.points()[1]);
+        let length = (p.point_a - q.point_a).as_dvec3().length();
+        let n = m.normal.as_dvec3();
+        for x in [p, q] {
+            let gap = (x.point_b - x.point_a).as_dvec3();
+            let sideways = (gap - n * gap.dot(n)).length();
+            assert!(sideways <= length * sin + 1e-5, "{sideways} in {m:?}");
+            assert!(off_segment(x.point_b, wb0, wb1) < 1e-5, "{x:?}");
+        }
+        assert!(
+            (m.depth() - (r - core_gap)).abs() < 1e-4,
+            "{m:?} vs {core_gap}"
+        );
+    }
+}

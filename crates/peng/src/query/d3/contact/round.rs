@@ -161,19 +161,27 @@ fn cores_contact_shifted(
         if (hi - lo) * la2.sqrt() > 1e-5 * la2.sqrt().max(1.0) {
             let end = |t0: f32| {
                 let xa = ca.a + da * t0;
-                // The parameter of B's point closest to `xa` (as
-                // `sat::closest::point_segment`).
+                // B's point paired with `xa`. When the closest point is
+                // inside A's core the normal is perpendicular to A: B's point
+                // straight across A's direction (its projection on A's line
+                // is `xa`; `da·db` is near `|da||db|` here). Otherwise B's
+                // point closest to `xa` (as `sat::closest::point_segment`).
+                // Either way the pair leaves the normal line through `xa`
+                // sideways only by the cores' skew: up to the overlap's
+                // length times the angle (2°). (B's closest point with the
+                // normal perpendicular to A alone would add the distance
+                // between the cores times the angle; soak seed 860370.)
+                let k = da.dot(db);
                 let u = if lb2 <= 1e-20 {
                     0.0
+                } else if s > 0.0 && s < 1.0 && k.abs() > 0.5 * (la2 * lb2).sqrt() {
+                    ((xa - cb.a).dot(da) / k).clamp(0.0, 1.0)
                 } else {
                     ((xa - cb.a).dot(db) / lb2).clamp(0.0, 1.0)
                 };
-                // Up to 2° off parallel, B's closest point lies beside the
-                // normal line through `xa` by up to the overlap's length
-                // times the angle. Its part along the normal is the depth;
-                // each point stays on its own surface, so the pair may be
-                // offset sideways by that much (a point pulled onto the
-                // normal line would leave a segment's core).
+                // Each point stays on its own surface (a point pulled onto
+                // the normal line would leave a segment's core); its part
+                // along the normal is the depth.
                 let xb = cb.a + db * u;
                 point(xa, xb, core_feature(pta, t0), core_feature(ptb, u))
             };
