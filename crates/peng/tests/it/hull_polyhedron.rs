@@ -185,6 +185,33 @@ fn support_on_many_vertices() {
     assert_support_exact(&p, &mut rng);
 }
 
+/// Hulls on both sides of the sizes where the support query changes method
+/// (a scalar scan up to 16 vertices, a scan four at a time up to 256, hill
+/// climbing above): every vertex of a Fibonacci sphere is on the hull, so
+/// the sizes are exact. The zero direction ties every vertex (the lowest
+/// index wins); a NaN direction gives some vertex, without a panic.
+#[test]
+fn support_across_the_scan_and_climb_sizes() {
+    let mut rng = Rng(4);
+    for n in [16, 17, 19, 20, 21, 255, 256, 257, 300] {
+        let golden = std::f32::consts::PI * (3.0 - 5.0f32.sqrt());
+        let pts: Vec<Vec3> = (0..n)
+            .map(|i| {
+                let y = 1.0 - 2.0 * (i as f32 + 0.5) / n as f32;
+                let r = (1.0 - y * y).sqrt();
+                let a = golden * i as f32;
+                Vec3::new(r * a.cos(), y, r * a.sin()) * 3.0 + Vec3::new(-7.0, 2.0, 0.5)
+            })
+            .collect();
+        let p = ConvexPolyhedron::from_points(&pts).unwrap();
+        assert_eq!(p.vertices().len(), n);
+        assert_support_exact(&p, &mut rng);
+        assert_eq!(p.support_vertex(Vec3::ZERO), 0, "{n} vertices");
+        assert!(p.support_vertex(Vec3::NAN) < n);
+        assert!(p.support_vertex(Vec3::new(f32::NAN, 1.0, 0.0)) < n);
+    }
+}
+
 #[test]
 fn from_faces_validates() {
     let v = |a: [f32; 3]| Vec3::from_array(a);

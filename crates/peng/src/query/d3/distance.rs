@@ -15,7 +15,7 @@ use super::point::{closest_points_segments, perpendicular, project_local};
 use crate::math::{Pose3, Vec3};
 use crate::query::gjk::{self, Cloud, GjkCache, GjkStatus, SignedDistance, SupportMap};
 use crate::query::types::Distance3;
-use crate::shape::d3::Shape;
+use crate::shape::d3::{Shape, WarmSupport};
 use glam::Vec4;
 
 /// Shapes as GJK support maps: a ball is a point core with its radius, a
@@ -297,7 +297,8 @@ fn pair_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
             } else if n <= gjk::cloud_max(8) {
                 hulls_distance::<8>(pa.vertex_blocks(), pb.vertex_blocks(), pose_ab)
             } else {
-                gjk::signed_distance(a, b, pose_ab, None)
+                let (wa, wb) = (WarmSupport::new(pa), WarmSupport::new(pb));
+                gjk::signed_distance(&wa, &wb, pose_ab, None)
             }
         }
         (Shape::Cuboid(c), Shape::Capsule(_) | Shape::Segment(_))

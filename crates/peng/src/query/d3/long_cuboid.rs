@@ -20,6 +20,18 @@ pub(super) fn long_cuboid_distance(
     other: &Shape,
     pose: &Pose3,
 ) -> SignedDistance {
+    // A hull's placed box is at least its local box's largest side over √3
+    // wide (that side is a chord of the hull, and a box of largest side `s`
+    // has no chord longer than `s·√3`): when the cuboid is not long against
+    // that, it is not long against the placed box either, which is then not
+    // worth computing (a pass over all the hull's vertices).
+    if let Shape::Polyhedron(p) = other {
+        let b = p.local_aabb();
+        let least = (b.max - b.min).max_element() * (0.999 / 3.0f32.sqrt());
+        if h.max_element() <= 256.0 * least {
+            return convex_distance(cuboid, other, pose);
+        }
+    }
     let Some(cut) = cuboid_near(h, &other.aabb(pose)) else {
         return convex_distance(cuboid, other, pose);
     };

@@ -10,6 +10,7 @@ mod halfspace;
 mod polyhedron;
 mod segment;
 mod triangle;
+mod warm_support;
 
 pub use ball::Ball;
 pub use capsule::Capsule;
@@ -21,6 +22,7 @@ pub use halfspace::HalfSpace;
 pub use polyhedron::{ConvexPolyhedron, Edge, Face};
 pub use segment::Segment;
 pub use triangle::Triangle;
+pub(crate) use warm_support::WarmSupport;
 
 use crate::bound::Aabb3;
 use crate::math::{Pose3, Vec3};

@@ -62,6 +62,65 @@ fn vertex_blocks(vertices: &[Vec3]) -> Vec<[glam::Vec4; 3]> {
         .collect()
 }
 
+/// Hulls with at most this many vertices are scanned, not hill-climbed.
+const SCAN_MAX: usize = 16;
+
+/// Hulls with at most this many vertices are scanned four at a time (see
+/// `ConvexPolyhedron::scan_blocks`) rather than hill-climbed.
+const BLOCK_SCAN_MAX: usize = 256;
+
+/// Cells per edge of a cube face in [`start_table`].
+const START_CELLS: usize = 4;
+
+/// The cell of the direction cube map that `dir` falls in: the face of the
+/// cube that `dir` leaves through (axis and sign of its largest component),
+/// then a `START_CELLS²` grid on that face. A zero or NaN direction falls in
+/// some cell (the casts saturate), which is all a start point needs.
+#[inline]
+fn start_cell(dir: Vec3) -> usize {
+    let a = dir.abs();
+    let (k, u, v) = if a.x >= a.y && a.x >= a.z {
+        (0, dir.y, dir.z)
+    } else if a.y >= a.z {
+        (1, dir.z, dir.x)
+    } else {
+        (2, dir.x, dir.y)
+    };
+    let side = 2 * k + usize::from(dir[k] < 0.0);
+    let n = START_CELLS as f32;
+    let cell = |c: f32| (((c / a[k] + 1.0) * 0.5 * n) as usize).min(START_CELLS - 1);
+    (side * START_CELLS + cell(u)) * START_CELLS + cell(v)
+}
+
+/// For each cell of the direction cube map ([`start_cell`]), the support
+/// vertex of the cell's central direction: a climb from there to the support
+/// vertex of any direction in the cell takes a step or two, where a climb
+/// from a fixed vertex crosses the hull. Empty for hulls of at most
+/// [`SCAN_MAX`] vertices.
+fn start_table(vertices: &[Vec3]) -> Vec<u32> {
+    if vertices.len() <= SCAN_MAX {
+        return Vec::new();
+    }
+    let n = START_CELLS;
+    let centre = |i: usize| (i as f32 + 0.5) / n as f32 * 2.0 - 1.0;
+    let mut table = vec![0u32; 6 * n * n];
+    for side in 0..6 {
+        let k = side / 2;
+        let sign = if side % 2 == 0 { 1.0 } else { -1.0 };
+        for i in 0..n {
+            for j in 0..n {
+                let mut dir = Vec3::ZERO;
+                dir[k] = sign;
+                dir[(k + 1) % 3] = centre(i);
+                dir[(k + 2) % 3] = centre(j);
+                let cell = start_cell(dir);
+                table[cell] = super::support_index(vertices, dir) as u32;
+            }
+        }
+    }
+    table
+}
+
 /// A face of a [`ConvexPolyhedron`]: a convex polygon of vertex indices,
 /// counter-clockwise seen from outside, on the plane `normal · x = offset`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -106,8 +165,9 @@ pub struct ConvexPolyhedron {
     /// of a vertex from it, cached for the queries' tolerances.
     vertex_mean: Vec3,
     vertex_radius: f32,
-    /// Vertices extreme along +x, -x, +y, -y, +z, -z: start points for hill climbing.
-    anchors: [u32; 6],
+    /// Start vertices for hill climbing by direction (see [`start_table`];
+    /// empty for hulls small enough to scan).
+    starts: Vec<u32>,
     /// The vertices' coordinates in blocks of four, `[xs, ys, zs]` per block,
     /// the last block padded with copies of vertex 0 (see
     /// [`ConvexPolyhedron::vertex_blocks`]).
@@ -240,13 +300,7 @@ impl ConvexPolyhedron {
         }
         neighbor_start.push(neighbors.len() as u32);
 
-        let mut anchors = [0u32; 6];
-        for axis in 0..3 {
-            let mut dir = Vec3::ZERO;
-            dir[axis] = 1.0;
-            anchors[2 * axis] = super::support_index(&vertices, dir) as u32;
-            anchors[2 * axis + 1] = super::support_index(&vertices, -dir) as u32;
-        }
+        let starts = start_table(&vertices);
         let vertex_mean = vertices.iter().copied().sum::<Vec3>() / vertices.len() as f32;
         let vertex_radius = vertices
             .iter()
@@ -265,7 +319,7 @@ impl ConvexPolyhedron {
             edges,
             neighbor_start,
             neighbors,
-            anchors,
+            starts,
             tolerance: tol,
             blocks,
         };
@@ -411,51 +465,100 @@ impl ConvexPolyhedron {
     /// Index of a vertex farthest along `dir`; on exact ties, the lowest index
     /// (the same answer as a scan of all vertices).
     ///
-    /// Hill climbing over the vertex graph, started from the best of the six
-    /// axis-extreme vertices: on a convex polyhedron a vertex that no neighbour
+    /// Hill climbing over the vertex graph, started from the support vertex of
+    /// a nearby direction (see [`start_table`]): on a convex polyhedron a
+    /// vertex that no neighbour
     /// improves on is a global maximum. Rounding (and the tolerance within which
     /// a hull is convex) can stop the climb on a near-flat plateau, e.g. a face
     /// with many vertices facing `dir`; so when a neighbour comes within
     /// tolerance of the best, the plateau of vertices within tolerance is
     /// searched for the exact maximum (by a scan of all vertices if it is large).
     pub fn support_vertex(&self, dir: Vec3) -> usize {
-        if self.vertices.len() <= 16 {
+        if self.vertices.len() <= SCAN_MAX {
             return super::support_index(&self.vertices, dir);
         }
-        let dot = |v: u32| self.vertices[v as usize].dot(dir);
-        let mut best = self.anchors[0];
-        let mut best_d = dot(best);
-        for &a in &self.anchors[1..] {
-            let d = dot(a);
-            if d > best_d || (d == best_d && a < best) {
-                best = a;
-                best_d = d;
+        if self.vertices.len() <= BLOCK_SCAN_MAX {
+            return self.scan_blocks(dir);
+        }
+        let start = self.starts[start_cell(dir)];
+        self.climb(start, self.vertices[start as usize].dot(dir), dir)
+    }
+
+    /// [`Self::support_vertex`] with the climb started at vertex `start`
+    /// (an earlier answer for a nearby direction, as GJK asks): the same
+    /// answer, in fewer steps when `start` is near it. An out-of-range
+    /// `start` starts at vertex 0.
+    pub(crate) fn support_vertex_from(&self, start: u32, dir: Vec3) -> usize {
+        if self.vertices.len() <= SCAN_MAX {
+            return super::support_index(&self.vertices, dir);
+        }
+        if self.vertices.len() <= BLOCK_SCAN_MAX {
+            return self.scan_blocks(dir);
+        }
+        let start = if (start as usize) < self.vertices.len() {
+            start
+        } else {
+            0
+        };
+        self.climb(start, self.vertices[start as usize].dot(dir), dir)
+    }
+
+    /// The first vertex farthest along `dir`, by a scan of the vertex blocks:
+    /// the largest of all dot products, four at a time and branch-free, then
+    /// the first block holding it (the padding lanes copy vertex 0, so they
+    /// never come before it). A NaN direction gives vertex 0.
+    fn scan_blocks(&self, dir: Vec3) -> usize {
+        use glam::Vec4;
+        let (dx, dy, dz) = (Vec4::splat(dir.x), Vec4::splat(dir.y), Vec4::splat(dir.z));
+        let dots = |[x, y, z]: &[Vec4; 3]| *x * dx + *y * dy + *z * dz;
+        // The largest dot product, in four independent running maxima.
+        let mut m = [Vec4::NEG_INFINITY; 4];
+        let mut quads = self.blocks.chunks_exact(4);
+        for q in &mut quads {
+            for l in 0..4 {
+                m[l] = m[l].max(dots(&q[l]));
             }
         }
-        // Steepest ascent.
-        loop {
+        for (l, b) in quads.remainder().iter().enumerate() {
+            m[l] = m[l].max(dots(b));
+        }
+        let top = Vec4::splat(m[0].max(m[1]).max(m[2].max(m[3])).max_element());
+        for (k, b) in self.blocks.iter().enumerate() {
+            let hit = dots(b).cmpeq(top).bitmask();
+            if hit != 0 {
+                return (4 * k + hit.trailing_zeros() as usize).min(self.vertices.len() - 1);
+            }
+        }
+        0
+    }
+
+    /// Hill climbing from vertex `best` (at height `best_d` along `dir`) to
+    /// the support vertex, then the plateau search (see
+    /// [`Self::support_vertex`]).
+    fn climb(&self, mut best: u32, mut best_d: f32, dir: Vec3) -> usize {
+        let dot = |v: u32| self.vertices[v as usize].dot(dir);
+        let slack = self.tolerance * dir.abs().max_element() * 3.0;
+        // Steepest ascent; `top` is the highest neighbour of the last vertex.
+        let top = loop {
             let mut next = best;
             let mut next_d = best_d;
+            let mut top = f32::NEG_INFINITY;
             for &n in self.vertex_neighbors(best as usize) {
                 let d = dot(n);
+                top = top.max(d);
                 if d > next_d {
                     next = n;
                     next_d = d;
                 }
             }
             if next == best {
-                break;
+                break top;
             }
             best = next;
             best_d = next_d;
-        }
-        let slack = self.tolerance * dir.abs().max_element() * 3.0;
+        };
         let floor = best_d - slack;
-        if self
-            .vertex_neighbors(best as usize)
-            .iter()
-            .all(|&n| dot(n) < floor)
-        {
+        if top < floor {
             return best as usize;
         }
         // Plateau search: breadth first over vertices within `slack` of the
