@@ -244,12 +244,17 @@ fn tree_pairs_match_brute_force() {
             .flat_map(|x| b.iter().map(move |y| (x, y)))
             .map(|(x, y)| gap(x, &apart(y)))
             .fold(f32::INFINITY, f32::min);
-        let got = ta.closest_pair(&tb, apart, f32::INFINITY, |sa, sb, _| {
-            Some(gap(
-                &a[ta.primitive(sa) as usize],
-                &apart(&b[tb.primitive(sb) as usize]),
-            ))
-        });
+        let got = ta.closest_pair(
+            &tb,
+            |x, y| gap(x, &apart(y)),
+            f32::INFINITY,
+            |sa, sb, _| {
+                Some(gap(
+                    &a[ta.primitive(sa) as usize],
+                    &apart(&b[tb.primitive(sb) as usize]),
+                ))
+            },
+        );
         assert!(brute > 0.0);
         assert_eq!(got.map(|g| g.2), Some(brute));
     }

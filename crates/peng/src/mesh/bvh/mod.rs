@@ -26,6 +26,7 @@
 mod build;
 mod nearest;
 mod pair;
+pub(crate) use pair::box_box_dist2;
 mod stack;
 mod traverse;
 

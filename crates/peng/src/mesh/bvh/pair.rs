@@ -57,36 +57,35 @@ impl<V: Vector> Bvh<V> {
     }
 
     /// The closest pair of primitives, one of `self` and one of `other`, by
-    /// branch and bound over pairs of nodes: pairs are taken nearest box pair
-    /// first (the box distance is a lower bound on every primitive pair below),
-    /// and pairs whose boxes are farther than the best pair found are pruned.
+    /// branch and bound over pairs of nodes: pairs are taken nearest first by
+    /// `gap2` and pairs farther than the best pair found are pruned.
     ///
-    /// `to_self` maps `other`'s boxes into `self`'s frame conservatively (see
-    /// [`Bvh::overlapping_leaves`]). `dist2(slot_a, slot_b, best)` returns the
-    /// squared distance of a primitive pair when it is `<= best`; a result of
-    /// zero ends the search. Only pairs within `sqrt(max_dist2)` count. Returns
-    /// the two slots and the squared distance.
-    pub fn closest_pair<T, F>(
+    /// `gap2(box_a, box_b)` is a lower bound on the squared distance between
+    /// anything in `box_a` (a box of `self`, in its frame) and anything in
+    /// `box_b` (a box of `other`, in its own frame): for example the squared
+    /// distance between `box_a` and `box_b` mapped into `self`'s frame
+    /// conservatively (see [`Bvh::overlapping_leaves`]), or the larger of that
+    /// and the same measured in `other`'s frame. `dist2(slot_a, slot_b, best)`
+    /// returns the squared distance of a primitive pair when it is `<= best`;
+    /// a result of zero ends the search. Only pairs within `sqrt(max_dist2)`
+    /// count. Returns the two slots and the squared distance.
+    pub fn closest_pair<G, F>(
         &self,
         other: &Bvh<V>,
-        to_self: T,
+        gap2: G,
         max_dist2: f32,
         mut dist2: F,
     ) -> Option<(u32, u32, f32)>
     where
-        T: Fn(&Aabb<V>) -> Aabb<V>,
+        G: Fn(&Aabb<V>, &Aabb<V>) -> f32,
         F: FnMut(u32, u32, f32) -> Option<f32>,
     {
         let (ra, rb) = (self.nodes.first()?, other.nodes.first()?);
         let mut best_d2 = max_dist2;
         let mut best = None;
         let mut heap = BinaryHeap::with_capacity(64);
-        let rb_box = to_self(&rb.aabb);
-        heap.push(MinKey(
-            box_box_dist2(&ra.aabb, &rb_box),
-            (0u32, 0u32, rb_box),
-        ));
-        while let Some(MinKey(d2, (ia, ib, box_b))) = heap.pop() {
+        heap.push(MinKey(gap2(&ra.aabb, &rb.aabb), (0u32, 0u32)));
+        while let Some(MinKey(d2, (ia, ib))) = heap.pop() {
             if d2 > best_d2 {
                 break;
             }
@@ -108,22 +107,22 @@ impl<V: Vector> Bvh<V> {
                 }
                 continue;
             }
+            // Of two interior nodes the larger box (by its own measure) is
+            // opened first, which keeps the pairs' boxes of similar size.
             let open_a = !a.is_leaf()
-                && (b.is_leaf() || a.aabb.boundary_measure() >= box_b.boundary_measure());
+                && (b.is_leaf() || a.aabb.boundary_measure() >= b.aabb.boundary_measure());
             if open_a {
                 for c in [ia + 1, a.index] {
-                    let cb = &self.nodes[c as usize].aabb;
-                    let d = box_box_dist2(cb, &box_b);
+                    let d = gap2(&self.nodes[c as usize].aabb, &b.aabb);
                     if d <= best_d2 {
-                        heap.push(MinKey(d, (c, ib, box_b)));
+                        heap.push(MinKey(d, (c, ib)));
                     }
                 }
             } else {
                 for c in [ib + 1, b.index] {
-                    let cb = to_self(&other.nodes[c as usize].aabb);
-                    let d = box_box_dist2(&a.aabb, &cb);
+                    let d = gap2(&a.aabb, &other.nodes[c as usize].aabb);
                     if d <= best_d2 {
-                        heap.push(MinKey(d, (ia, c, cb)));
+                        heap.push(MinKey(d, (ia, c)));
                     }
                 }
             }

@@ -105,35 +105,60 @@ pub(crate) fn segment_segment64(p1: DVec3, q1: DVec3, p2: DVec3, q2: DVec3) -> (
     (p1 + d1 * s, p2 + d2 * t)
 }
 
+/// The foot of `p` on the plane of triangle `t` (normal `n`, not unit, `nn`
+/// its squared length) when it lies inside the triangle: `(squared distance,
+/// foot)`; `None` outside or for a triangle without area.
+#[inline]
+fn face_foot64(t: &[DVec3; 3], n: DVec3, nn: f64, p: DVec3) -> Option<(f64, DVec3)> {
+    if nn <= 0.0 {
+        return None;
+    }
+    let [a, b, c] = *t;
+    let h = n.dot(p - a);
+    let q = p - n * (h / nn);
+    let inside = n.dot((b - a).cross(q - a)) >= 0.0
+        && n.dot((c - b).cross(q - b)) >= 0.0
+        && n.dot((a - c).cross(q - c)) >= 0.0;
+    inside.then(|| (h * h / nn, q))
+}
+
 /// Closest points of two triangles (f64): `(squared distance, point on a,
 /// point on b)`; zero with a common point when they intersect.
 ///
 /// For disjoint triangles the minimum is reached at a vertex of one and the
 /// face of the other, or at two edges (Ericson 5.1.9 closing remarks; Eberly's
-/// triangle–triangle distance): 6 point–triangle and 9 segment–segment cases.
+/// triangle–triangle distance): 9 segment–segment cases, and a vertex–face
+/// case only where the vertex's foot lies inside the other face (a vertex
+/// nearest to the other's boundary is the end of an edge, and the
+/// edge–edge cases cover it).
 pub(crate) fn triangle_triangle64(a: &[DVec3; 3], b: &[DVec3; 3]) -> (f64, DVec3, DVec3) {
     if let Some(x) = super::tri_tri::intersection_point64(a, b) {
         return (0.0, x, x);
     }
     let mut best = (f64::INFINITY, a[0], b[0]);
-    for &v in a {
-        let (q, d2, _) = point_triangle64(*b, v);
-        if d2 < best.0 {
-            best = (d2, v, q);
-        }
-    }
-    for &v in b {
-        let (q, d2, _) = point_triangle64(*a, v);
-        if d2 < best.0 {
-            best = (d2, q, v);
-        }
-    }
     for i in 0..3 {
         for j in 0..3 {
             let (x, y) = segment_segment64(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3]);
             let d2 = x.distance_squared(y);
             if d2 < best.0 {
                 best = (d2, x, y);
+            }
+        }
+    }
+    let na = (a[1] - a[0]).cross(a[2] - a[0]);
+    let nb = (b[1] - b[0]).cross(b[2] - b[0]);
+    let (naa, nbb) = (na.length_squared(), nb.length_squared());
+    for &v in a {
+        if let Some((d2, q)) = face_foot64(b, nb, nbb, v) {
+            if d2 < best.0 {
+                best = (d2, v, q);
+            }
+        }
+    }
+    for &v in b {
+        if let Some((d2, q)) = face_foot64(a, na, naa, v) {
+            if d2 < best.0 {
+                best = (d2, q, v);
             }
         }
     }
