@@ -15,7 +15,7 @@ use super::point::{closest_points_segments, perpendicular, project_local};
 use crate::math::{Pose3, Vec3};
 use crate::query::gjk::{self, Cloud, GjkCache, GjkStatus, SignedDistance, SupportMap};
 use crate::query::types::Distance3;
-use crate::shape::d3::{Shape, WarmSupport};
+use crate::shape::d3::{ConvexPolyhedron, Shape, WarmSupport};
 use glam::Vec4;
 
 /// Shapes as GJK support maps: a ball is a point core with its radius, a
@@ -297,8 +297,7 @@ fn pair_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> SignedDistance {
             } else if n <= gjk::cloud_max(8) {
                 hulls_distance::<8>(pa.vertex_blocks(), pb.vertex_blocks(), pose_ab)
             } else {
-                let (wa, wb) = (WarmSupport::new(pa), WarmSupport::new(pb));
-                gjk::signed_distance(&wa, &wb, pose_ab, None)
+                large_hulls_distance(pa, pb, pose_ab)
             }
         }
         (Shape::Cuboid(c), Shape::Capsule(_) | Shape::Segment(_))
@@ -886,6 +885,19 @@ fn hulls_distance<const C: usize>(
         // Unreachable for hulls (never empty); the plain query otherwise.
         _ => empty(pose_ab),
     }
+}
+
+/// Two hulls too large for [`hulls_distance`]: GJK (and EPA) with each
+/// support query climbing from the last one's answer (see [`WarmSupport`]).
+/// Kept out of line so that the small hulls' path compiles as before.
+#[inline(never)]
+fn large_hulls_distance(
+    a: &ConvexPolyhedron,
+    b: &ConvexPolyhedron,
+    pose_ab: &Pose3,
+) -> SignedDistance {
+    let (wa, wb) = (WarmSupport::new(a), WarmSupport::new(b));
+    gjk::signed_distance(&wa, &wb, pose_ab, None)
 }
 
 fn empty(pose_ab: &Pose3) -> SignedDistance {

@@ -159,6 +159,8 @@ fn cores_contact_shifted(
         let lo = ta.min(tb).max(0.0);
         let hi = ta.max(tb).min(1.0);
         if (hi - lo) * la2.sqrt() > 1e-5 * la2.sqrt().max(1.0) {
+            let k = da.dot(db);
+            let across = s > 0.0 && s < 1.0 && k.abs() > 0.5 * (la2 * lb2).sqrt();
             let end = |t0: f32| {
                 let xa = ca.a + da * t0;
                 // B's point paired with `xa`. When the closest point is
@@ -171,10 +173,9 @@ fn cores_contact_shifted(
                 // length times the angle (2°). (B's closest point with the
                 // normal perpendicular to A alone would add the distance
                 // between the cores times the angle; soak seed 860370.)
-                let k = da.dot(db);
                 let u = if lb2 <= 1e-20 {
                     0.0
-                } else if s > 0.0 && s < 1.0 && k.abs() > 0.5 * (la2 * lb2).sqrt() {
+                } else if across {
                     ((xa - cb.a).dot(da) / k).clamp(0.0, 1.0)
                 } else {
                     ((xa - cb.a).dot(db) / lb2).clamp(0.0, 1.0)
