@@ -456,8 +456,7 @@ impl ConvexPolyhedron {
         self.vertex_radius
     }
 
-    /// Support point along `dir`, by hill climbing over the vertex graph (exact on
-    /// a convex polyhedron: a vertex no neighbour improves on is the maximum).
+    /// Support point along `dir`: the vertex [`Self::support_vertex`] gives.
     pub fn support(&self, dir: Vec3) -> Vec3 {
         self.vertices[self.support_vertex(dir)]
     }
@@ -465,14 +464,15 @@ impl ConvexPolyhedron {
     /// Index of a vertex farthest along `dir`; on exact ties, the lowest index
     /// (the same answer as a scan of all vertices).
     ///
-    /// Hill climbing over the vertex graph, started from the support vertex of
-    /// a nearby direction (see [`start_table`]): on a convex polyhedron a
-    /// vertex that no neighbour
-    /// improves on is a global maximum. Rounding (and the tolerance within which
-    /// a hull is convex) can stop the climb on a near-flat plateau, e.g. a face
-    /// with many vertices facing `dir`; so when a neighbour comes within
-    /// tolerance of the best, the plateau of vertices within tolerance is
-    /// searched for the exact maximum (by a scan of all vertices if it is large).
+    /// Hulls of up to 256 vertices are scanned, four vertices at a time above
+    /// 16. Larger ones are climbed over the vertex graph from the support
+    /// vertex of a nearby direction (a table of directions kept with the
+    /// hull): on a convex polyhedron a vertex that no neighbour improves on
+    /// is a global maximum. Rounding (and the tolerance within which a hull is
+    /// convex) can stop the climb on a near-flat plateau, e.g. a face with
+    /// many vertices facing `dir`; so when a neighbour comes within tolerance
+    /// of the best, the plateau of vertices within tolerance is searched for
+    /// the exact maximum (by a scan of all vertices if it is large).
     pub fn support_vertex(&self, dir: Vec3) -> usize {
         if self.vertices.len() <= SCAN_MAX {
             return super::support_index(&self.vertices, dir);
