@@ -59,6 +59,7 @@ mod grid_paths;
 mod hull_2d;
 mod hull_3d;
 mod hull_polyhedron;
+mod incident_edge_regressions;
 mod long_shape_regressions;
 mod mesh_bvh;
 mod mesh_heightfield;

@@ -58,16 +58,20 @@ fn clip_points(rf: &Poly, face: usize, inc: &Poly) -> ([ClipPoint; 2], usize) {
         };
         return (out, 1);
     }
-    // Incident edge: the one whose normal is most anti-parallel to n.
-    let mut j = 0;
-    let mut best = f32::INFINITY;
-    for (k, m) in inc.normals().iter().enumerate() {
-        let d = m.dot(n);
-        if d < best {
-            best = d;
-            j = k;
-        }
-    }
+    // Incident edge: the one whose normal is most anti-parallel to n, which
+    // is one of the two edges at the vertex deepest along -n; it is taken
+    // between those two, so that it holds that vertex even when a nearly
+    // collinear neighbour edge ties with it to rounding (soak seed 860442:
+    // edges 3.8e-5 rad apart, the other one chosen, the manifold's deepest
+    // point 3.6e-3 short of the depth).
+    let m = inc.normals();
+    let k = inc.support(-n);
+    let prev = if k == 0 { inc.count() - 1 } else { k - 1 };
+    let j = if m[prev].dot(n) < m[k].dot(n) {
+        prev
+    } else {
+        k
+    };
     let j2 = inc.next(j);
     let side = Side {
         n,

@@ -1,0 +1,105 @@
+//! Regression cases of the 2D face contact's incident edge, found failing on
+//! fresh seeds of the differential test against parry (`diff2d`), with the
+//! depth computed here in f64 from the same f32 inputs (the separating-axis
+//! overlap over both polygons' edge normals, no peng query).
+
+use glam::DVec2;
+use peng::d2::*;
+
+/// A local point into world space, in f64.
+fn to_world(p: &Pose2, v: Vec2) -> DVec2 {
+    let (c, s) = (p.rotation.cos as f64, p.rotation.sin as f64);
+    let v = v.as_dvec2();
+    DVec2::new(c * v.x - s * v.y, s * v.x + c * v.y) + p.translation.as_dvec2()
+}
+
+/// The overlap of two convex polygons (counter-clockwise) along `n`, from
+/// A to B: how far B's lowest point lies below A's highest along `n`.
+fn overlap_along(a: &[DVec2], b: &[DVec2], n: DVec2) -> f64 {
+    let top_a = a.iter().map(|v| v.dot(n)).fold(f64::MIN, f64::max);
+    let low_b = b.iter().map(|v| v.dot(n)).fold(f64::MAX, f64::min);
+    top_a - low_b
+}
+
+/// The penetration depth of two overlapping convex polygons: the least
+/// overlap over every edge normal of both (the separating-axis theorem).
+fn depth_f64(a: &[DVec2], b: &[DVec2]) -> f64 {
+    let mut least = f64::INFINITY;
+    for (p, q, sign) in [(a, b, 1.0), (b, a, -1.0)] {
+        for i in 0..p.len() {
+            let e = p[(i + 1) % p.len()] - p[i];
+            let n = DVec2::new(e.y, -e.x).normalize() * sign;
+            let (x, y) = if sign > 0.0 { (p, q) } else { (q, p) };
+            least = least.min(overlap_along(x, y, n));
+        }
+    }
+    least
+}
+
+/// A rectangle over a 10-gon whose edges 2 and 3 are 3.8e-5 rad apart and
+/// face the rectangle's face (soak seed 860442, `diff2d rect_polygon` pair
+/// #12760). The incident edge was taken as the one whose normal is most
+/// anti-parallel to the face's; the two normals tie to rounding, edge 3
+/// was taken, and the polygon's deepest vertex (the start of edge 2) was
+/// left out: the manifold's deepest point was 3.6e-3 short of the depth
+/// `distance` reports. The incident edge is now one of the two at the
+/// deepest vertex.
+#[test]
+fn nearly_collinear_incident_edges_keep_the_deepest_vertex() {
+    let h = Vec2::new(0.697_471, 1.608_062_3);
+    let rect = Rect::new(h).unwrap();
+    let pa = Pose2 {
+        translation: Vec2::new(3.761_151_8, -0.079_435_825),
+        rotation: Rot2 {
+            cos: 0.024_278_715,
+            sin: -0.999_705_26,
+        },
+    };
+    let verts = [
+        [-0.934_917_6, 0.778_804_7],
+        [-0.924_385_6, 0.035_661_07],
+        [-0.314_746_5, -0.751_498_8],
+        [0.191_316_16, -0.767_096_6],
+        [0.915_893_26, -0.789_402],
+        [1.021_224_4, 0.246_209_74],
+        [0.551_601_4, 0.903_596_64],
+        [0.393_787_12, 0.923_473_2],
+        [-0.640_200_73, 0.884_843],
+        [-0.778_602_4, 0.873_234_9],
+    ]
+    .map(Vec2::from);
+    let poly = ConvexPolygon::from_hull_unchecked(verts.to_vec());
+    let pb = Pose2 {
+        translation: Vec2::new(1.687_018_9, -0.714_805),
+        rotation: Rot2 {
+            cos: -0.050_018_813,
+            sin: 0.998_748_3,
+        },
+    };
+    let corners = [(1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0)];
+    let a: Vec<DVec2> = corners
+        .iter()
+        .map(|&(x, y)| to_world(&pa, Vec2::new(x * h.x, y * h.y)))
+        .collect();
+    let b: Vec<DVec2> = verts.iter().map(|v| to_world(&pb, *v)).collect();
+    let depth = depth_f64(&a, &b);
+    assert!(depth > 0.28, "overlapping: {depth}");
+
+    let (sa, sb): (Shape, Shape) = (rect.into(), poly.into());
+    for (m, sign) in [
+        (contact(&sa, &pa, &sb, &pb, 0.0).expect("overlapping"), 1.0),
+        (contact(&sb, &pb, &sa, &pa, 0.0).expect("overlapping"), -1.0),
+    ] {
+        let deepest = m.points().iter().map(|p| p.depth).fold(f32::MIN, f32::max) as f64;
+        assert!(
+            (deepest - depth).abs() < 1e-5,
+            "deepest {deepest} vs {depth}"
+        );
+        // The normal (from the rectangle to the polygon) holds that depth.
+        let n = m.normal.as_dvec2() * sign;
+        let along = overlap_along(&a, &b, n);
+        assert!((along - depth).abs() < 1e-5, "overlap {along} along {n}");
+    }
+    let d = distance(&sa, &pa, &sb, &pb);
+    assert!((d.distance as f64 + depth).abs() < 1e-5, "{d:?} vs {depth}");
+}
