@@ -21,6 +21,15 @@ fn to_world(p: &Pose2, v: Vec2) -> DVec2 {
     DVec2::new(c * v.x - s * v.y, s * v.x + c * v.y) + p.translation.as_dvec2()
 }
 
+/// The corners of a rectangle of half extents `h` at pose `p`, in world
+/// space, counter-clockwise from `(+x, +y)`, in f64.
+fn rect_corners(p: &Pose2, h: Vec2) -> Vec<DVec2> {
+    [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)]
+        .iter()
+        .map(|&(x, y)| to_world(p, Vec2::new(x * h.x, y * h.y)))
+        .collect()
+}
+
 /// The point of segment `a b` closest to `x`.
 fn on_segment(x: DVec2, a: DVec2, b: DVec2) -> DVec2 {
     let d = b - a;
@@ -180,11 +189,7 @@ fn core_end_on_a_rectangles_face_keeps_the_faces_normal() {
     let pb = pose([-2.846_604_8, 0.836_390_6], -0.111_060_314, 0.993_813_7);
 
     let s = [to_world(&pa, cap.a()), to_world(&pa, cap.b())];
-    let corners = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)];
-    let p: Vec<DVec2> = corners
-        .iter()
-        .map(|&(x, y)| to_world(&pb, Vec2::new(x * h.x, y * h.y)))
-        .collect();
+    let p = rect_corners(&pb, h);
     let r = cap.radius() as f64;
     // The face y = -h in B's frame, its outward normal, and the core end's
     // height over it.
@@ -244,11 +249,7 @@ fn capsule_along_a_rectangles_face_takes_the_faces_normal() {
     let pb = pose([-3.457_653, 3.495_855_3], -0.999_726_36, 0.023_392_84);
 
     let s = [to_world(&pb, cap.a()), to_world(&pb, cap.b())];
-    let corners = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)];
-    let p: Vec<DVec2> = corners
-        .iter()
-        .map(|&(x, y)| to_world(&pa, Vec2::new(x * h.x, y * h.y)))
-        .collect();
+    let p = rect_corners(&pa, h);
     let r = cap.radius() as f64;
     let (gap, n) = segment_polygon_f64(s, &p);
     assert!(
