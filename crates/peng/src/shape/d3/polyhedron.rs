@@ -474,20 +474,13 @@ impl ConvexPolyhedron {
     /// of the best, the plateau of vertices within tolerance is searched for
     /// the exact maximum (by a scan of all vertices if it is large).
     pub fn support_vertex(&self, dir: Vec3) -> usize {
-        if self.vertices.len() <= SCAN_MAX {
-            return super::support_index(&self.vertices, dir);
-        }
-        if self.vertices.len() <= BLOCK_SCAN_MAX {
-            return self.scan_blocks(dir);
-        }
-        let start = self.starts[start_cell(dir)];
-        self.climb(start, self.vertices[start as usize].dot(dir), dir)
+        self.support_vertex_from(u32::MAX, dir)
     }
 
     /// [`Self::support_vertex`] with the climb started at vertex `start`
     /// (an earlier answer for a nearby direction, as GJK asks): the same
     /// answer, in fewer steps when `start` is near it. An out-of-range
-    /// `start` starts at vertex 0.
+    /// `start` (`u32::MAX`: none) starts from the table of directions.
     pub(crate) fn support_vertex_from(&self, start: u32, dir: Vec3) -> usize {
         if self.vertices.len() <= SCAN_MAX {
             return super::support_index(&self.vertices, dir);
@@ -498,7 +491,7 @@ impl ConvexPolyhedron {
         let start = if (start as usize) < self.vertices.len() {
             start
         } else {
-            0
+            self.starts[start_cell(dir)]
         };
         self.climb(start, self.vertices[start as usize].dot(dir), dir)
     }

@@ -8,7 +8,7 @@ use std::cell::Cell;
 /// A [`ConvexPolyhedron`] for one GJK or EPA run: each support query climbs
 /// from the vertex the previous one returned. Successive directions of a run
 /// are close, so the climb takes a step or two where a climb from the
-/// axis-extreme anchors takes several; the answers are those of
+/// hull's table of directions takes more; the answers are those of
 /// [`ConvexPolyhedron::support_vertex`] (the plateau search makes the
 /// climb's result independent of where it starts).
 pub(crate) struct WarmSupport<'a> {
@@ -17,7 +17,7 @@ pub(crate) struct WarmSupport<'a> {
 }
 
 impl<'a> WarmSupport<'a> {
-    /// The hull, its first climb from the anchors.
+    /// The hull, its first climb from its table of directions.
     pub(crate) fn new(hull: &'a ConvexPolyhedron) -> Self {
         WarmSupport {
             hull,
@@ -29,10 +29,7 @@ impl<'a> WarmSupport<'a> {
 impl SupportMap for WarmSupport<'_> {
     #[inline]
     fn support(&self, dir: Vec3) -> Vec3 {
-        let v = match self.last.get() {
-            u32::MAX => self.hull.support_vertex(dir),
-            last => self.hull.support_vertex_from(last, dir),
-        };
+        let v = self.hull.support_vertex_from(self.last.get(), dir);
         self.last.set(v as u32);
         self.hull.vertices()[v]
     }
