@@ -98,6 +98,10 @@ pub trait Dim: Copy + Debug + 'static {
     /// The corners of a solid polytope (box, polygon, polyhedron) in its
     /// local frame; `None` for other shapes.
     fn polytope_vertices(s: &Self::Shape) -> Option<Vec<Self::V>>;
+    /// A shape that is the points within a radius of a point or a segment
+    /// (circle, ball, capsule): the core's ends in the local frame (equal for
+    /// a point) and the radius; `None` for other shapes.
+    fn round_core(s: &Self::Shape) -> Option<([Self::V; 2], f32)>;
     /// Every normal of a facet candidate through the points (given with
     /// `z = 0` in 2D): in 2D the perpendicular of each pair's chord, in 3D
     /// the normal of each triple's plane; one orientation each, unnormalized,
@@ -276,6 +280,14 @@ impl_dim! {
         let x = glam::DVec2::new(c * p.x - s * p.y, s * p.x + c * p.y);
         (x + pose.translation.as_dvec2()).extend(0.0)
     }
+    fn round_core(s: &peng::d2::Shape) -> Option<([Vec2; 2], f32)> {
+        use peng::d2::Shape;
+        match s {
+            Shape::Circle(c) => Some(([Vec2::ZERO; 2], c.radius())),
+            Shape::Capsule(c) => Some(([c.a(), c.b()], c.radius())),
+            _ => None,
+        }
+    }
     fn polytope_vertices(s: &peng::d2::Shape) -> Option<Vec<Vec2>> {
         use peng::d2::Shape;
         match s {
@@ -350,6 +362,14 @@ impl_dim! {
         let q = pose.rotation;
         let q = glam::DQuat::from_xyzw(q.x as f64, q.y as f64, q.z as f64, q.w as f64).normalize();
         q * p.as_dvec3() + pose.translation.as_dvec3()
+    }
+    fn round_core(s: &peng::d3::Shape) -> Option<([Vec3; 2], f32)> {
+        use peng::d3::Shape;
+        match s {
+            Shape::Ball(b) => Some(([Vec3::ZERO; 2], b.radius())),
+            Shape::Capsule(c) => Some(([c.a(), c.b()], c.radius())),
+            _ => None,
+        }
     }
     fn polytope_vertices(s: &peng::d3::Shape) -> Option<Vec<Vec3>> {
         use peng::d3::Shape;

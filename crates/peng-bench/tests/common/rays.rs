@@ -21,6 +21,8 @@
 //!   bounds the hit parameter from below (for polytopes exactly, from the
 //!   facet planes: `referee::polytope_ray_entry`), `referee::ray_upper` (the
 //!   ray's crossing of a chord between support points) from above, both in f64;
+//!   for a circle, ball or capsule both are its exact entry in f64
+//!   (`referee::round_ray_entry`);
 //!   and a normal mismatch when both normals' supporting planes are entered at
 //!   the common toi within `1e-4·s` (ties; on curved surfaces this admits
 //!   normals off by ~1e-3 rad, the same limit as in `common::pairs`).
@@ -131,6 +133,12 @@ pub fn run<D: Peer>(kind: D::Kind, base: u64, min_hits: usize) {
                         .map_or(lb, |e| lb.max(e));
                     let ub = referee::ray_upper::<D>(&c.shape, &c.pose, &c.ray, nb)
                         .unwrap_or(f32::INFINITY);
+                    // A round shape's entry is exact in closed form (the
+                    // search's bound is not one for a ray near tangent).
+                    let (lb, ub) = match referee::round_ray_entry::<D>(&c.shape, &c.pose, &c.ray) {
+                        Some(e) => (e, e),
+                        None => (lb, ub),
+                    };
                     // Both bounds are f32 constructions whose rounding grows as
                     // the ray grazes the surface; where they cross, the entry
                     // lies between them (soak seed 860371: a 2D capsule's side

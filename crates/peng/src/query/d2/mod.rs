@@ -441,7 +441,8 @@ pub fn ray_cast(
     let core = Poly::from_shape(shape, &mut buf)?;
     let o = pose.inverse_transform_point(ray.origin);
     let d = pose.inverse_transform_vector(ray.dir);
-    let hit = ray::cast(&core, o, d, max_toi, solid)?;
+    let world = ray::WorldRay { pose, ray };
+    let hit = ray::cast(&core, o, d, max_toi, solid, Some(world))?;
     let (t, x, n) = hit;
     let (toi, point) = match ray::shallow_crossing(&core, pose, ray, d, &hit) {
         ray::Shallow::Keep => (t, pose.transform_point(x)),

@@ -327,7 +327,7 @@ fn surface_point(rf: &Poly, inc: &Poly, cl: &Clipped, c: &ClipPoint) -> SurfaceP
         let tol = 1e-6 * inc.scale().max(rf.scale());
         if above > tol {
             let o = c.p - n * (ri + above + 1.0);
-            if let Some((_, hit, _)) = super::ray::pieces(inc, o, n, false) {
+            if let Some((_, hit, _)) = super::ray::pieces(inc, o, n, false, None) {
                 x = hit;
             }
         }

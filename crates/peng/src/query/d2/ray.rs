@@ -14,20 +14,63 @@ use crate::math::quadratic::{line_ball_roots, widen};
 use crate::math::tolerance::ZERO_LENGTH_SQ;
 use crate::math::{Pose2, Vec2};
 use crate::query::types::Ray2;
-use glam::DVec2;
+use glam::{DVec2, DVec3};
 
 /// A local hit: `(toi, point, normal)` with the normal facing against the ray.
 pub(crate) type LocalHit = (f32, Vec2, Vec2);
 
+/// The world ray a local cast came from, and the core's pose: near a vertex
+/// arc's tangent the roots are redone in f64 from them, since the f32 move of
+/// the ray into the core's frame rounds its origin by about `ε` times the
+/// world coordinates, and a near-tangent entry moves by the square root of
+/// that (seed 860464: a ray 1.5e-7 inside a cap of radius 0.47, 4 from the
+/// origin, entered 1.4e-4 late).
+#[derive(Clone, Copy)]
+pub(crate) struct WorldRay<'a> {
+    /// The core's pose.
+    pub pose: &'a Pose2,
+    /// The ray in the world.
+    pub ray: &'a Ray2,
+}
+
+impl WorldRay<'_> {
+    /// The world ray from the local point `c` (placed in f64), and its
+    /// direction, in f64 (`z = 0`).
+    fn line64(&self, c: Vec2) -> (DVec3, DVec3) {
+        let m = self.ray.origin.as_dvec2() - place64(self.pose, c);
+        let d = self.ray.dir.as_dvec2();
+        (m.extend(0.0), d.extend(0.0))
+    }
+}
+
+/// A local point placed by `pose`, in f64 (the rotation normalized in f64).
+fn place64(pose: &Pose2, q: Vec2) -> DVec2 {
+    let (c, s) = (pose.rotation.cos as f64, pose.rotation.sin as f64);
+    let len = c.hypot(s);
+    let q = q.as_dvec2();
+    DVec2::new(c * q.x - s * q.y, s * q.x + c * q.y) / len + pose.translation.as_dvec2()
+}
+
 /// Ray-circle roots `(t1, t2)`, `t1 <= t2`, from the line's closest approach to
-/// the centre (accurate for grazing rays; see [`line_ball_roots`]).
-fn circle_roots(o: Vec2, d: Vec2, c: Vec2, r: f32) -> Option<(f32, f32)> {
-    line_ball_roots(o - c, d, r, || (widen(o) - widen(c), widen(d)))
+/// the centre (accurate for grazing rays; see [`line_ball_roots`]), near the
+/// tangent from the world ray when there is one.
+fn circle_roots(o: Vec2, d: Vec2, c: Vec2, r: f32, world: Option<WorldRay>) -> Option<(f32, f32)> {
+    line_ball_roots(o - c, d, r, || match world {
+        Some(w) => w.line64(c),
+        None => (widen(o) - widen(c), widen(d)),
+    })
 }
 
 /// Cast against the core (with its radius); `exit` selects the last boundary
-/// crossing instead of the first.
-pub(crate) fn pieces(p: &Poly, o: Vec2, d: Vec2, exit: bool) -> Option<LocalHit> {
+/// crossing instead of the first. `world`: the world ray the local one came
+/// from, if any.
+pub(crate) fn pieces(
+    p: &Poly,
+    o: Vec2,
+    d: Vec2,
+    exit: bool,
+    world: Option<WorldRay>,
+) -> Option<LocalHit> {
     let r = p.radius;
     let v = p.verts();
     let mut best: Option<LocalHit> = None;
@@ -51,7 +94,7 @@ pub(crate) fn pieces(p: &Poly, o: Vec2, d: Vec2, exit: bool) -> Option<LocalHit>
     };
     if r > 0.0 {
         for &c in v {
-            if let Some((t1, t2)) = circle_roots(o, d, c, r) {
+            if let Some((t1, t2)) = circle_roots(o, d, c, r, world) {
                 let t = if exit { t2 } else { t1 };
                 let x = o + d * t;
                 consider(t, (x - c).normalize_or(Vec2::X));
@@ -237,9 +280,8 @@ pub(crate) fn shallow_crossing(
     let (c, s) = (pose.rotation.cos as f64, pose.rotation.sin as f64);
     let len = c.hypot(s);
     let turn = |q: DVec2| DVec2::new(c * q.x - s * q.y, s * q.x + c * q.y) / len;
-    let place = |q: Vec2| turn(q.as_dvec2()) + pose.translation.as_dvec2();
     let v = p.verts();
-    let (mut a, mut b) = (place(v[i]), place(v[p.next(i)]));
+    let (mut a, mut b) = (place64(pose, v[i]), place64(pose, v[p.next(i)]));
     let e = b - a;
     if p.radius > 0.0 {
         // The offset edge, on the side of the edge the hit point is on.
@@ -272,8 +314,16 @@ pub(crate) fn shallow_crossing(
     }
 }
 
-/// The first hit of the ray `o + t d` on the rounded core with `t <= max_toi`.
-pub(crate) fn cast(p: &Poly, o: Vec2, d: Vec2, max_toi: f32, solid: bool) -> Option<LocalHit> {
+/// The first hit of the ray `o + t d` on the rounded core with `t <= max_toi`
+/// (`world`: the world ray it came from, if any).
+pub(crate) fn cast(
+    p: &Poly,
+    o: Vec2,
+    d: Vec2,
+    max_toi: f32,
+    solid: bool,
+    world: Option<WorldRay>,
+) -> Option<LocalHit> {
     let inside = point::contains(p, o);
     let sharp_area = p.radius == 0.0 && p.has_area();
     let hit = if inside {
@@ -295,14 +345,14 @@ pub(crate) fn cast(p: &Poly, o: Vec2, d: Vec2, max_toi: f32, solid: bool) -> Opt
             };
             Some((0.0, o, n))
         } else {
-            pieces(p, o, d, true)
+            pieces(p, o, d, true, world)
         }
     } else if sharp_area {
         cyrus_beck(p, o, d, false)
     } else if p.radius == 0.0 {
         sharp_degenerate(p, o, d)
     } else {
-        pieces(p, o, d, false)
+        pieces(p, o, d, false, world)
     };
     hit.filter(|h| h.0 <= max_toi)
 }
@@ -354,20 +404,23 @@ mod tests {
     #[test]
     fn box_and_capsule_hits() {
         let b = test_core(Rect::new(Vec2::new(2.0, 1.0)).unwrap().into());
-        let h = cast(&b, Vec2::new(-5.0, 0.0), Vec2::X, 10.0, true).unwrap();
+        let h = cast(&b, Vec2::new(-5.0, 0.0), Vec2::X, 10.0, true, None).unwrap();
         assert!((h.0 - 3.0).abs() < 1e-6 && h.2 == Vec2::NEG_X);
-        let h = cast(&b, Vec2::ZERO, Vec2::X, 10.0, false).unwrap();
+        let h = cast(&b, Vec2::ZERO, Vec2::X, 10.0, false, None).unwrap();
         assert!((h.0 - 2.0).abs() < 1e-6 && h.2 == Vec2::NEG_X);
-        assert_eq!(cast(&b, Vec2::ZERO, Vec2::X, 10.0, true).unwrap().0, 0.0);
-        assert!(cast(&b, Vec2::new(-5.0, 0.0), Vec2::X, 2.9, true).is_none());
+        assert_eq!(
+            cast(&b, Vec2::ZERO, Vec2::X, 10.0, true, None).unwrap().0,
+            0.0
+        );
+        assert!(cast(&b, Vec2::new(-5.0, 0.0), Vec2::X, 2.9, true, None).is_none());
         let c = Poly::segment(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.5, test_buf());
-        let h = cast(&c, Vec2::new(-5.0, 1.2), Vec2::X, 10.0, true).unwrap();
+        let h = cast(&c, Vec2::new(-5.0, 1.2), Vec2::X, 10.0, true, None).unwrap();
         let want = 5.0 - (0.25f32 - 0.04).sqrt();
         assert!((h.0 - want).abs() < 1e-5);
-        let h = cast(&c, Vec2::new(-5.0, 0.3), Vec2::X, 10.0, true).unwrap();
+        let h = cast(&c, Vec2::new(-5.0, 0.3), Vec2::X, 10.0, true, None).unwrap();
         assert!((h.0 - 4.5).abs() < 1e-6 && h.2 == Vec2::NEG_X);
         let s = Poly::segment(Vec2::new(0.0, -1.0), Vec2::new(0.0, 1.0), 0.0, test_buf());
-        let h = cast(&s, Vec2::new(-5.0, 0.3), Vec2::X, 10.0, true).unwrap();
+        let h = cast(&s, Vec2::new(-5.0, 0.3), Vec2::X, 10.0, true, None).unwrap();
         assert!((h.0 - 5.0).abs() < 1e-6 && h.2 == Vec2::NEG_X);
     }
 }
