@@ -4,21 +4,23 @@
 //! A plane crossed at a shallow slope `s = |n·d| / |d|` moves its crossing by
 //! the rounding of the f32 move into the local frame (about `ε` times the
 //! world coordinates) divided by `s`: at `s = 4e-4` that is 2e-4 of a unit
-//! shape, visibly off the face. So when the plain f32 clip enters or leaves
-//! through a shallow plane, or a shallow plane takes part in finding the line
-//! empty, the interval is clipped again: the steep planes in
-//! f32, and each shallow plane whose f32 crossing could bound the interval
-//! within its rounding in f64, from the world ray ([`Frame::ray64`]) and, for
-//! a polyhedron, from the face's own vertices. A cuboid's shallow planes are
-//! known from the direction, so every line with one is clipped that way.
-//! (Not covered for polyhedra: a steep entry plane that wins over a shallow
-//! one only by the shallow one's rounding, at an edge between them, where the
-//! answer stays within what a rounding of the ray's origin would move it by.)
+//! shape, visibly off the face. So the steep planes are clipped in f32, and
+//! each shallow plane whose f32 crossing could bound that interval within its
+//! rounding is crossed again in f64, from the world ray ([`Frame::ray64`])
+//! and, for a polyhedron, from the face's own vertices; when none can, the
+//! steep planes' interval is the answer. Left to f32, a shallow plane's
+//! crossing both emptied lines that enter a hull near a vertex (seed 860467)
+//! and kept lines it should have emptied (seed 870011). A cuboid's shallow
+//! planes are known from the direction, so every line with one is clipped
+//! the careful way. (Not covered for polyhedra: a steep entry plane that wins
+//! over a shallow one only by the shallow one's rounding, at an edge between
+//! them, where the answer stays within what a rounding of the ray's origin
+//! would move it by.)
 
-use super::ray::{Frame, LineInterval, EVERYWHERE};
+use super::ray::{plane_interval, Frame, LineInterval, EVERYWHERE};
 use crate::math::Vec3;
 use crate::shape::d3::{ConvexPolyhedron, Cuboid};
-use glam::DVec3;
+use glam::{DVec3, Vec4};
 
 /// Slopes below `1/32` are shallow (`s² < 1/1024`): there the rounding of the
 /// local ray is amplified more than 32 times.
@@ -93,128 +95,100 @@ pub(super) fn cuboid_interval(c: &Cuboid, o: Vec3, d: Vec3, f: &Frame) -> Option
     if d2.min_element() < SHALLOW_SLOPE_SQ * (d2.x + d2.y + d2.z) {
         return careful_interval(c, o, d, f);
     }
-    planes_interval(c, o, d, f)
+    planes_interval(c, o, d)
 }
 
-/// The line `o + t d` against a convex polyhedron.
+/// The line `o + t d` against a convex polyhedron, four planes at a time
+/// from the cached plane blocks: the interval of the steep planes, and the
+/// latest entry and earliest exit a shallow plane could have within its
+/// rounding (the first phase of [`careful_interval`]). When no shallow plane
+/// can bound the steep interval it is the answer; otherwise the careful clip
+/// crosses those planes in f64. A plane parallel to the line (`n·d = 0`)
+/// also goes to the careful clip.
 pub(super) fn polyhedron_interval(
     p: &ConvexPolyhedron,
     o: Vec3,
     d: Vec3,
     f: &Frame,
 ) -> Option<LineInterval> {
-    planes_interval(p, o, d, f)
+    let limit = Vec4::splat(SHALLOW_SLOPE_SQ * d.dot(d));
+    let rounding = Vec4::splat(OFFSET_ROUNDINGS * f32::EPSILON);
+    let (ox, oy, oz) = (Vec4::splat(o.x), Vec4::splat(o.y), Vec4::splat(o.z));
+    let (dx, dy, dz) = (Vec4::splat(d.x), Vec4::splat(d.y), Vec4::splat(d.z));
+    // Per lane: the steep planes' latest entry and earliest exit and the
+    // faces giving them; for the shallow planes, the latest entry and
+    // earliest exit within the rounding of their offsets, and the largest
+    // `1/|n·d|` (their origin's rounding `slack` adds at most `slack` times
+    // that: see `crossing_with_error`).
+    let (mut t_in, mut t_out) = (Vec4::NEG_INFINITY, Vec4::INFINITY);
+    let (mut k_in, mut k_out) = (Vec4::ZERO, Vec4::ZERO);
+    let (mut shallow_in, mut shallow_out) = (Vec4::NEG_INFINITY, Vec4::INFINITY);
+    let mut shallow_inv = Vec4::ZERO;
+    let mut k = Vec4::new(0.0, 1.0, 2.0, 3.0);
+    let mut parallel = false;
+    for &[nx, ny, nz, off] in p.plane_blocks() {
+        let s0 = nx * ox + ny * oy + nz * oz - off;
+        let sd = nx * dx + ny * dy + nz * dz;
+        let t = -s0 / sd;
+        let (neg, pos) = (sd.cmplt(Vec4::ZERO), sd.cmpgt(Vec4::ZERO));
+        let shallow = (sd * sd).cmplt(limit);
+        if shallow.any() {
+            parallel |= sd.cmpeq(Vec4::ZERO).any();
+            let inv = Vec4::ONE / sd.abs();
+            let err = rounding * off.abs() * inv;
+            shallow_in = Vec4::select(neg & shallow, shallow_in.max(t + err), shallow_in);
+            shallow_out = Vec4::select(pos & shallow, shallow_out.min(t - err), shallow_out);
+            shallow_inv = Vec4::select(shallow, shallow_inv.max(inv), shallow_inv);
+        }
+        let enters = (neg & !shallow) & t.cmpgt(t_in);
+        let leaves = (pos & !shallow) & t.cmplt(t_out);
+        t_in = Vec4::select(enters, t, t_in);
+        k_in = Vec4::select(enters, k, k_in);
+        t_out = Vec4::select(leaves, t, t_out);
+        k_out = Vec4::select(leaves, k, k_out);
+        k += Vec4::splat(4.0);
+        // Steep planes in one lane already empty the interval.
+        if t_in.cmpgt(t_out).any() {
+            return None;
+        }
+    }
+    if parallel {
+        return careful_interval(p, o, d, f);
+    }
+    let (tin, tout) = (t_in.max_element(), t_out.min_element());
+    if tin > tout {
+        return None;
+    }
+    let inv = shallow_inv.max_element();
+    if inv > 0.0 {
+        let slack = offset_slack(o, f) * inv;
+        if shallow_in.max_element() + slack >= tin || shallow_out.min_element() - slack <= tout {
+            return careful_interval(p, o, d, f);
+        }
+    }
+    // The face attaining each end (a padding lane is a copy of face 0).
+    let faces = p.faces();
+    let face = |v: Vec4, x: f32, ks: Vec4| {
+        let i = ks[(0..4).find(|&l| v[l] == x).unwrap_or(0)] as usize;
+        faces[if i < faces.len() { i } else { 0 }].normal
+    };
+    Some(LineInterval {
+        t_in: tin,
+        n_in: face(t_in, tin, k_in),
+        t_out: tout,
+        n_out: face(t_out, tout, k_out),
+    })
 }
 
-/// Plain f32 clipping; when a shallow plane could bound the interval within
-/// its rounding (it is the entry or exit plane, or its crossing is within its
-/// rounding of them: seed 870011, a plane at slope 2e-5 crossed 0.1 early in
-/// f32 that in f64 leaves the line empty), or takes part in finding the line
-/// empty (seed 860467: a line entering through a face at slope 1.1e-3 near a
-/// vertex, inside for less than that face's rounding), again with those
-/// planes crossed in f64.
-fn planes_interval(s: &impl Planes, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {
-    let limit = SHALLOW_SLOPE_SQ * d.dot(d);
-    let shallow = |k: usize| {
-        let sd = s.plane(k).0.dot(d);
-        sd * sd < limit
-    };
-    // The interval and the planes bounding it; the first few shallow planes
-    // and how many there are.
-    let (mut t_in, mut t_out) = (f32::NEG_INFINITY, f32::INFINITY);
-    let (mut k_in, mut k_out) = (usize::MAX, usize::MAX);
-    let mut shallow_planes = [0u32; 4];
-    let mut shallow_count = 0;
+/// Plain f32 clipping, for a cuboid whose line has no shallow plane (those
+/// went to [`careful_interval`]).
+fn planes_interval(s: &impl Planes, o: Vec3, d: Vec3) -> Option<LineInterval> {
+    let mut iv = EVERYWHERE;
     for k in 0..s.count() {
         let (n, offset) = s.plane(k);
-        let (s0, sd) = (n.dot(o) - offset, n.dot(d));
-        if sd * sd < limit {
-            if shallow_count < shallow_planes.len() {
-                shallow_planes[shallow_count] = k as u32;
-            }
-            shallow_count += 1;
-        }
-        if sd == 0.0 {
-            if s0 > 0.0 {
-                return careful_interval(s, o, d, f);
-            }
-            continue;
-        }
-        let t = -s0 / sd;
-        if sd < 0.0 {
-            if t > t_in {
-                (t_in, k_in) = (t, k);
-            }
-        } else if t < t_out {
-            (t_out, k_out) = (t, k);
-        }
-        if t_in > t_out {
-            // Certain only between steep planes.
-            return if shallow(k_in) || shallow(k_out) {
-                careful_interval(s, o, d, f)
-            } else {
-                None
-            };
-        }
-    }
-    let normal = |k: usize| {
-        if k == usize::MAX {
-            Vec3::ZERO
-        } else {
-            s.plane(k).0
-        }
-    };
-    let iv = LineInterval {
-        t_in,
-        n_in: normal(k_in),
-        t_out,
-        n_out: normal(k_out),
-    };
-    let recheck = match shallow_count {
-        0 => false,
-        c if c <= shallow_planes.len() => shallow_may_bound(
-            s,
-            shallow_planes[..c].iter().map(|&k| k as usize),
-            o,
-            d,
-            f,
-            &iv,
-        ),
-        _ => shallow_may_bound(s, (0..s.count()).filter(|&k| shallow(k)), o, d, f, &iv),
-    };
-    if recheck {
-        return careful_interval(s, o, d, f);
+        iv = iv.clip(plane_interval(n, offset, o, d)?)?;
     }
     Some(iv)
-}
-
-/// Whether one of the shallow `planes`' crossings could bound `iv` within its
-/// rounding: the crossing `t` of an entry plane is off by at most
-/// `err = (slack + 16·ε·|offset|) / |n·d|` (see [`crossing_with_error`]), and
-/// `t + err >= t_in` is `n·p_in − offset >= −(slack + 16·ε·|offset|)` at the
-/// interval's entry point `p_in` (the same at the exit, mirrored).
-fn shallow_may_bound(
-    s: &impl Planes,
-    mut planes: impl Iterator<Item = usize>,
-    o: Vec3,
-    d: Vec3,
-    f: &Frame,
-    iv: &LineInterval,
-) -> bool {
-    let slack = offset_slack(o, f);
-    let (p_in, p_out) = (o + d * iv.t_in, o + d * iv.t_out);
-    planes.any(|k| {
-        let (n, offset) = s.plane(k);
-        let sd = n.dot(d);
-        let room = slack + OFFSET_ROUNDINGS * f32::EPSILON * offset.abs();
-        if sd < 0.0 {
-            n.dot(p_in) - offset >= -room
-        } else if sd > 0.0 {
-            n.dot(p_out) - offset >= -room
-        } else {
-            true
-        }
-    })
 }
 
 /// The steep planes clipped in f32, the shallow ones that can bound the

@@ -62,6 +62,27 @@ fn vertex_blocks(vertices: &[Vec3]) -> Vec<[glam::Vec4; 3]> {
         .collect()
 }
 
+/// The face planes in blocks of four (`[nxs, nys, nzs, offsets]` per block),
+/// the last block padded with copies of face 0: a repeated plane changes no
+/// clip of a line against the planes.
+fn plane_blocks(faces: &[Face]) -> Vec<[glam::Vec4; 4]> {
+    let pad = faces
+        .first()
+        .map_or((Vec3::ZERO, 0.0), |f| (f.normal, f.offset));
+    (0..faces.len().div_ceil(4))
+        .map(|b| {
+            let at = |l: usize| faces.get(4 * b + l).map_or(pad, |f| (f.normal, f.offset));
+            let (p, q, r, s) = (at(0), at(1), at(2), at(3));
+            [
+                glam::Vec4::new(p.0.x, q.0.x, r.0.x, s.0.x),
+                glam::Vec4::new(p.0.y, q.0.y, r.0.y, s.0.y),
+                glam::Vec4::new(p.0.z, q.0.z, r.0.z, s.0.z),
+                glam::Vec4::new(p.1, q.1, r.1, s.1),
+            ]
+        })
+        .collect()
+}
+
 /// Hulls with at most this many vertices are scanned, not hill-climbed.
 const SCAN_MAX: usize = 16;
 
@@ -172,6 +193,10 @@ pub struct ConvexPolyhedron {
     /// the last block padded with copies of vertex 0 (see
     /// [`ConvexPolyhedron::vertex_blocks`]).
     blocks: Vec<[glam::Vec4; 3]>,
+    /// The face planes in blocks of four, `[nxs, nys, nzs, offsets]`, the
+    /// last block padded with copies of face 0 (see
+    /// [`ConvexPolyhedron::plane_blocks`]).
+    planes: Vec<[glam::Vec4; 4]>,
     /// Planarity and convexity tolerance (see [`validation_tolerance`]).
     tolerance: f32,
     aabb: Aabb3,
@@ -307,6 +332,7 @@ impl ConvexPolyhedron {
             .map(|&x| (x - vertex_mean).length())
             .fold(0.0f32, f32::max);
         let blocks = vertex_blocks(&vertices);
+        let planes = plane_blocks(&faces);
         let p = ConvexPolyhedron {
             vertex_mean,
             vertex_radius,
@@ -322,6 +348,7 @@ impl ConvexPolyhedron {
             starts,
             tolerance: tol,
             blocks,
+            planes,
         };
         p.check_convex()?;
         Ok(p)
@@ -443,6 +470,14 @@ impl ConvexPolyhedron {
     #[inline]
     pub(crate) fn vertex_blocks(&self) -> &[[glam::Vec4; 3]] {
         &self.blocks
+    }
+    /// The face planes in blocks of four, `[nxs, nys, nzs, offsets]` per
+    /// block (lane `l` of block `b` is face `4b + l`), the last block padded
+    /// with copies of face 0; cached, so that a line is clipped against four
+    /// planes at a time.
+    #[inline]
+    pub(crate) fn plane_blocks(&self) -> &[[glam::Vec4; 4]] {
+        &self.planes
     }
     /// The mean of the vertices (a point inside the polyhedron), cached.
     #[inline]
