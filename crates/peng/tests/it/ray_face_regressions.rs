@@ -8,7 +8,7 @@
 //! them), independent of peng's face planes and of its local frame.
 
 use glam::{DQuat, DVec3, Quat, Vec3};
-use peng::d3::{ray_cast, ConvexPolyhedron, Cuboid, Pose3, Shape};
+use peng::d3::{ray_cast, ConvexPolyhedron, Cuboid, Pose3, Shape, Triangle};
 use peng::query::types::Ray;
 use proptest::prelude::*;
 
@@ -140,8 +140,50 @@ fn check(
             );
         }
         (None, None) => {}
+        // A flat shape holds the points within its edges' tolerance tube
+        // (radius `10·REL_EPS·M`, `M` the largest coordinate): a line that
+        // passes that close hits it.
+        (Some(_), None)
+            if points.len() == 3 && line_triangle_gap(points, pose, ray) <= tube(pose, ray) => {}
         (h, t) => panic!("peng {:?} vs f64 {t:?}", h.map(|h| h.toi)),
     }
+}
+
+/// The radius of a flat shape's tolerance tube around its edges for `ray`
+/// (peng's `10·REL_EPS` times the largest coordinate, at least 1), with the
+/// f32 rounding of the local ray on top.
+fn tube(pose: &Pose3, ray: &Ray<Vec3>) -> f64 {
+    let m = ray
+        .origin
+        .abs()
+        .max_element()
+        .max(pose.translation.abs().max_element())
+        .max(1.0) as f64
+        + 2.0;
+    (1e-5 + 16.0 * f32::EPSILON as f64) * m
+}
+
+/// The distance in f64 between the ray's line and the triangle of `points`
+/// placed by `pose`, for a line that does not cross the triangle: the least
+/// over its edges of the segment-to-line distance.
+fn line_triangle_gap(points: &[Vec3], pose: &Pose3, ray: &Ray<Vec3>) -> f64 {
+    let w: Vec<DVec3> = points.iter().map(|&p| place(pose, p)).collect();
+    let (o, u) = (ray.origin.as_dvec3(), ray.dir.as_dvec3().normalize());
+    (0..3)
+        .map(|i| {
+            // Seen along u, the edge projects to a 2D segment; its distance
+            // to the line's trace (o) is the segment's distance to the line.
+            let off = |p: DVec3| (p - o) - u * (p - o).dot(u);
+            let (a, b) = (off(w[i]), off(w[(i + 1) % 3]));
+            let e = b - a;
+            let s = if e.length_squared() > 0.0 {
+                (-a.dot(e) / e.length_squared()).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            (a + e * s).length()
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 fn hull(points: &[[f32; 3]]) -> (Shape, Vec<Vec3>) {
@@ -335,6 +377,32 @@ fn shallow_ray_near_a_vertex_seed_860467() {
     );
 }
 
+/// Soak seed 860508: a ray at slope 1.6e-6 to a triangle placed 3.5 from
+/// the origin, aimed at its centroid from 8 away. The f64 barycentric solve
+/// ran on the local f32 ray, whose rounding moved the crossing 0.2 along the
+/// ray (toi 2.0523 for 1.9961).
+#[test]
+fn grazing_triangle_seed_860508() {
+    let v = [
+        Vec3::new(-1.2072802, -0.12763882, 1.1008615),
+        Vec3::new(-0.51886654, -1.0823565, -0.34953976),
+        Vec3::new(1.0865622, -0.31019783, 1.3948917),
+    ];
+    let pose = Pose3::new(
+        Vec3::new(-2.5, -0.31350613, -2.5),
+        Quat::from_xyzw(-0.63769245, -0.10218595, -0.6128799, -0.4552851),
+    );
+    let target = pose.transform_point(v.iter().sum::<Vec3>() / 3.0);
+    let dir = Vec3::new(-0.3280964, 0.7474079, -0.21429253);
+    let origin = target - dir.normalize() * 8.0;
+    let ray = Ray {
+        origin,
+        dir: (target - origin) * 0.5,
+    };
+    let shape: Shape = Triangle::new(v[0], v[1], v[2]).unwrap().into();
+    check(&shape, &v, &pose, &ray, 1e-5, 0.0, false);
+}
+
 proptest! {
     #![proptest_config(crate::seeds::cases(64))]
 
@@ -358,6 +426,32 @@ proptest! {
     ) {
         prop_assume!(Quat::from_array(q).length() > 0.1);
         shallow_ray_at_hull_face(&pts, t, q, face, bary, along, log_slope, dist);
+    }
+
+    /// Rays at slopes 1e-5..1e-2 to a random triangle (posed up to 40 away),
+    /// aimed at a point well inside it: the hit within 1e-5 of the f64 truth.
+    #[test]
+    fn shallow_rays_at_triangles(
+        pts in prop::array::uniform3(prop::array::uniform3(-1.0f32..1.0)),
+        t in prop::array::uniform3(-40.0f32..40.0),
+        q in prop::array::uniform4(-1.0f32..1.0),
+        bary in prop::array::uniform3(0.1f32..1.0),
+        along in prop::array::uniform3(-1.0f32..1.0),
+        log_slope in -5.0f32..-2.0,
+        dist in 0.5f32..20.0,
+    ) {
+        prop_assume!(Quat::from_array(q).length() > 0.1);
+        let v = pts.map(Vec3::from_array);
+        let Ok(tri) = Triangle::new(v[0], v[1], v[2]) else { return Ok(()); };
+        let nrm = (v[1] - v[0]).cross(v[2] - v[0]);
+        // Slivers: a ray can pass within their edges' tolerance, which counts.
+        prop_assume!(nrm.length() > 0.1);
+        let pose = Pose3::new(Vec3::from_array(t), Quat::from_array(q));
+        let w = bary[0] + bary[1] + bary[2];
+        let p = (0..3).fold(Vec3::ZERO, |acc, k| acc + v[k] * (bary[k] / w));
+        let n = pose.transform_vector(nrm.normalize());
+        let ray = grazing_ray(pose.transform_point(p), n, Vec3::from_array(along), 10f32.powf(log_slope), dist);
+        check(&tri.into(), &v, &pose, &ray, 1e-5, 0.0, false);
     }
 
     /// The same for cuboids, edges included (seed 820002: a ray at slope
@@ -412,5 +506,31 @@ fn shallow_plane_empties_the_line_seed_870011() {
         [0.9849312, 0.4156299, 0.096350946],
         -4.707412,
         16.434341,
+    );
+}
+
+/// Seed 870412: a ray at slope 3.4e-5 to a hull 40 from the origin leaves
+/// through a face at slope 0.09 4.5e-7 (in f64) before it enters through the
+/// shallow face: a miss. The shallow face was crossed in f64 but the steep
+/// exit in f32, 4e-5 late, and peng reported a hit at 25.88.
+#[test]
+fn steep_exit_before_a_shallow_entry_seed_870412() {
+    let pts = [
+        [-0.83678055, 0.43061492, 0.97561127],
+        [-0.25415924, -0.23988052, -0.4227937],
+        [-0.16889727, -0.4037664, -0.43105462],
+        [0.0, 0.0, 0.0],
+        [0.0, -0.75982124, 0.0],
+        [0.5036581, 0.0, -0.60271525],
+    ];
+    shallow_ray_at_hull_face(
+        &pts,
+        [32.369133, 23.225225, -7.1613],
+        [0.1867577, 0.857717, -0.6498603, -0.8461126],
+        46,
+        [0.40951478, 0.8828451, 0.6922143],
+        [-0.0322003, -0.4597275, 0.9097541],
+        -4.475179,
+        18.052567,
     );
 }

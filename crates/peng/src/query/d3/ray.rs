@@ -271,7 +271,7 @@ pub(super) fn line_interval(
         Shape::Segment(s) => segment_interval(s.a(), s.b(), o, d),
         Shape::Triangle(t) => {
             let [a, b, c] = *t.vertices();
-            triangle_interval(a, b, c, o, d)
+            triangle_interval(a, b, c, o, d, frame)
         }
         Shape::Polyhedron(p) => polyhedron_interval(p, o, d, frame),
         Shape::HalfSpace(h) => {
@@ -665,7 +665,14 @@ fn segment_interval(a: Vec3, b: Vec3, o: Vec3, d: Vec3) -> Option<LineInterval> 
 
 /// Möller–Trumbore ("Fast, minimum storage ray/triangle intersection", 1997),
 /// two-sided; a line in the triangle's plane is tested against its edges.
-fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<LineInterval> {
+fn triangle_interval(
+    a: Vec3,
+    b: Vec3,
+    c: Vec3,
+    o: Vec3,
+    d: Vec3,
+    frame: &Frame,
+) -> Option<LineInterval> {
     let e1 = b - a;
     let e2 = c - a;
     let nrm = e1.cross(e2);
@@ -680,12 +687,12 @@ fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<Line
         return edge_hull(a, b, c, o, d);
     }
     let n = if n.dot(d) > 0.0 { -n } else { n };
-    // A ray at a slope below 1e-2 crosses the plane where rounding over the
-    // slope puts it: a sliver 0.01 wide, crossed at 1.8e-5 through its
-    // centroid, was missed. Such a ray hits if it passes within the edges'
-    // tolerance tube (it then lies that close to the triangle), entering
-    // where it first does.
-    let shallow = det.abs() < 1e-2 * scale;
+    // A ray at a slope below 1/32 (as for a polyhedron's faces) crosses the
+    // plane where rounding over the slope puts it: a sliver 0.01 wide,
+    // crossed at 1.8e-5 through its centroid, was missed. Such a ray hits if
+    // it passes within the edges' tolerance tube (it then lies that close to
+    // the triangle), entering where it first does.
+    let shallow = det.abs() < scale / 32.0;
     let graze = || {
         edge_hull(a, b, c, o, d).map(|iv| LineInterval {
             n_in: n,
@@ -695,8 +702,16 @@ fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<Line
     };
     // The barycentric solve runs in f64: for a grazing ray the crossing time is
     // the rounding error over sin α, which f32 would turn into a hit visibly
-    // off the triangle.
-    let (a64, d64) = (a.as_dvec3(), d.as_dvec3());
+    // off the triangle. A shallow ray is taken from the world ray in f64 too:
+    // the f32 move into the local frame rounds its origin by about ε times the
+    // world coordinates, which at slope 1.6e-6 moved the crossing 0.2 along
+    // the ray (soak seed 860508).
+    let (o64, d64) = if shallow {
+        frame.ray64()
+    } else {
+        (o.as_dvec3(), d.as_dvec3())
+    };
+    let a64 = a.as_dvec3();
     let (e1, e2) = (b.as_dvec3() - a64, c.as_dvec3() - a64);
     let pvec = d64.cross(e2);
     let det = e1.dot(pvec);
@@ -704,7 +719,7 @@ fn triangle_interval(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3) -> Option<Line
     if !inv.is_finite() {
         return if shallow { graze() } else { None };
     }
-    let tvec = o.as_dvec3() - a64;
+    let tvec = o64 - a64;
     let u = tvec.dot(pvec) * inv;
     let tol = 4.0 * REL_EPS as f64;
     let qvec = tvec.cross(e1);

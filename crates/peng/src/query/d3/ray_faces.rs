@@ -5,17 +5,15 @@
 //! the rounding of the f32 move into the local frame (about `ε` times the
 //! world coordinates) divided by `s`: at `s = 4e-4` that is 2e-4 of a unit
 //! shape, visibly off the face. So the steep planes are clipped in f32, and
-//! each shallow plane whose f32 crossing could bound that interval within its
-//! rounding is crossed again in f64, from the world ray ([`Frame::ray64`])
-//! and, for a polyhedron, from the face's own vertices; when none can, the
+//! when a shallow plane's f32 crossing could bound that interval within its
+//! rounding, every plane is crossed again in f64, from the world ray
+//! ([`Frame::ray64`]) and the faces' own vertices (a steep plane near the
+//! same edge may then decide within its own rounding); when none can, the
 //! steep planes' interval is the answer. Left to f32, a shallow plane's
 //! crossing both emptied lines that enter a hull near a vertex (seed 860467)
 //! and kept lines it should have emptied (seed 870011). A cuboid's shallow
 //! planes are known from the direction, so every line with one is clipped
-//! the careful way. (Not covered for polyhedra: a steep entry plane that wins
-//! over a shallow one only by the shallow one's rounding, at an edge between
-//! them, where the answer stays within what a rounding of the ray's origin
-//! would move it by.)
+//! the careful way.
 
 use super::ray::{plane_interval, Frame, LineInterval, EVERYWHERE};
 use crate::math::Vec3;
@@ -191,8 +189,8 @@ fn planes_interval(s: &impl Planes, o: Vec3, d: Vec3) -> Option<LineInterval> {
     Some(iv)
 }
 
-/// The steep planes clipped in f32, the shallow ones that can bound the
-/// interval within their rounding in f64.
+/// The steep planes clipped in f32 when no shallow plane can bound their
+/// interval within its rounding; otherwise every plane in f64.
 fn careful_interval(s: &impl Planes, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {
     let dd = d.dot(d);
     let mut slack = None;
@@ -228,28 +226,42 @@ fn careful_interval(s: &impl Planes, o: Vec3, d: Vec3, f: &Frame) -> Option<Line
     if shallow_in < iv.t_in && shallow_out > iv.t_out {
         return Some(iv);
     }
-    // Some shallow plane may bound the interval: those that can are crossed
-    // in f64.
-    let slack = slack.unwrap_or_else(|| offset_slack(o, f));
-    let (o64, d64) = f.ray64();
+    // Some shallow plane may bound the interval within its rounding, and then
+    // so may a steep plane near the same edge within its own (seed 870412: a
+    // line leaving through a plane at slope 0.09 4.5e-7 before it entered
+    // through one at 3.4e-5, a miss the f32 exit made a hit): every plane is
+    // crossed in f64.
+    exact_interval(s, f)
+}
+
+/// The line against every plane in f64, from the world ray and the faces'
+/// own vertices (compared in f64; the normals reported are the f32 ones).
+fn exact_interval(s: &impl Planes, f: &Frame) -> Option<LineInterval> {
+    let (o, d) = f.ray64();
+    let (mut t_in, mut t_out) = (f64::NEG_INFINITY, f64::INFINITY);
+    let (mut n_in, mut n_out) = (Vec3::ZERO, Vec3::ZERO);
     for k in 0..s.count() {
-        let (n, offset) = s.plane(k);
-        let (s0, sd) = (n.dot(o) - offset, n.dot(d));
-        if sd * sd >= SHALLOW_SLOPE_SQ * dd {
+        let (n64, offset) = s.plane64(k);
+        let (s0, sd) = (n64.dot(o) - offset, n64.dot(d));
+        if sd == 0.0 {
+            if s0 > 0.0 {
+                return None;
+            }
             continue;
         }
-        let (t, err) = crossing_with_error(s0, sd, offset, slack);
-        let matters = if sd < 0.0 {
-            t + err >= iv.t_in
-        } else {
-            t - err <= iv.t_out
-        };
-        if matters {
-            let (n64, offset64) = s.plane64(k);
-            iv = iv.clip(plane_interval64(n, n64, offset64, o64, d64)?)?;
+        let t = -s0 / sd;
+        if sd < 0.0 && t > t_in {
+            (t_in, n_in) = (t, s.plane(k).0);
+        } else if sd > 0.0 && t < t_out {
+            (t_out, n_out) = (t, s.plane(k).0);
         }
     }
-    Some(iv)
+    (t_in <= t_out).then_some(LineInterval {
+        t_in: t_in as f32,
+        n_in,
+        t_out: t_out as f32,
+        n_out,
+    })
 }
 
 /// A bound on the error of an f32 plane offset `n·o − offset` before the
@@ -268,20 +280,4 @@ fn crossing_with_error(s0: f32, sd: f32, offset: f32, slack: f32) -> (f32, f32) 
     }
     let err = (slack + OFFSET_ROUNDINGS * f32::EPSILON * offset.abs()) / sd.abs();
     (-s0 / sd, err)
-}
-
-/// The line against the half-space `n64·x <= offset64` in f64; `n` is the
-/// plane's unit normal reported at the crossing.
-fn plane_interval64(
-    n: Vec3,
-    n64: DVec3,
-    offset64: f64,
-    o: DVec3,
-    d: DVec3,
-) -> Option<LineInterval> {
-    let (s0, sd) = (n64.dot(o) - offset64, n64.dot(d));
-    if sd == 0.0 {
-        return (s0 <= 0.0).then_some(EVERYWHERE);
-    }
-    Some(LineInterval::half((-s0 / sd) as f32, n, sd < 0.0))
 }
