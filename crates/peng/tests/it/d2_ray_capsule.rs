@@ -61,6 +61,16 @@ fn reference(o: V, d: V, a: V, b: V, r: f64) -> Option<(f64, V)> {
     best
 }
 
+/// Uniform numbers in `[0, 1)` from a xorshift generator seeded with `seed`.
+fn uniform(mut seed: u64) -> impl FnMut() -> f32 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 40) as f32 / (1u64 << 24) as f32
+    }
+}
+
 fn angle(a: Vec2, b: V) -> f64 {
     let (ax, ay) = (a.x as f64, a.y as f64);
     (ax * b.1 - ay * b.0).atan2(ax * b.0 + ay * b.1).abs()
@@ -120,13 +130,7 @@ fn recorded_junction_case() {
 /// directions at least 20 degrees off the surface (well-conditioned hits).
 #[test]
 fn junction_sweep() {
-    let mut seed = 0x2d_ca95u64;
-    let mut f = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut f = uniform(0x2d_ca95u64);
     for i in 0..4000 {
         let a = Vec2::new(f() * 2.0 - 1.0, f() * 2.0 - 1.0);
         let b = a + Vec2::from_angle(f() * 6.3) * (0.1 + f());
@@ -219,13 +223,7 @@ fn near_tangent_cap_seed_860464() {
 /// (`16·ε·M·r/h`, `h` the half-chord).
 #[test]
 fn near_tangent_caps() {
-    let mut seed = 0x2d_7a9e_u64;
-    let mut f = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut f = uniform(0x2d_7a9e_u64);
     let (mut hits, mut misses) = (0, 0);
     for i in 0..20_000 {
         let a = Vec2::new(f() * 2.0 - 1.0, f() * 2.0 - 1.0);
