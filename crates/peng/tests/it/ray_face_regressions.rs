@@ -118,12 +118,7 @@ fn check(
             let early = ((t - h.toi as f64) * len).min(spread / slope).max(0.0);
             let off = (h.toi as f64 - t).abs() * len - early;
             let peng_slope = (h.normal.dot(ray.dir) / ray.dir.length()).abs() as f64;
-            let m = ray
-                .origin
-                .abs()
-                .max_element()
-                .max(pose.translation.abs().max_element()) as f64
-                + 2.0;
+            let m = magnitude(pose, ray);
             // A steep plane (slope at least 1/32) is crossed in f32, off by
             // what rounding the ray's origin moves it (seed 870010: a face at
             // slope 5.6e-2 35 from the origin, 1.7e-5 off).
@@ -153,14 +148,17 @@ fn check(
 /// (peng's `10·REL_EPS` times the largest coordinate, at least 1), with the
 /// f32 rounding of the local ray on top.
 fn tube(pose: &Pose3, ray: &Ray<Vec3>) -> f64 {
-    let m = ray
-        .origin
+    (1e-5 + 16.0 * f32::EPSILON as f64) * magnitude(pose, ray).max(3.0)
+}
+
+/// The largest coordinate the ray's move into the shape's frame rounds, with
+/// the shape's own extent (under 2) on top.
+fn magnitude(pose: &Pose3, ray: &Ray<Vec3>) -> f64 {
+    ray.origin
         .abs()
         .max_element()
-        .max(pose.translation.abs().max_element())
-        .max(1.0) as f64
-        + 2.0;
-    (1e-5 + 16.0 * f32::EPSILON as f64) * m
+        .max(pose.translation.abs().max_element()) as f64
+        + 2.0
 }
 
 /// The distance in f64 between the ray's line and the triangle of `points`
@@ -533,4 +531,39 @@ fn steep_exit_before_a_shallow_entry_seed_870412() {
         -4.475179,
         18.052567,
     );
+}
+
+/// A ray of zero direction (or one so short its squared length underflows)
+/// stays at its origin: it hits a hull at 0 from inside and misses it from
+/// outside; every plane is parallel to it.
+#[test]
+fn zero_direction_at_a_hull() {
+    let (shape, _) = hull(&[
+        [1.0, 0.0, 0.0],
+        [-1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, -1.0, 0.0],
+        [0.0, 0.0, 1.0],
+        [0.0, 0.0, -1.0],
+    ]);
+    let pose = Pose3::new(Vec3::new(3.0, 0.0, 0.0), Quat::IDENTITY);
+    for dir in [Vec3::ZERO, Vec3::new(1e-30, 0.0, 0.0)] {
+        let inside = Ray {
+            origin: Vec3::new(3.1, 0.1, 0.0),
+            dir,
+        };
+        let outside = Ray {
+            origin: Vec3::new(0.0, 0.0, 0.0),
+            dir,
+        };
+        assert_eq!(
+            ray_cast(&shape, &pose, &inside, 1e3, true).map(|h| h.toi),
+            Some(0.0),
+            "{dir}"
+        );
+        assert!(
+            ray_cast(&shape, &pose, &outside, 1e3, true).is_none(),
+            "{dir}"
+        );
+    }
 }

@@ -43,12 +43,16 @@ impl WorldRay<'_> {
     }
 }
 
-/// A local point placed by `pose`, in f64 (the rotation normalized in f64).
-fn place64(pose: &Pose2, q: Vec2) -> DVec2 {
+/// A local vector turned by `pose`'s rotation, in f64 (the rotation
+/// normalized in f64).
+fn turn64(pose: &Pose2, q: DVec2) -> DVec2 {
     let (c, s) = (pose.rotation.cos as f64, pose.rotation.sin as f64);
-    let len = c.hypot(s);
-    let q = q.as_dvec2();
-    DVec2::new(c * q.x - s * q.y, s * q.x + c * q.y) / len + pose.translation.as_dvec2()
+    DVec2::new(c * q.x - s * q.y, s * q.x + c * q.y) / c.hypot(s)
+}
+
+/// A local point placed by `pose`, in f64.
+fn place64(pose: &Pose2, q: Vec2) -> DVec2 {
+    turn64(pose, q.as_dvec2()) + pose.translation.as_dvec2()
 }
 
 /// Ray-circle roots `(t1, t2)`, `t1 <= t2`, from the line's closest approach to
@@ -277,9 +281,6 @@ pub(crate) fn shallow_crossing(
     let Some(i) = p.normals().iter().position(|&m| m == n || m == -n) else {
         return Shallow::Keep;
     };
-    let (c, s) = (pose.rotation.cos as f64, pose.rotation.sin as f64);
-    let len = c.hypot(s);
-    let turn = |q: DVec2| DVec2::new(c * q.x - s * q.y, s * q.x + c * q.y) / len;
     let v = p.verts();
     let (mut a, mut b) = (place64(pose, v[i]), place64(pose, v[p.next(i)]));
     let e = b - a;
@@ -292,7 +293,7 @@ pub(crate) fn shallow_crossing(
             -1.0
         };
         let mut out = e.perp().normalize_or_zero();
-        if out.dot(turn(m.as_dvec2())) * side < 0.0 {
+        if out.dot(turn64(pose, m.as_dvec2())) * side < 0.0 {
             out = -out;
         }
         a += out * p.radius as f64;

@@ -99,10 +99,10 @@ pub(super) fn cuboid_interval(c: &Cuboid, o: Vec3, d: Vec3, f: &Frame) -> Option
 /// The line `o + t d` against a convex polyhedron, four planes at a time
 /// from the cached plane blocks: the interval of the steep planes, and the
 /// latest entry and earliest exit a shallow plane could have within its
-/// rounding (the first phase of [`careful_interval`]). When no shallow plane
-/// can bound the steep interval it is the answer; otherwise the careful clip
-/// crosses those planes in f64. A plane parallel to the line (`n·d = 0`)
-/// also goes to the careful clip.
+/// rounding (as in [`careful_interval`]). When no shallow plane can bound the
+/// steep interval it is the answer; otherwise, or when a plane is parallel
+/// to the line (`n·d = 0`, a zero direction included), every plane is
+/// crossed in f64 ([`exact_interval`]).
 pub(super) fn polyhedron_interval(
     p: &ConvexPolyhedron,
     o: Vec3,
@@ -129,7 +129,9 @@ pub(super) fn polyhedron_interval(
         let sd = nx * dx + ny * dy + nz * dz;
         let t = -s0 / sd;
         let (neg, pos) = (sd.cmplt(Vec4::ZERO), sd.cmpgt(Vec4::ZERO));
-        let shallow = (sd * sd).cmplt(limit);
+        // `<=`: a plane parallel to the line is shallow even when `d·d`
+        // (and with it `limit`) is zero.
+        let shallow = (sd * sd).cmple(limit);
         if shallow.any() {
             parallel |= sd.cmpeq(Vec4::ZERO).any();
             let inv = Vec4::ONE / sd.abs();
@@ -151,7 +153,7 @@ pub(super) fn polyhedron_interval(
         }
     }
     if parallel {
-        return careful_interval(p, o, d, f);
+        return exact_interval(p, f);
     }
     let (tin, tout) = (t_in.max_element(), t_out.min_element());
     if tin > tout {
@@ -161,7 +163,7 @@ pub(super) fn polyhedron_interval(
     if inv > 0.0 {
         let slack = offset_slack(o, f) * inv;
         if shallow_in.max_element() + slack >= tin || shallow_out.min_element() - slack <= tout {
-            return careful_interval(p, o, d, f);
+            return exact_interval(p, f);
         }
     }
     // The face attaining each end (a padding lane is a copy of face 0).
@@ -189,8 +191,9 @@ fn planes_interval(s: &impl Planes, o: Vec3, d: Vec3) -> Option<LineInterval> {
     Some(iv)
 }
 
-/// The steep planes clipped in f32 when no shallow plane can bound their
-/// interval within its rounding; otherwise every plane in f64.
+/// The line against a cuboid with a shallow plane: the steep planes clipped
+/// in f32 when no shallow plane can bound their interval within its
+/// rounding; otherwise every plane in f64.
 fn careful_interval(s: &impl Planes, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> {
     let dd = d.dot(d);
     let mut slack = None;
