@@ -158,7 +158,8 @@ fn shape_of(g: &Geometry, source: &MeshSource) -> Result<(Shape, Transform), Str
                     let mesh = scaled
                         .to_trimesh()
                         .map_err(|e| format!("{}: {e}", path.display()))?;
-                    Shape::TriMesh(Arc::new(mesh))
+                    // The hull settles most distance queries.
+                    Shape::TriMesh(Arc::new(mesh.with_convex_hull()))
                 }
             };
             (shape, Transform::IDENTITY)

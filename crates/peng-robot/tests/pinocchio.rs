@@ -134,14 +134,32 @@ fn hull_verdicts_match_pinocchio_and_coal_on_100000_configurations() {
 
 #[test]
 fn hull_distances_match_pinocchio_and_coal() {
-    let c = hull_checker();
+    distances_match(&hull_checker(), "panda_hull_distances.csv", 1e-4);
+}
+
+/// With the triangle meshes on both sides (peng's distances go through the
+/// meshes' hulls where those settle them).
+#[test]
+fn mesh_distances_match_pinocchio_and_coal() {
+    distances_match(
+        &common::panda(MeshMode::TriMesh),
+        "panda_mesh_distances.csv",
+        1e-5,
+    );
+}
+
+/// Every checked link pair's distance in `file` (Pinocchio's, on the first
+/// configurations of `reference_configs`) against peng's: the same pairs,
+/// the same verdict on whether they overlap, separated pairs within `tol` m
+/// (depths are measured differently and not compared).
+fn distances_match(c: &Checker, file: &str, tol: f64) {
     let r = &c.robot;
     let configs = common::reference_configs(r, 1000);
     let mut compared = 0;
     let mut worst = (0.0f64, String::new());
     let mut peng_pairs = std::collections::HashMap::new();
     let mut last = usize::MAX;
-    for row in rows("panda_hull_distances.csv") {
+    for row in rows(file) {
         let k: usize = row[0].parse().unwrap();
         if k != last {
             let (_, all) = c.distance(&configs[k], f32::INFINITY).unwrap();
@@ -161,9 +179,6 @@ fn hull_distances_match_pinocchio_and_coal() {
         let got = *peng_pairs
             .get(&(a.min(b), a.max(b)))
             .unwrap_or_else(|| panic!("config {k}: peng does not check {}-{}", row[1], row[2]));
-        // Both sides agree on whether the pair overlaps; separated pairs
-        // within 1e-4 m (depths are measured differently: EPA against
-        // coal's, and not compared).
         assert_eq!(
             got > 0.0,
             want > 0.0,
@@ -187,7 +202,7 @@ fn hull_distances_match_pinocchio_and_coal() {
         worst.0, worst.1
     );
     assert!(compared > 19_000, "{compared}");
-    assert!(worst.0 <= 1e-4, "worst {:e}: {}", worst.0, worst.1);
+    assert!(worst.0 <= tol, "worst {:e}: {}", worst.0, worst.1);
 }
 
 /// The cell of `panda_bench.py`: 20 boxes around the arm (`x,y,z` centre,

@@ -63,6 +63,7 @@ mod incident_edge_regressions;
 mod long_shape_regressions;
 mod mesh_bvh;
 mod mesh_heightfield;
+mod mesh_hull_distance;
 mod mesh_pairs;
 mod mesh_polyline;
 mod mesh_ray_regressions;

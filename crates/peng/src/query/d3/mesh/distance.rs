@@ -28,8 +28,14 @@ fn box_gap(a: &Aabb3, b: &Aabb3) -> f32 {
 /// than `r` from the shape, so the search takes the triangles within `r` of
 /// the shape's box, starting from the gap between the two boxes: when the best
 /// of them is within `r` it is the answer; else `r` grows to it (or doubles
-/// when none was found) and one more round settles it.
-pub(crate) fn mesh_convex<M: MeshView>(mesh: &M, shape: &Shape, b_in_m: &Pose3) -> SignedDistance {
+/// when none was found) and one more round settles it. A finite `limit`, an
+/// upper bound on the distance, starts `r` there: one round then.
+pub(crate) fn mesh_convex<M: MeshView>(
+    mesh: &M,
+    shape: &Shape,
+    b_in_m: &Pose3,
+    limit: f32,
+) -> SignedDistance {
     let sbox = shape.aabb(b_in_m);
     let bounds = mesh.bounds();
     let scale = bounds
@@ -41,6 +47,9 @@ pub(crate) fn mesh_convex<M: MeshView>(mesh: &M, shape: &Shape, b_in_m: &Pose3) 
         .max(1.0);
     let tiny = 1e-4 * scale;
     let mut r = box_gap(&bounds, &sbox).max(tiny);
+    if limit.is_finite() {
+        r = r.max(limit);
+    }
     let mut best: Option<SignedDistance> = None;
     for _ in 0..MAX_ROUNDS {
         best = None;
@@ -83,14 +92,17 @@ fn as_mesh(s: &Shape) -> Option<Cow<'_, TriMesh>> {
 /// The distance between two surfaces (B placed by `b_in_a`), zero when they
 /// cross: meshes are surfaces, with no penetration depth. A height field is
 /// turned into a triangle mesh first (`O(n)`); two triangle meshes use their
-/// BVHs together ([`TriMesh::distance_to_mesh`]). When the surfaces touch the
+/// BVHs together ([`TriMesh::distance_to_mesh`]), within `limit` when it is
+/// finite (an upper bound on the distance). When the surfaces touch the
 /// normal is the face normal of A's closest triangle, turned towards B's
 /// centre.
-pub(crate) fn mesh_mesh(a: &Shape, b: &Shape, b_in_a: &Pose3) -> SignedDistance {
+pub(crate) fn mesh_mesh(a: &Shape, b: &Shape, b_in_a: &Pose3, limit: f32) -> SignedDistance {
     let (Some(ma), Some(mb)) = (as_mesh(a), as_mesh(b)) else {
         return local_distance(a, b, b_in_a);
     };
-    let d = ma.distance_to_mesh(&Pose3::IDENTITY, &mb, b_in_a);
+    let d = ma
+        .distance_to_mesh_within(&Pose3::IDENTITY, &mb, b_in_a, limit)
+        .unwrap_or_else(|| ma.distance_to_mesh(&Pose3::IDENTITY, &mb, b_in_a));
     let v = d.point_b - d.point_a;
     let normal = match v.try_normalize() {
         Some(n) if d.distance > 0.0 => n,

@@ -20,6 +20,7 @@
 
 pub(crate) mod convex;
 pub(crate) mod distance;
+mod hull_bound;
 pub(crate) mod internal_edges;
 pub(crate) mod pair;
 pub(crate) mod reduce;
@@ -29,6 +30,7 @@ use crate::math::Pose3;
 use crate::query::gjk::SignedDistance;
 use crate::query::types::Manifold3;
 use crate::shape::d3::Shape;
+use hull_bound::HullBound;
 use view::{with_mesh, AnyMesh};
 
 /// Options of the contact queries that involve meshes.
@@ -184,13 +186,26 @@ pub(crate) fn local_intersects(a: &Shape, b: &Shape, pose_ab: &Pose3) -> Option<
 /// Signed distance in A's frame (B placed by `pose_ab`) when `a` or `b` is a
 /// mesh and neither is a compound or a half-space; `None` otherwise.
 pub(crate) fn local_distance(a: &Shape, b: &Shape, pose_ab: &Pose3) -> Option<SignedDistance> {
-    match (AnyMesh::of(a), AnyMesh::of(b)) {
+    let (mesh_a, mesh_b) = (AnyMesh::of(a), AnyMesh::of(b));
+    if mesh_a.is_none() && mesh_b.is_none() {
+        return None;
+    }
+    // A mesh that keeps its hull: the hulls settle most apart pairs, and
+    // bound the search of the others.
+    let limit = match hull_bound::through_hulls(a, b, pose_ab) {
+        HullBound::Exact(d) => return Some(d),
+        HullBound::Upper(u) => hull_bound::search_limit(u, scale_of(a).max(scale_of(b))),
+        HullBound::Unknown => f32::INFINITY,
+    };
+    match (mesh_a, mesh_b) {
         (None, None) => None,
-        (Some(_), Some(_)) => Some(distance::mesh_mesh(a, b, pose_ab)),
-        (Some(ma), None) => Some(with_mesh!(ma, ma => distance::mesh_convex(ma, b, pose_ab))),
+        (Some(_), Some(_)) => Some(distance::mesh_mesh(a, b, pose_ab, limit)),
+        (Some(ma), None) => {
+            Some(with_mesh!(ma, ma => distance::mesh_convex(ma, b, pose_ab, limit)))
+        }
         (None, Some(mb)) => {
             let pose_ba = pose_ab.inverse();
-            let d = with_mesh!(mb, mb => distance::mesh_convex(mb, a, &pose_ba));
+            let d = with_mesh!(mb, mb => distance::mesh_convex(mb, a, &pose_ba, limit));
             // Seen from A: swap the points, flip the normal, map to A's frame.
             Some(SignedDistance {
                 distance: d.distance,
