@@ -9,6 +9,7 @@ mod cylinder;
 mod halfspace;
 mod polyhedron;
 mod segment;
+mod support_table;
 mod triangle;
 mod warm_support;
 

@@ -1,5 +1,6 @@
 //! Convex polyhedra with adjacency.
 
+use super::support_table::SupportTable;
 use crate::bound::Aabb3;
 use crate::math::policy::GeometryError;
 use crate::math::tolerance::REL_EPS;
@@ -189,6 +190,10 @@ pub struct ConvexPolyhedron {
     /// Start vertices for hill climbing by direction (see [`start_table`];
     /// empty for hulls small enough to scan).
     starts: Vec<u32>,
+    /// The candidate support vertices by direction (see [`SupportTable`];
+    /// for hulls of more than [`SCAN_MAX`] and at most [`BLOCK_SCAN_MAX`]
+    /// vertices).
+    support_table: Option<SupportTable>,
     /// The vertices' coordinates in blocks of four, `[xs, ys, zs]` per block,
     /// the last block padded with copies of vertex 0 (see
     /// [`ConvexPolyhedron::vertex_blocks`]).
@@ -326,6 +331,11 @@ impl ConvexPolyhedron {
         neighbor_start.push(neighbors.len() as u32);
 
         let starts = start_table(&vertices);
+        let support_table = if (SCAN_MAX + 1..=BLOCK_SCAN_MAX).contains(&vertices.len()) {
+            SupportTable::new(&vertices)
+        } else {
+            None
+        };
         let vertex_mean = vertices.iter().copied().sum::<Vec3>() / vertices.len() as f32;
         let vertex_radius = vertices
             .iter()
@@ -346,6 +356,7 @@ impl ConvexPolyhedron {
             neighbor_start,
             neighbors,
             starts,
+            support_table,
             tolerance: tol,
             blocks,
             planes,
@@ -519,6 +530,13 @@ impl ConvexPolyhedron {
     pub(crate) fn support_vertex_from(&self, start: u32, dir: Vec3) -> usize {
         if self.vertices.len() <= SCAN_MAX {
             return super::support_index(&self.vertices, dir);
+        }
+        if let Some(i) = self
+            .support_table
+            .as_ref()
+            .and_then(|t| t.support(&self.vertices, dir))
+        {
+            return i;
         }
         if self.vertices.len() <= BLOCK_SCAN_MAX {
             return self.scan_blocks(dir);
