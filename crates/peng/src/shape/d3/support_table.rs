@@ -61,7 +61,7 @@ fn cell_of(dir: Vec3) -> Option<usize> {
 fn cell_direction(side: usize, u: f64, v: f64) -> DVec3 {
     let k = side / 2;
     let mut d = DVec3::ZERO;
-    d[k] = if side % 2 == 0 { 1.0 } else { -1.0 };
+    d[k] = if side.is_multiple_of(2) { 1.0 } else { -1.0 };
     d[(k + 1) % 3] = u;
     d[(k + 2) % 3] = v;
     d.normalize()
