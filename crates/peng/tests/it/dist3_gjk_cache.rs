@@ -53,20 +53,19 @@ proptest! {
     }
 
     /// A warm start from the cache at the same poses converges to the same
-    /// distance in a few iterations more than the cold run at most (usually
-    /// fewer); after a small motion the answer matches a cold run.
+    /// distance; between polytope cores (balls, capsules, boxes, segments,
+    /// triangles, hulls) in at most three iterations more than the cold run
+    /// (usually fewer); after a small motion the answer matches a cold run.
     ///
-    /// Not "no more": where the closest feature is a cylinder's or cone's
-    /// flat cap, every point of the cap is a support point along the axis,
-    /// and support queries along directions within 1e-6 of the axis return
-    /// rim points on all sides of it. The cold run stopped within its
-    /// tolerance on a simplex that does not span the cap; the warm run starts
-    /// there, and its next support points, rim points around the cap, bring
-    /// the distance nearer the truth before the test stops it (seen: a ball
-    /// over a cylinder's cap, 4 to 6 iterations warm against 3 cold, the
-    /// warm distance 3.9e-7 the nearer; seed 850116: a ball over a cone's
-    /// base, 7 warm against 2 cold, the warm distance 1.1e-7 the nearer).
-    /// Pairs with a cap (cylinders, cones) may take five more, others three.
+    /// Cylinders and cones get no bound per query: on a flat cap every
+    /// point is a support point along the axis, and on a curved side the
+    /// support point turns with every rounding of the direction, so a warm
+    /// run from the cold run's last simplex can walk on for several steps
+    /// that the cold run, stopped by its tolerance, did not take (seen: 7
+    /// warm against 2 cold over a cone's base, seed 850116; 9 against 3 on a
+    /// cone's side, seed 860622; the distances within 6e-7). Over many
+    /// pairs they save iterations all the same
+    /// (`warm_starts_on_curved_cores_save_iterations_overall`).
     #[test]
     fn warm_start_is_consistent(ka in 0usize..8, kb in 0usize..8, pa in params(), sa in sizes(),
                                 pb in params(), sb in sizes(), x in pose(),
@@ -78,8 +77,8 @@ proptest! {
         let cold_iters = cache.last_iterations;
         prop_assert_eq!(cold_iters as usize, cold.iterations);
         let warm = gjk::gjk(&a, &b, &x, Some(&mut cache));
-        let extra = if [ka, kb].iter().any(|k| matches!(k, 3 | 4)) { 5 } else { 3 };
-        prop_assert!(cache.last_iterations <= cold_iters + extra, "{} > {cold_iters} + {extra}", cache.last_iterations);
+        let curved = [ka, kb].iter().any(|k| matches!(k, 3 | 4));
+        prop_assert!(curved || cache.last_iterations <= cold_iters + 3, "{} > {cold_iters} + 3", cache.last_iterations);
         prop_assert_eq!(warm.status == GjkStatus::Overlapping, cold.status == GjkStatus::Overlapping);
         prop_assert!((warm.distance - cold.distance).abs() <= 1e-5 * (1.0 + cold.distance));
         let moved = Pose3::new(x.translation + v3(nudge), x.rotation);
@@ -119,6 +118,52 @@ fn warm_start_saves_iterations_along_a_path() {
     println!("GJK iterations over the path: warm {warm_total}, cold {cold_total}");
     assert!(
         warm_total < cold_total,
+        "warm {warm_total} cold {cold_total}"
+    );
+}
+
+/// Warm starts at the same poses, with a cylinder or a cone on one side and
+/// a ball, a box or a cone on the other, over 6,000 random placements: a
+/// warm run takes more iterations than the cold one for few pairs, and far
+/// fewer over all.
+#[test]
+fn warm_starts_on_curved_cores_save_iterations_overall() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut r = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let (mut cold_total, mut warm_total, mut more) = (0, 0, 0);
+    let count = 6000;
+    for i in 0..count {
+        let (h, rad) = (0.1 + 2.0 * r(), 0.1 + 2.0 * r());
+        let a: Shape = if i % 2 == 0 {
+            Cone::new(h, rad).unwrap().into()
+        } else {
+            Cylinder::new(h, rad).unwrap().into()
+        };
+        let b: Shape = match i % 3 {
+            0 => Ball::new(0.1 + r()).unwrap().into(),
+            1 => Cuboid::new(Vec3::new(0.1 + r(), 0.1 + r(), 0.1 + r()))
+                .unwrap()
+                .into(),
+            _ => Cone::new(0.1 + r(), 0.1 + r()).unwrap().into(),
+        };
+        let mut v = || Vec3::new(r(), r(), r()) * 2.0 - Vec3::ONE;
+        let x = Pose3::new(v() * 4.0, Quat::from_scaled_axis(v() * 3.0));
+        let mut cache = GjkCache::new();
+        let cold = gjk::gjk(&a, &b, &x, Some(&mut cache));
+        let warm = gjk::gjk(&a, &b, &x, Some(&mut cache));
+        assert!((warm.distance - cold.distance).abs() <= 1e-5 * (1.0 + cold.distance));
+        cold_total += cold.iterations;
+        warm_total += warm.iterations;
+        more += usize::from(warm.iterations > cold.iterations);
+    }
+    assert!(more * 100 <= count, "{more} of {count} took more warm");
+    assert!(
+        2 * warm_total <= cold_total,
         "warm {warm_total} cold {cold_total}"
     );
 }

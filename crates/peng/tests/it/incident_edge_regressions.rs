@@ -1,5 +1,5 @@
-//! Regression cases of the 2D face contact's incident edge, found failing on
-//! fresh seeds of the differential test against parry (`diff2d`), with the
+//! Regression cases of the 2D face contact's incident edge and its clipping,
+//! found failing on fresh seeds of the differential test against parry (`diff2d`), with the
 //! depth computed here in f64 from the same f32 inputs (the separating-axis
 //! overlap over both polygons' edge normals, no peng query).
 
@@ -82,24 +82,74 @@ fn nearly_collinear_incident_edges_keep_the_deepest_vertex() {
         .map(|&(x, y)| to_world(&pa, Vec2::new(x * h.x, y * h.y)))
         .collect();
     let b: Vec<DVec2> = verts.iter().map(|v| to_world(&pb, *v)).collect();
-    let depth = depth_f64(&a, &b);
-    assert!(depth > 0.28, "overlapping: {depth}");
+    assert!(depth_f64(&a, &b) > 0.28);
+    assert_depth(&rect.into(), &pa, &poly.into(), &pb, &a, &b);
+}
 
-    let (sa, sb): (Shape, Shape) = (rect.into(), poly.into());
+/// The manifold's deepest point, and its normal's overlap, against the f64
+/// depth of polygons `a` and `b` (world corners) for shapes `sa` at `pa` and
+/// `sb` at `pb`, both ways round; and `distance`.
+fn assert_depth(sa: &Shape, pa: &Pose2, sb: &Shape, pb: &Pose2, a: &[DVec2], b: &[DVec2]) {
+    let depth = depth_f64(a, b);
     for (m, sign) in [
-        (contact(&sa, &pa, &sb, &pb, 0.0).expect("overlapping"), 1.0),
-        (contact(&sb, &pb, &sa, &pa, 0.0).expect("overlapping"), -1.0),
+        (contact(sa, pa, sb, pb, 0.0).expect("overlapping"), 1.0),
+        (contact(sb, pb, sa, pa, 0.0).expect("overlapping"), -1.0),
     ] {
         let deepest = m.points().iter().map(|p| p.depth).fold(f32::MIN, f32::max) as f64;
         assert!(
             (deepest - depth).abs() < 1e-5,
             "deepest {deepest} vs {depth}"
         );
-        // The normal (from the rectangle to the polygon) holds that depth.
         let n = m.normal.as_dvec2() * sign;
-        let along = overlap_along(&a, &b, n);
+        let along = overlap_along(a, b, n);
         assert!((along - depth).abs() < 1e-5, "overlap {along} along {n}");
     }
-    let d = distance(&sa, &pa, &sb, &pb);
+    let d = distance(sa, pa, sb, pb);
     assert!((d.distance as f64 + depth).abs() < 1e-5, "{d:?} vs {depth}");
+}
+
+/// A rectangle's corner deep in a sliver triangle whose two long edges are
+/// 2.6e-4 rad apart (soak seed 860605, `diff2d rect_triangle` pair #10807).
+/// The triangle's face of least penetration is the shorter long edge, and
+/// the rectangle's corner lies past its end, beside the other one: the side
+/// plane at that end clipped the corner off, and the manifold's deepest
+/// point was 0.0835 deep where the depth is 0.1166. The corner is now kept.
+#[test]
+fn a_corner_past_the_reference_face_keeps_its_depth() {
+    let h = Vec2::new(0.453_103_6, 1.975_112_7);
+    let pa = Pose2 {
+        translation: Vec2::new(3.319_186_2, 2.322_570_8),
+        rotation: Rot2 {
+            cos: 0.236_267_78,
+            sin: -0.971_688,
+        },
+    };
+    let verts = [
+        [0.508_422_9, 0.508_648_5],
+        [0.169_004_1, -1.793_233_8],
+        [0.624_325_93, 1.294_683],
+    ]
+    .map(Vec2::from);
+    let pb = Pose2 {
+        translation: Vec2::new(1.850_020_3, 2.736_864),
+        rotation: Rot2 {
+            cos: -0.992_764_95,
+            sin: -0.120_073_92,
+        },
+    };
+    let corners = [(1.0, -1.0), (1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0)];
+    let a: Vec<DVec2> = corners
+        .iter()
+        .map(|&(x, y)| to_world(&pa, Vec2::new(x * h.x, y * h.y)))
+        .collect();
+    // Counter-clockwise for the f64 reference.
+    let mut b: Vec<DVec2> = verts.iter().map(|v| to_world(&pb, *v)).collect();
+    let (e, f) = (b[1] - b[0], b[2] - b[0]);
+    if e.x * f.y - e.y * f.x < 0.0 {
+        b.swap(1, 2);
+    }
+    assert!(depth_f64(&a, &b) > 0.11);
+    let tri = Triangle::new(verts[0], verts[1], verts[2]).unwrap();
+    let rect = Rect::new(h).unwrap();
+    assert_depth(&rect.into(), &pa, &tri.into(), &pb, &a, &b);
 }

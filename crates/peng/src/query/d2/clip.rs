@@ -81,7 +81,10 @@ fn clip_points(rf: &Poly, face: usize, inc: &Poly) -> ([ClipPoint; 2], usize) {
         v2: rf.next(face),
     };
     match clip_edge(&side, face, (iv[j], j), (iv[j2], j2)) {
-        Some(pts) => (pts, 2),
+        Some(mut pts) => {
+            keep_deepest_vertex(&mut pts, n, r1, (iv[k], k), face, rf, inc);
+            (pts, 2)
+        }
         None => {
             // Everything clipped: only rounding gets here; fall back.
             let k = inc.support(-n);
@@ -93,6 +96,40 @@ fn clip_points(rf: &Poly, face: usize, inc: &Poly) -> ([ClipPoint; 2], usize) {
             };
             (out, 1)
         }
+    }
+}
+
+/// Puts the incident support vertex `(v, k)` (the deepest along `-n`, an
+/// end of the clipped edge) back in place of the clipped point nearer it
+/// when a side plane cut it off and it lies deeper than that point by more
+/// than rounding. It lies outside the face's side planes but within the
+/// reference shape, past a neighbour face nearly collinear with the face
+/// (a sliver triangle's two long edges, 2.6e-4 rad apart: soak seed 860605,
+/// the manifold 0.033 short of the depth); without it the manifold would
+/// miss the depth the separating axis measures.
+fn keep_deepest_vertex(
+    pts: &mut [ClipPoint; 2],
+    n: Vec2,
+    r1: Vec2,
+    (v, k): (Vec2, usize),
+    face: usize,
+    rf: &Poly,
+    inc: &Poly,
+) {
+    let sep = n.dot(v - r1);
+    let near = if pts[0].p.distance_squared(v) <= pts[1].p.distance_squared(v) {
+        0
+    } else {
+        1
+    };
+    let tol = 1e-5 * rf.scale().max(inc.scale());
+    if pts[near].sep > sep + tol {
+        pts[near] = ClipPoint {
+            p: v,
+            sep,
+            feat_ref: Feature::edge(face),
+            feat_inc: Feature::vertex(k),
+        };
     }
 }
 
