@@ -357,9 +357,29 @@ impl Checker {
     ) -> Option<PairReport> {
         let pad_a = self.padding[link];
         let mut best: Option<PairReport> = None;
+        // The least distance so far before padding (the padding is the same
+        // for every shape pair of the two links).
+        let mut least = f32::INFINITY;
         for (sa, pa) in self.shapes[link].iter().zip(&placed[link]) {
+            // Once `sa` is measured apart from one of B's shapes, the plane
+            // through its closest point, across the normal, has all of `sa`
+            // behind it: a shape of B whose box lies beyond the least
+            // distance from that plane cannot come nearer (a link against
+            // a gripper finger's four boxes measures one or two of them).
+            let mut plane: Option<(Vec3, f32)> = None;
             let mut one = |sb: &Shape, pb: &Pose3, pad_b: f32| {
+                if let Some((n, offset)) = plane {
+                    let b = sb.aabb(pb);
+                    let gap = n.dot(b.center()) - n.abs().dot(b.half_extents()) - offset;
+                    if gap >= least {
+                        return;
+                    }
+                }
                 let d = distance(&sa.shape, pa, sb, pb);
+                if d.distance < least {
+                    least = d.distance;
+                    plane = (d.distance > 0.0).then(|| (d.normal, d.normal.dot(d.point_a)));
+                }
                 let r = PairReport {
                     link,
                     other,
