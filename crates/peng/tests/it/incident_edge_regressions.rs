@@ -153,3 +153,48 @@ fn a_corner_past_the_reference_face_keeps_its_depth() {
     let rect = Rect::new(h).unwrap();
     assert_depth(&rect.into(), &pa, &tri.into(), &pb, &a, &b);
 }
+
+/// A segment's end deep in an 11-gon whose edges 4 and 5 are 1.1e-5 rad
+/// apart (soak seed 860638, `diff2d segment_polygon` pair #4933): the same
+/// cut by a side plane, the manifold 5.1e-3 short of the depth.
+#[test]
+fn a_segment_end_past_the_reference_face_keeps_its_depth() {
+    let verts = [
+        [-0.817_246_3, 0.084_634_15],
+        [-0.761_184_5, -0.057_350_438],
+        [-0.400_611_6, -0.817_154_65],
+        [0.053_051_345, -0.970_186_53],
+        [0.393_023_94, -0.930_198_1],
+        [0.620_889_07, -0.362_269_9],
+        [0.747_574_03, -0.046_512_21],
+        [0.777_253_4, 0.737_268_7],
+        [0.634_752_04, 0.994_509_8],
+        [-0.176_167_35, 1.140_129_8],
+        [-0.814_512_13, 0.773_457_05],
+    ]
+    .map(Vec2::from);
+    let pa = Pose2 {
+        translation: Vec2::new(0.678_491_6, 0.389_853_48),
+        rotation: Rot2 {
+            cos: 0.986_848_7,
+            sin: -0.161_646_63,
+        },
+    };
+    let ends = [
+        Vec2::new(-1.549_582_8, 0.127_158_95),
+        Vec2::new(-0.452_395_53, 1.683_729),
+    ];
+    let pb = Pose2 {
+        translation: Vec2::new(-0.146_828_83, -1.045_833_2),
+        rotation: Rot2 {
+            cos: -0.476_954_85,
+            sin: -0.878_927_77,
+        },
+    };
+    let a: Vec<DVec2> = verts.iter().map(|v| to_world(&pa, *v)).collect();
+    let b: Vec<DVec2> = ends.iter().map(|v| to_world(&pb, *v)).collect();
+    assert!(depth_f64(&a, &b) > 0.6);
+    let poly = ConvexPolygon::from_hull_unchecked(verts.to_vec());
+    let seg = Segment::new(ends[0], ends[1]).unwrap();
+    assert_depth(&poly.into(), &pa, &seg.into(), &pb, &a, &b);
+}

@@ -105,7 +105,8 @@ fn clip_points(rf: &Poly, face: usize, inc: &Poly) -> ([ClipPoint; 2], usize) {
 /// than rounding. It lies outside the face's side planes but within the
 /// reference shape, past a neighbour face nearly collinear with the face
 /// (a sliver triangle's two long edges, 2.6e-4 rad apart: soak seed 860605,
-/// the manifold 0.033 short of the depth); without it the manifold would
+/// the manifold 0.033 short of the depth; a segment's end past an 11-gon's
+/// edges 1.1e-5 rad apart, seed 860638); without it the manifold would
 /// miss the depth the separating axis measures.
 fn keep_deepest_vertex(
     pts: &mut [ClipPoint; 2],
