@@ -123,6 +123,10 @@ fn keep_deepest_vertex(
     } else {
         1
     };
+    // Usually the vertex was kept: no deeper point, and no scale to compute.
+    if pts[near].sep <= sep {
+        return;
+    }
     let tol = 1e-5 * rf.scale().max(inc.scale());
     if pts[near].sep > sep + tol {
         pts[near] = ClipPoint {
