@@ -22,10 +22,12 @@
 //! Referee: the signed distance of the pair in f64 ([`signed_distance`], in
 //! closed form from the shapes' corners, the motions evaluated in f64), no
 //! query of peng's. Where the times disagree, peng's must be a contact
-//! by it and parry's refuted by it (apart at parry's earlier time, or peng's
-//! earlier contact with no overlap before it): then parry is off, counted and
-//! printed. How often parry is off is parry's business, not a property of
-//! peng, so it is not asserted: its nonlinear cast stops up to 1e-3 apart or
+//! by it and parry's refuted by it (apart at parry's earlier time, peng's
+//! earlier contact with no overlap before it, or, on a slow approach, the
+//! shapes first as near as peng says within the slack before peng's time):
+//! then parry is off, counted and printed. How often parry is off is
+//! parry's business, not a property of peng, so it is not asserted: its
+//! nonlinear cast stops up to 1e-3 apart or
 //! 6e-3 deep in 7.0 % to 9.3 % of the hits over seeds 810001..810020 at
 //! scale 4 (a cap of 10 % of the agreeing hits failed by chance at 810017,
 //! 253 of 2467); its linear cast in about 0.8 %.
@@ -194,6 +196,29 @@ fn closest_approach(dist: impl Fn(f32) -> f32, hint: f32) -> f32 {
     best
 }
 
+/// The first time in `[lo, hi]` at which `dist` is at most `level`: the first
+/// of fine steps that is, refined by bisection against the step before it
+/// (`hi` when no step is).
+fn first_reach(dist: &impl Fn(f32) -> f32, lo: f32, hi: f32, level: f32) -> f32 {
+    let at = |k: usize| lo + (hi - lo) * k as f32 / STEPS as f32;
+    let Some(k) = (0..=STEPS).find(|&k| dist(if k == STEPS { hi } else { at(k) }) <= level) else {
+        return hi;
+    };
+    if k == 0 {
+        return lo;
+    }
+    let (mut a, mut b) = (at(k - 1), if k == STEPS { hi } else { at(k) });
+    for _ in 0..60 {
+        let m = 0.5 * (a + b);
+        if dist(m) <= level {
+            b = m;
+        } else {
+            a = m;
+        }
+    }
+    b
+}
+
 /// Compares peng's and parry's answers on one case (panics on a peng error).
 fn judge(c: &Case, i: usize, peng: Option<CastHit2>, parry: Option<(f32, Vec2)>) -> Verdict {
     let dist_at = |t: f32| signed_distance(c, t);
@@ -242,9 +267,16 @@ fn judge(c: &Case, i: usize, peng: Option<CastHit2>, parry: Option<(f32, Vec2)>)
             // (if earlier) not a contact.
             let d = dist_at(h.time);
             let dp = dist_at(tp);
+            // On a slow, grazing approach parry may stop within its
+            // tolerance long before the shapes touch (soak seed 860809: 2.9e-6
+            // apart, 1.3e-3 before peng's touch at speed 0.05): peng is on
+            // time when the shapes first come as near as peng says (or touch)
+            // within the slack before its time.
+            let on_time =
+                tp < h.time && h.time - first_reach(&dist_at, tp, h.time, d.max(0.0)) <= allowed;
             let ok = (-2e-5..=TOL + 2e-5).contains(&d)
                 && overlap_before(h.time).is_none_or(|s| s >= h.time)
-                && (tp > h.time || dp > TOL);
+                && (tp > h.time || dp > TOL || on_time);
             assert!(
                 ok,
                 "case {i}: peng {h:?} vs parry {tp} (allowed {allowed}, speed {speed}); distance at peng's {d}, at parry's {dp}; {:?} {:?}",

@@ -53,7 +53,10 @@ use crate::shape::d2::Shape;
 /// meet the other shape's swept box (through its BVH).
 ///
 /// The ray cast stops when the shapes are within the target distance plus
-/// the tolerance; should it not converge in 64 iterations (degenerate
+/// the tolerance (it moves from support plane to support plane, so on a
+/// slow, grazing approach that can be well after the time they first came
+/// within the tolerance, though never after they touch, beyond rounding);
+/// should it not converge in 64 iterations (degenerate
 /// input), it reports contact at the time reached, which is early, never
 /// late. See the module docs for the start-time rule and the tolerance.
 pub fn cast_linear(
