@@ -2,9 +2,10 @@
 //! many iterations or fewer; plus the exactness of EPA on box pairs against a brute-force
 //! separating-axis computation.
 
-use crate::dist3_common;
+use crate::{dist3_common, mesh_common};
 
 use dist3_common::*;
+use mesh_common::{random_pose, Rng};
 use peng::d3::*;
 use peng::query::gjk::{self, GjkCache, GjkStatus};
 use proptest::prelude::*;
@@ -128,16 +129,11 @@ fn warm_start_saves_iterations_along_a_path() {
 /// fewer over all.
 #[test]
 fn warm_starts_on_curved_cores_save_iterations_overall() {
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
-    let mut r = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let (mut cold_total, mut warm_total, mut more) = (0, 0, 0);
     let count = 6000;
     for i in 0..count {
+        let mut r = || rng.f();
         let (h, rad) = (0.1 + 2.0 * r(), 0.1 + 2.0 * r());
         let a: Shape = if i % 2 == 0 {
             Cone::new(h, rad).unwrap().into()
@@ -151,8 +147,7 @@ fn warm_starts_on_curved_cores_save_iterations_overall() {
                 .into(),
             _ => Cone::new(0.1 + r(), 0.1 + r()).unwrap().into(),
         };
-        let mut v = || Vec3::new(r(), r(), r()) * 2.0 - Vec3::ONE;
-        let x = Pose3::new(v() * 4.0, Quat::from_scaled_axis(v() * 3.0));
+        let x = random_pose(&mut rng, 4.0);
         let mut cache = GjkCache::new();
         let cold = gjk::gjk(&a, &b, &x, Some(&mut cache));
         let warm = gjk::gjk(&a, &b, &x, Some(&mut cache));

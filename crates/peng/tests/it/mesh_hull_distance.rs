@@ -4,9 +4,9 @@
 
 use crate::mesh_common;
 
-use mesh_common::{icosphere, torus, Rng};
+use mesh_common::{icosphere, random_pose, torus, Rng};
 use peng::d3::{distance, Ball, Cuboid, Distance3, Shape};
-use peng::math::{Pose3, Quat, Vec3};
+use peng::math::{Pose3, Vec3};
 use peng::mesh::TriMesh;
 use std::sync::Arc;
 
@@ -19,13 +19,6 @@ fn dented(rng: &mut Rng, dent: f32) -> TriMesh {
         .map(|p| p * (1.0 + rng.range(-dent, dent)))
         .collect();
     TriMesh::new(v, t).unwrap()
-}
-
-fn random_pose(rng: &mut Rng, spread: f32) -> Pose3 {
-    Pose3::new(
-        rng.v3(-spread, spread),
-        Quat::from_scaled_axis(rng.v3(-3.0, 3.0)),
-    )
 }
 
 /// The mesh as a shape, without and with its hull.

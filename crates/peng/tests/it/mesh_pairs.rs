@@ -4,7 +4,7 @@
 use crate::mesh_common;
 
 use glam::DVec3;
-use mesh_common::{icosphere, soup, torus, Rng};
+use mesh_common::{icosphere, random_pose, soup, torus, Rng};
 use peng::math::{Pose3, Quat, Vec3};
 use peng::mesh::{TriMesh, TrianglePair};
 
@@ -136,13 +136,6 @@ fn brute_pairs(a: &TriMesh, pa: &Pose3, b: &TriMesh, pb: &Pose3) -> Vec<Triangle
         }
     }
     out
-}
-
-fn random_pose(rng: &mut Rng, spread: f32) -> Pose3 {
-    Pose3::new(
-        rng.v3(-spread, spread),
-        Quat::from_scaled_axis(rng.v3(-3.0, 3.0)),
-    )
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Convex polyhedra with adjacency.
 
-use super::support_table::SupportTable;
+use super::support_table::{cube_cell, SupportTable};
 use crate::bound::Aabb3;
 use crate::math::policy::GeometryError;
 use crate::math::tolerance::REL_EPS;
@@ -94,24 +94,12 @@ const BLOCK_SCAN_MAX: usize = 256;
 /// Cells per edge of a cube face in [`start_table`].
 const START_CELLS: usize = 4;
 
-/// The cell of the direction cube map that `dir` falls in: the face of the
-/// cube that `dir` leaves through (axis and sign of its largest component),
-/// then a `START_CELLS²` grid on that face. A zero or NaN direction falls in
-/// some cell (the casts saturate), which is all a start point needs.
+/// The cell of the direction cube map of [`start_table`] that `dir` falls
+/// in (see `support_table::cube_cell`). A zero or NaN direction falls in
+/// some cell, which is all a start point needs.
 #[inline]
 fn start_cell(dir: Vec3) -> usize {
-    let a = dir.abs();
-    let (k, u, v) = if a.x >= a.y && a.x >= a.z {
-        (0, dir.y, dir.z)
-    } else if a.y >= a.z {
-        (1, dir.z, dir.x)
-    } else {
-        (2, dir.x, dir.y)
-    };
-    let side = 2 * k + usize::from(dir[k] < 0.0);
-    let n = START_CELLS as f32;
-    let cell = |c: f32| (((c / a[k] + 1.0) * 0.5 * n) as usize).min(START_CELLS - 1);
-    (side * START_CELLS + cell(u)) * START_CELLS + cell(v)
+    cube_cell(dir, START_CELLS).0
 }
 
 /// For each cell of the direction cube map ([`start_cell`]), the support

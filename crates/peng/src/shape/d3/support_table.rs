@@ -33,10 +33,14 @@ pub(crate) struct SupportTable {
     candidates: Vec<u8>,
 }
 
-/// The cell of the cube map that `dir` falls in (see `cell_direction` for
-/// the layout), or `None` for a direction outside [`RANGE`] or with a NaN.
+/// The cell of a direction cube map of `n²` cells a face that `dir` falls
+/// in: the face of the cube `dir` leaves through (the axis and sign of its
+/// largest component; sides and axes as in `cell_direction`), then the grid
+/// cell of the other two components over that largest one. Also returns the
+/// largest magnitude. A zero or NaN direction falls in some cell (the casts
+/// saturate).
 #[inline]
-fn cell_of(dir: Vec3) -> Option<usize> {
+pub(super) fn cube_cell(dir: Vec3, n: usize) -> (usize, f32) {
     let a = dir.abs();
     let (k, u, v) = if a.x >= a.y && a.x >= a.z {
         (0, dir.y, dir.z)
@@ -46,13 +50,17 @@ fn cell_of(dir: Vec3) -> Option<usize> {
         (2, dir.x, dir.y)
     };
     let m = a[k];
-    if !(m >= RANGE.0 && m <= RANGE.1) || u.is_nan() || v.is_nan() {
-        return None;
-    }
     let side = 2 * k + usize::from(dir[k] < 0.0);
-    let n = CELLS as f32;
-    let cell = |c: f32| (((c / m + 1.0) * 0.5 * n) as usize).min(CELLS - 1);
-    Some((side * CELLS + cell(u)) * CELLS + cell(v))
+    let cell = |c: f32| (((c / m + 1.0) * 0.5 * n as f32) as usize).min(n - 1);
+    ((side * n + cell(u)) * n + cell(v), m)
+}
+
+/// The cell of the table's map that `dir` falls in, or `None` for a
+/// direction outside [`RANGE`] or with a NaN.
+#[inline]
+fn cell_of(dir: Vec3) -> Option<usize> {
+    let (cell, m) = cube_cell(dir, CELLS);
+    (m >= RANGE.0 && m <= RANGE.1 && !dir.is_nan()).then_some(cell)
 }
 
 /// The direction through the point `(u, v)` of cube face `side` (axis

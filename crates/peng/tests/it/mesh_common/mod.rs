@@ -1,7 +1,8 @@
 //! Shared helpers for the mesh tests: a deterministic RNG and test meshes.
 #![allow(dead_code)]
 
-use glam::{Vec2, Vec3};
+use glam::{Quat, Vec2, Vec3};
+use peng::math::Pose3;
 
 /// SplitMix64 (Steele, Lea and Flood 2014): tiny, deterministic, good enough.
 pub struct Rng(pub u64);
@@ -40,6 +41,15 @@ impl Rng {
             }
         }
     }
+}
+
+/// A random pose: translation in `[-spread, spread]³`, rotation by a random
+/// axis-angle of up to about 5 radians.
+pub fn random_pose(rng: &mut Rng, spread: f32) -> Pose3 {
+    Pose3::new(
+        rng.v3(-spread, spread),
+        Quat::from_scaled_axis(rng.v3(-3.0, 3.0)),
+    )
 }
 
 /// A soup of `n` random triangles of size about `size` in the cube `[-extent, extent]^3`.
