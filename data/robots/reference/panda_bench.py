@@ -21,6 +21,7 @@ import time
 import coal
 import numpy as np
 import pinocchio as pin
+from panda_common import configs
 from splitmix import SplitMix64
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -72,19 +73,6 @@ def robot(hulls, boxes):
         for g in range(links):
             geom.addCollisionPair(pin.CollisionPair(g, b))
     return model, model.createData(), geom, pin.GeometryData(geom)
-
-
-def configs(model, count):
-    rng = SplitMix64(20261130)
-    lo, hi = model.lowerPositionLimit, model.upperPositionLimit
-    out = []
-    for _ in range(count):
-        q = np.zeros(model.nq)
-        for i in range(8):
-            q[i] = lo[i] + (hi[i] - lo[i]) * rng.unit()
-        q[8] = q[7]
-        out.append(q)
-    return out
 
 
 def segments(model, count):

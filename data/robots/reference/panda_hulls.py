@@ -26,9 +26,8 @@ Writes, next to this script:
 import os
 import time
 
-import numpy as np
 import pinocchio as pin
-from splitmix import SplitMix64
+from panda_common import configs, least_by_link_pair
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "example-robot-data", "robots", "panda_description")
@@ -50,31 +49,14 @@ geom.addAllCollisionPairs()
 pin.removeCollisionPairs(model, geom, SRDF)
 gdata = pin.GeometryData(geom)
 
-rng = SplitMix64(20261130)
-lo, hi = model.lowerPositionLimit, model.upperPositionLimit
-
-
-def next_q():
-    q = np.zeros(model.nq)
-    for i in range(8):
-        q[i] = lo[i] + (hi[i] - lo[i]) * rng.unit()
-    q[8] = q[7]
-    return q
-
-
 bits = []
 rows = []
 start = time.perf_counter()
-for k in range(COUNT):
-    q = next_q()
+for k, q in enumerate(configs(model, COUNT)):
     bits.append(pin.computeCollisions(model, data, geom, gdata, q, False))
     if k < DISTANCES:
         pin.computeDistances(model, data, geom, gdata, q)
-        least = {}
-        for p, r in zip(geom.collisionPairs, gdata.distanceResults):
-            a = model.frames[geom.geometryObjects[p.first].parentFrame].name
-            b = model.frames[geom.geometryObjects[p.second].parentFrame].name
-            least[(a, b)] = min(least.get((a, b), np.inf), r.min_distance)
+        least = least_by_link_pair(model, geom, gdata)
         rows += [f"{k},{a},{b},{d:.7f}" for (a, b), d in least.items()]
 print(f"{COUNT} configurations in {time.perf_counter() - start:.1f} s, {sum(bits)} colliding")
 

@@ -16,9 +16,8 @@ surfaces cross): `config,link_a,link_b,distance`.
 """
 import os
 
-import numpy as np
 import pinocchio as pin
-from splitmix import SplitMix64
+from panda_common import configs, least_by_link_pair
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "example-robot-data", "robots", "panda_description")
@@ -34,21 +33,10 @@ geom.addAllCollisionPairs()
 pin.removeCollisionPairs(model, geom, SRDF)
 gdata = pin.GeometryData(geom)
 
-rng = SplitMix64(20261130)
-lo, hi = model.lowerPositionLimit, model.upperPositionLimit
-
 rows = []
-for k in range(COUNT):
-    q = np.zeros(model.nq)
-    for i in range(8):
-        q[i] = lo[i] + (hi[i] - lo[i]) * rng.unit()
-    q[8] = q[7]
+for k, q in enumerate(configs(model, COUNT)):
     pin.computeDistances(model, data, geom, gdata, q)
-    least = {}
-    for p, r in zip(geom.collisionPairs, gdata.distanceResults):
-        a = model.frames[geom.geometryObjects[p.first].parentFrame].name
-        b = model.frames[geom.geometryObjects[p.second].parentFrame].name
-        least[(a, b)] = min(least.get((a, b), np.inf), r.min_distance)
+    least = least_by_link_pair(model, geom, gdata)
     rows += [f"{k},{a},{b},{d:.7f}" for (a, b), d in least.items()]
 
 with open(os.path.join(HERE, "panda_mesh_distances.csv"), "w") as f:
