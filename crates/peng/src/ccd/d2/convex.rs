@@ -99,8 +99,13 @@ impl<'a> Convex<'a> {
         if i >= n {
             return false;
         }
+        if n == 1 {
+            return true;
+        }
+        let next = if i + 1 == n { 0 } else { i + 1 };
+        let prev = if i == 0 { n - 1 } else { i - 1 };
         let d = pts[i].dot(dir);
-        d >= pts[(i + 1) % n].dot(dir) && d >= pts[(i + n - 1) % n].dot(dir)
+        d >= pts[next].dot(dir) && d >= pts[prev].dot(dir)
     }
 
     /// Half the diagonal of the shape's local bounding box (radius included):

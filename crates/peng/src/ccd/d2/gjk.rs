@@ -153,6 +153,7 @@ pub(crate) struct CoreCast {
 /// parallel or away. λ never passes the exact time of contact (each plane
 /// bounds the grown difference), so the answer is never late; it stops when
 /// the distance from `x` to the simplex is within `sigma + tol`.
+#[inline]
 pub(crate) fn cast(
     a: &Convex,
     b: &Convex,

@@ -11,6 +11,7 @@ use crate::math::{Pose2, Vec2};
 use crate::shape::d2::Shape;
 
 /// The linear cast of two convex shapes (`None` for composite ones).
+#[inline]
 pub(crate) fn cast_convex(
     a: &Shape,
     pose_a: &Pose2,
