@@ -120,6 +120,14 @@ impl Element {
     }
 
     /// An element from vertices relative to `origin` and triangles.
+    ///
+    /// A mesh left open by small tessellation defects is mended first (see
+    /// [`Element::is_closed`]): boundary vertices within 0.01 mm (a millionth
+    /// of the element's size beyond 10 m) are welded, edges split where a
+    /// neighbour's vertex lies on them, missing triangles and small flat
+    /// holes filled, these three kept only if together they close the mesh;
+    /// closed pieces touching along an edge are given their own vertices, and
+    /// every closed shell is wound outward.
     pub fn from_local(
         identity: Identity,
         origin: DVec3,
@@ -128,6 +136,14 @@ impl Element {
     ) -> Result<Element, ClashError> {
         if !origin.is_finite() {
             return Err(element_error(&identity, "the mesh origin is not finite"));
+        }
+        let (mut vertices, mut triangles) = (vertices, triangles);
+        let n = vertices.len();
+        if vertices.iter().all(|v| v.is_finite())
+            && triangles.iter().flatten().all(|&i| (i as usize) < n)
+        {
+            let tol = crate::repair::tolerance(extent(&vertices));
+            crate::repair::close_mesh(&mut vertices, &mut triangles, tol);
         }
         let (vertices, triangles) = drop_unused(vertices, triangles);
         let mesh = TriMesh::new(vertices, triangles)
@@ -173,6 +189,20 @@ impl Element {
     /// The world-space bounding box of the mesh's triangles.
     pub fn bounds(&self) -> Bounds {
         self.bounds
+    }
+
+    /// The warning for an element whose mesh is open, `None` when closed.
+    pub(crate) fn open_warning(&self) -> Option<String> {
+        if self.closed {
+            return None;
+        }
+        let t = self.mesh.topology();
+        Some(format!(
+            "its mesh stays open after mending ({} edges met by one triangle, {} by three \
+             or more): it is checked by its surface only, never as containing another",
+            t.boundary_edges(),
+            t.non_manifold_edges()
+        ))
     }
 
     /// Whether the mesh is closed (every edge shared by exactly two triangles),
@@ -244,6 +274,20 @@ pub(crate) fn describe(identity: &Identity) -> String {
         s.push_str("(unnamed)");
     }
     s
+}
+
+/// The diagonal of the vertices' box (0 for none).
+fn extent(vertices: &[Vec3]) -> f32 {
+    let (lo, hi) = vertices.iter().fold(
+        (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)),
+        |(lo, hi), &v| (lo.min(v), hi.max(v)),
+    );
+    let d = (hi - lo).length();
+    if d.is_finite() {
+        d
+    } else {
+        0.0
+    }
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ mod mesh_files;
 mod narrow;
 mod options;
 pub mod picture;
+mod repair;
 pub mod report;
 mod select;
 mod solid;

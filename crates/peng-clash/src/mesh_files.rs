@@ -1,7 +1,7 @@
 //! Assemblies from mesh files (glTF/GLB, OBJ, STL): each node, object or
 //! solid is an element.
 
-use crate::element::{Element, Identity};
+use crate::element::{describe, Element, Identity};
 use crate::error::ClashError;
 use crate::loaded::Loaded;
 use crate::options::LoadOptions;
@@ -66,7 +66,16 @@ pub fn mesh_elements(file: &str, data: &MeshData) -> Loaded {
             parent: None,
         };
         match element(identity, data, range) {
-            Ok(e) => out.elements.push(e),
+            Ok(e) => {
+                if let Some(what) = e.open_warning() {
+                    out.problems.push(ClashError::Element {
+                        file: file.to_string(),
+                        element: describe(&e.identity),
+                        what,
+                    });
+                }
+                out.elements.push(e)
+            }
             Err(e) => out.problems.push(e),
         }
     }
@@ -137,7 +146,15 @@ o empty
     fn obj_objects_become_elements_with_unique_ids() {
         let data = peng_io::parse_obj(TWO_CUBES_OBJ, "parts.obj").unwrap();
         let loaded = mesh_elements("parts.obj", &data);
-        assert!(loaded.problems.is_empty(), "{:?}", loaded.problems);
+        // The lone triangle is open: a warning naming it.
+        assert_eq!(loaded.problems.len(), 1, "{:?}", loaded.problems);
+        let warning = loaded.problems[0].to_string();
+        assert!(
+            warning.contains("first#2")
+                && warning.contains("stays open")
+                && warning.contains("3 edges met by one triangle"),
+            "{warning}"
+        );
         let ids: Vec<&str> = loaded
             .elements
             .iter()

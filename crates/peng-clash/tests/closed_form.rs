@@ -287,3 +287,35 @@ fn same_results_on_one_thread_and_many() {
     assert_eq!(many, one);
     assert!(many.len() >= 12, "{}", many.len());
 }
+
+/// A part wholly inside a column whose mesh has a T-junction (a face meshed
+/// with a vertex in the middle of its neighbour's edge), as tessellators
+/// leave them: the column is mended closed, so the part is contained, not
+/// merely near a surface; and the same with a missing triangle.
+#[test]
+fn a_part_inside_a_column_meshed_with_defects_is_contained() {
+    for base in [[0.0; 3], FAR] {
+        let b = DVec3::from(base);
+        let column = Solid::cuboid(b, b + DVec3::new(0.4, 0.4, 3.0));
+        let part = cube("channel", at(base, [0.15, 0.15, 1.0]), 0.1);
+        // The T-junction: triangle 0's first edge split at its midpoint.
+        let mut t_junction = column.clone();
+        let [a, c, d] = t_junction.triangles[0];
+        let mid = (t_junction.vertices[a as usize] + t_junction.vertices[c as usize]) / 2.0;
+        t_junction.vertices.push(mid);
+        let m = (t_junction.vertices.len() - 1) as u32;
+        t_junction.triangles[0] = [a, m, d];
+        t_junction.triangles.push([m, c, d]);
+        // A missing triangle.
+        let mut missing = column.clone();
+        missing.triangles.remove(5);
+        for (name, s) in [("t-junction", t_junction), ("missing", missing)] {
+            let col = element("column", s);
+            assert!(col.is_closed(), "{name}");
+            let f = test_pair(&part, &col, INTERSECTION).expect(name);
+            assert_eq!(f.kind, ClashKind::Containment, "{name}: {f:?}");
+            // The part's deepest corner is 0.15 from the column's sides.
+            assert!((f.distance + 0.15).abs() < 1e-5, "{name}: {f:?}");
+        }
+    }
+}

@@ -1,11 +1,14 @@
-//! The IFC reader against IfcOpenShell on three real models.
+//! The IFC reader against IfcOpenShell on every IFC model of the test data.
 //!
 //! `tests/data/ifc_reference.json` holds what IfcOpenShell's geometry
 //! iterator yields for ifcclash (made by `tools/ifc_reference.py`): per
-//! element its GlobalId, class, name, storey, parent, world bounding box and
-//! mesh volume. The reader must yield the same elements with the same
-//! identities, boxes within 1 mm and volumes within 1 % (the volume shows
-//! that the openings are cut as IfcOpenShell cuts them).
+//! element its GlobalId, class, name, storey, parent, world bounding box,
+//! the volume of the solid its mesh bounds and whether that mesh is closed.
+//! The reader must yield the same elements with the same identities, boxes
+//! within 1 mm, volumes within 0.5 % where IfcOpenShell's mesh is closed (the
+//! volume shows that the openings are cut as IfcOpenShell cuts them), and a
+//! closed mesh wherever IfcOpenShell's is closed, but for the known
+//! differences listed with their reasons.
 //!
 //! The models are in the repository's data folder (`data/ifc`).
 
@@ -14,16 +17,71 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-const FILES: [&str; 3] = ["Architectural.ifc", "MEP.ifc", "IfcOpenHouse_IFC4.ifc"];
+const FILES: [&str; 5] = [
+    "Architectural.ifc",
+    "MEP.ifc",
+    "IfcOpenHouse_IFC4.ifc",
+    "duplex.ifc",
+    "ISSUE_171_IfcSurfaceCurveSweptAreaSolid.ifc",
+];
 
 /// Largest allowed difference of a box coordinate, metres.
 const TOLERANCE: f64 = 1e-3;
 /// Largest allowed relative difference of a volume (beyond 1e-6 m3).
-const VOLUME_TOLERANCE: f64 = 0.01;
+const VOLUME_TOLERANCE: f64 = 0.005;
 
-/// Elements whose boxes are known to differ by more than the tolerance:
-/// (file, GlobalId, why). None at present.
-const KNOWN_BOX_DIFFERENCES: &[(&str, &str, &str)] = &[];
+/// Closed pieces of one body touching along edges (a frame and its sash, a
+/// cabinet's carcass and doors): ifc-lite's vertices are f32, so the pieces'
+/// shared corners coincide and their common edges are met by four
+/// triangles; the element reads open, and is checked by its surface only.
+/// IfcOpenShell's f64 corners differ in the last digits, so each piece reads
+/// closed on its own.
+const TOUCHING: &str = "closed pieces touching along edges read as one open body";
+/// ifc-lite triangulates a face with a hole in these skylights' frames into
+/// triangles that overlap each other.
+const OVERLAPPING: &str = "ifc-lite's triangulation of a frame face overlaps itself";
+/// ifc-lite sweeps each segment of a polyline directrix on its own, without
+/// mitred joints: outer corners are cut short (up to 0.27 m), inner ones
+/// overlap, and the roof's three sweeps do not close.
+const UNMITRED: &str = "ifc-lite sweeps a polyline directrix without mitred joints";
+
+/// Elements whose geometry is known to differ (box beyond the tolerance,
+/// volume, or open where IfcOpenShell's is closed): (file, GlobalId, why).
+const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
+    ("duplex.ifc", "1hOSvn6df7F8_7GcBWlR72", TOUCHING),
+    ("duplex.ifc", "1hOSvn6df7F8_7GcBWlRBU", TOUCHING),
+    ("duplex.ifc", "1hOSvn6df7F8_7GcBWlRRL", TOUCHING),
+    ("duplex.ifc", "1hOSvn6df7F8_7GcBWlS1M", TOUCHING),
+    ("duplex.ifc", "1hOSvn6df7F8_7GcBWlSXO", TOUCHING),
+    ("duplex.ifc", "1hOSvn6df7F8_7GcBWlS_W", TOUCHING),
+    ("duplex.ifc", "1hOSvn6df7F8_7GcBWlSnC", TOUCHING),
+    ("duplex.ifc", "1hOSvn6df7F8_7GcBWlSp1", TOUCHING),
+    ("duplex.ifc", "1l0GAJtRTFv8$zmKJOH4aS", TOUCHING),
+    ("duplex.ifc", "1l0GAJtRTFv8$zmKJOH4gQ", TOUCHING),
+    ("duplex.ifc", "1l0GAJtRTFv8$zmKJOH4oq", TOUCHING),
+    ("duplex.ifc", "1l0GAJtRTFv8$zmKJOH4pU", TOUCHING),
+    ("duplex.ifc", "2OBrcmyk58NupXoVOHUsbY", TOUCHING),
+    ("duplex.ifc", "2OBrcmyk58NupXoVOHUtOu", TOUCHING),
+    ("duplex.ifc", "2OBrcmyk58NupXoVOHUtVQ", TOUCHING),
+    ("duplex.ifc", "2kvhekJrnDjRw0CDkKW$fQ", TOUCHING),
+    ("duplex.ifc", "1Eo2$BaHX42AEkDvQQDocD", OVERLAPPING),
+    ("duplex.ifc", "1Eo2$BaHX42AEkDvQQDoy2", OVERLAPPING),
+    (
+        "ISSUE_171_IfcSurfaceCurveSweptAreaSolid.ifc",
+        "26f8v5vgb1VvgIgpPi7S8f",
+        UNMITRED,
+    ),
+    (
+        "ISSUE_171_IfcSurfaceCurveSweptAreaSolid.ifc",
+        "34NVzrh5jAM8RBktlh_PA$",
+        UNMITRED,
+    ),
+    (
+        "ISSUE_171_IfcSurfaceCurveSweptAreaSolid.ifc",
+        "3n26VCs3H8hAHIvm5PsFao",
+        UNMITRED,
+    ),
+];
 
 /// Elements one reader yields and the other does not: (file, GlobalId, why).
 /// None at present.
@@ -49,7 +107,10 @@ struct Reference {
     parent: Option<String>,
     min: [f64; 3],
     max: [f64; 3],
-    volume: f64,
+    /// The volume of the solid its mesh bounds (see the tool).
+    solid_volume: f64,
+    /// Whether every shell of its mesh is closed.
+    closed: bool,
 }
 
 fn reference() -> BTreeMap<String, BTreeMap<String, Reference>> {
@@ -72,7 +133,8 @@ fn reference() -> BTreeMap<String, BTreeMap<String, Reference>> {
                 parent: text("parent"),
                 min: xyz("bbox_min"),
                 max: xyz("bbox_max"),
-                volume: e["volume"].as_f64().expect("volume"),
+                solid_volume: e["solid_volume"].as_f64().expect("solid_volume"),
+                closed: e["closed"].as_bool().expect("closed"),
             };
             elements.insert(e["global_id"].as_str().expect("global_id").to_string(), r);
         }
@@ -114,8 +176,12 @@ fn ifc_reader_matches_ifcopenshell() {
             want.len(),
             load.problems.len()
         );
+        // An open mesh is a warning; whether IfcOpenShell's is closed is
+        // checked per element below.
         for p in &load.problems {
-            failures.push(format!("problem: {p}"));
+            if !p.to_string().contains("stays open after mending") {
+                failures.push(format!("problem: {p}"));
+            }
         }
         let got: BTreeMap<&str, &Element> = load
             .elements
@@ -152,22 +218,39 @@ fn ifc_reader_matches_ifcopenshell() {
                     (&r.class, &r.name, &r.storey, &r.parent)
                 ));
             }
-            let v = volume(e);
-            let dv = (v - r.volume).abs();
-            if dv > 1e-6 && dv > VOLUME_TOLERANCE * r.volume.abs() {
-                failures.push(format!(
-                    "{file}: {id} ({}) volume {v:.6} m3, IfcOpenShell {:.6}",
-                    r.class, r.volume
-                ));
-            }
-            worst_volume = worst_volume.max(dv / r.volume.abs().max(1e-9));
             let b = e.bounds();
             let d = (0..3)
                 .map(|i| (b.min[i] - r.min[i]).abs().max((b.max[i] - r.max[i]).abs()))
                 .fold(0.0, f64::max);
-            if known(KNOWN_BOX_DIFFERENCES, file, id) {
-                println!("  known box difference {id}: {:.4} m", d);
+            let v = volume(e);
+            if known(KNOWN_DIFFERENCES, file, id) {
+                println!(
+                    "  known difference {id}: box {d:.4} m off, volume {v:.6} m3 (IfcOpenShell {:.6}), closed {} ({})",
+                    r.solid_volume,
+                    e.is_closed(),
+                    r.closed
+                );
                 continue;
+            }
+            // An open mesh's signed volume depends on how it is open (and on
+            // which of its closed shells were turned out): volumes are
+            // compared where IfcOpenShell's mesh is closed.
+            let dv = (v - r.solid_volume).abs();
+            let comparable = r.closed;
+            if comparable && dv > 1e-6 && dv > VOLUME_TOLERANCE * r.solid_volume.abs() {
+                failures.push(format!(
+                    "{file}: {id} ({}) volume {v:.6} m3, IfcOpenShell {:.6}",
+                    r.class, r.solid_volume
+                ));
+            }
+            if comparable {
+                worst_volume = worst_volume.max(dv / r.solid_volume.abs().max(1e-9));
+            }
+            if r.closed && !e.is_closed() {
+                failures.push(format!(
+                    "{file}: {id} ({}) is open, IfcOpenShell's is closed",
+                    r.class
+                ));
             }
             if d > worst.0 {
                 worst = (d, format!("{file} {id} {}", e.identity.class));

@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
 """Reference geometry for peng-clash's IFC reader, made with IfcOpenShell.
 
-For each model in data/ifc (at the top of the repository) this runs
+For every model in data/ifc (at the top of the repository) this runs
 IfcOpenShell's geometry iterator the way ifcclash does: the elements are
 IfcElement minus IfcFeatureElement, passed as `include`, with the default
 settings (openings subtracted) plus use-world-coords, so vertices are world
 metres. It writes, per file and in file order, each element the iterator yields:
 
     {id, global_id, class, name, storey, parent,
-     bbox_min, bbox_max, triangles, volume}
+     bbox_min, bbox_max, triangles, volume, solid_volume, closed}
 
 `id` is the STEP instance number; `storey` the name of the building storey
 containing the element (or the whole it is part of); `parent` the GlobalId of
 the element it is aggregated or nested into; `volume` the mesh's signed volume
-(m3), which shows that openings were cut. Per file it also lists the included
+(m3) as IfcOpenShell computes it, which shows that openings were cut;
+`solid_volume` the volume of the solid the mesh bounds: per shell (triangles
+joined through edges), the volume it encloses when it is closed (every edge met
+by two of its triangles, which can be wound to agree), whatever way its
+triangles are wound, else its signed volume as wound; `closed` whether every
+shell is closed. Per file it also lists the included
 elements the iterator does not yield (`not_yielded`: no body geometry) and the
 products the unfiltered iterator yields that ifcclash leaves out
 (`default_only`: openings, spaces, sites...).
@@ -39,7 +44,13 @@ import ifcopenshell.util.shape as shape_util
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 MODELS = os.path.normpath(os.path.join(REPO, "data", "ifc"))
-FILES = ["Architectural.ifc", "MEP.ifc", "IfcOpenHouse_IFC4.ifc"]
+FILES = [
+    "Architectural.ifc",
+    "MEP.ifc",
+    "IfcOpenHouse_IFC4.ifc",
+    "duplex.ifc",
+    "ISSUE_171_IfcSurfaceCurveSweptAreaSolid.ifc",
+]
 OUT = os.path.join(HERE, "..", "tests", "data", "ifc_reference.json")
 
 
@@ -82,10 +93,75 @@ def parent(product):
     return up.GlobalId if up is not None and up.is_a("IfcElement") else None
 
 
+def shells(verts, faces):
+    """The mesh's shells (triangles joined through edges), each as
+    (closed, volume): `closed` when every edge of it is met by exactly two of
+    its triangles and they can be wound to agree; `volume` is then the
+    volume it encloses (positive), else its signed volume as wound. Vertices
+    at the same position are one (IfcOpenShell may repeat them per face)."""
+    key = {}
+    ids = []
+    for k in range(len(verts) // 3):
+        p = (verts[3 * k], verts[3 * k + 1], verts[3 * k + 2])
+        ids.append(key.setdefault(p, len(key)))
+    points = [None] * len(key)
+    for k, i in enumerate(ids):
+        points[i] = (verts[3 * k], verts[3 * k + 1], verts[3 * k + 2])
+    tris = [tuple(ids[faces[3 * t + j]] for j in range(3)) for t in range(len(faces) // 3)]
+    tris = [t for t in tris if len(set(t)) == 3]
+    edges = {}
+    for t, tri in enumerate(tris):
+        for j in range(3):
+            a, b = tri[j], tri[(j + 1) % 3]
+            edges.setdefault((min(a, b), max(a, b)), []).append(t)
+
+    def forward(tri, a, b):
+        return any(tri[j] == a and tri[(j + 1) % 3] == b for j in range(3))
+
+    def signed6(tri, o):
+        p, q, r = ([points[i][c] - o[c] for c in range(3)] for i in tri)
+        return (p[0] * (q[1] * r[2] - q[2] * r[1]) - p[1] * (q[0] * r[2] - q[2] * r[0])
+                + p[2] * (q[0] * r[1] - q[1] * r[0]))
+
+    seen, flip, out = [False] * len(tris), [False] * len(tris), []
+    for seed in range(len(tris)):
+        if seen[seed]:
+            continue
+        seen[seed], stack, members = True, [seed], []
+        closed = True
+        while stack:
+            t = stack.pop()
+            members.append(t)
+            tri = tris[t]
+            for j in range(3):
+                a, b = tri[j], tri[(j + 1) % 3]
+                e = edges[(min(a, b), max(a, b))]
+                if len(e) != 2:
+                    closed = False
+                    continue
+                u = e[0] if e[1] == t else e[1]
+                want = forward(tri, a, b) != flip[t]
+                u_flip = forward(tris[u], a, b) == want
+                if seen[u]:
+                    closed &= flip[u] == u_flip
+                else:
+                    seen[u], flip[u] = True, u_flip
+                    stack.append(u)
+        o = points[tris[members[0]][0]]
+        if closed:
+            v = sum(-signed6(tris[t], o) if flip[t] else signed6(tris[t], o) for t in members)
+            out.append((True, abs(v) / 6.0))
+        else:
+            origin = (0.0, 0.0, 0.0)
+            out.append((False, sum(signed6(tris[t], origin) for t in members) / 6.0))
+    return out
+
+
 def record(model, shape):
     """One element: identity, bounding box, triangle count, volume."""
     product = model.by_id(shape.id)
     verts = shape.geometry.verts
+    parts = shells(verts, shape.geometry.faces)
     xs, ys, zs = verts[0::3], verts[1::3], verts[2::3]
     return {
         "id": product.id(),
@@ -98,6 +174,8 @@ def record(model, shape):
         "bbox_max": [max(xs), max(ys), max(zs)],
         "triangles": len(shape.geometry.faces) // 3,
         "volume": round(shape_util.get_volume(shape.geometry), 9),
+        "solid_volume": round(sum(v for _, v in parts), 9),
+        "closed": all(c for c, _ in parts),
     }
 
 

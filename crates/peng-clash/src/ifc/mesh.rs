@@ -52,10 +52,9 @@ impl Job {
 
 /// What meshing one element gave.
 pub(crate) enum Outcome {
-    /// The element with its mesh (boxed: it is large).
-    Element(Box<Element>),
-    /// The element, some of whose cuts were approximated, with the warning.
-    Approximated(Box<Element>, ClashError),
+    /// The element with its mesh (boxed: it is large), and warnings about
+    /// it (cuts approximated, a mesh left open).
+    Element(Box<Element>, Vec<ClashError>),
     /// No body geometry to mesh (as IfcOpenShell would skip it).
     Skipped,
     /// The element is unusable.
@@ -204,20 +203,24 @@ fn mesh_one(
         return Outcome::Problem(job.problem("no geometry: the body meshed to no triangles"));
     }
     let (origin, vertices, triangles) = merge(&parts);
-    match Element::from_local(job.identity.clone(), origin, vertices, triangles) {
-        Ok(e) if cap.is_some_and(|cap| work >= cap) => Outcome::Approximated(
-            Box::new(e),
-            job.problem(format!(
-                "cutting its openings and booleans exactly needs more than {} exact \
-                 evaluations (the limit; about 50,000 a second): the rest were cut as boxes \
-                 around the cutting solids (raise the limit with --max-cut-work)",
-                cap.unwrap_or_default()
-            )),
-        ),
-        Ok(e) => Outcome::Element(Box::new(e)),
-        Err(ClashError::Element { what, .. }) => Outcome::Problem(job.problem(what)),
-        Err(e) => Outcome::Problem(e),
+    let e = match Element::from_local(job.identity.clone(), origin, vertices, triangles) {
+        Ok(e) => e,
+        Err(ClashError::Element { what, .. }) => return Outcome::Problem(job.problem(what)),
+        Err(e) => return Outcome::Problem(e),
+    };
+    let mut warnings = Vec::new();
+    if cap.is_some_and(|cap| work >= cap) {
+        warnings.push(job.problem(format!(
+            "cutting its openings and booleans exactly needs more than {} exact \
+             evaluations (the limit; about 50,000 a second): the rest were cut as boxes \
+             around the cutting solids (raise the limit with --max-cut-work)",
+            cap.unwrap_or_default()
+        )));
     }
+    if let Some(what) = e.open_warning() {
+        warnings.push(job.problem(what));
+    }
+    Outcome::Element(Box::new(e), warnings)
 }
 
 /// Whether the element has a representation ifc-lite meshes as a body (not

@@ -19,6 +19,7 @@ mod relations;
 mod scan;
 mod schema;
 mod step;
+mod sweeps;
 #[cfg(test)]
 mod tests;
 mod units;
@@ -88,6 +89,8 @@ pub fn parse_ifc_with(
 
 fn parse(file_name: &str, content: &[u8], options: &LoadOptions) -> Result<Loaded, ClashError> {
     let envelope = step::envelope(file_name, content)?;
+    let patched = sweeps::whole_directrices(content);
+    let content = patched.as_ref().map_or(content, |(p, _)| &p[..]);
     let mut schema = Schema::from_label(envelope.schema);
     let mut scan = scan::scan(content, &mut schema);
     // File-level problems, then the elements' in file order.
@@ -161,10 +164,9 @@ fn parse(file_name: &str, content: &[u8], options: &LoadOptions) -> Result<Loade
     let mut elements = Vec::with_capacity(jobs.len());
     for outcome in mesher.run(&jobs) {
         match outcome {
-            Outcome::Element(e) => elements.push(*e),
-            Outcome::Approximated(e, p) => {
+            Outcome::Element(e, mut warnings) => {
                 elements.push(*e);
-                left_out.push(p);
+                left_out.append(&mut warnings);
             }
             Outcome::Skipped => {}
             Outcome::Problem(p) => left_out.push(p),
