@@ -248,3 +248,33 @@ fn bcf_duplicate_topics_are_an_error() {
     assert!(msg.starts_with("BCF archive, entry "), "{msg}");
     assert!(e.entry.ends_with("/markup.bcf"), "{msg}");
 }
+
+/// The page is a worklist: a summary first, the groups linked to header rows
+/// of their clashes, the clashes group by group (the two near each other
+/// first, the largest group) and the deepest first within a group, each
+/// linking back to its group.
+#[test]
+fn html_lists_clashes_group_by_group_most_severe_first() {
+    let (_, mut r) = report();
+    // Make the two clashes of group 0 differ in depth, the later id deeper.
+    let test = &mut r.tests[0];
+    let ids: Vec<String> = test.groups[0].clashes.clone();
+    assert_eq!(ids.len(), 2);
+    for c in &mut test.clashes {
+        if c.id == ids[0] {
+            c.distance = -0.01;
+        } else if c.id == ids[1] {
+            c.distance = -0.05;
+        }
+    }
+    let html = to_html(&r, &Pictures::new());
+    assert!(html.contains("<p>Summary: 3 pierce; 3 new;"), "{html}");
+    assert!(html.contains("<a href=\"#t0-g0\">") && html.contains("<a href=\"#t0-g1\">"));
+    let at = |s: &str| html.find(s).unwrap_or_else(|| panic!("{s} missing"));
+    let (g0, g1) = (at("<tr id=\"t0-g0\">"), at("<tr id=\"t0-g1\">"));
+    let row = |id: &str| at(&format!("<tr id=\"t0-c{id}\">"));
+    let other = r.tests[0].groups[1].clashes[0].clone();
+    // Group 0's header, its deeper clash, its shallower one, then group 1.
+    assert!(g0 < row(&ids[1]) && row(&ids[1]) < row(&ids[0]) && row(&ids[0]) < g1);
+    assert!(g1 < row(&other));
+}

@@ -1,5 +1,7 @@
 //! The HTML report: one self-contained page (styles and pictures inline) that
-//! opens in any browser, offline.
+//! opens in any browser, offline. Each test opens with a summary and its
+//! groups, linked to their clashes; the clashes are listed as a worklist,
+//! group by group and the most severe first, each linked back to its group.
 
 use super::pictures::Pictures;
 use super::{ClashEntry, Identity, Report, TestReport};
@@ -44,10 +46,63 @@ pub fn to_html(report: &Report, pictures: &Pictures) -> String {
     h
 }
 
+/// The clashes as a worklist: group by group (in the groups' order, the
+/// ungrouped last), and within a group the most severe first (the deepest
+/// penetration, then the smallest gap), then by id.
+fn worklist(test: &TestReport) -> Vec<&ClashEntry> {
+    let mut list: Vec<&ClashEntry> = test.clashes.iter().collect();
+    list.sort_by(|x, y| {
+        let group = |c: &ClashEntry| c.group.unwrap_or(usize::MAX);
+        group(x)
+            .cmp(&group(y))
+            .then(x.distance.total_cmp(&y.distance))
+            .then(x.id.cmp(&y.id))
+    });
+    list
+}
+
+/// A test's counts by kind and by status, before the details.
+fn summary(h: &mut String, test: &TestReport) {
+    if test.clashes.is_empty() {
+        return;
+    }
+    let mut kinds: Vec<(&str, usize)> = Vec::new();
+    let mut statuses: Vec<(&str, usize)> = Vec::new();
+    for c in &test.clashes {
+        for (list, key) in [
+            (&mut kinds, c.kind.as_str()),
+            (&mut statuses, c.status.as_str()),
+        ] {
+            match list.iter_mut().find(|(k, _)| *k == key) {
+                Some(e) => e.1 += 1,
+                None => list.push((key, 1)),
+            }
+        }
+    }
+    let join = |list: &[(&str, usize)]| {
+        list.iter()
+            .map(|(k, n)| format!("{n} {k}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let deepest = test
+        .clashes
+        .iter()
+        .map(|c| c.distance)
+        .fold(f64::INFINITY, f64::min);
+    let _ = writeln!(
+        h,
+        "<p>Summary: {}; {}; the most severe at {:.1} mm.</p>",
+        join(&kinds),
+        join(&statuses),
+        deepest * 1000.0
+    );
+}
+
 fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures) {
     let _ = writeln!(
         h,
-        "<h2>{}: {} clash{}</h2><p>mode <code>{}</code>; set A {} elements, set B {}; {} pairs tested.</p>",
+        "<h2 id=\"t{t}\">{}: {} clash{}</h2><p>mode <code>{}</code>; set A {} elements, set B {}; {} pairs tested.</p>",
         esc(&test.name),
         test.clashes.len(),
         if test.clashes.len() == 1 { "" } else { "es" },
@@ -56,16 +111,38 @@ fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures
         test.set_b.map_or("= set A".to_string(), |n| format!("{n} elements")),
         test.pairs_tested
     );
+    summary(h, test);
     if !test.groups.is_empty() {
         h.push_str("<h3>Groups</h3><ol start=\"0\">");
-        for g in &test.groups {
-            let _ = write!(h, "<li>{}</li>", esc(&g.name));
+        for (g, group) in test.groups.iter().enumerate() {
+            let _ = write!(
+                h,
+                "<li><a href=\"#t{t}-g{g}\">{}</a></li>",
+                esc(&group.name)
+            );
         }
         h.push_str("</ol>\n");
     }
     if !test.clashes.is_empty() {
         h.push_str("<table><tr><th>picture</th><th>clash</th><th class=\"a\">A</th><th class=\"b\">B</th></tr>\n");
-        for c in &test.clashes {
+        // Each group's rows under a header row its list entry links to.
+        let mut current: Option<Option<usize>> = None;
+        for c in worklist(test) {
+            if !test.groups.is_empty() && current != Some(c.group) {
+                current = Some(c.group);
+                let title = c
+                    .group
+                    .and_then(|g| test.groups.get(g))
+                    .map_or_else(|| "Not grouped".to_string(), |g| esc(&g.name));
+                let anchor = c
+                    .group
+                    .map_or(format!("t{t}-ungrouped"), |g| format!("t{t}-g{g}"));
+                let _ = writeln!(
+                    h,
+                    "<tr id=\"{anchor}\"><th colspan=\"4\">{}{title} <a href=\"#t{t}\">(back to the groups)</a></th></tr>",
+                    c.group.map_or(String::new(), |g| format!("Group {g}: "))
+                );
+            }
             let img = pictures
                 .get(&(t, c.id.clone()))
                 .map_or(String::new(), |pic| {
@@ -77,8 +154,9 @@ fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures
                 });
             let _ = writeln!(
                 h,
-                "<tr><td>{img}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                clash_cell(c),
+                "<tr id=\"t{t}-c{}\"><td>{img}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                esc(&c.id),
+                clash_cell(t, c),
                 element_cell(&c.a),
                 element_cell(&c.b)
             );
@@ -91,7 +169,7 @@ fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures
             let _ = write!(
                 h,
                 "<tr><td>{}</td><td>{}</td><td>{}</td></tr>",
-                clash_cell(c),
+                clash_cell(t, c),
                 element_cell(&c.a),
                 element_cell(&c.b)
             );
@@ -100,14 +178,16 @@ fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures
     }
 }
 
-fn clash_cell(c: &ClashEntry) -> String {
+/// A clash's kind, status, distance, group (linked to its header row), id
+/// and points; `t` is the test's index.
+fn clash_cell(t: usize, c: &ClashEntry) -> String {
     let status = c.status.as_str();
     let p = |x: [f64; 3]| format!("({:.3}, {:.3}, {:.3})", x[0], x[1], x[2]);
     format!(
         "<b>{}</b> <span class=\"{status}\">{status}</span><br>distance {:.1} mm<br>group {}<br><code>{}</code><br>A {}<br>B {}",
         c.kind.as_str(),
         c.distance * 1000.0,
-        c.group.map_or("-".to_string(), |g| g.to_string()),
+        c.group.map_or("-".to_string(), |g| format!("<a href=\"#t{t}-g{g}\">{g}</a>")),
         esc(&c.id),
         p(c.point_a),
         p(c.point_b)
