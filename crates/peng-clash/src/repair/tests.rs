@@ -141,3 +141,24 @@ fn an_inside_out_cube_is_turned() {
     assert_eq!(r.turned, 12);
     assert!((volume(&v, &t) - 1.0).abs() < 1e-6);
 }
+
+/// A soup of long slivers (every edge on the boundary, every vertex in every
+/// edge's span) would make the T-junction search quadratic: it stops at its
+/// budget, and the soup is left as it was.
+#[test]
+fn a_sliver_soup_is_left_open_within_the_search_budget() {
+    let mut v = Vec::new();
+    let mut t = Vec::new();
+    for i in 0..3000u32 {
+        let (y, z) = ((i % 61) as f32 * 0.01, (i / 61) as f32 * 0.01);
+        v.extend([
+            Vec3::new(0.0, y, z),
+            Vec3::new(1.0, y, z),
+            Vec3::new(0.5, y + 0.001, z + 0.002),
+        ]);
+        t.push([3 * i, 3 * i + 1, 3 * i + 2]);
+    }
+    let before = t.clone();
+    assert_eq!(close_mesh(&mut v, &mut t, TOL), Repairs::default());
+    assert_eq!(t, before);
+}

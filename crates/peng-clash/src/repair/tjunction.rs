@@ -7,6 +7,11 @@ use glam::Vec3;
 /// split at one edge per round.
 const ROUNDS: usize = 4;
 
+/// Vertex-against-edge checks one round may make: a real element's boundary
+/// is small, but a soup of long slivers would make the search quadratic, so
+/// past this the round stops (the mesh then stays open, and is named so).
+const CHECKS: usize = 4_000_000;
+
 /// Where a face was meshed with a vertex in the middle of its neighbour's
 /// edge, the long edge and the two short ones are each met by one triangle:
 /// splits the triangle of the long edge at every boundary vertex within
@@ -46,7 +51,7 @@ fn split_round(vertices: &[Vec3], triangles: &mut Vec<[u32; 3]>, tol: f32) -> us
     let xs: Vec<f32> = ends.iter().map(|&v| vertices[v as usize].x).collect();
     let mut done = vec![false; triangles.len()];
     let mut added = Vec::new();
-    let mut count = 0;
+    let (mut count, mut checks) = (0, 0usize);
     for side in &open {
         let t = side.tri as usize;
         if done[t] {
@@ -62,9 +67,13 @@ fn split_round(vertices: &[Vec3], triangles: &mut Vec<[u32; 3]>, tol: f32) -> us
         }
         let (lo, hi) = (pa.x.min(pb.x) - tol, pa.x.max(pb.x) + tol);
         let first = xs.partition_point(|&x| x < lo);
-        let mut on: Vec<(f32, u32)> = ends[first..]
+        let last = xs.partition_point(|&x| x <= hi);
+        checks += last.saturating_sub(first);
+        if checks > CHECKS {
+            break;
+        }
+        let mut on: Vec<(f32, u32)> = ends[first..last.max(first)]
             .iter()
-            .take_while(|&&v| vertices[v as usize].x <= hi)
             .filter(|&&v| v != a && v != b)
             .filter_map(|&v| {
                 let p = vertices[v as usize];
