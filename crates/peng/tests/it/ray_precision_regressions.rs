@@ -463,6 +463,50 @@ fn cone3_grazing_ray() {
     );
 }
 
+/// A ray crossing a chord of a cone's side 0.008 long (soak seed 861092): not
+/// near enough to tangency for the discriminant test to ask for the f64
+/// line (a relative 1e-4), but the f32 line's rounding, moved by the cone
+/// function's gradient (about 3 here) over the root's slope `2 √disc`, put
+/// the entry 2.5e-4 late, 1.8 times the tolerance along the ray. The
+/// rounding's effect on each root is now estimated, and the line is given in
+/// f64 when it exceeds 1e-6 of the size. The truth as above.
+#[test]
+fn cone3_short_chord_ray() {
+    let (h, r) = (1.7913624f32, 1.9512302f32);
+    let shape: d3::Shape = d3::Cone::new(h, r).unwrap().into();
+    let pose = pose3(
+        [-2.5081701, 1.4473271, -1.6681585],
+        [0.8990253, -0.42682728, 0.0959175, 0.01928375],
+    );
+    let ray = ray3(
+        [-5.512701, 6.771245, 1.7575276],
+        [0.9095954, -1.0452541, -1.2757288],
+    );
+    let (lo, ld, _) = local3(&pose, &ray);
+    let (h64, r64) = (h as f64, r as f64);
+    let k2 = (r64 / (2.0 * h64)).powi(2);
+    let m = lo - DVec3::new(0.0, h64, 0.0);
+    let a = ld.x * ld.x + ld.z * ld.z - k2 * ld.y * ld.y;
+    let b = m.x * ld.x + m.z * ld.z - k2 * m.y * ld.y;
+    let c = m.x * m.x + m.z * m.z - k2 * m.y * m.y;
+    let disc = b * b - a * c;
+    assert!(a > 0.0 && disc > 0.0, "the truth misses");
+    let t = (-b - disc.sqrt()) / a;
+    let x = lo + ld * t;
+    // Entered through the side of the lower nappe, above the base plane.
+    assert!(x.y < h64 && x.y > -h64);
+    let rho = x.x.hypot(x.z);
+    let n = DVec3::new(x.x / rho * 2.0 * h64, r64, x.z / rho * 2.0 * h64).normalize();
+    check3(
+        "short chord of a cone",
+        &shape,
+        &pose,
+        &ray,
+        (t, n),
+        h.hypot(r) as f64,
+    );
+}
+
 /// A ray entering a flat cone's base at a slope of 1/400: the base plane's
 /// crossing moves by the rounding of the ray's height in the cone's frame
 /// times 400 (4.2e-5·s late). The truth: `y = -h` crossed in f64, within the

@@ -476,12 +476,15 @@ fn cone_interval(c: &Cone, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> 
         Vec3::new(p.x / rho, 0.0, p.z / rho) * slant.x + Vec3::Y * slant.y
     };
     // Near tangency the square root amplifies the rounding of the f32 move
-    // into this frame: then the nappe is redone from the f64 line.
-    let (t_in, t_out) = match cone_nappe(h, r, o.as_dvec3(), d.as_dvec3(), true) {
+    // into this frame: then the nappe is redone from the f64 line. That
+    // rounding is a few ulps of the coordinates the move came through.
+    let rounding =
+        4.0 * f64::from(f32::EPSILON) * f64::from(f.magnitude() + o.abs().max_element() + h + r);
+    let (t_in, t_out) = match cone_nappe(h, r, o.as_dvec3(), d.as_dvec3(), Some(rounding)) {
         Some(roots) => roots,
         None => {
             let (o64, d64) = f.ray64();
-            cone_nappe(h, r, o64, d64, false)?
+            cone_nappe(h, r, o64, d64, None)?
         }
     }?;
     let (t_in, t_out) = (t_in as f32, t_out as f32);
@@ -540,9 +543,23 @@ fn cone_interval(c: &Cone, o: Vec3, d: Vec3, f: &Frame) -> Option<LineInterval> 
 /// apex, along the line `f(τ) = A τ² + 2 B τ + C <= 0`.
 ///
 /// The line's stretch `(t_in, t_out)` in the nappe (infinite ends where it is
-/// unbounded), `Some(None)` if it misses; `None` (only with `ask_f64`) when
-/// the line is near tangent and should be given again in f64.
-fn cone_nappe(h: f32, r: f32, o: DVec3, dd: DVec3, ask_f64: bool) -> Option<Option<(f64, f64)>> {
+/// unbounded), `Some(None)` if it misses; `None` (only with `rounding`, the
+/// absolute rounding the line's origin carries) when the line is near
+/// tangent and should be given again in f64.
+///
+/// A root moves by the change of `f` there over its slope: the origin's
+/// rounding `δ` changes `f(τ)` by up to `|∇F(p)| δ` at the root's point `p`
+/// (`F` the cone's function `x² + z² - k² (y - h)²`, `|∇F| <= 2 (ρ + k² |y - h|)`),
+/// and the slope is `|f'(τ)| = 2 √disc`: the line is given again when that
+/// moves the crossing by more than 1e-6 of the cone's size along it.
+fn cone_nappe(
+    h: f32,
+    r: f32,
+    o: DVec3,
+    dd: DVec3,
+    rounding: Option<f64>,
+) -> Option<Option<(f64, f64)>> {
+    let ask_f64 = rounding.is_some();
     let k2 = (r as f64 / (2.0 * h as f64)).powi(2);
     let od = o - DVec3::new(0.0, h as f64, 0.0);
     let scale = dd.dot(dd);
@@ -584,6 +601,17 @@ fn cone_nappe(h: f32, r: f32, o: DVec3, dd: DVec3, ask_f64: bool) -> Option<Opti
         (0.0, 0.0)
     };
     let (tau0, tau1) = (r1.min(r2), r1.max(r2));
+    if let Some(delta) = rounding {
+        let moved = |tau: f64| {
+            let p = m + dd * tau;
+            let grad = 2.0 * (p.x.hypot(p.z) + k2 * p.y.abs());
+            grad * delta / (2.0 * sq) * scale.sqrt()
+        };
+        let size = 1e-6 * f64::from(h + r);
+        if sq > 0.0 && (moved(tau0) > size || moved(tau1) > size) {
+            return None;
+        }
+    }
     Some(Some(if a > 0.0 {
         // Shallower than the generators: f <= 0 between the roots, on one
         // nappe; keep it if that is the lower one.
