@@ -21,7 +21,7 @@ import time
 import coal
 import numpy as np
 import pinocchio as pin
-from panda_common import configs
+from panda_common import configs, draw
 from splitmix import SplitMix64
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -80,16 +80,14 @@ def segments(model, count):
     lo, hi = model.lowerPositionLimit, model.upperPositionLimit
     out = []
     for _ in range(count):
-        q0 = np.zeros(model.nq)
-        for i in range(8):
-            q0[i] = lo[i] + (hi[i] - lo[i]) * rng.unit()
+        q0 = draw(model, rng)
         d = [rng.unit() * 2.0 - 1.0 for _ in range(8)]
         length = 0.005 + 0.145 * rng.unit()
         m = max(abs(v) for v in d)
         q1 = np.zeros(model.nq)
         for i in range(8):
             q1[i] = min(max(q0[i] + d[i] / m * length, lo[i]), hi[i])
-        q0[8], q1[8] = q0[7], q1[7]
+        q1[8] = q1[7]
         out.append((q0, q1))
     return out
 

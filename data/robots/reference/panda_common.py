@@ -10,15 +10,18 @@ def configs(model, count, seed=20261130):
     tests regenerate: for each of q1..q7 and the finger, in that order,
     `q = lower + (upper - lower) * unit()`; the second finger mimics the first."""
     rng = SplitMix64(seed)
+    return [draw(model, rng) for _ in range(count)]
+
+
+def draw(model, rng):
+    """One configuration from `rng`: q1..q7 and the finger uniform within their
+    limits, in that order; the second finger mimics the first."""
     lo, hi = model.lowerPositionLimit, model.upperPositionLimit
-    out = []
-    for _ in range(count):
-        q = np.zeros(model.nq)
-        for i in range(8):
-            q[i] = lo[i] + (hi[i] - lo[i]) * rng.unit()
-        q[8] = q[7]
-        out.append(q)
-    return out
+    q = np.zeros(model.nq)
+    for i in range(8):
+        q[i] = lo[i] + (hi[i] - lo[i]) * rng.unit()
+    q[8] = q[7]
+    return q
 
 
 def least_by_link_pair(model, geom, gdata):

@@ -12,6 +12,11 @@ pub(super) struct Side {
 }
 
 impl Side {
+    /// The edge's two vertices, the smaller first.
+    pub fn edge(&self) -> (u32, u32) {
+        ((self.key >> 32) as u32, self.key as u32)
+    }
+
     /// The side's start and end vertices, as its triangle runs it.
     pub fn ends(&self, triangles: &[[u32; 3]]) -> (u32, u32) {
         let t = &triangles[self.tri as usize];

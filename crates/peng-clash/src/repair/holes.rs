@@ -4,7 +4,7 @@
 
 use super::edges::boundary;
 use glam::Vec3;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The longest loop filled.
 pub(super) const MAX_HOLE_EDGES: usize = 8;
@@ -30,12 +30,12 @@ pub(super) fn fill_small_holes(
         next.entry(b).and_modify(|n| *n = None).or_insert(Some(a));
         next_triangle.insert((b, a), side.tri);
     }
-    let mut used: HashMap<u32, bool> = HashMap::new();
+    let mut used: HashSet<u32> = HashSet::new();
     let mut starts: Vec<u32> = next.keys().copied().collect();
     starts.sort_unstable();
     let mut filled = 0;
     for start in starts {
-        if used.contains_key(&start) {
+        if used.contains(&start) {
             continue;
         }
         let mut loop_ = vec![start];
@@ -47,15 +47,13 @@ pub(super) fn fill_small_holes(
                 ok = true;
                 break;
             }
-            if loop_.contains(&n) || used.contains_key(&n) {
+            if loop_.contains(&n) || used.contains(&n) {
                 break;
             }
             loop_.push(n);
             v = n;
         }
-        for &u in &loop_ {
-            used.insert(u, true);
-        }
+        used.extend(&loop_);
         if !ok || loop_.len() < 3 {
             continue;
         }

@@ -75,11 +75,10 @@ pub(crate) fn close_mesh(
     }
     // Kept only when every shell comes out closed (shells that meet along
     // an edge in more ways than two touching pieces would be opened).
-    let (mut split_vertices, mut split_triangles) = (vertices.clone(), triangles.clone());
-    let separated = separate::separate_shells(&mut split_vertices, &mut split_triangles);
-    if separated > 0 && edges::boundary(&split_triangles).is_empty() {
-        (*vertices, *triangles) = (split_vertices, split_triangles);
-        r.separated = separated;
+    if let Some((v, t, made)) = separate::separate_shells(vertices, triangles) {
+        if made > 0 && edges::boundary(&t).is_empty() {
+            (*vertices, *triangles, r.separated) = (v, t, made);
+        }
     }
     r.turned = orient::orient_closed_shells(vertices, triangles);
     r

@@ -9,6 +9,7 @@
 //! triangles can be made to agree along every edge and then to face out.
 //! An open or non-manifold shell has no such inside and is left as it is.
 
+use super::edges::sides;
 use glam::{DVec3, Vec3};
 
 /// Turns each closed, orientable shell of the mesh to face out: its
@@ -19,26 +20,17 @@ use glam::{DVec3, Vec3};
 /// oriented. Returns how many triangles were turned.
 pub(super) fn orient_closed_shells(vertices: &[Vec3], triangles: &mut [[u32; 3]]) -> usize {
     let n = triangles.len();
-    // Every directed edge with its triangle, grouped by the undirected edge.
-    let mut edges: Vec<((u32, u32), u32)> = Vec::with_capacity(3 * n);
-    for (t, tri) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            let (a, b) = (tri[k], tri[(k + 1) % 3]);
-            edges.push(((a.min(b), a.max(b)), t as u32));
-        }
-    }
-    edges.sort_unstable();
     // Per triangle: the triangle across each edge met by exactly two, and
     // whether all its edges are met that way.
     let mut neighbours: Vec<Vec<(u32, (u32, u32))>> = vec![Vec::new(); n];
     let mut manifold = vec![true; n];
-    for group in edges.chunk_by(|x, y| x.0 == y.0) {
-        if let [(e, t), (_, u)] = group {
-            neighbours[*t as usize].push((*u, *e));
-            neighbours[*u as usize].push((*t, *e));
+    for group in sides(triangles).chunk_by(|x, y| x.key == y.key) {
+        if let [s, u] = group {
+            neighbours[s.tri as usize].push((u.tri, s.edge()));
+            neighbours[u.tri as usize].push((s.tri, s.edge()));
         } else {
-            for (_, t) in group {
-                manifold[*t as usize] = false;
+            for s in group {
+                manifold[s.tri as usize] = false;
             }
         }
     }
@@ -118,37 +110,12 @@ fn signed_volume6(
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::volume;
     use super::*;
 
-    /// A unit cube's 12 triangles at `at`, wound outward.
+    /// A unit cube at `at`.
     fn cube(at: Vec3) -> (Vec<Vec3>, Vec<[u32; 3]>) {
-        let v = (0..8)
-            .map(|i| at + Vec3::new((i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2 & 1) as f32))
-            .collect();
-        let t = vec![
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ];
-        (v, t)
-    }
-
-    fn volume(v: &[Vec3], t: &[[u32; 3]]) -> f64 {
-        t.iter()
-            .map(|tri| {
-                let [p, q, r] = tri.map(|i| v[i as usize].as_dvec3());
-                p.dot(q.cross(r)) / 6.0
-            })
-            .sum()
+        super::super::tests::cube(at, 1.0)
     }
 
     fn turned(t: &[u32; 3]) -> [u32; 3] {

@@ -1,21 +1,27 @@
 //! Separating shells that meet along an edge, so that each can close.
 
 use super::edges::sides;
+use glam::Vec3;
 use std::collections::HashMap;
+
+/// A separated mesh: its vertices, triangles, and how many vertex copies
+/// were made.
+pub(super) type Separated = (Vec<Vec3>, Vec<[u32; 3]>, usize);
 
 /// Where closed pieces of one body touch along an edge (a window's frame and
 /// its sash, a door and its lining), that edge is met by four triangles and
 /// the body reads as open. Shells are the sets of triangles joined through
 /// edges met by exactly two; a vertex used by several shells is given a copy
-/// per shell after the first (appended to `vertices`), so that each shell's
-/// edges are its own. Nothing changes when no edge is met by three or more
-/// triangles. Returns how many vertex copies were made.
-pub(super) fn separate_shells(vertices: &mut Vec<glam::Vec3>, triangles: &mut [[u32; 3]]) -> usize {
+/// per shell after the first (appended to the vertices), so that each
+/// shell's edges are its own. Returns the separated mesh, `None` (and no
+/// copy made) when no edge is met by three or more triangles.
+pub(super) fn separate_shells(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Option<Separated> {
     let all = sides(triangles);
     let groups: Vec<&[super::edges::Side]> = all.chunk_by(|x, y| x.key == y.key).collect();
     if groups.iter().all(|g| g.len() <= 2) {
-        return 0;
+        return None;
     }
+    let (mut vertices, mut triangles) = (vertices.to_vec(), triangles.to_vec());
     let mut parent: Vec<u32> = (0..triangles.len() as u32).collect();
     fn root(parent: &mut [u32], mut t: u32) -> u32 {
         while parent[t as usize] != t {
@@ -49,5 +55,6 @@ pub(super) fn separate_shells(vertices: &mut Vec<glam::Vec3>, triangles: &mut [[
             }
         }
     }
-    copies.len()
+    let made = copies.len();
+    Some((vertices, triangles, made))
 }

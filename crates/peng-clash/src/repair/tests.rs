@@ -5,7 +5,7 @@ use super::*;
 use glam::Vec3;
 
 /// A cube of side `s` at `at`: 8 corners, 12 triangles wound outward.
-fn cube(at: Vec3, s: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+pub(super) fn cube(at: Vec3, s: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     let v = (0..8)
         .map(|i| at + s * Vec3::new((i & 1) as f32, (i >> 1 & 1) as f32, (i >> 2 & 1) as f32))
         .collect();
@@ -26,7 +26,7 @@ fn cube(at: Vec3, s: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     (v, t)
 }
 
-fn volume(v: &[Vec3], t: &[[u32; 3]]) -> f64 {
+pub(super) fn volume(v: &[Vec3], t: &[[u32; 3]]) -> f64 {
     t.iter()
         .map(|tri| {
             let [p, q, r] = tri.map(|i| v[i as usize].as_dvec3());

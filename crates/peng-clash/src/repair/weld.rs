@@ -32,7 +32,8 @@ pub(super) fn weld_boundary(vertices: &[Vec3], triangles: &mut Vec<[u32; 3]>, to
         'search: for dx in -1..=1 {
             for dy in -1..=1 {
                 for dz in -1..=1 {
-                    let key = c + glam::IVec3::new(dx, dy, dz);
+                    // Saturating: a vertex far out in cell units sits in the last cell.
+                    let key = c.saturating_add(glam::IVec3::new(dx, dy, dz));
                     for &w in grid.get(&key).into_iter().flatten() {
                         if vertices[w as usize].distance(p) <= tol {
                             found = Some(w);

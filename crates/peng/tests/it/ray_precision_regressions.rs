@@ -420,6 +420,28 @@ fn circle2_grazing_ray_from_far() {
     check2("grazing circle", &shape, &pose, &ray, (t, n), 0.1);
 }
 
+/// The f64 entry `(t, normal)` of the line `lo + t ld` (cone frame) through
+/// the side of a cone of half-height `h` and radius `r`: the side
+/// `x² + z² = k² (h - y)²` (`k = r / 2h`, apex at `y = h`) crossed at the
+/// smaller root, which must lie between the base and the apex.
+fn cone_side_entry(h: f32, r: f32, lo: DVec3, ld: DVec3) -> (f64, DVec3) {
+    let (h64, r64) = (h as f64, r as f64);
+    let k2 = (r64 / (2.0 * h64)).powi(2);
+    let m = lo - DVec3::new(0.0, h64, 0.0);
+    let a = ld.x * ld.x + ld.z * ld.z - k2 * ld.y * ld.y;
+    let b = m.x * ld.x + m.z * ld.z - k2 * m.y * ld.y;
+    let c = m.x * m.x + m.z * m.z - k2 * m.y * m.y;
+    let disc = b * b - a * c;
+    assert!(a > 0.0 && disc > 0.0, "the truth misses");
+    let t = (-b - disc.sqrt()) / a;
+    let x = lo + ld * t;
+    // Entered through the side of the lower nappe, above the base plane.
+    assert!(x.y < h64 && x.y > -h64);
+    let rho = x.x.hypot(x.z);
+    let n = DVec3::new(x.x / rho * 2.0 * h64, r64, x.z / rho * 2.0 * h64).normalize();
+    (t, n)
+}
+
 /// A ray grazing a cone's side (its line within a relative 7e-9 of tangency
 /// in the discriminant): the nappe's quadratic, solved from the f32 line in
 /// the cone's frame, carried that line's rounding through the square root and
@@ -439,20 +461,9 @@ fn cone3_grazing_ray() {
         [1.0562954, -0.87210983, -0.20698826],
     );
     let (lo, ld, _) = local3(&pose, &ray);
-    let (h64, r64) = (h as f64, r as f64);
-    let k2 = (r64 / (2.0 * h64)).powi(2);
-    let m = lo - DVec3::new(0.0, h64, 0.0);
-    let a = ld.x * ld.x + ld.z * ld.z - k2 * ld.y * ld.y;
-    let b = m.x * ld.x + m.z * ld.z - k2 * m.y * ld.y;
-    let c = m.x * m.x + m.z * m.z - k2 * m.y * m.y;
-    let disc = b * b - a * c;
-    assert!(a > 0.0 && disc > 0.0, "the truth misses");
-    let t = (-b - disc.sqrt()) / a;
-    let x = lo + ld * t;
-    // Entered through the side of the lower nappe, before the base plane.
-    assert!(x.y < h64 && x.y > -h64 && ld.y < 0.0);
-    let rho = x.x.hypot(x.z);
-    let n = DVec3::new(x.x / rho * 2.0 * h64, r64, x.z / rho * 2.0 * h64).normalize();
+    // Entered going down, before the base plane.
+    assert!(ld.y < 0.0);
+    let (t, n) = cone_side_entry(h, r, lo, ld);
     check3(
         "grazing cone",
         &shape,
@@ -483,20 +494,7 @@ fn cone3_short_chord_ray() {
         [0.9095954, -1.0452541, -1.2757288],
     );
     let (lo, ld, _) = local3(&pose, &ray);
-    let (h64, r64) = (h as f64, r as f64);
-    let k2 = (r64 / (2.0 * h64)).powi(2);
-    let m = lo - DVec3::new(0.0, h64, 0.0);
-    let a = ld.x * ld.x + ld.z * ld.z - k2 * ld.y * ld.y;
-    let b = m.x * ld.x + m.z * ld.z - k2 * m.y * ld.y;
-    let c = m.x * m.x + m.z * m.z - k2 * m.y * m.y;
-    let disc = b * b - a * c;
-    assert!(a > 0.0 && disc > 0.0, "the truth misses");
-    let t = (-b - disc.sqrt()) / a;
-    let x = lo + ld * t;
-    // Entered through the side of the lower nappe, above the base plane.
-    assert!(x.y < h64 && x.y > -h64);
-    let rho = x.x.hypot(x.z);
-    let n = DVec3::new(x.x / rho * 2.0 * h64, r64, x.z / rho * 2.0 * h64).normalize();
+    let (t, n) = cone_side_entry(h, r, lo, ld);
     check3(
         "short chord of a cone",
         &shape,
