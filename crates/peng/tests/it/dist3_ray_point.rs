@@ -358,12 +358,14 @@ proptest! {
             if target == inner_point(&shape) && k != 5 && k != 6 {
                 prop_assert!(exact.is_some() && g.is_some(), "{exact:?} vs {g:?}");
             }
-            // (Segments and triangles are hit within a tolerance band: a ray
-            // nearly along one enters the band early by tolerance / sin α,
-            // so segments are not compared on time, and triangles only where
-            // the ray meets the plane at sin α >= 1e-2; seen: sin α = 5e-4,
-            // the GJK cast 8e-4 late.)
-            let grazing = |e: &RayHit3| k == 6 && e.normal.dot(d.normalize()).abs() < 1e-2;
+            // (A grazing hit's time is ill-conditioned: the GJK cast stops
+            // within a distance tolerance ε of the surface, which moves the
+            // time by ε / sin α for a ray meeting it at angle α. Segments are
+            // not compared on time, and other shapes only where sin α >= 1e-2;
+            // seen: a triangle at sin α = 5e-4, the GJK cast 8e-4 late; a cone
+            // at sin α = 2.3e-3, the GJK cast 2.6e-4 early while the closed
+            // form was within 5e-6 of the f64 root.)
+            let grazing = |e: &RayHit3| e.normal.dot(d.normalize()).abs() < 1e-2;
             if let (Some(e), Some((t, n)), false) = (exact, g, k == 5 || exact.is_some_and(|e| grazing(&e))) {
                 prop_assert!((e.toi - t).abs() <= 1e-4 * (1.0 + t), "{e:?} vs {t} {n}");
                 // Normals: equal unless the hit is on an edge or apex, where
