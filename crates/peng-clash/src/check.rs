@@ -4,10 +4,11 @@
 use crate::broad::{overlapping_pairs, Entry};
 use crate::clash::{clash_id, Clash, Finding};
 use crate::element::{Bounds, Element};
+use crate::ignore::IgnoreRules;
 use crate::narrow::{clearance, duplicate, hard, PairFrame};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Penetrations this shallow are the rounding of f32 mesh vertices (about
@@ -65,60 +66,6 @@ impl Mode {
             Mode::Clearance { distance } => distance.max(0.0),
             Mode::Duplicate { tolerance } => tolerance.max(0.0),
         }
-    }
-}
-
-/// Pairs a test skips.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct IgnoreRules {
-    /// Skip two elements of the same assembly (same parent id), and an
-    /// element against its own parent.
-    pub same_parent: bool,
-    /// Skip two elements of the same file.
-    pub same_file: bool,
-    /// Skip these pairs of element ids, in either order.
-    pub pairs: HashSet<(String, String)>,
-}
-
-impl IgnoreRules {
-    /// Whether the same-file or same-parent rule skips the pair (the listed
-    /// pairs are looked up by index, see [`IgnoreRules::listed`]).
-    fn skips(&self, a: &Element, b: &Element) -> bool {
-        let (ia, ib) = (&a.identity, &b.identity);
-        if self.same_file && ia.file == ib.file {
-            return true;
-        }
-        if !self.same_parent {
-            return false;
-        }
-        let same = ia.parent.is_some() && ia.parent == ib.parent;
-        let own = ia.parent.as_deref() == Some(ib.id.as_str())
-            || ib.parent.as_deref() == Some(ia.id.as_str());
-        same || own
-    }
-
-    /// The listed pairs as pairs of model indices (lower first), so that the
-    /// candidate filter looks up numbers instead of building id strings.
-    fn listed(&self, model: &[Element]) -> HashSet<(usize, usize)> {
-        if self.pairs.is_empty() {
-            return HashSet::new();
-        }
-        let mut by_id: HashMap<&str, Vec<usize>> = HashMap::new();
-        for (i, e) in model.iter().enumerate() {
-            by_id.entry(e.identity.id.as_str()).or_default().push(i);
-        }
-        let mut out = HashSet::new();
-        for (a, b) in &self.pairs {
-            let (Some(xs), Some(ys)) = (by_id.get(a.as_str()), by_id.get(b.as_str())) else {
-                continue;
-            };
-            for &x in xs {
-                for &y in ys {
-                    out.insert((x.min(y), x.max(y)));
-                }
-            }
-        }
-        out
     }
 }
 

@@ -30,6 +30,12 @@ pub struct Identity {
     /// The id of the assembly or parent element it belongs to, if any
     /// (IFC `IfcRelAggregates`/`IfcRelNests`, a glTF parent node).
     pub parent: Option<String>,
+    /// The id of the element whose opening this one fills (a door's or a
+    /// window's wall: IFC `IfcRelFillsElement` and `IfcRelVoidsElement`).
+    pub fills: Option<String>,
+    /// The id of the element this one covers (a cladding's or a lining's
+    /// wall, a screed's slab: IFC `IfcRelCoversBldgElements`).
+    pub covers: Option<String>,
 }
 
 /// An axis-aligned box in world coordinates (f64 metres).

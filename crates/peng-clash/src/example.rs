@@ -163,6 +163,7 @@ impl Model {
             storey: Some(EXAMPLE_STOREY.to_string()),
             file: EXAMPLE_FILE.to_string(),
             parent: None,
+            ..Identity::default()
         };
         let e = Element::from_world(identity, &solid.vertices, solid.triangles)
             .expect("the example's solids are valid meshes");

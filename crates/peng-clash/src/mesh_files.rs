@@ -64,6 +64,7 @@ pub fn mesh_elements(file: &str, data: &MeshData) -> Loaded {
             storey: None,
             file: file.to_string(),
             parent: None,
+            ..Identity::default()
         };
         match element(identity, data, range) {
             Ok(e) => {

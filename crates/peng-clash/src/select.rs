@@ -112,6 +112,7 @@ mod tests {
             storey: Some(storey.into()),
             file: file.into(),
             parent: None,
+            ..Identity::default()
         };
         Element::from_world(identity, &s.vertices, s.triangles).unwrap()
     }

@@ -60,7 +60,8 @@ fn overlap_depth_is_the_overlap() {
             assert_eq!(f.kind, ClashKind::Protrusion, "delta {delta}");
             assert!((f.distance + delta).abs() < 1e-5, "delta {delta}: {f:?}");
             assert!(((f.point_a - f.point_b).length() - delta).abs() < 1e-5);
-            assert_eq!(test_pair(&a, &b, INTERSECTION).is_some(), over_tolerance);
+            let hard = test_pair(&a, &b, INTERSECTION);
+            assert_eq!(hard.is_some(), over_tolerance, "delta {delta}: {hard:?}");
             assert_eq!(
                 test_pair(&a, &b, COLLISION).map(|f| f.kind),
                 Some(ClashKind::Protrusion)
@@ -130,15 +131,43 @@ fn rod_through_slab_is_a_pierce_half_the_slab_deep() {
 }
 
 #[test]
+fn depth_found_inside_a_face_away_from_every_corner_and_edge() {
+    // A thin plate through the middle of a cube, its corners and edges all
+    // outside: its top face at z = 0.01 passes the cube's centre, 0.99 from
+    // the cube's top face. Probes at corners, centroids and edges see at most
+    // a tenth of that.
+    for base in [[0.0; 3], FAR] {
+        let o = DVec3::from(base);
+        let cube = element("cube", Solid::cuboid(o - DVec3::ONE, o + DVec3::ONE));
+        let plate = element(
+            "plate",
+            Solid::cuboid(
+                o + DVec3::new(-1.5, -1.5, -0.01),
+                o + DVec3::new(9.0, 1.5, 0.01),
+            ),
+        );
+        for (a, b) in [(&cube, &plate), (&plate, &cube)] {
+            let f = test_pair(a, b, INTERSECTION).unwrap();
+            assert!((f.distance + 0.99).abs() < 0.99 * 0.05, "{f:?}");
+            assert!(
+                ((f.point_a - f.point_b).length() + f.distance).abs() < 1e-4,
+                "{f:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn box_inside_box_is_containment() {
     for base in [[0.0; 3], FAR] {
         let outer = cube("outer", base, 1.0);
         let inner = cube("inner", at(base, [0.3, 0.4, 0.4]), 0.2);
         let f = test_pair(&inner, &outer, INTERSECTION).unwrap();
         assert_eq!(f.kind, ClashKind::Containment);
-        // The inner box spans [0.3, 0.5] x [0.4, 0.6]²: its deepest corner,
-        // (0.5, 0.6, 0.6), is 0.4 from the nearest outer faces (y, z = 1).
-        assert!((f.distance + 0.4).abs() < 1e-5, "{f:?}");
+        // The inner box spans [0.3, 0.5] x [0.4, 0.6]²: its face x = 0.5
+        // passes the outer box's centre, 0.5 from every outer face (its
+        // corners are only 0.4 deep).
+        assert!(f.distance <= -0.5 / 1.04 && f.distance >= -0.5, "{f:?}");
         // A first or B first: same kind and depth, points in set order.
         let g = test_pair(&outer, &inner, INTERSECTION).unwrap();
         assert_eq!(g.kind, ClashKind::Containment);
@@ -258,6 +287,105 @@ fn run_orders_sets_and_applies_ignore_rules_and_regions() {
 }
 
 #[test]
+fn typical_rules_skip_fillers_coverings_and_embedded_parts() {
+    let classed = |id: &str, class: &str, min: [f64; 3], max: [f64; 3]| {
+        let mut e = element(id, Solid::cuboid(DVec3::from(min), DVec3::from(max)));
+        e.identity.class = class.into();
+        e
+    };
+    let mut window = classed("window", "IfcWindow", [1.0, -0.05, 1.0], [2.0, 0.25, 2.0]);
+    window.identity.fills = Some("wall".into());
+    let mut stray = classed("stray", "IfcWindow", [3.0, -0.05, 1.0], [4.0, 0.25, 2.0]);
+    stray.identity.fills = Some("elsewhere".into());
+    let mut lining = classed("lining", "IfcCovering", [0.0, 0.15, 0.0], [5.0, 0.25, 3.0]);
+    lining.identity.covers = Some("wall".into());
+    let model = vec![
+        classed(
+            "wall",
+            "IfcWallStandardCase",
+            [0.0, 0.0, 0.0],
+            [5.0, 0.2, 3.0],
+        ),
+        window,
+        stray,
+        lining,
+        classed("column", "IfcColumn", [10.0, 0.0, 0.0], [10.4, 0.4, 3.0]),
+        // Cast in, flush with the column's face; and one standing out of it.
+        classed(
+            "channel",
+            "IfcDiscreteAccessory",
+            [10.1, 0.0, 1.0],
+            [10.3, 0.05, 1.3],
+        ),
+        classed(
+            "bar",
+            "IfcReinforcingBar",
+            [10.05, 0.05, -0.5],
+            [10.07, 0.07, 2.5],
+        ),
+        // Not a host class: an embedded class inside a duct is a clash.
+        classed("duct", "IfcDuctSegment", [20.0, 0.0, 0.0], [21.0, 1.0, 1.0]),
+        classed(
+            "anchor",
+            "IfcMechanicalFastener",
+            [20.4, 0.4, 0.4],
+            [20.6, 0.6, 0.6],
+        ),
+    ];
+    let names = |ignore: IgnoreRules| {
+        let test = ClashTest {
+            ignore,
+            ..ClashTest::whole_model(&model, INTERSECTION)
+        };
+        let mut got: Vec<String> = run(&model, &test)
+            .iter()
+            .map(|c| format!("{}-{}", model[c.a].identity.id, model[c.b].identity.id))
+            .collect();
+        got.sort();
+        got
+    };
+    let all = [
+        "column-bar",
+        "column-channel",
+        "duct-anchor",
+        "stray-lining",
+        "wall-lining",
+        "wall-stray",
+        "wall-window",
+        "window-lining",
+    ];
+    assert_eq!(names(IgnoreRules::default()), all);
+    let without = |gone: &[&str]| -> Vec<String> {
+        all.iter()
+            .filter(|c| !gone.contains(c))
+            .map(|c| c.to_string())
+            .collect()
+    };
+    let only = |f: fn(&mut IgnoreRules)| {
+        let mut r = IgnoreRules::default();
+        f(&mut r);
+        r
+    };
+    assert_eq!(
+        names(only(|r| r.fillers_in_hosts = true)),
+        without(&["wall-window"])
+    );
+    assert_eq!(
+        names(only(|r| r.coverings_on_hosts = true)),
+        without(&["wall-lining"])
+    );
+    // The bar stands out of the column's box by 0.5 m: not embedded.
+    assert_eq!(
+        names(only(|r| r.embedded_parts = true)),
+        without(&["column-channel"])
+    );
+    assert_eq!(
+        names(IgnoreRules::typical()),
+        without(&["wall-window", "wall-lining", "column-channel"])
+    );
+}
+
+#[test]
 fn same_results_on_one_thread_and_many() {
     // A grid of bars crossing a grid of slabs: many pairs, some clashing.
     let mut model = Vec::new();
@@ -314,8 +442,12 @@ fn a_part_inside_a_column_meshed_with_defects_is_contained() {
             assert!(col.is_closed(), "{name}");
             let f = test_pair(&part, &col, INTERSECTION).expect(name);
             assert_eq!(f.kind, ClashKind::Containment, "{name}: {f:?}");
-            // The part's deepest corner is 0.15 from the column's sides.
-            assert!((f.distance + 0.15).abs() < 1e-5, "{name}: {f:?}");
+            // The part's faces reach the column's axis, 0.2 from its sides
+            // (its corners are only 0.15 deep).
+            assert!(
+                f.distance <= -0.2 / 1.04 && f.distance >= -0.2 - 1e-5,
+                "{name}: {f:?}"
+            );
         }
     }
 }

@@ -23,6 +23,7 @@ fn report() -> (Vec<Element>, Report) {
             storey: Some("Level <1>".into()),
             file: "model.ifc".into(),
             parent: None,
+            ..Identity::default()
         };
         model.push(Element::from_world(identity, &s.vertices, s.triangles).unwrap());
     };

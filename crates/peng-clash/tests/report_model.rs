@@ -18,6 +18,7 @@ fn model() -> Vec<Element> {
             storey: Some(storey.into()),
             file: "m.ifc".into(),
             parent: None,
+            ..Identity::default()
         };
         m.push(Element::from_world(identity, &s.vertices, s.triangles).unwrap());
     };

@@ -573,6 +573,27 @@ pub struct ClashArgs {
     #[arg(long)]
     pub ignore_same_file: bool,
 
+    /// Skip a door or window against the element whose opening it fills
+    /// (IFC IfcRelFillsElement and IfcRelVoidsElement).
+    #[arg(long)]
+    pub ignore_fillers: bool,
+
+    /// Skip a covering against the element it covers (IFC
+    /// IfcRelCoversBldgElements).
+    #[arg(long)]
+    pub ignore_coverings: bool,
+
+    /// Skip reinforcement, tendons, fasteners and discrete accessories
+    /// against a beam, column, slab, wall, footing, pile, member or plate
+    /// whose box holds theirs (within 10 mm): parts cast into it.
+    #[arg(long)]
+    pub ignore_embedded: bool,
+
+    /// The typical rule set: --ignore-fillers, --ignore-coverings and
+    /// --ignore-embedded together.
+    #[arg(long)]
+    pub typical_rules: bool,
+
     /// Skip the pairs listed in FILE: one pair of element ids per line,
     /// separated by spaces, or by a tab for ids with spaces; lines starting
     /// with # are comments.

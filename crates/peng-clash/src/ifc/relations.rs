@@ -18,6 +18,12 @@ const PARTS: usize = 5;
 const CONTAINED: usize = 4;
 const STRUCTURE: usize = 5;
 
+/// `IfcRelFillsElement`: RelatingOpeningElement, RelatedBuildingElement;
+/// `IfcRelVoidsElement`: RelatingBuildingElement, RelatedOpeningElement;
+/// `IfcRelCoversBldgElements`: RelatingBuildingElement, RelatedCoverings.
+const RELATING: usize = 4;
+const RELATED: usize = 5;
+
 /// How deep a chain of decompositions is followed (guards against cycles).
 const MAX_DEPTH: usize = 64;
 
@@ -35,6 +41,8 @@ fn fold(
     for &(id, start, end) in spans {
         match decoder.decode_at_with_id(id, start, end) {
             Ok(r) => {
+                // `from`: a list, or a single reference (fills, voids),
+                // which `get_refs` reads as a list of one.
                 if let (Some(target), Some(sources)) = (r.get_ref(to), r.get_refs(from)) {
                     for s in sources {
                         map.entry(s).or_insert(target);
@@ -56,6 +64,12 @@ pub(crate) struct Relations {
     contained_in: HashMap<u32, u32>,
     /// Part -> the whole it is aggregated or nested into.
     part_of: HashMap<u32, u32>,
+    /// Element -> the opening it fills.
+    fills: HashMap<u32, u32>,
+    /// Opening -> the element it is cut into.
+    voids: HashMap<u32, u32>,
+    /// Covering -> the element it covers.
+    covers: HashMap<u32, u32>,
     /// Spatial structure -> its storey's name (memo).
     storeys: HashMap<u32, Option<String>>,
 }
@@ -72,6 +86,9 @@ impl Relations {
         Relations {
             contained_in: fold(&scan.containments, CONTAINED, STRUCTURE),
             part_of: fold(&scan.decompositions, PARTS, WHOLE),
+            fills: fold(&scan.fills, RELATED, RELATING),
+            voids: fold(&scan.voids, RELATED, RELATING),
+            covers: fold(&scan.covers, RELATED, RELATING),
             storeys: HashMap::new(),
         }
     }
@@ -95,6 +112,15 @@ impl Relations {
             storey: self.storey(element.id, decoder, schema),
             file: file.to_string(),
             parent: self.parent(element.id, decoder, schema),
+            fills: self
+                .fills
+                .get(&element.id)
+                .and_then(|opening| self.voids.get(opening))
+                .and_then(|&host| global_id(host, decoder)),
+            covers: self
+                .covers
+                .get(&element.id)
+                .and_then(|&host| global_id(host, decoder)),
         }
     }
 
@@ -149,4 +175,13 @@ impl Relations {
         self.storeys.insert(structure, found.clone());
         found
     }
+}
+
+/// The GlobalId of record `id`, if it has one.
+fn global_id(id: u32, decoder: &mut EntityDecoder) -> Option<String> {
+    let record = decoder.decode_by_id(id).ok()?;
+    record
+        .get_string(GLOBAL_ID)
+        .filter(|g| !g.is_empty())
+        .map(str::to_string)
 }

@@ -19,6 +19,12 @@ pub(crate) struct Scan {
     pub containments: Vec<Span>,
     /// `IfcRelAggregates` and `IfcRelNests` records.
     pub decompositions: Vec<Span>,
+    /// `IfcRelFillsElement` records.
+    pub fills: Vec<Span>,
+    /// `IfcRelVoidsElement` records.
+    pub voids: Vec<Span>,
+    /// `IfcRelCoversBldgElements` records.
+    pub covers: Vec<Span>,
     /// Keywords the schema does not declare: keyword, first record, count.
     pub unknown: Vec<(String, u32, usize)>,
     /// Instance numbers declared more than once.
@@ -45,6 +51,9 @@ pub(crate) fn scan(content: &[u8], schema: &mut Schema) -> Scan {
             Role::Element => out.elements.push(span),
             Role::Containment => out.containments.push(span),
             Role::Decomposition => out.decompositions.push(span),
+            Role::Fills => out.fills.push(span),
+            Role::Voids => out.voids.push(span),
+            Role::Covers => out.covers.push(span),
             Role::Other => {}
             Role::Unknown => match out.unknown.iter_mut().find(|u| u.0 == keyword) {
                 Some(u) => u.2 += 1,

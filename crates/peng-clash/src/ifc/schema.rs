@@ -15,6 +15,12 @@ pub(crate) enum Role {
     Containment,
     /// Decomposition: `IfcRelAggregates` or `IfcRelNests`.
     Decomposition,
+    /// An opening filled by an element (`IfcRelFillsElement`).
+    Fills,
+    /// An opening cut into an element (`IfcRelVoidsElement`).
+    Voids,
+    /// Coverings on an element (`IfcRelCoversBldgElements`).
+    Covers,
     /// Anything else the schema declares.
     Other,
     /// A keyword the file's schema does not declare.
@@ -56,6 +62,12 @@ impl Schema {
             Role::Containment
         } else if self.is_a(keyword, "IFCRELAGGREGATES") || self.is_a(keyword, "IFCRELNESTS") {
             Role::Decomposition
+        } else if self.is_a(keyword, "IFCRELFILLSELEMENT") {
+            Role::Fills
+        } else if self.is_a(keyword, "IFCRELVOIDSELEMENT") {
+            Role::Voids
+        } else if self.is_a(keyword, "IFCRELCOVERSBLDGELEMENTS") {
+            Role::Covers
         } else if self.is_a(keyword, "IFCELEMENT") && !self.is_a(keyword, "IFCFEATUREELEMENT") {
             Role::Element
         } else {
@@ -111,6 +123,9 @@ mod tests {
         assert_eq!(s.role("IFCSPACE"), Role::Other);
         assert_eq!(s.role("IFCANNOTATION"), Role::Other);
         assert_eq!(s.role("IFCRELNESTS"), Role::Decomposition);
+        assert_eq!(s.role("IFCRELFILLSELEMENT"), Role::Fills);
+        assert_eq!(s.role("IFCRELVOIDSELEMENT"), Role::Voids);
+        assert_eq!(s.role("IFCRELCOVERSBLDGELEMENTS"), Role::Covers);
         assert_eq!(
             s.role("IFCRELCONTAINEDINSPATIALSTRUCTURE"),
             Role::Containment

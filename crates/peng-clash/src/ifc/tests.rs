@@ -67,6 +67,17 @@ fn reads_elements_identities_and_openings() {
     assert_eq!(post.identity.storey.as_deref(), Some("Level 1"));
     assert_eq!(post.identity.parent.as_deref(), Some(FRAME));
     assert!(near(post.bounds(), [9.95, -0.05, 0.0], [10.05, 0.05, 2.0]));
+    // Hosts: the column is related as filling the wall's opening, the post
+    // as covering the column (relationships only; the geometry is apart).
+    assert_eq!(column.identity.fills.as_deref(), Some(WALL));
+    assert_eq!(post.identity.covers.as_deref(), Some(COLUMN));
+    assert_eq!(
+        (
+            wall.identity.fills.as_deref(),
+            wall.identity.covers.as_deref()
+        ),
+        (None, None)
+    );
 }
 
 #[test]

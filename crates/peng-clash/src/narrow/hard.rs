@@ -1,6 +1,7 @@
 //! Hard clashes: surfaces that cross, or one element inside another.
 
 use super::contacts::contacts;
+use super::depth::refine;
 use super::frame::PairFrame;
 use super::probe::{deeper, deepest_probe, volume_probe, Probe};
 use crate::check::NUMERIC_TOUCH;
@@ -37,12 +38,22 @@ pub(crate) fn hard_meeting(
         return containment(pair, tolerance);
     }
     let mut deepest = surface_depth(pair, &meet.proper);
+    // The probes' depth, made exact to within `REL` where the surface they
+    // entered is closed; `undecided`: the work limit left a depth over the
+    // tolerance possible, so the pair is reported with the depth found.
+    let mut undecided = false;
+    let closed = [pair.b.is_closed(), pair.a.is_closed()];
+    if !meet.proper.is_empty() && closed.contains(&true) {
+        let d = refine(pair, deepest, tolerance as f32, closed);
+        deepest = d.best;
+        undecided = d.cut_short && f64::from(d.upper) > tolerance;
+    }
     let shallow = |d: &Option<Probe>| d.is_none_or(|p| f64::from(p.depth) <= tolerance);
     if shallow(&deepest) && meet.cooriented {
         let floor = deepest.map_or(tolerance as f32, |p| p.depth.max(tolerance as f32));
         deepest = deeper(deepest, volume_probe(pair, floor));
     }
-    if let Some(p) = deepest.filter(|p| f64::from(p.depth) > tolerance) {
+    if let Some(p) = deepest.filter(|p| f64::from(p.depth) > tolerance || undecided) {
         return Some(Finding {
             kind: p.kind,
             point_a: pair.world(p.on_x),
@@ -127,10 +138,22 @@ fn contained(pair: &PairFrame, swapped: bool, tolerance: f64) -> Option<Finding>
             best = (d, v, on);
         }
     }
-    if f64::from(best.0) <= tolerance || !pair.inside_b(best.1) {
+    if !pair.inside_b(best.1) {
         return None;
     }
-    let (inner, outer) = (pair.world(best.1), pair.world(best.2));
+    // The deepest corner, and the deepest point of A's faces beyond it.
+    let corner = Probe {
+        depth: best.0,
+        on_x: best.1,
+        on_y: best.2,
+        kind: ClashKind::Containment,
+    };
+    let d = refine(pair, Some(corner), tolerance as f32, [true, false]);
+    let deepest = d.best.unwrap_or(corner);
+    if f64::from(deepest.depth) <= tolerance && !(d.cut_short && f64::from(d.upper) > tolerance) {
+        return None;
+    }
+    let (inner, outer) = (pair.world(deepest.on_x), pair.world(deepest.on_y));
     let (point_a, point_b) = if swapped {
         (outer, inner)
     } else {
@@ -140,6 +163,6 @@ fn contained(pair: &PairFrame, swapped: bool, tolerance: f64) -> Option<Finding>
         kind: ClashKind::Containment,
         point_a,
         point_b,
-        distance: -f64::from(best.0),
+        distance: -f64::from(deepest.depth),
     })
 }

@@ -7,11 +7,13 @@
 
 mod clearance;
 mod contacts;
+mod depth;
 mod duplicate;
 mod frame;
 mod hard;
 mod probe;
 mod segment;
+mod tri64;
 
 pub(crate) use clearance::clearance;
 pub(crate) use duplicate::duplicate;

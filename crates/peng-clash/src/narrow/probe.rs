@@ -15,7 +15,9 @@
 //!   successive crossings of Y's surface (an edge running through Y).
 //!
 //! The probes give a lower bound of the true depth that is exact for the cases
-//! above; a stretch of an edge with both ends on Y's surface is a pierce.
+//! above, and decide the kind: a stretch of an edge with both ends on Y's
+//! surface is a pierce. [`super::depth`] then refines the depth everywhere
+//! else (a face sunk into Y away from its corners and edges).
 
 use super::frame::PairFrame;
 use super::segment::segment_crossing;

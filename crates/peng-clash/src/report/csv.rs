@@ -113,6 +113,7 @@ mod tests {
             storey: storey.map(Into::into),
             file: "a.ifc".into(),
             parent: None,
+            ..Identity::default()
         }
     }
 
