@@ -3,7 +3,8 @@
 use glam::DVec3;
 use peng_clash::report::Pictures;
 use peng_clash::report::{
-    draw_pictures, group_clashes, to_bcf, to_html, FileEntry, GroupBy, Report, TestReport, Topics,
+    draw_pictures, group_clashes, picture_file, to_bcf, to_html, to_html_with, FileEntry, GroupBy,
+    PictureLinks, Report, TestReport, Topics,
 };
 use peng_clash::{run, ClashTest, Element, Identity, Mode, Solid};
 use std::collections::BTreeSet;
@@ -118,6 +119,17 @@ fn html_has_a_picture_per_clash_and_escapes_names() {
     assert!(!html.contains("Beam <1>"));
     assert!(html.contains("pierce"));
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    // Linked as files instead: sized from the PNGs, loaded lazily, named by
+    // test and clash id.
+    let linked = to_html_with(&r, &pictures, PictureLinks::Folder("pics"));
+    assert!(!linked.contains("data:image/png"));
+    for (t, id) in pictures.keys() {
+        let tag = format!(
+            "loading=\"lazy\" decoding=\"async\" width=\"200\" height=\"150\" src=\"pics/{}\"",
+            picture_file(*t, id)
+        );
+        assert!(linked.contains(&tag), "{tag}");
+    }
 }
 
 /// Python's zipfile and XML parser read the BCF back: the version file, one

@@ -1,7 +1,9 @@
-//! The HTML report: one self-contained page (styles and pictures inline) that
-//! opens in any browser, offline. Each test opens with a summary and its
-//! groups, linked to their clashes; the clashes are listed as a worklist,
-//! group by group and the most severe first, each linked back to its group.
+//! The HTML report: one page that opens in any browser, offline, with its
+//! styles inline and its pictures inline or (for many clashes, so that the
+//! page stays light) as files in a folder beside it, loaded as they scroll
+//! into view. Each test opens with a summary and its groups, linked to their
+//! clashes; the clashes are listed as a worklist, group by group and the most
+//! severe first, each linked back to its group.
 
 use super::pictures::Pictures;
 use super::{ClashEntry, Identity, Report, TestReport};
@@ -9,8 +11,30 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
 use std::fmt::Write;
 
-/// The report as one HTML page, each clash with its picture from `pictures`.
+/// Where the page finds its pictures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PictureLinks<'a> {
+    /// In the page itself (data URLs): one self-contained file.
+    Inline,
+    /// As PNG files in this folder, relative to the page, named by
+    /// [`picture_file`], each loaded when it scrolls into view.
+    Folder(&'a str),
+}
+
+/// The file name of a clash's picture in a picture folder: the test's index
+/// and the clash id.
+pub fn picture_file(test: usize, clash_id: &str) -> String {
+    format!("t{test}-{clash_id}.png")
+}
+
+/// The report as one self-contained HTML page, each clash with its picture
+/// from `pictures` inline.
 pub fn to_html(report: &Report, pictures: &Pictures) -> String {
+    to_html_with(report, pictures, PictureLinks::Inline)
+}
+
+/// The report as one HTML page, its pictures where `links` says.
+pub fn to_html_with(report: &Report, pictures: &Pictures, links: PictureLinks) -> String {
     let mut h = String::new();
     h.push_str(concat!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">",
@@ -40,7 +64,7 @@ pub fn to_html(report: &Report, pictures: &Pictures) -> String {
         h.push_str("</ul>\n");
     }
     for (t, test) in report.tests.iter().enumerate() {
-        test_section(&mut h, t, test, pictures);
+        test_section(&mut h, t, test, pictures, links);
     }
     h.push_str("</body></html>\n");
     h
@@ -99,7 +123,13 @@ fn summary(h: &mut String, test: &TestReport) {
     );
 }
 
-fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures) {
+fn test_section(
+    h: &mut String,
+    t: usize,
+    test: &TestReport,
+    pictures: &Pictures,
+    links: PictureLinks,
+) {
     let _ = writeln!(
         h,
         "<h2 id=\"t{t}\">{}: {} clash{}</h2><p>mode <code>{}</code>; set A {} elements, set B {}; {} pairs tested.</p>",
@@ -145,13 +175,7 @@ fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures
             }
             let img = pictures
                 .get(&(t, c.id.clone()))
-                .map_or(String::new(), |pic| {
-                    format!(
-                        "<img alt=\"clash {}\" src=\"data:image/png;base64,{}\">",
-                        esc(&c.id),
-                        BASE64.encode(&pic.png)
-                    )
-                });
+                .map_or(String::new(), |pic| image(t, &c.id, &pic.png, links));
             let _ = writeln!(
                 h,
                 "<tr id=\"t{t}-c{}\"><td>{img}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -175,6 +199,32 @@ fn test_section(h: &mut String, t: usize, test: &TestReport, pictures: &Pictures
             );
         }
         h.push_str("</table>\n");
+    }
+}
+
+/// The `img` element of a clash's picture.
+fn image(t: usize, id: &str, png: &[u8], links: PictureLinks) -> String {
+    let alt = esc(id);
+    match links {
+        PictureLinks::Inline => format!(
+            "<img alt=\"clash {alt}\" src=\"data:image/png;base64,{}\">",
+            BASE64.encode(png)
+        ),
+        PictureLinks::Folder(dir) => {
+            // The size from the PNG's header (IHDR: width, height at bytes
+            // 16 and 20), so that the page lays out before pictures load.
+            let size = |at: usize| {
+                png.get(at..at + 4)
+                    .map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+            };
+            format!(
+                "<img alt=\"clash {alt}\" loading=\"lazy\" decoding=\"async\" width=\"{}\" height=\"{}\" src=\"{}/{}\">",
+                size(16),
+                size(20),
+                esc(dir),
+                esc(&picture_file(t, id))
+            )
+        }
     }
 }
 

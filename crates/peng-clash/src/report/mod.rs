@@ -41,7 +41,7 @@ mod status;
 pub use bcf::{to_bcf, BcfError, Topics};
 pub use csv::to_csv;
 pub use group::{group_clashes, GroupBy};
-pub use html::to_html;
+pub use html::{picture_file, to_html, to_html_with, PictureLinks};
 pub use pictures::{draw_pictures, Picture, Pictures};
 pub use status::mark_status;
 

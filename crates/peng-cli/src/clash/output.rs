@@ -1,10 +1,14 @@
 //! Writing the report into the output directory: `report.json`,
-//! `clashes.csv`, `report.html` (pictures inline) and `clashes.bcf` (BCF 2.1,
+//! `clashes.csv`, `report.html` (pictures inline, or beyond
+//! [`INLINE_UP_TO`] clashes in `pictures/`) and `clashes.bcf` (BCF 2.1,
 //! pictures as snapshots).
 
 use super::date;
 use anyhow::{Context, Result};
-use peng_clash::report::{draw_pictures, to_bcf, to_csv, to_html, Pictures, Report, Topics};
+use peng_clash::report::{
+    draw_pictures, picture_file, to_bcf, to_csv, to_html_with, PictureLinks, Pictures, Report,
+    Topics,
+};
 use peng_clash::Element;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -36,6 +40,16 @@ pub fn write(
         Some((w, h)) => pictures(report, model, w, h),
         None => Pictures::new(),
     };
+    // Many pictures go into a folder, loaded as the page scrolls, so that
+    // the page opens at once; a few stay inline, in one file to pass on.
+    let folder = dir.join(PICTURE_FOLDER);
+    clear_pictures(&folder)?;
+    let links = if pictures.len() > INLINE_UP_TO {
+        write_pictures(&folder, &pictures)?;
+        PictureLinks::Folder(PICTURE_FOLDER)
+    } else {
+        PictureLinks::Inline
+    };
     let bcf_path = dir.join("clashes.bcf");
     let bcf = to_bcf(report, &pictures, options.topics, &date::now_utc())
         .with_context(|| format!("cannot write {}", bcf_path.display()))?;
@@ -47,7 +61,7 @@ pub fn write(
         (dir.join("clashes.csv"), to_csv(report).into_bytes()),
         (
             dir.join("report.html"),
-            to_html(report, &pictures).into_bytes(),
+            to_html_with(report, &pictures, links).into_bytes(),
         ),
         (bcf_path, bcf),
     ];
@@ -57,6 +71,40 @@ pub fn write(
         written.push(path);
     }
     Ok(written)
+}
+
+/// Up to this many pictures are inline in `report.html`; more are files.
+pub const INLINE_UP_TO: usize = 200;
+
+/// The folder of `report.html`'s pictures when they are files.
+const PICTURE_FOLDER: &str = "pictures";
+
+/// Removes the pictures an earlier report left in `folder`, if any.
+fn clear_pictures(folder: &Path) -> Result<()> {
+    let Ok(old) = std::fs::read_dir(folder) else {
+        return Ok(());
+    };
+    for entry in old.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('t') && name.ends_with(".png") {
+            std::fs::remove_file(entry.path())
+                .with_context(|| format!("cannot remove {}", entry.path().display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes each picture into `folder` (created if needed).
+fn write_pictures(folder: &Path, pictures: &Pictures) -> Result<()> {
+    std::fs::create_dir_all(folder)
+        .with_context(|| format!("cannot create {}", folder.display()))?;
+    for ((t, id), picture) in pictures {
+        let path = folder.join(picture_file(*t, id));
+        std::fs::write(&path, &picture.png)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Clashes from this many on get a note on a terminal while their pictures

@@ -310,6 +310,77 @@ fn no_pictures_writes_html_and_bcf_without_them() {
     }
 }
 
+/// Beyond 200 pictures the page links them as files in `pictures/`, loaded
+/// as they scroll into view, and stays small; a later run with fewer
+/// clashes puts them inline again and clears the folder.
+#[test]
+fn many_pictures_are_files_beside_a_light_page() {
+    let d = fresh_dir("clash_many_pictures");
+    // 230 pairs of cubes, each pair overlapping by 0.1 m, the pairs 3 m apart.
+    let mut obj = String::new();
+    let mut base = 1;
+    for i in 0..460 {
+        let (x, y) = (f64::from(i / 2) * 3.0, if i % 2 == 0 { 0.0 } else { 0.9 });
+        obj += &format!("o cube{i}\n");
+        for k in 0..8 {
+            let (dx, dy, dz) = (f64::from(k & 1), f64::from((k >> 1) & 1), f64::from(k >> 2));
+            obj += &format!("v {} {} {}\n", x + dx, y + dy, dz);
+        }
+        for f in [
+            [0, 2, 3, 1],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 6, 7, 3],
+            [0, 4, 6, 2],
+            [1, 3, 7, 5],
+        ] {
+            obj += &format!(
+                "f {} {} {} {}\n",
+                base + f[0],
+                base + f[1],
+                base + f[2],
+                base + f[3]
+            );
+        }
+        base += 8;
+    }
+    std::fs::write(d.join("cubes.obj"), obj).unwrap();
+    let args = ["cubes.obj", "--mode", "hard", "--picture-size", "64x64"];
+    ok(&run_clash(&d, &args));
+    let out = d.join("peng-report");
+    let report = report_in(&out);
+    assert_eq!(report.tests[0].clashes.len(), 230);
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(!html.contains("data:image/png"), "pictures inline");
+    assert_eq!(html.matches("loading=\"lazy\"").count(), 230);
+    assert!(html.len() < 400_000, "{} bytes", html.len());
+    for c in &report.tests[0].clashes {
+        let file = format!("pictures/t0-{}.png", c.id);
+        assert!(html.contains(&format!("src=\"{file}\"")), "{file}");
+        let png = std::fs::read(out.join(&file)).unwrap();
+        assert!(png.starts_with(b"\x89PNG"), "{file}");
+    }
+    // Fewer clashes: inline again, the old pictures removed.
+    ok(&run_clash(
+        &d,
+        &[
+            "cubes.obj",
+            "--mode",
+            "hard",
+            "--picture-size",
+            "64x64",
+            "--a",
+            "name=cube1",
+            "--b",
+            "name=cube0",
+        ],
+    ));
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("data:image/png"), "pictures not inline");
+    let left = std::fs::read_dir(out.join("pictures")).map_or(0, |d| d.count());
+    assert_eq!(left, 0);
+}
+
 #[test]
 fn bcf_topics_group_gives_one_topic_per_group() {
     let d = fresh_dir("clash_bcf_groups");
