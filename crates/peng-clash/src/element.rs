@@ -90,6 +90,11 @@ impl Bounds {
     }
 }
 
+/// An open element's winding number at which a point counts as inside it: a
+/// point at the centre of a box without its lid has 5/6, one in the lid's
+/// plane 1/2, one within a closed box 1.
+const OPEN_INSIDE: f64 = 0.9;
+
 /// One element of a model: its identity and its triangle mesh, stored around
 /// an f64 origin.
 #[derive(Debug, Clone)]
@@ -177,12 +182,17 @@ impl Element {
     /// Whether `p` (the element's frame) lies inside its volume; points on
     /// the surface count as inside. A closed mesh decides by ray parity; an
     /// open one bounds no volume exactly, and its generalized winding number
-    /// decides, which tolerates small holes.
+    /// decides: inside where the surface surrounds the point from nearly every
+    /// direction (a winding number of at least 0.9). A small hole leaves that
+    /// near 1 except right at the hole; an open side (a cabinet without its
+    /// lid) leaves the region near it outside, so a countertop resting in the
+    /// opening does not count as inside.
     pub fn contains_local_point(&self, p: Vec3) -> bool {
         if self.closed {
             self.mesh.contains_local_point(p)
         } else {
-            self.mesh.local_aabb().contains_point(p) && self.mesh.winding_number(p).abs() >= 0.5
+            self.mesh.local_aabb().contains_point(p)
+                && self.mesh.winding_number(p).abs() >= OPEN_INSIDE
         }
     }
 

@@ -157,6 +157,63 @@ fn depth_found_inside_a_face_away_from_every_corner_and_edge() {
     }
 }
 
+/// An open box (its top left off, as a cabinet exported without its lid)
+/// under a countertop whose underside its sides reach 1 mm into: within the
+/// 2 mm tolerance. The countertop's underside spans the box's open
+/// top, where the winding number calls it inside, 0.3 m from the box's
+/// sides; but only where it crosses the box's faces does it enter the box,
+/// and there only 1 mm. A rod through the box's sides crosses them: a clash
+/// at least as deep as the sides reach into the rod (half its thickness) and
+/// no deeper than the middle of the box (where, the lid missing, the box
+/// holds no volume for certain).
+#[test]
+fn a_countertop_on_an_open_box_is_as_deep_as_the_box_reaches() {
+    for base in [[0.0; 3], FAR] {
+        let o = DVec3::from(base);
+        let s = Solid::cuboid(o, o + DVec3::new(0.8, 0.6, 0.901));
+        // Leave out the two triangles of the top face.
+        let top = |t: &[u32; 3]| {
+            t.iter()
+                .all(|&i| (s.vertices[i as usize].z - o.z - 0.901).abs() < 1e-9)
+        };
+        let open = element(
+            "cabinet",
+            Solid {
+                vertices: s.vertices.clone(),
+                triangles: s.triangles.iter().filter(|t| !top(t)).copied().collect(),
+            },
+        );
+        assert!(!open.is_closed());
+        let counter = element(
+            "counter",
+            Solid::cuboid(
+                o + DVec3::new(-0.3, -0.05, 0.9),
+                o + DVec3::new(1.2, 0.65, 0.94),
+            ),
+        );
+        for (a, b) in [(&open, &counter), (&counter, &open)] {
+            assert_eq!(test_pair(a, b, INTERSECTION), None);
+            // Without a tolerance: the sides' 1 mm.
+            let f = test_pair(a, b, COLLISION).unwrap();
+            assert_eq!(f.kind, ClashKind::Protrusion, "{f:?}");
+            assert!((f.distance + 0.001).abs() < 1e-5, "{f:?}");
+        }
+        let rod = element(
+            "rod",
+            Solid::cuboid(
+                o + DVec3::new(-0.5, 0.25, 0.4),
+                o + DVec3::new(1.3, 0.35, 0.5),
+            ),
+        );
+        let f = test_pair(&rod, &open, INTERSECTION).unwrap();
+        assert!(
+            matches!(f.kind, ClashKind::Pierce | ClashKind::Protrusion),
+            "{f:?}"
+        );
+        assert!(f.distance <= -0.05 + 1e-5 && f.distance >= -0.3, "{f:?}");
+    }
+}
+
 #[test]
 fn box_inside_box_is_containment() {
     for base in [[0.0; 3], FAR] {
