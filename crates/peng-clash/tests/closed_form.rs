@@ -214,6 +214,50 @@ fn a_countertop_on_an_open_box_is_as_deep_as_the_box_reaches() {
     }
 }
 
+/// An open face (two triangles, a pane left without its thickness) lying
+/// 38 mm inside two identical windows: the same answer for both windows,
+/// although the face's diagonal crosses them differently, and whichever
+/// element is A. The face enters each window 38 mm from its nearer side.
+#[test]
+fn a_face_through_two_identical_solids_gets_one_answer() {
+    for base in [[0.0; 3], FAR] {
+        let o = DVec3::from(base);
+        let window = |id: &str, x: f64| {
+            element(
+                id,
+                Solid::cuboid(
+                    o + DVec3::new(x, 0.0, 0.0),
+                    o + DVec3::new(x + 1.0, 0.1, 1.2),
+                ),
+            )
+        };
+        let (w1, w2) = (window("w1", 0.0), window("w2", 2.0));
+        let corners = [[-0.5, 0.2], [3.5, 0.2], [3.5, 1.0], [-0.5, 1.0]];
+        let face = element(
+            "pane",
+            Solid {
+                vertices: corners
+                    .iter()
+                    .map(|[x, z]| o + DVec3::new(*x, 0.038, *z))
+                    .collect(),
+                triangles: vec![[0, 1, 2], [0, 2, 3]],
+            },
+        );
+        let mut answers = Vec::new();
+        for w in [&w1, &w2] {
+            for (a, b) in [(w, &face), (&face, w)] {
+                let f = test_pair(a, b, INTERSECTION).unwrap();
+                answers.push((f.kind, f.distance));
+            }
+        }
+        for (kind, distance) in &answers {
+            assert_eq!(*kind, answers[0].0, "{answers:?}");
+            assert!((distance - answers[0].1).abs() < 1e-6, "{answers:?}");
+        }
+        assert!((answers[0].1 + 0.038).abs() < 1e-5, "{answers:?}");
+    }
+}
+
 #[test]
 fn box_inside_box_is_containment() {
     for base in [[0.0; 3], FAR] {
