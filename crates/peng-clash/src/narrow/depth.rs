@@ -401,20 +401,29 @@ impl Search<'_> {
 /// `min_T max_v dist(v, T)` over the triangles `tris` of Y (and their union
 /// when it is one convex polygon).
 fn corner_bound(view: &View, corners: &[Vec3; 3], tris: &[u32; 4]) -> f32 {
-    let mut unique: Vec<u32> = tris.to_vec();
-    unique.sort_unstable();
-    unique.dedup();
+    // The distinct triangles, without allocating (this runs for every piece).
+    let mut sorted = *tris;
+    sorted.sort_unstable();
+    let mut ts = [[DVec3::ZERO; 3]; 4];
+    let mut n = 0;
+    for (k, &j) in sorted.iter().enumerate() {
+        if k == 0 || j != sorted[k - 1] {
+            ts[n] = view.y_triangle(j);
+            n += 1;
+        }
+    }
+    let ts = &ts[..n];
     let vs = corners.map(|v| v.as_dvec3());
-    let ts: Vec<[DVec3; 3]> = unique.iter().map(|&j| view.y_triangle(j)).collect();
-    let dist: Vec<[f64; 3]> = ts
-        .iter()
-        .map(|t| vs.map(|v| point_triangle_distance(v, t)))
-        .collect();
+    let mut dist = [[0.0; 3]; 4];
+    for (d, t) in dist.iter_mut().zip(ts) {
+        *d = vs.map(|v| point_triangle_distance(v, t));
+    }
+    let dist = &dist[..n];
     let mut bound = dist
         .iter()
         .map(|d| d.iter().copied().fold(0.0, f64::max))
         .fold(f64::INFINITY, f64::min);
-    if ts.len() > 1 && coplanar_convex_union(&ts, view.eps()) {
+    if n > 1 && coplanar_convex_union(ts, view.eps()) {
         let union = (0..3)
             .map(|k| dist.iter().map(|d| d[k]).fold(f64::INFINITY, f64::min))
             .fold(0.0, f64::max);
