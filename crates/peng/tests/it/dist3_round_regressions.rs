@@ -295,3 +295,59 @@ fn thin_cylinder_across_a_rim_overlaps() {
     assert!(m.depth() > 2.4e-5, "{m:?}");
     assert!(contact(&b, &pb, &a, &pa, 0.0).is_some());
 }
+
+/// The support value along `n` (world) of a cylinder placed by `p`, in f64:
+/// the centre's offset plus the half-height along the axis and the radius
+/// across it.
+fn cylinder_support_f64(h: f64, r: f64, p: &Pose3, n: DVec3) -> f64 {
+    let axis = to_world_vec(p, DVec3::Y);
+    let along = n.dot(axis);
+    let across = (n.length_squared() - along * along).max(0.0).sqrt();
+    n.dot(p.translation.as_dvec3()) + h * along.abs() + r * across
+}
+
+/// Two cylinders overlapping by about 4.3e-4 (seed 861262 of the soak,
+/// `diff3d::cylinder_cylinder` pair 20793): `distance` said -9.5e-4, along a
+/// normal whose support planes do overlap by that much, but moving B by
+/// 4.34e-4 along another direction separates them. Truth: the depth is the
+/// least overlap of the support planes over all directions; here sampled
+/// around the reported normal in f64.
+#[test]
+fn overlapping_cylinders_depth_is_the_least_overlap() {
+    let (ha, ra) = (1.385_703_f32, 1.376_109_f32);
+    let a: Shape = Cylinder::new(ha, ra).unwrap().into();
+    let pa = pose(
+        [0.680_505_75, 3.746_508_1, -2.235_216_1],
+        [-0.661_856_83, 0.235_152_48, -0.227_251_05, -0.674_541_23],
+    );
+    let (hb, rb) = (0.630_845_07_f32, 0.919_012_f32);
+    let b: Shape = Cylinder::new(hb, rb).unwrap().into();
+    let pb = pose(
+        [3.430_061_3, 3.584_08, -1.742_236_3],
+        [-0.855_302_1, -0.100_771_87, -0.302_949_73, -0.408_074_62],
+    );
+    // The overlap of the support planes along unit `n` (A to B): moving B by
+    // it along `n` separates the pair.
+    let overlap = |n: DVec3| {
+        let n = n.normalize();
+        cylinder_support_f64(ha as f64, ra as f64, &pa, n)
+            + cylinder_support_f64(hb as f64, rb as f64, &pb, -n)
+    };
+    let n_parry = DVec3::new(0.887_001_63, 0.049_692_094, 0.459_084_75);
+    let known = overlap(n_parry);
+    assert!(known > 0.0 && known < 4.4e-4, "{known}");
+    let d = distance(&a, &pa, &b, &pb);
+    let tol = 2e-5;
+    assert!(
+        -(d.distance as f64) <= known + tol && d.distance < 0.0,
+        "depth {} but {known} separates: {d:?}",
+        -d.distance
+    );
+    // The reported normal's own overlap is the reported depth.
+    let own = overlap(d.normal.as_dvec3());
+    assert!((own + d.distance as f64).abs() < tol, "{own} {d:?}");
+    let m = contact(&a, &pa, &b, &pb, 0.0).expect("overlap");
+    assert!((m.depth() as f64) <= known + tol, "{m:?}");
+    let d2 = distance(&b, &pb, &a, &pa);
+    assert!(-(d2.distance as f64) <= known + tol, "{d2:?}");
+}

@@ -48,7 +48,8 @@ const REL_TOL: f32 = 1.0e-6;
 /// the 1e-4 agreement asked of depths, and above the f32 noise of face normals
 /// built from nearly coincident support points.
 const STALL_TOL: f32 = 1.0e-5;
-/// Relative distance behind the origin beyond which a face is taken as flipped.
+/// Relative distance behind the origin beyond which a face counts as behind it
+/// (a true face to expand first, or a flipped sliver: see `pick_face`).
 const NEG_TOL: f32 = 1.0e-5;
 /// Relative size below which a polytope has no extent in a direction.
 const FLAT_TOL: f32 = 1.0e-6;
@@ -160,6 +161,46 @@ fn nearest_face(faces: &[Face], min_d: f32) -> Option<usize> {
         }
     }
     found
+}
+
+/// The face to expand next, and whether it lies behind the origin: the live
+/// face farthest behind the origin (offset below `min_d`) that is a true face
+/// of the convex polytope (every vertex behind its plane within `eps`), else
+/// the live face nearest the origin (offset at least `min_d`). The origin
+/// lies outside a face behind it, so the polytope does not hold it yet. A
+/// face behind the origin whose plane some vertex passes is a sliver that
+/// rounding flipped: it is marked bad and never chosen (vertices are only
+/// added, so it stays so).
+fn pick_face(
+    faces: &mut [Face],
+    verts: &[SupportPoint],
+    min_d: f32,
+    eps: f32,
+) -> Option<(usize, bool)> {
+    loop {
+        let (mut nearest, mut behind): (Option<usize>, Option<usize>) = (None, None);
+        for (i, f) in faces.iter().enumerate() {
+            if !f.alive || f.bad || !f.d.is_finite() {
+                continue;
+            }
+            if f.d >= min_d {
+                if nearest.is_none_or(|j| f.d < faces[j].d) {
+                    nearest = Some(i);
+                }
+            } else if behind.is_none_or(|j| f.d < faces[j].d) {
+                behind = Some(i);
+            }
+        }
+        let Some(b) = behind else {
+            return nearest.map(|i| (i, false));
+        };
+        let f = faces[b];
+        let base = verts[f.v[0] as usize].w;
+        if verts.iter().all(|p| f.n.dot(p.w - base) <= eps) {
+            return Some((b, true));
+        }
+        faces[b].bad = true;
+    }
 }
 
 /// A unit vector perpendicular to `u` (not necessarily unit).
@@ -356,21 +397,41 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
     let mut horizon: Vec<(u32, usize)> = Vec::new();
     let mut stack: Vec<(u32, usize)> = Vec::new();
     while iterations < EPA_MAX_ITERATIONS {
-        // The live face nearest the origin. The polytope contains the origin,
-        // so no valid face lies behind it; a face that does is a sliver whose
-        // orientation rounding has flipped (three nearly collinear rim points
-        // of a curved or flat patch) and is skipped.
-        let Some(fi) = nearest_face(&faces, -NEG_TOL * scale) else {
+        // The live face nearest the origin. When the polytope contains the
+        // origin no true face lies behind it; a face that does is mostly a
+        // sliver whose orientation rounding has flipped (three nearly
+        // collinear rim points of a curved or flat patch), and is skipped.
+        // But GJK can call the cores overlapping with a final simplex that stops
+        // short of the origin by more than rounding (a shallow overlap of two
+        // large cylinders: 2.6e-4 short, with the depth 4.3e-4 and the size
+        // 5.6). Then a true face lies behind the origin, and skipping it would
+        // leave the region nearest the origin unexplored: such faces are
+        // expanded first, until the polytope holds the origin.
+        let Some((fi, behind)) =
+            pick_face(&mut faces, &verts, -NEG_TOL * scale, 0.1 * REL_TOL * scale)
+        else {
             break;
         };
-        best_face = fi;
         let face = faces[fi];
         let sp = support(face.n);
         scale = scale.max(sp.w.length());
         let h = face.n.dot(sp.w);
         let gap = h - face.d;
+        if behind && h < -REL_TOL * scale {
+            // A − B lies wholly behind a plane that the origin is in front
+            // of: the cores are apart, by at least `-h` along the normal.
+            return EpaOutput {
+                depth: h,
+                normal: face.n,
+                point_a: sp.a,
+                point_b: sp.b,
+                converged: true,
+                iterations,
+            };
+        }
         // (NaN counts as converged.)
-        if gap.is_nan() || gap <= REL_TOL * scale {
+        if gap.is_nan() || (!behind && gap <= REL_TOL * scale) {
+            best_face = fi;
             converged = true;
             break;
         }
@@ -381,7 +442,7 @@ pub fn epa<A: SupportMap + ?Sized, B: SupportMap + ?Sized>(
         // (a cylinder's rim against a segment) f32 face normals from nearly
         // coincident support points stop the gap shrinking well before
         // REL_TOL·scale, and further expansion only makes slivers.
-        if let Some((u, best)) = upper {
+        if let Some((u, best)) = upper.filter(|_| !behind) {
             if face.d >= u - STALL_TOL * u.abs().max(REL_TOL * scale) {
                 return face_output(&verts, &best, u, true, iterations);
             }
