@@ -2,7 +2,7 @@
 
 use super::{ClashEntry, Report};
 use crate::element::Element;
-use crate::picture::{draw_clash, frame};
+use crate::picture::{draw_clash_on, frame, Canvas};
 use glam::DVec3;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -41,13 +41,19 @@ pub fn draw_pictures(report: &Report, model: &[Element], width: u32, height: u32
         .enumerate()
         .flat_map(|(t, test)| test.clashes.iter().map(move |c| (t, c)))
         .collect();
+    // One canvas per worker, reused from picture to picture.
     jobs.par_iter()
-        .filter_map(|&(t, c)| {
-            let (a, b) = find(c)?;
-            let (pa, pb) = (DVec3::from(c.point_a), DVec3::from(c.point_b));
-            let png = draw_clash(a, b, pa, pb, width, height).to_png();
-            let (center, half) = frame(a, b, pa, pb);
-            Some(((t, c.id.clone()), Picture { png, center, half }))
-        })
+        .map_init(
+            || Canvas::new(width, height, [0; 3]),
+            |canvas, &(t, c)| {
+                let (a, b) = find(c)?;
+                let (pa, pb) = (DVec3::from(c.point_a), DVec3::from(c.point_b));
+                draw_clash_on(canvas, a, b, pa, pb);
+                let png = canvas.to_png();
+                let (center, half) = frame(a, b, pa, pb);
+                Some(((t, c.id.clone()), Picture { png, center, half }))
+            },
+        )
+        .flatten()
         .collect()
 }

@@ -10,6 +10,8 @@ use peng_clash::report::{
     Topics,
 };
 use peng_clash::Element;
+use rayon::prelude::*;
+use std::collections::HashSet;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -43,8 +45,17 @@ pub fn write(
     // Many pictures go into a folder, loaded as the page scrolls, so that
     // the page opens at once; a few stay inline, in one file to pass on.
     let folder = dir.join(PICTURE_FOLDER);
-    clear_pictures(&folder)?;
-    let links = if pictures.len() > INLINE_UP_TO {
+    let as_files = pictures.len() > INLINE_UP_TO;
+    let keep: HashSet<String> = if as_files {
+        pictures
+            .keys()
+            .map(|(t, id)| picture_file(*t, id))
+            .collect()
+    } else {
+        HashSet::new()
+    };
+    clear_pictures(&folder, &keep)?;
+    let links = if as_files {
         write_pictures(&folder, &pictures)?;
         PictureLinks::Folder(PICTURE_FOLDER)
     } else {
@@ -79,15 +90,17 @@ pub const INLINE_UP_TO: usize = 200;
 /// The folder of `report.html`'s pictures when they are files.
 const PICTURE_FOLDER: &str = "pictures";
 
-/// Removes the pictures an earlier report left in `folder`, if any.
-fn clear_pictures(folder: &Path) -> Result<()> {
+/// Removes the pictures an earlier report left in `folder`, if any, but
+/// those named in `keep` (about to be overwritten: cheaper for the file
+/// system than removing and creating them again).
+fn clear_pictures(folder: &Path, keep: &HashSet<String>) -> Result<()> {
     let Ok(old) = std::fs::read_dir(folder) else {
         return Ok(());
     };
     for entry in old.flatten() {
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name.starts_with('t') && name.ends_with(".png") {
+        if name.starts_with('t') && name.ends_with(".png") && !keep.contains(name.as_ref()) {
             std::fs::remove_file(entry.path())
                 .with_context(|| format!("cannot remove {}", entry.path().display()))?;
         }
@@ -95,16 +108,16 @@ fn clear_pictures(folder: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Writes each picture into `folder` (created if needed).
+/// Writes each picture into `folder` (created if needed), on all cores.
 fn write_pictures(folder: &Path, pictures: &Pictures) -> Result<()> {
     std::fs::create_dir_all(folder)
         .with_context(|| format!("cannot create {}", folder.display()))?;
-    for ((t, id), picture) in pictures {
+    let all: Vec<_> = pictures.iter().collect();
+    all.par_iter().try_for_each(|((t, id), picture)| {
         let path = folder.join(picture_file(*t, id));
         std::fs::write(&path, &picture.png)
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    Ok(())
+            .with_context(|| format!("cannot write {}", path.display()))
+    })
 }
 
 /// Clashes from this many on get a note on a terminal while their pictures

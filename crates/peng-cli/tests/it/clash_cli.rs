@@ -360,6 +360,19 @@ fn many_pictures_are_files_beside_a_light_page() {
         let png = std::fs::read(out.join(&file)).unwrap();
         assert!(png.starts_with(b"\x89PNG"), "{file}");
     }
+    // Run again over a stale picture and a truncated one: the stale one goes,
+    // the truncated one is written whole, the others are overwritten.
+    let stale = out.join("pictures/t0-stale.png");
+    std::fs::write(&stale, b"old").unwrap();
+    let first = format!("pictures/t0-{}.png", report.tests[0].clashes[0].id);
+    std::fs::write(out.join(&first), b"cut").unwrap();
+    ok(&run_clash(&d, &args));
+    assert!(!stale.exists());
+    assert!(std::fs::read(out.join(&first))
+        .unwrap()
+        .starts_with(b"\x89PNG"));
+    let count = std::fs::read_dir(out.join("pictures")).unwrap().count();
+    assert_eq!(count, 230);
     // Fewer clashes: inline again, the old pictures removed.
     ok(&run_clash(
         &d,
