@@ -22,6 +22,19 @@ impl Canvas {
     /// triangles already drawn; where it coincides with one already drawn, on
     /// every other pixel. Pixels whose centre lies inside are filled.
     pub fn fill_triangle(&mut self, view: &View, w: [DVec3; 3], color: [u8; 3]) {
+        self.raster(view, w, color, None);
+    }
+
+    /// Glazes the world triangle `w` over what is drawn: shaded as
+    /// [`Canvas::fill_triangle`] does, blended at opacity `alpha` on the
+    /// pixels where it is not behind a triangle already filled, and leaving
+    /// the depths as they are (so what is drawn later still shows through).
+    pub fn glaze_triangle(&mut self, view: &View, w: [DVec3; 3], color: [u8; 3], alpha: f32) {
+        self.raster(view, w, color, Some(alpha.clamp(0.0, 1.0)));
+    }
+
+    /// Fills (`glaze` `None`) or glazes at that opacity.
+    fn raster(&mut self, view: &View, w: [DVec3; 3], color: [u8; 3], glaze: Option<f32>) {
         let n = (w[1] - w[0]).cross(w[2] - w[0]);
         let Some(n) = n.try_normalize() else { return };
         let light = 0.35 + 0.65 * n.dot(view.toward_viewer).abs();
@@ -101,6 +114,15 @@ impl Canvas {
             // Surfaces within 10 µm of each other are one surface (two
             // elements modelled in the same place): the later one takes every
             // other pixel, so both colours show in a checkerboard.
+            if let Some(alpha) = glaze {
+                for (z, p) in depth.iter().zip(pixels.iter_mut()) {
+                    if d as f32 >= *z - COINCIDENT {
+                        *p = mix(*p, [r, g, b], alpha);
+                    }
+                    d += dz;
+                }
+                continue;
+            }
             let parity = (from as u32 + y) % 2;
             for (k, (z, p)) in depth.iter_mut().zip(pixels.iter_mut()).enumerate() {
                 let (here, old) = (d as f32, *z);
@@ -113,6 +135,15 @@ impl Canvas {
             }
         }
     }
+}
+
+/// `color` at opacity `alpha` over the opaque pixel `p`, in 1/256 steps.
+pub(super) fn mix(p: PremultipliedColorU8, color: [u8; 3], alpha: f32) -> PremultipliedColorU8 {
+    let a = (alpha.clamp(0.0, 1.0) * 256.0) as u32;
+    let m = |old: u8, new: u8| ((u32::from(old) * (256 - a) + u32::from(new) * a + 128) >> 8) as u8;
+    let [r, g, b] = color;
+    PremultipliedColorU8::from_rgba(m(p.red(), r), m(p.green(), g), m(p.blue(), b), 255)
+        .unwrap_or(p)
 }
 
 /// The pixels `from..=to` of a row, within `x_lo..=x_hi`, whose centres

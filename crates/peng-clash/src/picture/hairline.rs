@@ -11,8 +11,12 @@
 //! length, as a one-pixel-wide stroke does.
 
 use super::canvas::{Canvas, Rgb};
-use glam::Vec2;
-use tiny_skia::PremultipliedColorU8;
+use super::depth::mix;
+use glam::{Vec2, Vec3};
+
+/// How far (metres) behind a filled surface a line still shows: an edge of
+/// a face lies on it.
+const HIDDEN: f32 = 1e-3;
 
 impl Canvas {
     /// Opaque one-pixel anti-aliased lines in `color`, blended over what is
@@ -21,20 +25,31 @@ impl Canvas {
     pub fn hairlines(&mut self, segments: &[(Vec2, Vec2)], color: Rgb) {
         for &(a, b) in segments {
             if a.is_finite() && b.is_finite() {
-                self.hairline(a, b, color);
+                self.hairline(a.extend(0.0), b.extend(0.0), color, false);
             }
         }
     }
 
-    fn hairline(&mut self, a: Vec2, b: Vec2, color: Rgb) {
+    /// [`Canvas::hairlines`] hidden behind the triangles filled: each segment
+    /// `(x, y, depth)` to `(x, y, depth)`, its depth interpolated along it,
+    /// drawn only where it is not behind the depth already there.
+    pub fn hairlines_behind(&mut self, segments: &[(Vec3, Vec3)], color: Rgb) {
+        for &(a, b) in segments {
+            if a.is_finite() && b.is_finite() {
+                self.hairline(a, b, color, true);
+            }
+        }
+    }
+
+    fn hairline(&mut self, a: Vec3, b: Vec3, color: Rgb, depth_test: bool) {
         let (w, h) = (self.width() as i64, self.height() as i64);
         // Pixel centres at whole numbers.
-        let (a, b) = (a - Vec2::splat(0.5), b - Vec2::splat(0.5));
+        let (a, b) = (a - Vec3::new(0.5, 0.5, 0.0), b - Vec3::new(0.5, 0.5, 0.0));
         let d = b - a;
         let steep = d.y.abs() > d.x.abs();
-        // Along the major axis u, across it v.
+        // Along the major axis u, across it v; depth z.
         let (mut a, mut b, extent_u, extent_v) = if steep {
-            (Vec2::new(a.y, a.x), Vec2::new(b.y, b.x), h, w)
+            (Vec3::new(a.y, a.x, a.z), Vec3::new(b.y, b.x, b.z), h, w)
         } else {
             (a, b, w, h)
         };
@@ -42,12 +57,28 @@ impl Canvas {
             std::mem::swap(&mut a, &mut b);
         }
         let du = b.x - a.x;
-        let slope = if du > 0.0 { (b.y - a.y) / du } else { 0.0 };
+        let (slope, dz) = if du > 0.0 {
+            ((b.y - a.y) / du, (b.z - a.z) / du)
+        } else {
+            (0.0, 0.0)
+        };
         let ink = (1.0 + slope * slope).sqrt();
-        let from = (a.x.round() as i64).max(0);
-        let to = (b.x.round() as i64).min(extent_u - 1);
+        let (mut from, mut to) = (a.x.round() as i64, b.x.round() as i64);
+        // Only where the line is within a pixel of the canvas across it.
+        let (v_lo, v_hi) = (-1.0, extent_v as f32);
+        if slope == 0.0 {
+            if a.y < v_lo || a.y > v_hi {
+                return;
+            }
+        } else {
+            let (u1, u2) = (a.x + (v_lo - a.y) / slope, a.x + (v_hi - a.y) / slope);
+            from = from.max(u1.min(u2).floor() as i64);
+            to = to.min(u1.max(u2).ceil() as i64);
+        }
+        let (from, to) = (from.max(0), to.min(extent_u - 1));
         for u in from..=to {
             let v = a.y + slope * (u as f32 - a.x);
+            let z = a.z + dz * (u as f32 - a.x);
             // floor(v) without a call to libm (v is within the canvas's
             // reach here, or far off it, where the pixels are skipped).
             let t = v as i64;
@@ -56,7 +87,10 @@ impl Canvas {
             for (vv, cover) in [(v0, (1.0 - frac) * ink), (v0 + 1, frac * ink)] {
                 if (0..extent_v).contains(&vv) && cover > 0.0 {
                     let (x, y) = if steep { (vv, u) } else { (u, vv) };
-                    self.blend((y * w + x) as usize, color, cover.min(1.0));
+                    let i = (y * w + x) as usize;
+                    if !depth_test || self.depth.get(i).is_none_or(|&d| z >= d - HIDDEN) {
+                        self.blend(i, color, cover.min(1.0));
+                    }
                 }
             }
         }
@@ -65,18 +99,7 @@ impl Canvas {
     /// Blends `color` at coverage `alpha` (0 to 1) over pixel number `i`.
     fn blend(&mut self, i: usize, color: Rgb, alpha: f32) {
         let (pixels, _) = self.pixels_and_depth();
-        let p = pixels[i];
-        // (Both ends within 0..=255, so adding 0.5 and truncating rounds.)
-        let mix = |old: u8, new: u8| (old as f32 + (new as f32 - old as f32) * alpha + 0.5) as u8;
-        let [r, g, b] = color;
-        if let Some(c) = PremultipliedColorU8::from_rgba(
-            mix(p.red(), r),
-            mix(p.green(), g),
-            mix(p.blue(), b),
-            255,
-        ) {
-            pixels[i] = c;
-        }
+        pixels[i] = mix(pixels[i], color, alpha);
     }
 }
 
@@ -166,6 +189,18 @@ mod tests {
             RED,
         );
         assert_eq!(coverage(&c), 0.0);
+        // Long lines passing above and beside the canvas.
+        c.hairlines(
+            &[(p(-1e6, -5.0), p(1e6, -4.0)), (p(-4.0, -1e6), p(-3.0, 1e6))],
+            RED,
+        );
+        assert_eq!(coverage(&c), 0.0);
+        // A long diagonal through it covers its 20-pixel run (√2 · 20
+        // pixels long, at most one pixel of ink a pixel).
+        let mut d = Canvas::new(30, 20, WHITE);
+        d.hairlines(&[(p(-1e5, -1e5), p(1e5, 1e5))], RED);
+        let ink = coverage(&d);
+        assert!(ink > 19.0 && ink < 29.0, "{ink}");
         c.hairlines(&[(p(-1e9, 10.5), p(1e9, 10.5))], RED);
         assert!((coverage(&c) - 30.0).abs() < 1e-3, "{}", coverage(&c));
         c.hairlines(&[(p(7.5, 7.5), p(7.5, 7.5))], RED);

@@ -6,9 +6,10 @@
 //! 30°), framed on the region where the two elements' boxes overlap
 //! ([`frame`]), so a pipe through a 30 m slab fills the picture, not the
 //! slab. Element A is drawn in orange, B in blue, Lambert-shaded with a
-//! z-buffer, and each element's creases are drawn over everything so hidden
-//! parts still show; the two clash points are joined by a black line with a
-//! ring around them.
+//! z-buffer (an element whose box holds the other's see-through), and each
+//! element's creases are drawn over everything so hidden parts still show;
+//! other elements near the clash show as light grey edges; the two clash
+//! points are joined by a black line with a ring around them.
 
 mod canvas;
 mod depth;
@@ -19,7 +20,7 @@ pub use canvas::{Canvas, Rgb, MAX_SIDE};
 pub use view::View;
 
 use crate::element::Element;
-use glam::{DVec3, Vec2};
+use glam::{DVec3, Vec2, Vec3};
 
 /// Element A's colour (orange).
 pub const COLOR_A: [u8; 3] = [232, 120, 40];
@@ -37,28 +38,54 @@ pub fn draw_clash(
     height: u32,
 ) -> Canvas {
     let mut canvas = Canvas::new(width, height, BACKGROUND);
-    draw_clash_on(&mut canvas, a, b, point_a, point_b);
+    draw_clash_on(&mut canvas, a, b, point_a, point_b, &[]);
     canvas
 }
 
 /// The pictures' background.
 const BACKGROUND: Rgb = [250, 250, 247];
 
-/// [`draw_clash`] on `canvas`, cleared first and kept at its size: one
-/// canvas draws many pictures without allocating each afresh.
+/// [`draw_clash`] on `canvas`, cleared first and kept at its size (one
+/// canvas draws many pictures without allocating each afresh), with the
+/// elements of `context` (others near the clash) drawn faded around it.
+///
+/// An element whose box holds the other's (a part cast in a column, a pipe
+/// inside a slab's box) is drawn see-through, so the part inside shows
+/// rather than a speck of it within the container's face.
 pub fn draw_clash_on(
     canvas: &mut Canvas,
     a: &Element,
     b: &Element,
     point_a: DVec3,
     point_b: DVec3,
+    context: &[&Element],
 ) {
     let (width, height) = (canvas.width(), canvas.height());
     let (center, half) = frame(a, b, point_a, point_b);
     let view = View::looking_at(center, half, width, height);
     canvas.clear(BACKGROUND);
-    for (e, color) in [(a, COLOR_A), (b, COLOR_B)] {
-        fill_element(canvas, &view, e, color, e.is_closed());
+    let (a_holds_b, b_holds_a) = (holds(a, b), holds(b, a));
+    // Boxes that hold each other (a duplicate) are both drawn solid.
+    let see_through = [a_holds_b && !b_holds_a, b_holds_a && !a_holds_b];
+    for ((e, color), glass) in [(a, COLOR_A), (b, COLOR_B)].into_iter().zip(see_through) {
+        if !glass {
+            fill_element(canvas, &view, e, color, e.is_closed());
+        }
+    }
+    for ((e, color), glass) in [(a, COLOR_A), (b, COLOR_B)].into_iter().zip(see_through) {
+        if glass {
+            glaze_element(canvas, &view, e, color, GLASS);
+        }
+    }
+    // The context, faded: the edges of the elements around, where the
+    // clash's elements do not hide them (their faces, glazed, cost as much
+    // again as the whole picture).
+    for e in context {
+        let lines: Vec<(Vec3, Vec3)> = creases(e)
+            .into_iter()
+            .map(|(p, q)| (pxz(&view, p), pxz(&view, q)))
+            .collect();
+        canvas.hairlines_behind(&lines, CONTEXT_COLOR);
     }
     // X-ray: each element's creases drawn over everything, so the parts one
     // element hides of the other still show.
@@ -78,6 +105,33 @@ pub fn draw_clash_on(
     canvas.ring(m, r + 0.25, 2.0, [0, 0, 0]);
 }
 
+/// The opacity of a see-through container.
+const GLASS: f32 = 0.3;
+/// The context elements' edges' colour (a light grey).
+const CONTEXT_COLOR: Rgb = [170, 170, 170];
+
+/// Whether `outer`'s box holds `inner`'s (within a millionth of its size).
+fn holds(outer: &Element, inner: &Element) -> bool {
+    let (o, i) = (outer.bounds(), inner.bounds());
+    let slack = 1e-6 * (o.max - o.min).max_element().max(1.0);
+    (i.min - o.min).min_element() >= -slack && (o.max - i.max).min_element() >= -slack
+}
+
+/// Glazes element `e` at opacity `alpha`: its faces towards the viewer for a
+/// closed element (the far side would darken it twice), every face for an
+/// open one.
+fn glaze_element(canvas: &mut Canvas, view: &View, e: &Element, color: Rgb, alpha: f32) {
+    let mesh = e.mesh();
+    let cull = e.is_closed();
+    for t in mesh.indices() {
+        let w = t.map(|i| e.world_point(mesh.vertices()[i as usize]));
+        if cull && (w[1] - w[0]).cross(w[2] - w[0]).dot(view.toward_viewer) < 0.0 {
+            continue;
+        }
+        canvas.glaze_triangle(view, w, color, alpha);
+    }
+}
+
 /// Fills element `e`'s triangles in `color`. With `cull_back`, for a closed
 /// element, whose shells are wound outward (see `Element::from_local`), the
 /// triangles facing away from the viewer are left out: each lies behind one
@@ -92,6 +146,11 @@ fn fill_element(canvas: &mut Canvas, view: &View, e: &Element, color: Rgb, cull_
         }
         canvas.fill_triangle(view, w, color);
     }
+}
+
+/// The pixel position of a world point and its depth (metres).
+fn pxz(view: &View, p: DVec3) -> Vec3 {
+    view.project(p).as_vec2().extend(view.depth(p) as f32)
 }
 
 /// The pixel position of a world point, in `f32` for drawing (the view
@@ -279,7 +338,7 @@ mod tests {
             ),
         );
         let mut canvas = Canvas::new(200, 150, [0, 0, 0]);
-        draw_clash_on(&mut canvas, &slab, &pipe, o, o + DVec3::Z * 0.1);
+        draw_clash_on(&mut canvas, &slab, &pipe, o, o + DVec3::Z * 0.1, &[]);
         let first = canvas.rgb();
         draw_clash_on(
             &mut canvas,
@@ -287,6 +346,7 @@ mod tests {
             &slab,
             o + DVec3::X * 0.6,
             o + DVec3::X * 0.6,
+            &[],
         );
         let fresh = draw_clash(
             &wall,
@@ -298,6 +358,108 @@ mod tests {
         );
         assert!(canvas.rgb() == fresh.rgb());
         assert!(first != fresh.rgb());
+    }
+
+    /// Pixels whose colour leans to orange (A) and to blue (B).
+    fn hues(c: &Canvas) -> (usize, usize) {
+        let (mut na, mut nb) = (0, 0);
+        for p in c.rgb().chunks(3) {
+            let (r, b) = (p[0] as i32, p[2] as i32);
+            na += (r > b + 40) as usize;
+            nb += (b > r + 40) as usize;
+        }
+        (na, nb)
+    }
+
+    /// A part wholly inside a column shows through the column (drawn
+    /// see-through), not as a speck in its face: most of the part's
+    /// projection leans to orange; drawn solid, only its creases would.
+    #[test]
+    fn a_part_inside_a_column_shows_through_it() {
+        let o = DVec3::new(80.0, 40.0, 2.0);
+        let column = el(
+            "column",
+            Solid::cuboid(o - DVec3::new(0.3, 0.3, 2.0), o + DVec3::new(0.3, 0.3, 2.0)),
+        );
+        let part = el(
+            "channel",
+            Solid::cuboid(
+                o - DVec3::new(0.1, 0.05, 0.2),
+                o + DVec3::new(0.1, 0.05, 0.2),
+            ),
+        );
+        let c = draw_clash(&part, &column, o, o + DVec3::X * 0.3, 240, 180);
+        if let Ok(dir) = std::env::var("PENG_PICTURE_DIR") {
+            std::fs::write(format!("{dir}/part_in_column.png"), c.to_png()).unwrap();
+        }
+        let (na, nb) = hues(&c);
+        // (Drawn solid, the column's face leaves the part's creases only:
+        // about 300 pixels.)
+        assert!(na > 1200, "orange {na}, blue {nb}");
+        // The same part on the column's face, not inside: the column solid.
+        assert!(!holds(
+            &column,
+            &el("out", Solid::cuboid(o + DVec3::X * 0.2, o + DVec3::X * 0.5))
+        ));
+    }
+
+    /// Elements near the clash are drawn faded (their edges in light grey)
+    /// around it, and never over the clash's elements.
+    #[test]
+    fn context_elements_are_faded_around_the_clash() {
+        // Two beams crossing, a post beside them.
+        let o = DVec3::new(-30.0, 12.0, 0.0);
+        let a = el(
+            "a",
+            Solid::cuboid(o - DVec3::new(2.0, 0.1, 0.1), o + DVec3::new(2.0, 0.1, 0.1)),
+        );
+        let b = el(
+            "b",
+            Solid::cuboid(
+                o - DVec3::new(0.1, 2.0, 0.08),
+                o + DVec3::new(0.1, 2.0, 0.12),
+            ),
+        );
+        let post = DVec3::new(0.25, -0.25, 0.0);
+        let near = el(
+            "near",
+            Solid::cuboid(
+                o + post - DVec3::new(0.05, 0.05, 1.0),
+                o + post + DVec3::new(0.05, 0.05, 1.0),
+            ),
+        );
+        let grey = |c: &Canvas| {
+            c.rgb()
+                .chunks(3)
+                .filter(|p| {
+                    let (r, g, b) = (p[0] as i32, p[1] as i32, p[2] as i32);
+                    (r - g).abs() < 8 && (g - b).abs() < 12 && r < 238 && r > 150
+                })
+                .count()
+        };
+        let (pa, pb) = (o + DVec3::Z * 0.1, o - DVec3::Z * 0.08);
+        let mut with = Canvas::new(240, 180, [0; 3]);
+        draw_clash_on(&mut with, &a, &b, pa, pb, &[&near]);
+        let without = draw_clash(&a, &b, pa, pb, 240, 180);
+        if let Ok(dir) = std::env::var("PENG_PICTURE_DIR") {
+            std::fs::write(format!("{dir}/context.png"), with.to_png()).unwrap();
+        }
+        assert!(
+            grey(&with) > grey(&without) + 150,
+            "{} {}",
+            grey(&with),
+            grey(&without)
+        );
+        // The beams keep their pixels (but for their creases' blends, over
+        // grey rather than the background).
+        let ((a1, b1), (a0, b0)) = (hues(&with), hues(&without));
+        let close = |x: usize, y: usize| (x as f64 / y as f64 - 1.0).abs() < 0.02;
+        assert!(
+            close(a1, a0) && close(b1, b0),
+            "{:?} {:?}",
+            (a1, b1),
+            (a0, b0)
+        );
     }
 
     /// A zero-sized picture is drawn as one pixel, not a panic.
