@@ -37,7 +37,7 @@ use crate::element::Element;
 use glam::{DVec3, Vec3};
 use peng::bound::Aabb3;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 /// The search stops when no piece can be deeper than `(1 + REL)` times the
 /// deepest point found: the depth reported is within 4 % of the true depth.
@@ -98,6 +98,7 @@ pub(crate) fn refine(
         kind: seed.map_or(ClashKind::Protrusion, |s| s.kind),
         tolerance,
         evaluations: 0,
+        nearest: HashMap::new(),
     };
     for (side, _) in sides.iter().enumerate().filter(|(_, on)| **on) {
         search.seed(side);
@@ -196,6 +197,10 @@ struct Search<'a> {
     kind: ClashKind,
     tolerance: f32,
     evaluations: usize,
+    /// The nearest points of Y's surface met so far, by side and point (a
+    /// split's children share their corners with it and with each other:
+    /// seven new points a split, where its four children have sixteen).
+    nearest: HashMap<(usize, [u32; 3]), Near>,
 }
 
 impl Search<'_> {
@@ -299,15 +304,25 @@ impl Search<'_> {
         });
     }
 
+    /// The nearest point of Y's surface to `p` (X's side `side`), measured
+    /// once per point.
+    fn near(&mut self, side: usize, p: Vec3) -> Near {
+        let view = &self.views[side];
+        *self
+            .nearest
+            .entry((side, p.to_array().map(f32::to_bits)))
+            .or_insert_with(|| view.near(p))
+    }
+
     /// Measures the piece's corners and centroid, tightens its bound, and
     /// puts it back (or drops it when it lies outside Y).
     fn measure(&mut self, mut piece: Piece) {
         self.evaluations += 1;
         let side = piece.side;
-        let view = &self.views[side];
         let c = (piece.corners[0] + piece.corners[1] + piece.corners[2]) / 3.0;
-        let near = piece.corners.map(|v| view.near(v));
-        let at_c = view.near(c);
+        let near = piece.corners.map(|v| self.near(side, v));
+        let at_c = self.near(side, c);
+        let view = &self.views[side];
         let radius = piece
             .corners
             .iter()
