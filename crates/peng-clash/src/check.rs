@@ -2,10 +2,10 @@
 //! test on every core, results in a fixed order.
 
 use crate::broad::{overlapping_pairs, Entry};
-use crate::clash::{clash_id, Clash, Finding};
+use crate::clash::{clash_id, Clash, ClashKind, Finding};
 use crate::element::{Bounds, Element};
 use crate::ignore::IgnoreRules;
-use crate::narrow::{clearance, duplicate, hard, PairFrame};
+use crate::narrow::{chord_allowance, clearance, duplicate, hard, PairFrame};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
@@ -137,13 +137,43 @@ pub fn run_with_progress(
 }
 
 /// The finding of one pair in one mode.
+///
+/// In the hard modes, a door or window against the element whose opening it
+/// fills ([`Identity::fills`](crate::Identity::fills)) may reach into it by
+/// the chord error of a curved opening cut with fewer sides than the filler
+/// (the sagitta of the opening's sides where it reaches in, with a tenth to
+/// spare) on top of the tolerance: a round window in its round opening is
+/// not a clash, one too big for it is.
 pub fn test_pair(a: &Element, b: &Element, mode: Mode) -> Option<Finding> {
     let pair = PairFrame::new(a, b);
     match mode {
         Mode::Hard {
             tolerance,
             report_touching,
-        } => hard(&pair, tolerance, report_touching),
+        } => {
+            let found = hard(&pair, tolerance, report_touching);
+            // A filler in its host's opening: the opening's chord error,
+            // measured where the filler reaches in, is no clash.
+            let host = match (&a.identity.fills, &b.identity.fills) {
+                (Some(h), _) if *h == b.identity.id => Some((b, 1)),
+                (_, Some(h)) if *h == a.identity.id => Some((a, 0)),
+                _ => None,
+            };
+            match (found, host) {
+                (Some(f), Some((h, side))) if f.kind != ClashKind::Touch => {
+                    let on_host = if side == 0 { f.point_a } else { f.point_b };
+                    // With a tenth to spare, so that the depth search need
+                    // not tell apart depths a hair from the sagitta.
+                    let allowance = 1.1 * chord_allowance(h, on_host);
+                    if allowance > 0.0 && -f.distance <= tolerance + allowance {
+                        hard(&pair, tolerance + allowance, report_touching)
+                    } else {
+                        Some(f)
+                    }
+                }
+                (found, _) => found,
+            }
+        }
         Mode::Clearance { distance } => clearance(&pair, distance),
         Mode::Duplicate { tolerance } => duplicate(&pair, tolerance),
     }

@@ -552,3 +552,117 @@ fn a_part_inside_a_column_meshed_with_defects_is_contained() {
         }
     }
 }
+
+/// A wall 0.2 m thick (along y) with a round opening of radius `r` cut as an
+/// `n`-gon: a ring whose outer and inner sides are both `n`-gons (the outer
+/// of radius `r + 0.6`), closed by quads at its faces, centred at `c`.
+fn wall_with_round_opening(id: &str, c: DVec3, r: f64, n: u32) -> Element {
+    let ring = |radius: f64, y: f64| -> Vec<DVec3> {
+        (0..n)
+            .map(|k| {
+                let a = std::f64::consts::TAU * f64::from(k) / f64::from(n);
+                c + DVec3::new(radius * a.cos(), y, radius * a.sin())
+            })
+            .collect()
+    };
+    // Rings: 0 inner front, 1 outer front, 2 inner back, 3 outer back.
+    let mut vertices = Vec::new();
+    for (radius, y) in [(r, -0.1), (r + 0.6, -0.1), (r, 0.1), (r + 0.6, 0.1)] {
+        vertices.extend(ring(radius, y));
+    }
+    let v = |ring: u32, k: u32| ring * n + k % n;
+    let mut triangles = Vec::new();
+    let mut quad = |a: u32, b: u32, c: u32, d: u32| {
+        triangles.push([a, b, c]);
+        triangles.push([a, c, d]);
+    };
+    for k in 0..n {
+        quad(v(0, k), v(1, k), v(1, k + 1), v(0, k + 1)); // front face
+        quad(v(2, k), v(2, k + 1), v(3, k + 1), v(3, k)); // back face
+        quad(v(1, k), v(3, k), v(3, k + 1), v(1, k + 1)); // outer side
+        quad(v(0, k), v(0, k + 1), v(2, k + 1), v(2, k)); // opening's side
+    }
+    let identity = Identity {
+        id: id.into(),
+        class: "IfcWall".into(),
+        file: "test.ifc".into(),
+        ..Identity::default()
+    };
+    let wall = Element::from_world(identity, &vertices, triangles).unwrap();
+    assert!(wall.is_closed(), "the wall's mesh is closed");
+    wall
+}
+
+/// A round window of radius `r` cut as an `m`-gon turned by `phase`
+/// (radians), 0.1 m thick, in the wall's opening at `c`, filling `host`.
+fn round_window(c: DVec3, r: f64, m: u32, phase: f64, host: Option<&str>) -> Element {
+    let mut s = Solid::bar(c - DVec3::Y * 0.05, c + DVec3::Y * 0.05, r, m);
+    // Place the corners at known angles (the bar's own start is arbitrary).
+    for (i, v) in s.vertices.iter_mut().enumerate() {
+        let k = (i as u32) % m;
+        if (i as u32) < 2 * m {
+            let a = std::f64::consts::TAU * f64::from(k) / f64::from(m) + phase;
+            let y = v.y;
+            *v = DVec3::new(c.x + r * a.cos(), y, c.z + r * a.sin());
+        }
+    }
+    let identity = Identity {
+        id: "window".into(),
+        class: "IfcWindow".into(),
+        file: "test.ifc".into(),
+        fills: host.map(str::to_string),
+        ..Identity::default()
+    };
+    Element::from_world(identity, &s.vertices, s.triangles).unwrap()
+}
+
+/// A round window in a round opening cut with fewer sides: its corners, on
+/// the circle, reach into the wall by up to the sagitta of the opening's
+/// sides (9.6 mm for a 16-gon of radius 0.5 m), which is the tessellation's
+/// error, not a clash. A window 30 mm too big still clashes, and so does the
+/// same fit between elements not related as filler and host.
+#[test]
+fn a_round_window_in_a_coarser_round_opening_is_no_clash() {
+    for base in [[0.0; 3], FAR] {
+        let c = DVec3::from(base);
+        for (n, m) in [(8, 32), (16, 64), (12, 24), (16, 48), (32, 8), (24, 24)] {
+            let wall = wall_with_round_opening("wall", c, 0.5, n);
+            // Corners at the opening's mid-sides: the deepest reach.
+            let phase = std::f64::consts::PI / f64::from(n);
+            let window = round_window(c, 0.5, m, phase, Some("wall"));
+            let sagitta = 0.5 * (1.0 - (std::f64::consts::PI / f64::from(n)).cos());
+            for mode in [INTERSECTION, COLLISION] {
+                assert_eq!(
+                    test_pair(&window, &wall, mode),
+                    None,
+                    "{n}-gon, {m}-gon, {mode:?}"
+                );
+                assert_eq!(
+                    test_pair(&wall, &window, mode),
+                    None,
+                    "{n}-gon, {m}-gon, {mode:?}"
+                );
+            }
+            // At most a touch where touches are asked for.
+            let f = test_pair(&window, &wall, TOUCHING);
+            assert!(
+                f.is_none_or(|f| f.kind == ClashKind::Touch),
+                "{n}, {m}: {f:?}"
+            );
+            // Not filler and host: the chord error is a protrusion.
+            if m > n && m % n == 0 {
+                let alone = round_window(c, 0.5, m, phase, None);
+                let f = test_pair(&alone, &wall, INTERSECTION).expect("a protrusion");
+                assert!(
+                    (-f.distance - sagitta).abs() < 0.05 * sagitta + 1e-5,
+                    "{n}, {m}: depth {} against the sagitta {sagitta}",
+                    -f.distance
+                );
+            }
+            // 30 mm too big: a clash, as deep as the misfit.
+            let big = round_window(c, 0.53, m, phase, Some("wall"));
+            let f = test_pair(&big, &wall, INTERSECTION).expect("too big a window clashes");
+            assert!(-f.distance > 0.02, "{n}, {m}: {f:?}");
+        }
+    }
+}

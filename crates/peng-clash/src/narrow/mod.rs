@@ -5,6 +5,7 @@
 //! boxes overlap, so f32 keeps its precision however far the model lies from
 //! the world origin.
 
+mod chord;
 mod clearance;
 mod contacts;
 mod depth;
@@ -15,6 +16,7 @@ mod probe;
 mod segment;
 mod tri64;
 
+pub(crate) use chord::chord_allowance;
 pub(crate) use clearance::clearance;
 pub(crate) use duplicate::duplicate;
 pub(crate) use frame::PairFrame;
