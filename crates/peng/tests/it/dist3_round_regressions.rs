@@ -351,3 +351,56 @@ fn overlapping_cylinders_depth_is_the_least_overlap() {
     let d2 = distance(&b, &pb, &a, &pa);
     assert!(-(d2.distance as f64) <= known + tol, "{d2:?}");
 }
+
+/// A segment 0.014 from a cone's side (soak seed 861314,
+/// `dist3_properties::gjk_agrees_with_fast_paths`): `distance` and the
+/// general GJK gave normals 3.1e-3 rad apart. Truth: the closest point of the
+/// segment to the cone, found by dense sampling and golden-section search in
+/// f64 on the cone's distance function.
+#[test]
+fn segment_near_a_cone_side_has_the_true_normal() {
+    let (h, r) = (0.856_645_3_f32, 0.948_465_65_f32);
+    let a: Shape = Cone::new(h, r).unwrap().into();
+    let pa = pose(
+        [-0.099_425_316, -1.931_033_1, -2.165_393_8],
+        [0.731_724_2, 0.399_304_12, -0.538_891_4, -0.121_375_76],
+    );
+    let (p0, p1) = (
+        Vec3::new(0.276_988_98, -0.321_712_5, -0.486_370_1) * 1.5,
+        Vec3::new(-0.540_124_9, 0.254_489_9, -0.612_297_06) * 1.5,
+    );
+    let b: Shape = Segment::new(p0, p1).unwrap().into();
+    let pb = pose(
+        [-2.102_432_3, -1.073_474_9, -2.398_591],
+        [0.581_569_55, -0.239_798_26, -0.762_436_8, -0.151_537_79],
+    );
+    // The segment's points in the cone's frame, in f64.
+    let (w0, w1) = (to_world(&pb, p0.as_dvec3()), to_world(&pb, p1.as_dvec3()));
+    let at = |t: f64| cone_f64(h as f64, r as f64, to_local(&pa, w0 + (w1 - w0) * t));
+    let mut best = (0.0, f64::INFINITY);
+    for k in 0..=10_000 {
+        let t = k as f64 / 10_000.0;
+        let d = at(t).0;
+        if d < best.1 {
+            best = (t, d);
+        }
+    }
+    let (mut lo, mut hi) = ((best.0 - 1e-4).max(0.0), (best.0 + 1e-4).min(1.0));
+    for _ in 0..200 {
+        let (m1, m2) = (lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618);
+        if at(m1).0 < at(m2).0 {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    let (gap, dir) = at(0.5 * (lo + hi));
+    let truth = to_world_vec(&pa, dir);
+    let d = distance(&a, &pa, &b, &pb);
+    assert!((d.distance as f64 - gap).abs() < 1e-6, "{d:?} vs {gap}");
+    assert!(
+        angle(d.normal, truth) < 5e-4,
+        "{} {d:?} vs {truth}",
+        angle(d.normal, truth)
+    );
+}
