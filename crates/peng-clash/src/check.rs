@@ -62,7 +62,9 @@ impl Mode {
     /// How far apart two boxes may be and still hold a clash.
     fn reach(self) -> f64 {
         match self {
-            Mode::Hard { .. } => 0.0,
+            // Surfaces within the meshes' rounding meet: boxes that far
+            // apart may hold a touch.
+            Mode::Hard { .. } => NUMERIC_TOUCH,
             Mode::Clearance { distance } => distance.max(0.0),
             Mode::Duplicate { tolerance } => tolerance.max(0.0),
         }

@@ -666,3 +666,58 @@ fn a_round_window_in_a_coarser_round_opening_is_no_clash() {
         }
     }
 }
+
+/// A prism of square section turned 45° (a diamond: corners up, down and to
+/// the sides, `r` from its axis), along `axis` (x or y) through `c`, 2 long.
+fn diamond(id: &str, c: DVec3, axis: DVec3, r: f64) -> Element {
+    let across = DVec3::Z.cross(axis);
+    let section = [DVec3::Z * r, across * r, -DVec3::Z * r, -across * r];
+    let mut vertices = Vec::new();
+    for end in [-1.0, 1.0] {
+        vertices.extend(section.iter().map(|s| c + axis * end + *s));
+    }
+    let mut triangles = vec![[0, 1, 2], [0, 2, 3], [4, 6, 5], [4, 7, 6]];
+    for k in 0..4u32 {
+        let k1 = (k + 1) % 4;
+        triangles.push([k, 4 + k, 4 + k1]);
+        triangles.push([k, 4 + k1, k1]);
+    }
+    element(
+        id,
+        Solid {
+            vertices,
+            triangles,
+        },
+    )
+}
+
+/// Two ridges crossing at right angles, 4 µm apart: each ridge's faces lie
+/// across the other's planes without an edge through them. That is within
+/// the meshes' rounding (10 µm): a touch, in the touching and the clearance
+/// tests alike (it was "apart" to the first and a 4 µm gap to the second,
+/// while ifcclash called it a collision). 40 µm apart it is a gap.
+#[test]
+fn crossed_ridges_within_the_rounding_touch() {
+    for base in [[0.0; 3], FAR] {
+        let c = DVec3::from(base);
+        let low = diamond("low", c, DVec3::X, 0.1);
+        for (gap, touch) in [(4e-6, true), (4e-5, false)] {
+            let high = diamond("high", c + DVec3::Z * (0.2 + gap), DVec3::Y, 0.1);
+            assert_eq!(test_pair(&low, &high, INTERSECTION), None);
+            let t = test_pair(&low, &high, TOUCHING);
+            // And `run` tests the pair, boxes 4 µm apart.
+            let model = [low.clone(), high.clone()];
+            let found = run(&model, &ClashTest::whole_model(&model, TOUCHING));
+            assert_eq!(found.len(), usize::from(touch), "gap {gap}");
+            let near = test_pair(&low, &high, Mode::Clearance { distance: 0.05 }).expect("near");
+            if touch {
+                assert_eq!(t.map(|f| f.kind), Some(ClashKind::Touch), "gap {gap}");
+                assert_eq!(near.kind, ClashKind::Touch, "gap {gap}: {near:?}");
+            } else {
+                assert_eq!(t, None, "gap {gap}");
+                assert_eq!(near.kind, ClashKind::Clearance, "gap {gap}: {near:?}");
+                assert!((near.distance - gap).abs() < 2e-6, "{near:?}");
+            }
+        }
+    }
+}

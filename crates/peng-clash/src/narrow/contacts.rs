@@ -17,6 +17,7 @@
 
 use super::frame::PairFrame;
 use super::segment::segment_crossing;
+use super::tri64::triangle_distance;
 use glam::DVec3;
 use peng::mesh::TrianglePair;
 
@@ -39,7 +40,9 @@ pub(crate) fn contacts(pair: &PairFrame, eps: f64) -> Contacts {
     let mut out = Contacts::default();
     ma.bvh().overlapping_leaves(
         mb.bvh(),
-        |b| b.transformed(&pair.pose_b),
+        // Loosened, so that triangles within `eps` of each other, boxes
+        // apart, are met too.
+        |b| b.transformed(&pair.pose_b).loosened(eps as f32),
         |ra, rb| {
             for sb in rb {
                 let ib = mb.bvh().primitive(sb);
@@ -111,7 +114,12 @@ fn classify(ta: &[DVec3; 3], tb: &[DVec3; 3], eps: f64) -> Meeting {
         if edge_through(ta, tb) || edge_through(tb, ta) {
             return Meeting::Crossing;
         }
-        return Meeting::Apart;
+        // Each across the other's plane, but beside it: they meet if they
+        // come within `eps` (an edge against a face, 4 µm apart, is as much a
+        // touch as coplanar faces that close).
+        if triangle_distance(ta, tb) > eps {
+            return Meeting::Apart;
+        }
     }
     Meeting::Touching
 }

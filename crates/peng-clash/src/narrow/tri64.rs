@@ -1,5 +1,5 @@
-//! Triangle geometry in f64 for the depth search: distance from a point to a
-//! triangle, and whether a few coplanar triangles make one convex polygon.
+//! Triangle geometry in f64 for the depth search and the contact tests:
+//! distances from a point to a triangle and between triangles, and whether a few coplanar triangles make one convex polygon.
 
 use glam::{DVec2, DVec3};
 
@@ -44,6 +44,56 @@ pub(crate) fn point_triangle_distance(p: DVec3, t: &[DVec3; 3]) -> f64 {
     }
     let (v, w) = (vb / denom, vc / denom);
     (p - (a + ab * v + ac * w)).length()
+}
+
+/// The distance between two triangles that do not cross: the least of each
+/// corner's distance to the other triangle and of the edges' distances to
+/// each other (the closest pair of two disjoint triangles has a corner or two
+/// edges in it).
+pub(crate) fn triangle_distance(s: &[DVec3; 3], t: &[DVec3; 3]) -> f64 {
+    let mut best = f64::INFINITY;
+    for k in 0..3 {
+        best = best
+            .min(point_triangle_distance(s[k], t))
+            .min(point_triangle_distance(t[k], s));
+        for m in 0..3 {
+            best = best.min(segments_distance(
+                s[k],
+                s[(k + 1) % 3],
+                t[m],
+                t[(m + 1) % 3],
+            ));
+        }
+    }
+    best
+}
+
+/// The distance between segments `p q` and `r s` (Ericson, 5.1.9).
+fn segments_distance(p: DVec3, q: DVec3, r: DVec3, s: DVec3) -> f64 {
+    let (d1, d2, w) = (q - p, s - r, p - r);
+    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(w));
+    if a <= f64::MIN_POSITIVE {
+        return segment_distance(p, r, s);
+    }
+    if e <= f64::MIN_POSITIVE {
+        return segment_distance(r, p, q);
+    }
+    let (b, c) = (d1.dot(d2), d1.dot(w));
+    let denom = a * e - b * b;
+    let mut t1 = if denom > 1e-12 * a * e {
+        ((b * f - c * e) / denom).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let mut t2 = (b * t1 + f) / e;
+    if t2 < 0.0 {
+        t2 = 0.0;
+        t1 = (-c / a).clamp(0.0, 1.0);
+    } else if t2 > 1.0 {
+        t2 = 1.0;
+        t1 = ((b - c) / a).clamp(0.0, 1.0);
+    }
+    ((p + d1 * t1) - (r + d2 * t2)).length()
 }
 
 fn segment_distance(p: DVec3, a: DVec3, b: DVec3) -> f64 {
