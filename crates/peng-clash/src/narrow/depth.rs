@@ -29,6 +29,7 @@
 //! Work is limited to [`MAX_EVALUATIONS`] pieces measured per pair; when the
 //! limit is reached the upper bound is returned with the deepest point found.
 
+use super::convex_depth::{convex_planes, deepest_in_convex};
 use super::frame::PairFrame;
 use super::probe::Probe;
 use super::tri64::{coplanar_convex_union, point_triangle_distance, unit_normal};
@@ -101,7 +102,10 @@ pub(crate) fn refine(
         nearest: HashMap::new(),
     };
     for (side, _) in sides.iter().enumerate().filter(|(_, on)| **on) {
-        search.seed(side);
+        // Into a convex element the depth is exact at once; else searched.
+        if !search.convex(side) {
+            search.seed(side);
+        }
     }
     search.run()
 }
@@ -218,6 +222,43 @@ impl Search<'_> {
         if piece.upper > self.enough() {
             self.heap.push(piece);
         }
+    }
+
+    /// When Y is convex: the deepest point of X's triangles within Y's box
+    /// inside Y, exactly ([`deepest_in_convex`]), offered as the best.
+    fn convex(&mut self, side: usize) -> bool {
+        let view = &self.views[side];
+        let mesh = view.y.mesh();
+        let tris: Vec<[DVec3; 3]> = (0..mesh.indices().len() as u32)
+            .map(|j| view.y_triangle(j))
+            .collect();
+        let Some(planes) = convex_planes(&tris, view.eps()) else {
+            return false;
+        };
+        let y_box = mesh.local_aabb();
+        let (lo, hi) = (y_box.min + view.y_off, y_box.max + view.y_off);
+        let query = Aabb3::new(lo - view.x_off, hi - view.x_off).loosened(1e-6);
+        let mut deepest: Option<(f64, DVec3, usize)> = None;
+        view.x.mesh().for_each_triangle_in_aabb(&query, |_, c| {
+            let t = c.map(|v| (v + view.x_off).as_dvec3());
+            let found = deepest_in_convex(&t, &planes);
+            if deepest.is_none_or(|d| found.0 > d.0) {
+                deepest = Some(found);
+            }
+        });
+        if let Some((depth, p, k)) = deepest {
+            if depth as f32 > self.best_depth() {
+                let foot = p + planes[k].0 * depth;
+                let (on_a, on_b) = if side == 0 { (p, foot) } else { (foot, p) };
+                self.best = Some(Probe {
+                    depth: depth as f32,
+                    on_x: on_a.as_vec3(),
+                    on_y: on_b.as_vec3(),
+                    kind: self.kind,
+                });
+            }
+        }
+        true
     }
 
     /// X's triangles within Y's box, bounded by the distance to its faces.

@@ -8,6 +8,7 @@
 mod chord;
 mod clearance;
 mod contacts;
+mod convex_depth;
 mod depth;
 mod duplicate;
 mod frame;
