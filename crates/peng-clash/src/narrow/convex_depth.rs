@@ -61,7 +61,7 @@ pub(super) fn deepest_in_convex(t: &[DVec3; 3], planes: &[(DVec3, f64)]) -> (f64
     };
     let mut best: Option<(f64, [f64; 3], usize)> = None;
     let mut consider = |l: [f64; 3]| {
-        if l.iter().any(|&x| !(x >= -1e-12)) {
+        if l.iter().any(|&x| x.is_nan() || x < -1e-12) {
             return;
         }
         let (v, k) = value(l);
