@@ -28,6 +28,10 @@
 //!
 //! Work is limited to [`MAX_EVALUATIONS`] pieces measured per pair; when the
 //! limit is reached the upper bound is returned with the deepest point found.
+//!
+//! Into a convex element (a box, a bar, a mitred member: at most 16 face
+//! planes) no search is needed: [`super::convex_depth`] gives the depth
+//! exactly.
 
 use super::convex_depth::{convex_planes, deepest_in_convex};
 use super::frame::PairFrame;
