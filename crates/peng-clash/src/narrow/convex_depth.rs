@@ -19,9 +19,16 @@ const MAX_PLANES: usize = 16;
 /// plane) of the closed, outward-wound triangles `tris` when every vertex
 /// lies behind every plane (within `eps`): the element is convex. `None`
 /// otherwise, or past [`MAX_PLANES`] planes.
-pub(super) fn convex_planes(tris: &[[DVec3; 3]], eps: f64) -> Option<Vec<(DVec3, f64)>> {
+///
+/// Takes the triangles as an iterator (walked twice), so that an element with
+/// many faces is turned down at its seventeenth plane without collecting all
+/// its triangles first.
+pub(super) fn convex_planes<I>(tris: I, eps: f64) -> Option<Vec<(DVec3, f64)>>
+where
+    I: Iterator<Item = [DVec3; 3]> + Clone,
+{
     let mut planes: Vec<(DVec3, f64)> = Vec::new();
-    for t in tris {
+    for t in tris.clone() {
         let Some(n) = (t[1] - t[0]).cross(t[2] - t[0]).try_normalize() else {
             continue;
         };
@@ -38,9 +45,8 @@ pub(super) fn convex_planes(tris: &[[DVec3; 3]], eps: f64) -> Option<Vec<(DVec3,
         planes.push((n, o));
     }
     let convex = tris
-        .iter()
-        .flatten()
-        .all(|v| planes.iter().all(|&(n, o)| n.dot(*v) - o <= eps));
+        .flat_map(|t| t.into_iter())
+        .all(|v| planes.iter().all(|&(n, o)| n.dot(v) - o <= eps));
     (convex && planes.len() >= 4).then_some(planes)
 }
 
@@ -147,7 +153,7 @@ mod tests {
 
     #[test]
     fn a_box_is_convex_an_l_is_not() {
-        let planes = convex_planes(&unit_box(), 1e-9).expect("convex");
+        let planes = convex_planes(unit_box().into_iter(), 1e-9).expect("convex");
         assert_eq!(planes.len(), 6);
         // A notch: one corner pushed inward breaks convexity.
         let mut notched = unit_box();
@@ -158,7 +164,7 @@ mod tests {
                 }
             }
         }
-        assert!(convex_planes(&notched, 1e-9).is_none());
+        assert!(convex_planes(notched.into_iter(), 1e-9).is_none());
     }
 
     /// Against brute force over the triangle: random triangles through and
@@ -166,7 +172,7 @@ mod tests {
     /// one (within the sampling step), and the point gives that depth.
     #[test]
     fn matches_brute_force_on_random_triangles() {
-        let planes = convex_planes(&unit_box(), 1e-9).unwrap();
+        let planes = convex_planes(unit_box().into_iter(), 1e-9).unwrap();
         let depth = |p: DVec3| {
             planes
                 .iter()

@@ -233,10 +233,8 @@ impl Search<'_> {
     fn convex(&mut self, side: usize) -> bool {
         let view = &self.views[side];
         let mesh = view.y.mesh();
-        let tris: Vec<[DVec3; 3]> = (0..mesh.indices().len() as u32)
-            .map(|j| view.y_triangle(j))
-            .collect();
-        let Some(planes) = convex_planes(&tris, view.eps()) else {
+        let tris = (0..mesh.indices().len() as u32).map(|j| view.y_triangle(j));
+        let Some(planes) = convex_planes(tris, view.eps()) else {
             return false;
         };
         let y_box = mesh.local_aabb();
