@@ -23,6 +23,7 @@ mod check;
 mod clash;
 mod element;
 mod error;
+pub mod federated;
 mod ifc;
 mod ignore;
 mod loaded;
