@@ -16,8 +16,8 @@
 //!   over their union when they make one convex polygon, as the two halves of
 //!   a rectangle do: a face sunk parallel into another gets its exact depth);
 //! - inside a box containing Y, `d(p)` is at most the distance to the box's
-//!   faces, whose maximum over `τ` is also at a corner (for pieces not yet
-//!   measured).
+//!   faces, whose maximum over `τ` is also at a corner, and at most half the
+//!   box's least side (for pieces not yet measured).
 //!
 //! A piece that crosses Y's surface only where Y's triangles lie in a few
 //! planes is cut by those planes; each cell lies wholly inside or outside Y,
@@ -269,6 +269,9 @@ impl Search<'_> {
         let y_box = view.y.mesh().local_aabb();
         let (lo, hi) = (y_box.min + view.y_off, y_box.max + view.y_off);
         let query = Aabb3::new(lo - view.x_off, hi - view.x_off).loosened(1e-6);
+        // A point inside Y is inside its box, and no farther from Y's
+        // surface than from the box's: at most half the box's least side.
+        let half_side = (hi - lo).min_element() * 0.5;
         let mut seeds = Vec::new();
         view.x.mesh().for_each_triangle_in_aabb(&query, |_, c| {
             let corners = c.map(|v| v + view.x_off);
@@ -285,7 +288,7 @@ impl Search<'_> {
                         .fold(0.0, f32::max);
                     [low, high]
                 })
-                .fold(f32::INFINITY, f32::min);
+                .fold(half_side, f32::min);
             seeds.push(Piece {
                 upper,
                 side,
@@ -481,6 +484,11 @@ fn corner_bound(view: &View, corners: &[Vec3; 3], tris: &[u32; 4]) -> f32 {
         .iter()
         .map(|d| d.iter().copied().fold(0.0, f64::max))
         .fold(f64::INFINITY, f64::min);
+    for i in 0..n {
+        for j in i + 1..n {
+            bound = bound.min(blended_bound(&dist[i], &dist[j]));
+        }
+    }
     if n > 1 && coplanar_convex_union(ts, view.eps()) {
         let union = (0..3)
             .map(|k| dist.iter().map(|d| d[k]).fold(f64::INFINITY, f64::min))
@@ -489,6 +497,32 @@ fn corner_bound(view: &View, corners: &[Vec3; 3], tris: &[u32; 4]) -> f32 {
     }
     // Rounded up, so that the f32 bound stays a bound.
     (bound * (1.0 + 1e-6) + 1e-9) as f32
+}
+
+/// `min over λ in [0, 1] of max_v (λ f(v) + (1 - λ) g(v))`, for the
+/// distances `f`, `g` of a piece's corners to two triangles of Y.
+///
+/// Within the piece `d ≤ min(f, g) ≤ λ f + (1 - λ) g` for every such λ,
+/// and the right side is convex, so its maximum over the piece is at a
+/// corner. Between two parallel faces (a wall's sides, a slab's top and
+/// bottom) `f + g` is the thickness, and λ = 1/2 gives half of it: the
+/// exact depth of a piece that spans the gap, which the corner bound of
+/// either face alone overestimates twice over.
+fn blended_bound(f: &[f64; 3], g: &[f64; 3]) -> f64 {
+    // g(λ) = max_k (g_k + λ (f_k - g_k)) is convex and piecewise linear:
+    // its least value on [0, 1] is at an end or where two lines cross.
+    let at = |l: f64| (0..3).map(|k| g[k] + l * (f[k] - g[k])).fold(0.0, f64::max);
+    let mut best = at(0.0).min(at(1.0));
+    for (k, m) in [(0, 1), (1, 2), (0, 2)] {
+        let slope = (f[k] - g[k]) - (f[m] - g[m]);
+        if slope != 0.0 {
+            let l = (g[m] - g[k]) / slope;
+            if l > 0.0 && l < 1.0 {
+                best = best.min(at(l));
+            }
+        }
+    }
+    best
 }
 
 /// How Y's surface meets the triangle `corners` (A's frame). A triangle of Y
@@ -561,4 +595,49 @@ fn halves(v: &[DVec3], n: DVec3, o: DVec3) -> Vec<Vec<DVec3>> {
     }
     parts.retain(|p| p.len() >= 3);
     parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A piece spanning a 0.15 m wall, corners on both faces: each face
+    /// alone bounds the depth by 0.15, the blend by the true 0.075.
+    #[test]
+    fn a_piece_across_a_wall_is_bounded_by_half_the_thickness() {
+        let front = [0.0, 0.15, 0.15];
+        let back = [0.15, 0.0, 0.0];
+        assert!((blended_bound(&front, &back) - 0.075).abs() < 1e-12);
+    }
+
+    /// On random corner distances: the blend is a bound (at least the
+    /// smaller distance at every corner) and never worse than either face.
+    #[test]
+    fn the_blend_bounds_the_corners_and_beats_each_face() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..10_000 {
+            let f = [next(), next(), next()];
+            let g = [next(), next(), next()];
+            let b = blended_bound(&f, &g);
+            let worst = |d: &[f64; 3]| d.iter().copied().fold(0.0, f64::max);
+            assert!(b <= worst(&f).min(worst(&g)) + 1e-12, "{f:?} {g:?} {b}");
+            for k in 0..3 {
+                assert!(b >= f[k].min(g[k]) - 1e-12, "{f:?} {g:?} {b}");
+            }
+            // No λ on a fine grid does better.
+            for i in 0..=100 {
+                let l = i as f64 / 100.0;
+                let at = (0..3)
+                    .map(|k| l * f[k] + (1.0 - l) * g[k])
+                    .fold(0.0, f64::max);
+                assert!(b <= at + 1e-12, "{f:?} {g:?} {b} > {at} at {l}");
+            }
+        }
+    }
 }
