@@ -3,12 +3,13 @@
 //! `planted.json`, the clashes planted in them, into a directory.
 //!
 //! ```sh
-//! cargo run --release -p peng-clash --example federated -- DIR [ELEMENTS]
+//! cargo run --release -p peng-clash --example federated -- [DIR [ELEMENTS]]
 //! peng clash DIR/architecture.ifc DIR/structure.ifc DIR/services.ifc
 //! ```
 //!
-//! ELEMENTS (default 100000) is the least number of regular elements; about
-//! one in 64 more are planted. `planted.json` lists each planted pair: its
+//! DIR defaults to `target/federated-ELEMENTS` in the workspace; ELEMENTS
+//! (default 100000) is the least number of regular elements; about one in 64
+//! more are planted. `planted.json` lists each planted pair: its
 //! kind, the two GlobalIds (host first), where it is, and what each clash
 //! test should report for it.
 
@@ -25,14 +26,21 @@ fn main() {
 
 fn run() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: federated DIR [ELEMENTS]";
-    let dir = PathBuf::from(args.next().ok_or(usage)?);
+    let usage = "usage: federated [DIR [ELEMENTS]]";
+    let dir = args.next().map(PathBuf::from);
     let elements = match args.next() {
         Some(n) => n
             .parse::<usize>()
             .map_err(|_| format!("ELEMENTS {n:?} is not a whole number\n{usage}"))?,
         None => 100_000,
     };
+    let dir = dir.unwrap_or_else(|| {
+        let target = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../target");
+        target
+            .canonicalize()
+            .unwrap_or(target)
+            .join(format!("federated-{elements}"))
+    });
     let size = FederatedSize::for_elements(elements);
     let model = federated_model(size);
     std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;

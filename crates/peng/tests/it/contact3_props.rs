@@ -180,10 +180,14 @@ fn round_core(s: &Shape, pose: &Pose3) -> Option<(Vec3, f32)> {
 
 /// A point pair lies along the manifold's normal, `depth` apart. Two round
 /// shapes' two-point manifolds are the exception: the second pair joins one
-/// core's end to the other core, which tilts it from the shared normal by
-/// up to the angle θ between the cores, so its ends sit up to
-/// `(r_a + r_b + |depth|)·sin θ` apart sideways (seed 850120: capsules 0.029
-/// rad apart, radii 0.79 and 0.64, 0.040 sideways); at least 0.04.
+/// core's end to the other core, and between cores at an angle θ the vector
+/// joining them turns away from the shared normal along their length, so
+/// its ends sit up to `(r_a + r_b + |depth| + l)·sin θ` apart sideways, `l`
+/// the distance between the manifold's two points along the cores (seed
+/// 850120: capsules 0.029 rad apart, radii 0.79 and 0.64, 0.040 sideways;
+/// seed 861425: a capsule of radius 0.70 and a segment 0.035 rad apart, the
+/// points 1.58 apart, 0.045 sideways, the sideways part of the core-to-core
+/// vector at the segment's end in f64); at least 0.04.
 fn check_gap(
     a: (&Shape, &Pose3),
     b: (&Shape, &Pose3),
@@ -196,7 +200,8 @@ fn check_gap(
     let sideways = match (round_core(a.0, a.1), round_core(b.0, b.1)) {
         (Some((da, ra)), Some((db, rb))) if m.len() == 2 => {
             let sin = da.cross(db).length();
-            0.04f32.max(1.1 * (ra + rb + p.depth.abs()) * sin + tol)
+            let along = m.points()[0].point_a.distance(m.points()[1].point_a);
+            0.04f32.max(1.1 * (ra + rb + p.depth.abs() + along) * sin + tol)
         }
         _ => tol,
     };
