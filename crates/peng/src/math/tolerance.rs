@@ -23,8 +23,12 @@ pub const ANGULAR_SLOP: f32 = 2.0 / 180.0 * core::f32::consts::PI;
 /// well-conditioned input, the cap only bounds degenerate cases.
 pub const GJK_MAX_ITERATIONS: usize = 64;
 
-/// Iteration cap for EPA (polytope expansion).
-pub const EPA_MAX_ITERATIONS: usize = 128;
+/// Iteration cap for EPA (polytope expansion). A curved Minkowski difference
+/// (a cone's rim swept along a segment) can need about 200 vertices to bring
+/// the depth within its relative tolerance: a cone against a capsule's core
+/// took 189, and stopped at 128 its best depth was 1.6e-4 (0.1 %) too deep.
+/// Pairs that converge sooner, nearly all, are not affected.
+pub const EPA_MAX_ITERATIONS: usize = 256;
 
 /// Scale-aware tolerance: `REL_EPS` times the larger of `scale` and 1.
 #[inline]

@@ -404,3 +404,76 @@ fn segment_near_a_cone_side_has_the_true_normal() {
         angle(d.normal, truth)
     );
 }
+
+/// A capsule deep in a cone (soak seed 861427, `diff3d::capsule_cone` pair
+/// 32417): `distance` said -0.626057, but moving B 0.625899 along another
+/// direction separates them. EPA on the cone against the capsule's core
+/// stopped at its iteration cap with its best upper bound. Truth: the least
+/// overlap of the f64 support planes, by a pattern search over directions
+/// from the reported normal.
+#[test]
+fn capsule_deep_in_a_cone_has_the_least_overlap() {
+    let (h, r) = (0.545_772_97_f32, 1.462_994_6_f32);
+    let a: Shape = Cone::new(h, r).unwrap().into();
+    let pa = pose(
+        [0.881_036_76, -2.289_916, -1.783_813_5],
+        [-0.099_429_04, 0.709_270_66, 0.363_320_1, 0.595_858_6],
+    );
+    let (c0, c1, cr) = (
+        Vec3::new(-0.321_135_28, 0.121_491_11, 0.405_890_32),
+        Vec3::new(0.278_244_02, 0.115_062_23, -0.407_783_36),
+        0.478_653_82_f32,
+    );
+    let b: Shape = Capsule::new(c0, c1, cr).unwrap().into();
+    let pb = pose(
+        [0.277_323_48, -1.723_659_4, -1.717_196_7],
+        [-0.273_622_33, 0.522_068_26, 0.520_876, -0.617_465_6],
+    );
+    // Support values in f64 along unit world `n`.
+    let cone = |n: DVec3| {
+        let l = to_local_vec(&pa, n);
+        let apex = (h as f64) * l.y;
+        let rim = -(h as f64) * l.y + (r as f64) * (l.x * l.x + l.z * l.z).sqrt();
+        n.dot(pa.translation.as_dvec3()) + apex.max(rim)
+    };
+    let capsule = |n: DVec3| {
+        let (p0, p1) = (to_world(&pb, c0.as_dvec3()), to_world(&pb, c1.as_dvec3()));
+        n.dot(p0).max(n.dot(p1)) + cr as f64
+    };
+    // The overlap along unit `n` (A to B): moving B by it along `n`
+    // separates the pair.
+    let overlap = |n: DVec3| {
+        let n = n.normalize();
+        cone(n) + capsule(-n)
+    };
+    let d = distance(&a, &pa, &b, &pb);
+    let (mut n, mut best) = (d.normal.as_dvec3(), overlap(d.normal.as_dvec3()));
+    let mut step = 0.05;
+    while step > 1e-9 {
+        let mut moved = false;
+        for axis in [DVec3::X, DVec3::Y, DVec3::Z] {
+            for s in [step, -step] {
+                let m = (n + axis * s).normalize();
+                let v = overlap(m);
+                if v < best {
+                    (n, best) = (m, v);
+                    moved = true;
+                }
+            }
+        }
+        if !moved {
+            step *= 0.5;
+        }
+    }
+    assert!((best - 0.625_899).abs() < 2e-6, "{best}");
+    let tol = 2e-5;
+    assert!(
+        -(d.distance as f64) <= best + tol && d.distance < 0.0,
+        "depth {} but {best} separates: {d:?}",
+        -d.distance
+    );
+    let m = contact(&a, &pa, &b, &pb, 0.0).expect("overlap");
+    assert!((m.depth() as f64) <= best + tol, "{m:?}");
+    let d2 = distance(&b, &pb, &a, &pa);
+    assert!(-(d2.distance as f64) <= best + tol, "{d2:?}");
+}
