@@ -1,5 +1,6 @@
-//! Candidate pairs: elements whose boxes overlap, by a bounding-volume
-//! tree of f64 boxes queried with each box, on every core.
+//! Candidate pairs: elements whose boxes overlap, by walking two trees of
+//! f64 boxes at once (set A's against set B's, or one set's against
+//! itself), on every core.
 //!
 //! (A one-axis sweep and prune was quadratic on stacked storeys: every
 //! element of a column of storeys shares its x range, so at 100,000
