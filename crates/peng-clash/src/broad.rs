@@ -100,8 +100,9 @@ impl Tree {
 
     /// One step of the walk of node `i` (of `self`) against node `j` (of
     /// `other`): the entry pairs of two leaves go to `found`, the node pairs
-    /// below two nodes whose boxes meet go to `more`. `same`: one tree, and
-    /// `i <= j`; each pair of entries is then met once.
+    /// below two nodes whose boxes meet go to `more`. `same`: one tree; a
+    /// node against itself goes on as its children against themselves and
+    /// each other, so each pair of entries is met once.
     fn step(
         &self,
         other: &Tree,
@@ -115,7 +116,6 @@ impl Tree {
         if !a.bounds.overlaps(&b.bounds) {
             return;
         }
-
         match (a.count > 0, b.count > 0) {
             (true, true) => {
                 let xs = &self.entries[a.first..a.first + a.count];
@@ -187,7 +187,6 @@ fn split(nodes: &mut Vec<Node>, at: usize, slice: &mut [Entry], offset: usize) {
         });
     }
     nodes[at].first = first;
-    nodes[at].count = 0;
     let (left, right) = slice.split_at_mut(mid);
     split(nodes, first, left, offset);
     split(nodes, first + 1, right, offset + mid);

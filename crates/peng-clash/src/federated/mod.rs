@@ -174,10 +174,9 @@ fn is_planted(bay_storey: usize) -> bool {
 pub fn federated_model(size: FederatedSize) -> FederatedModel {
     let storeys = size.storeys.max(1);
     let mut files = Files {
-        architecture: StepFile::new("architecture.ifc", storeys, STOREY_HEIGHT, 1),
-        structure: StepFile::new("structure.ifc", storeys, STOREY_HEIGHT, 2),
-        services: StepFile::new("services.ifc", storeys, STOREY_HEIGHT, 3),
-        counts: [0; 3],
+        architecture: StepFile::new(NAMES[0], storeys, STOREY_HEIGHT, 1),
+        structure: StepFile::new(NAMES[1], storeys, STOREY_HEIGHT, 2),
+        services: StepFile::new(NAMES[2], storeys, STOREY_HEIGHT, 3),
     };
     let mut planted = Vec::new();
     let mut n = 0;
@@ -199,25 +198,17 @@ pub fn federated_model(size: FederatedSize) -> FederatedModel {
             }
         }
     }
-    let [a, s, m] = files.counts;
+    let finished = [files.architecture, files.structure, files.services].map(StepFile::finish);
     FederatedModel {
-        files: vec![
-            FederatedFile {
-                name: "architecture.ifc",
-                text: files.architecture.finish(),
-                elements: a,
-            },
-            FederatedFile {
-                name: "structure.ifc",
-                text: files.structure.finish(),
-                elements: s,
-            },
-            FederatedFile {
-                name: "services.ifc",
-                text: files.services.finish(),
-                elements: m,
-            },
-        ],
+        files: NAMES
+            .into_iter()
+            .zip(finished)
+            .map(|(name, (text, elements))| FederatedFile {
+                name,
+                text,
+                elements,
+            })
+            .collect(),
         planted,
     }
 }
@@ -264,9 +255,10 @@ struct Files {
     architecture: StepFile,
     structure: StepFile,
     services: StepFile,
-    /// Elements written to each file.
-    counts: [usize; 3],
 }
+
+/// The files' names, in the model's order.
+const NAMES: [&str; 3] = ["architecture.ifc", "structure.ifc", "services.ifc"];
 
 const PIPE: &str = "IFCPIPESEGMENT";
 const RIGID: &str = ".RIGIDSEGMENT.";
@@ -306,8 +298,6 @@ impl Files {
             &b.sweep([0.0, 0.3, 3.35], Run::AlongY, 5.4, beam),
             ".BEAM.",
         );
-        self.counts[1] += 4;
-
         let ar = &mut self.architecture;
         let (wall, wall_record) = ar.element(
             "IFCWALL",
@@ -329,8 +319,6 @@ impl Files {
             &b.cuboid([2.5, 2.9, 0.0], [3.5, 3.1, 2.1]),
             Some(door),
         );
-        self.counts[0] += 2;
-
         let sv = &mut self.services;
         sv.element(
             PIPE,
@@ -351,7 +339,6 @@ impl Files {
             ),
             RIGID,
         );
-        self.counts[2] += 2;
         Hosts {
             wall,
             column,
@@ -363,20 +350,20 @@ impl Files {
     fn plant(&mut self, b: &Bay, hosts: &Hosts, kind: ClashKind) -> PlantedClash {
         let k = b.storey;
         let l = &b.label;
-        let (host, planted, what, file) = match kind {
+        let (host, planted, what) = match kind {
             ClashKind::Protrusion => {
                 let sweep = b.sweep([1.5, 3.075, 0.6], Run::Up, 1.0, Profile::Circle(0.05));
                 let (id, _) = self
                     .services
                     .element(PIPE, &format!("Riser {l}"), k, &sweep, RIGID);
-                (&hosts.wall, id, "pipe half in the wall's face", 2)
+                (&hosts.wall, id, "pipe half in the wall's face")
             }
             ClashKind::Pierce => {
                 let sweep = b.sweep([1.5, 2.5, 1.2], Run::AlongY, 1.0, Profile::Circle(0.05));
                 let (id, _) = self
                     .services
                     .element(PIPE, &format!("Branch {l}"), k, &sweep, RIGID);
-                (&hosts.wall, id, "pipe through the wall", 2)
+                (&hosts.wall, id, "pipe through the wall")
             }
             ClashKind::Containment => {
                 let sweep = b.cuboid([-0.05, -0.05, 1.0], [0.05, 0.05, 1.1]);
@@ -387,7 +374,7 @@ impl Files {
                     &sweep,
                     ".ELEMENT.",
                 );
-                (&hosts.column, id, "anchor cast in the column", 1)
+                (&hosts.column, id, "anchor cast in the column")
             }
             ClashKind::Touch => {
                 let sweep = b.cuboid([0.8, 3.075, 1.0], [1.4, 3.325, 1.8]);
@@ -398,7 +385,7 @@ impl Files {
                     &sweep,
                     ".DISTRIBUTIONBOARD.",
                 );
-                (&hosts.wall, id, "distribution board against the wall", 2)
+                (&hosts.wall, id, "distribution board against the wall")
             }
             ClashKind::Clearance => {
                 let centre = 3.1 - PLANTED_GAP - 0.05;
@@ -406,7 +393,7 @@ impl Files {
                 let (id, _) = self
                     .services
                     .element(PIPE, &format!("Drain {l}"), k, &sweep, RIGID);
-                (&hosts.beam_x, id, "pipe 20 mm under the beam", 2)
+                (&hosts.beam_x, id, "pipe 20 mm under the beam")
             }
             ClashKind::Duplicate => {
                 let (id, _) = self.structure.element(
@@ -416,10 +403,9 @@ impl Files {
                     &column(b),
                     ".COLUMN.",
                 );
-                (&hosts.column, id, "the column modelled twice", 1)
+                (&hosts.column, id, "the column modelled twice")
             }
         };
-        self.counts[file] += 1;
         PlantedClash {
             kind,
             host: host.clone(),

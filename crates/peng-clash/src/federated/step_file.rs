@@ -289,8 +289,10 @@ impl StepFile {
         }
     }
 
-    /// The finished file's text.
-    pub(crate) fn finish(mut self) -> String {
+    /// The finished file's text, and how many elements it holds (each is
+    /// contained in one storey).
+    pub(crate) fn finish(mut self) -> (String, usize) {
+        let count = self.contained.iter().map(Vec::len).sum();
         for k in 0..self.storeys.len() {
             let elements = std::mem::take(&mut self.contained[k]);
             if elements.is_empty() {
@@ -304,7 +306,7 @@ impl StepFile {
             ));
         }
         self.text.push_str("ENDSEC;\nEND-ISO-10303-21;\n");
-        self.text
+        (self.text, count)
     }
 }
 
